@@ -1,0 +1,64 @@
+/**
+ * Typed domain errors. Deciders and command handlers throw these; the HTTP layer maps them to the
+ * spec's error envelope (DESIGN §6). Messages are shown to API clients: never put a card number,
+ * a CVC, a stack or an internal identifier in them.
+ */
+
+export type CardErrorCode =
+  | 'invalid_number'
+  | 'invalid_expiry_month'
+  | 'invalid_expiry_year'
+  | 'invalid_cvc'
+  | 'incorrect_cvc'
+  | 'incorrect_zip'
+  | 'expired_card'
+  | 'insufficient_funds'
+  | 'lost_or_stolen'
+  | 'suspected_fraud'
+  | 'limit_exceeded'
+  | 'card_declined'
+  | 'processing_error'
+  | 'blacklisted'
+  | 'expired_token'
+  | 'authentication_required'
+  | 'do_not_try_again'
+  | 'currency_not_supported'
+  | 'brand_not_supported';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: 'invalid_request' | 'not_found' | 'card_error';
+}
+
+/** The request cannot be carried out as asked: HTTP 400 `invalid_request`. */
+export class InvalidRequestError extends DomainError {
+  readonly kind = 'invalid_request' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidRequestError';
+  }
+}
+
+/** The object does not exist for this account and mode: HTTP 404 `invalid_request`. */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+  constructor(readonly objectName: string, readonly objectId: string) {
+    super(`${objectName} '${objectId}' does not exist`);
+    this.name = 'NotFoundError';
+  }
+}
+
+export interface CardErrorDetails {
+  chargeId?: string;
+  creditId?: string;
+  issuerDeclineCode?: string;
+  blacklistRuleId?: string;
+}
+
+/** Card processing failed or card data is invalid: HTTP 402 `card_error` with `code`. */
+export class CardError extends DomainError {
+  readonly kind = 'card_error' as const;
+  constructor(readonly code: CardErrorCode, message: string, readonly details: CardErrorDetails = {}) {
+    super(message);
+    this.name = 'CardError';
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Jobs port: named queues of background work with deduplicating job ids, delays and retries.
+ * Two adapters: BullMQ on Redis (distributed profile) and an in-process runner (embedded).
+ * Job data must be JSON-serialisable. Handlers must be idempotent: delivery is at least once.
+ */
+
+export type Backoff =
+  | { type: 'fixed'; delayMs: number }
+  | { type: 'exponential'; delayMs: number }
+  /** Explicit schedule: the n-th retry waits delaysMs[n-1] (the last entry repeats if attempts exceed it). */
+  | { type: 'schedule'; delaysMs: number[] };
+
+export interface EnqueueOptions {
+  /**
+   * Deterministic id. While a job with this id is waiting, delayed, active, or completed within the
+   * retention window, enqueuing the same id again does nothing and reports `deduplicated: true`.
+   */
+  jobId?: string;
+  delayMs?: number;
+  /** Total attempts including the first (default 1). */
+  attempts?: number;
+  backoff?: Backoff;
+}
+
+export interface EnqueueResult {
+  jobId: string;
+  deduplicated: boolean;
+}
+
+export interface Job<Data = unknown> {
+  id: string;
+  queue: string;
+  name: string;
+  data: Data;
+  /** 1 for the first attempt. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandler<Data = unknown> = (job: Job<Data>) => Promise<void>;
+
+export interface ProcessOptions {
+  concurrency?: number;
+  /** Called once a job has failed its last attempt. */
+  onFailed?: (job: Job, error: Error) => void | Promise<void>;
+}
+
+export interface QueueWorker {
+  /** Stops taking new jobs and waits for the running ones to finish. */
+  close(): Promise<void>;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  delayed: number;
+  active: number;
+  completed: number;
+  failed: number;
+}
+
+export interface JobQueue {
+  enqueue<Data>(queue: string, name: string, data: Data, options?: EnqueueOptions): Promise<EnqueueResult>;
+  process<Data>(queue: string, handler: JobHandler<Data>, options?: ProcessOptions): QueueWorker;
+  counts(queue: string): Promise<QueueCounts>;
+  /** Closes workers and connections. */
+  close(): Promise<void>;
+}
