@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from '../domain/decider.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import {
+  WrongExpectedRevisionError,
+  type EventMetadata,
+  type EventStore,
+  type RecordedEvent,
+} from '../eventstore/event-store.ts';
+import type { CommandContext, Tenant } from './command-context.ts';
+
+export interface LoadedAggregate<State> {
+  state: State;
+  /** Revision of the last event, or null when the stream does not exist. */
+  revision: number | null;
+  events: RecordedEvent[];
+}
+
+export interface ExecuteResult<State, Event> {
+  state: State;
+  /** Events this command recorded (empty when it changed nothing). */
+  events: Event[];
+  recorded: RecordedEvent[];
+  /** Global position of the last recorded event; null when nothing was recorded. */
+  position: number | null;
+}
+
+/** Bounded: a hot stream under heavy contention fails loudly instead of spinning. */
+const MAX_CONFLICT_RETRIES = 20;
+
+/**
+ * Loads aggregates from their streams and runs commands against them with optimistic
+ * concurrency (DESIGN §4.3): decide on the current revision, append expecting it, and on a
+ * conflict reload and decide again.
+ */
+export class AggregateStore {
+  constructor(private readonly events: EventStore) {}
+
+  /**
+   * Loads a stream as seen by one tenant: a stream of another account or mode is reported as
+   * missing, exactly like a stream that does not exist.
+   */
+  async load<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+    tenant: Tenant,
+  ): Promise<LoadedAggregate<State>> {
+    const recorded = await this.events.readStream(streamId);
+    const first = recorded[0];
+    if (!first || first.metadata.accountId !== tenant.accountId || first.metadata.mode !== tenant.mode) {
+      return { state: decider.initialState(), revision: null, events: [] };
+    }
+    let state = decider.initialState();
+    for (const event of recorded) state = decider.evolve(state, toDomainEvent<Event>(event));
+    return { state, revision: recorded[recorded.length - 1]!.revision, events: recorded };
+  }
+
+  /** Loads a stream that must exist for the tenant, or throws NotFoundError. */
+  async loadExisting<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+    tenant: Tenant,
+    notFound: { objectName: string; objectId: string },
+  ): Promise<LoadedAggregate<State>> {
+    const loaded = await this.load(decider, streamId, tenant);
+    if (loaded.revision === null) throw new NotFoundError(notFound.objectName, notFound.objectId);
+    return loaded;
+  }
+
+  /**
+   * Decides `command` against the stream's current state and appends the resulting events.
+   * `decide` may be a function of the loaded state, so that callers can build the command from
+   * what they read (e.g. the amount still refundable).
+   */
+  async execute<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+    command: Command | ((state: State) => Command),
+    context: CommandContext,
+  ): Promise<ExecuteResult<State, Event>> {
+    for (let attempt = 0; ; attempt++) {
+      const loaded = await this.load(decider, streamId, context);
+      const concrete = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;
+      const decided = decider.decide(concrete, loaded.state);
+      if (decided.length === 0) return { state: loaded.state, events: [], recorded: [], position: null };
+      try {
+        const metadata = eventMetadata(context);
+        const newEvents = decided.map((event) => ({ id: randomUUID(), type: event.type, data: { ...event.data }, metadata }));
+        const appended = await this.events.appendToStream(streamId, newEvents, {
+          expectedRevision: loaded.revision ?? 'no_stream',
+        });
+        const state = decided.reduce(decider.evolve, loaded.state);
+        const firstRevision = appended.nextExpectedRevision - newEvents.length + 1;
+        const recorded: RecordedEvent[] = newEvents.map((event, index) => ({
+          ...event,
+          streamId,
+          revision: firstRevision + index,
+          // Only the last position is known exactly; earlier events sit before it.
+          position: appended.position,
+          recordedAt: new Date(),
+        }));
+        return { state, events: decided, recorded, position: appended.position };
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+}
+
+function eventMetadata(context: CommandContext): EventMetadata {
+  const metadata: EventMetadata = {
+    accountId: context.accountId,
+    mode: context.mode,
+    actor: context.actor,
+    requestId: context.requestId,
+    occurredAt: context.now().toISOString(),
+  };
+  if (context.idempotencyKey !== undefined) metadata.idempotencyKey = context.idempotencyKey;
+  if (context.causationId !== undefined) metadata.causationId = context.causationId;
+  return metadata;
+}
+
+export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {
+  return { type: recorded.type, data: recorded.data } as unknown as Event;
+}

@@ -1,0 +1,20 @@
+/** Who asks for a command, for which tenant, and when: becomes every event's metadata. */
+export interface CommandContext {
+  accountId: string;
+  mode: 'test' | 'live';
+  /** Key id of the API key, or `system:<process>` for jobs. */
+  actor: string;
+  requestId: string;
+  idempotencyKey?: string;
+  causationId?: string;
+  /** The business clock (a test clock for test-clock customers). */
+  now: () => Date;
+}
+
+/** Tenant a stored event belongs to. */
+export interface Tenant {
+  accountId: string;
+  mode: 'test' | 'live';
+}
+
+export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

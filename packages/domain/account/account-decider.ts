@@ -1,0 +1,36 @@
+import type { Decider } from '../decider.ts';
+import { InvalidRequestError } from '../errors.ts';
+import { defaultAccountSettings, type AccountEvent, type AccountSettings, type ApiKeyRecord } from './account-events.ts';
+
+export type AccountCommand = { type: 'CreateAccount'; accountId: string; name: string; keys: ApiKeyRecord[] };
+
+export type AccountState =
+  | { status: 'none' }
+  | { status: 'open'; accountId: string; name: string; keys: ApiKeyRecord[]; settings: AccountSettings };
+
+export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
+  initialState: () => ({ status: 'none' }),
+  evolve(_state, event) {
+    switch (event.type) {
+      case 'AccountCreated':
+        return { status: 'open', ...event.data };
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateAccount': {
+        if (state.status !== 'none') throw new InvalidRequestError(`Account '${command.accountId}' already exists`);
+        const kinds = new Set(command.keys.map((key) => `${key.kind}:${key.mode}`));
+        if (kinds.size !== 4 || command.keys.length !== 4) {
+          throw new InvalidRequestError('An account has exactly one secret and one public key per mode');
+        }
+        return [
+          {
+            type: 'AccountCreated',
+            data: { accountId: command.accountId, name: command.name, keys: command.keys, settings: defaultAccountSettings() },
+          },
+        ];
+      }
+    }
+  },
+};

@@ -1,0 +1,36 @@
+import type { DomainEvent } from '../decider.ts';
+
+/** Stream of one account: `account-<accountId>`. */
+export const accountStream = (accountId: string): string => `account-${accountId}`;
+
+export type KeyKind = 'secret' | 'public';
+export type Mode = 'test' | 'live';
+
+/**
+ * An API key as recorded: never the key itself for secret keys. `keyHash` (SHA-256 of the key)
+ * finds the key at authentication; `vaultRef` points at the encrypted secret key (needed to verify
+ * checkout signatures).
+ */
+export interface ApiKeyRecord {
+  keyId: string;
+  kind: KeyKind;
+  mode: Mode;
+  keyHash: string;
+  /** Last four characters, to tell keys apart in listings. */
+  last4: string;
+  vaultRef: string | null;
+}
+
+export interface AccountSettings {
+  /** What a subscription becomes when every renewal retry failed. */
+  subscriptionFailureStatus: 'canceled' | 'unpaid';
+}
+
+export const defaultAccountSettings = (): AccountSettings => ({ subscriptionFailureStatus: 'canceled' });
+
+export type AccountCreated = DomainEvent<
+  'AccountCreated',
+  { accountId: string; name: string; keys: ApiKeyRecord[]; settings: AccountSettings }
+>;
+
+export type AccountEvent = AccountCreated;

@@ -1,0 +1,24 @@
+import type { Collection, Document, DocumentStore } from '../readstore/document-store.ts';
+
+/** Per projection: which build serves queries, and any rebuild asked for or under way. */
+export interface ProjectionStateDoc extends Document {
+  /** Projection name. */
+  id: string;
+  activeGeneration: number;
+  /** Set by an operator (CLI) to ask the running projector for a rebuild. */
+  rebuildRequestedAt?: string | null;
+  rebuild?: {
+    generation: number;
+    startedAt: string;
+    position: number;
+    headPosition: number;
+    finishedAt?: string;
+  } | null;
+}
+
+export const projectionStates = (store: DocumentStore): Collection<ProjectionStateDoc> =>
+  store.collection<ProjectionStateDoc>('_projections');
+
+export async function readProjectionState(store: DocumentStore, name: string): Promise<ProjectionStateDoc> {
+  return (await projectionStates(store).get(name)) ?? { id: name, created: 0, activeGeneration: 1 };
+}

@@ -1,0 +1,28 @@
+import type { RecordedEvent } from '../eventstore/event-store.ts';
+import type { CollectionOptions, Document } from '../readstore/document-store.ts';
+
+/**
+ * What a projection sees while applying one batch of events: reads see the writes made earlier
+ * in the same batch; writes are committed together with the checkpoint.
+ */
+export interface ProjectionTransaction {
+  get<T extends Document>(collection: string, id: string): Promise<T | null>;
+  put(collection: string, doc: Document): void;
+  delete(collection: string, id: string): void;
+}
+
+/** A read model built from domain events. Must be deterministic: a rebuild gives identical documents. */
+export interface Projection {
+  readonly name: string;
+  /** Logical collections this projection owns, with their list indexes. */
+  readonly collections: Readonly<Record<string, CollectionOptions>>;
+  /** Whether this projection cares about an event type (others are skipped without reads). */
+  handles(eventType: string): boolean;
+  apply(event: RecordedEvent, tx: ProjectionTransaction): Promise<void>;
+}
+
+/** Physical collection of one build ("generation") of a projection (blue/green rebuilds). */
+export const physicalCollectionName = (logical: string, generation: number): string => `${logical}__g${generation}`;
+
+/** Checkpoint key of one build of a projection. */
+export const checkpointKey = (projection: string, generation: number): string => `${projection}@${generation}`;

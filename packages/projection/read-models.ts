@@ -1,0 +1,151 @@
+import type { Collection, CollectionOptions, Document, DocumentStore } from '../readstore/document-store.ts';
+import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
+import { projectionStates } from './projection-state.ts';
+import type { ProjectionRunner } from './projection-runner.ts';
+
+interface Owner {
+  projection: string;
+  options: CollectionOptions;
+}
+
+interface Waiter {
+  position: number;
+  resolve: (caughtUp: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface ReadModelsOptions {
+  /** How often the active build of each projection is re-read (another process may switch it). */
+  refreshMs?: number;
+  /** How often waiters poll checkpoints when no in-process runner reports commits. */
+  pollMs?: number;
+}
+
+/**
+ * The query side's view of the projections: resolves a logical collection to the build that
+ * currently serves it, and lets a command wait until its events are projected (read-your-writes,
+ * DESIGN §4.4).
+ */
+export class ReadModels {
+  private readonly owners = new Map<string, Owner>();
+  private readonly active = new Map<string, number>();
+  private readonly checkpoints = new Map<string, number>();
+  private readonly waiters = new Set<Waiter>();
+  private refreshTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private inProcessRunner = false;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly projections: Projection[],
+    private readonly options: ReadModelsOptions = {},
+  ) {
+    for (const projection of projections) {
+      this.active.set(projection.name, 1);
+      for (const [logical, collectionOptions] of Object.entries(projection.collections)) {
+        this.owners.set(logical, { projection: projection.name, options: collectionOptions });
+      }
+    }
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.refreshTimer = setInterval(() => void this.refresh().catch(() => undefined), this.options.refreshMs ?? 1000);
+    this.refreshTimer.unref();
+  }
+
+  stop(): void {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.waiters.clear();
+  }
+
+  /** Follow a runner of this process: commits and switches are seen at once, without polling. */
+  attach(runner: ProjectionRunner): void {
+    this.inProcessRunner = true;
+    for (const [name, { generation, position }] of runner.checkpoints()) {
+      this.active.set(name, generation);
+      this.checkpoints.set(name, position);
+    }
+    runner.on('switched', (name, generation) => this.active.set(name, generation));
+    runner.on('committed', (name, generation, position) => {
+      if (this.active.get(name) !== generation) return;
+      this.checkpoints.set(name, position);
+      this.settleWaiters();
+    });
+  }
+
+  collection<T extends Document>(logical: string): Collection<T> {
+    const owner = this.owners.get(logical);
+    if (!owner) throw new Error(`No projection owns the collection ${logical}`);
+    const generation = this.active.get(owner.projection) ?? 1;
+    return this.store.collection<T>(physicalCollectionName(logical, generation), owner.options);
+  }
+
+  /** Lowest checkpoint over all projections: everything up to it is visible to queries. */
+  visiblePosition(): number {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const projection of this.projections) lowest = Math.min(lowest, this.checkpoints.get(projection.name) ?? 0);
+    return Number.isFinite(lowest) ? lowest : 0;
+  }
+
+  /** Resolves true once every projection has applied `position`, false on timeout. */
+  waitFor(position: number, timeoutMs: number): Promise<boolean> {
+    if (this.visiblePosition() >= position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        position,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+      this.ensurePolling();
+    });
+  }
+
+  /** Re-reads which build serves each projection, and (out of process) the checkpoints. */
+  async refresh(): Promise<void> {
+    const states = await projectionStates(this.store).getMany(this.projections.map((projection) => projection.name));
+    for (const state of states) this.active.set(state.id, state.activeGeneration);
+    if (!this.inProcessRunner) await this.readCheckpoints();
+  }
+
+  private async readCheckpoints(): Promise<void> {
+    for (const projection of this.projections) {
+      const generation = this.active.get(projection.name) ?? 1;
+      const position = await this.store.getCheckpoint(checkpointKey(projection.name, generation));
+      this.checkpoints.set(projection.name, position ?? 0);
+    }
+    this.settleWaiters();
+  }
+
+  private ensurePolling(): void {
+    if (this.inProcessRunner || this.pollTimer) return;
+    this.pollTimer = setInterval(() => {
+      if (this.waiters.size === 0) {
+        clearInterval(this.pollTimer!);
+        this.pollTimer = null;
+        return;
+      }
+      void this.readCheckpoints().catch(() => undefined);
+    }, this.options.pollMs ?? 20);
+    this.pollTimer.unref();
+  }
+
+  private settleWaiters(): void {
+    const visible = this.visiblePosition();
+    for (const waiter of this.waiters) {
+      if (waiter.position > visible) continue;
+      clearTimeout(waiter.timer);
+      this.waiters.delete(waiter);
+      waiter.resolve(true);
+    }
+  }
+}

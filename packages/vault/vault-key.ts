@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The vault key: from configuration (64 hex characters), or, in the embedded profile only, a key
+ * generated on first start and kept beside the data (file mode 0600). Losing it makes stored card
+ * numbers and secret keys unreadable, so back it up with the data directory.
+ */
+export function loadOrCreateKey(configured: string | undefined, dataDir: string, fileName: string): Buffer {
+  if (configured) return Buffer.from(configured, 'hex');
+  const path = join(dataDir, fileName);
+  if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(path, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+  return key;
+}

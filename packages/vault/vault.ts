@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { newId } from '../ids/object-id.ts';
+import type { Collection, Document } from '../readstore/document-store.ts';
+
+interface VaultEntry extends Document {
+  /** What the secret is (e.g. `card_number`, `secret_key`): bound into the ciphertext. */
+  kind: string;
+  iv: string;
+  tag: string;
+  ciphertext: string;
+}
+
+/**
+ * Secrets encrypted at rest (AES-256-GCM, DESIGN §4.8): card numbers and API secret keys.
+ * Events and read models only ever hold the reference this returns. Erasing an entry makes the
+ * secret unrecoverable while the event log stays immutable.
+ */
+export class Vault {
+  constructor(
+    private readonly entries: Collection<VaultEntry>,
+    private readonly key: Buffer,
+  ) {
+    if (key.length !== 32) throw new Error('The vault key must be 32 bytes');
+  }
+
+  async store(kind: string, secret: string): Promise<string> {
+    const ref = newId('vault');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(`${ref}:${kind}`));
+    const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    await this.entries.put({
+      id: ref,
+      created: Math.floor(Date.now() / 1000),
+      kind,
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      ciphertext: ciphertext.toString('base64'),
+    });
+    return ref;
+  }
+
+  /** The secret, or null when the entry was erased (or never existed). */
+  async reveal(ref: string): Promise<string | null> {
+    const entry = await this.entries.get(ref);
+    if (!entry) return null;
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(entry.iv, 'base64'));
+    decipher.setAAD(Buffer.from(`${ref}:${entry.kind}`));
+    decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(entry.ciphertext, 'base64')), decipher.final()]).toString('utf8');
+  }
+
+  async erase(ref: string): Promise<void> {
+    await this.entries.delete(ref);
+  }
+}
