@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The vault key: from configuration (64 hex characters), or, in the embedded profile only, a key
+ * A 32-byte key: from configuration (64 hex characters), or, in the embedded profile only, a key
  * generated on first start and kept beside the data (file mode 0600). Losing it makes stored card
  * numbers and secret keys unreadable, so back it up with the data directory.
  */
-export function loadOrCreateKey(configured: string | undefined, dataDir: string, fileName: string): Buffer {
-  if (configured) return Buffer.from(configured, 'hex');
+export function loadOrCreateKey(configured: Buffer | undefined, dataDir: string, fileName: string): Buffer {
+  if (configured) return configured;
   const path = join(dataDir, fileName);
   if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
   mkdirSync(dataDir, { recursive: true });

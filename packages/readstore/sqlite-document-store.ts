@@ -1,0 +1,379 @@
+import Database from 'better-sqlite3';
+import {
+  CursorNotFoundError,
+  type Collection,
+  type CollectionOptions,
+  type CreatedRange,
+  type Document,
+  type DocumentStore,
+  type FieldValue,
+  type ListPage,
+  type ListQuery,
+  type ProjectionCheckpoint,
+  type ProjectionWrite,
+} from './document-store.ts';
+
+/**
+ * ReadStore adapter for the embedded profile: one SQLite table per collection, the document as
+ * JSON next to the columns it is sorted and scoped by.
+ */
+
+export interface SqliteDocumentStoreOptions {
+  /**
+   * NORMAL (default) may lose the last commits on power loss, which read models survive by being
+   * rebuilt; stores of operational state ask for FULL.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+/** Another process (API, projector, worker) may hold the write lock for a moment. */
+const BUSY_TIMEOUT_MS = 5000;
+/** Expired documents are invisible at once; deleting them can wait. */
+const PURGE_INTERVAL_MS = 60_000;
+/** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
+const MISSING_SEQ = Number.MIN_SAFE_INTEGER;
+const CHECKPOINTS_TABLE = '_checkpoints';
+const SCOPE_FIELDS = ['_accountId', '_mode'] as const;
+
+/** Documents not expired; binds the current time in ms. */
+const LIVE = '(expires_at IS NULL OR expires_at >= ?)';
+const SORT_KEY_DESC = 'created DESC, seq DESC, id DESC';
+const SORT_KEY_ASC = 'created ASC, seq ASC, id ASC';
+/** The columns a put replaces; `pos` is set by each kind of write. */
+const REPLACE_COLUMNS = 'created = excluded.created, seq = excluded.seq, expires_at = excluded.expires_at, doc = excluded.doc';
+const UPSERT_INTO = (table: string): string =>
+  `INSERT INTO ${table} (id, created, seq, pos, expires_at, doc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE`;
+const CREATED_OPERATORS = [['gt', '>'], ['gte', '>='], ['lt', '<'], ['lte', '<=']] as const;
+
+const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly db: Database.Database;
+  private readonly collections = new Map<string, SqliteCollection<Document>>();
+  private readonly moveCheckpoint: Database.Statement<[string, number]>;
+  private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
+  private readonly tableNames: Database.Statement<[], { name: string }>;
+  private readonly applyBatch: Database.Transaction<(writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint) => void>;
+
+  constructor(filePath: string, options: SqliteDocumentStoreOptions = {}) {
+    const synchronous = options.synchronous ?? 'NORMAL';
+    if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new TypeError(`Unsupported synchronous mode: ${String(synchronous)}`);
+    this.db = new Database(filePath);
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${synchronous}`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL)`);
+    // max(): a checkpoint never moves backwards, even when an older batch is replayed.
+    this.moveCheckpoint = this.db.prepare(
+      `INSERT INTO ${CHECKPOINTS_TABLE} (key, position) VALUES (?, ?)
+       ON CONFLICT (key) DO UPDATE SET position = max(position, excluded.position)`,
+    );
+    this.readCheckpoint = this.db.prepare(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`);
+    this.tableNames = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`);
+    this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint) => {
+      for (const write of writes) {
+        const collection = this.collection(write.collection);
+        if (write.op === 'put') collection.applyPut(write.doc, write.position);
+        else collection.applyDelete(write.id, write.position);
+      }
+      this.moveCheckpoint.run(checkpoint.key, checkpoint.position);
+    });
+  }
+
+  collection<T extends Document = Document>(name: string, options?: CollectionOptions): SqliteCollection<T> {
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new SqliteCollection(this.db, name);
+      this.collections.set(name, collection);
+    }
+    collection.declareIndexes(options?.indexes ?? []);
+    return collection as unknown as SqliteCollection<T>;
+  }
+
+  async commitProjection(writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint): Promise<void> {
+    // IMMEDIATE takes the write lock up front, so busy_timeout applies instead of a failed lock upgrade.
+    this.applyBatch.immediate(writes, checkpoint);
+  }
+
+  async getCheckpoint(key: string): Promise<number | null> {
+    return this.readCheckpoint.get(key)?.position ?? null;
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    assertCollectionName(name);
+    this.db.exec(`DROP TABLE IF EXISTS ${quote(name)}`);
+    this.collections.get(name)?.forgetTable();
+  }
+
+  async listCollections(prefix = ''): Promise<string[]> {
+    return this.tableNames
+      .all()
+      .map((row) => row.name)
+      .filter((name) => name !== CHECKPOINTS_TABLE && !name.startsWith('sqlite_') && name.startsWith(prefix));
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+interface CursorRow {
+  created: number;
+  seq: number;
+  doc: string;
+}
+
+/** A collection's table, its indexes and its prepared statements (one per distinct SQL text). */
+export class SqliteCollection<T extends Document> implements Collection<T> {
+  private readonly statements = new Map<string, Database.Statement<unknown[]>>();
+  /** Index name suffix to indexed fields. */
+  private readonly declaredIndexes = new Map<string, string[]>();
+  private readonly createdIndexes = new Set<string>();
+  private tableReady = false;
+  private lastPurge = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly name: string,
+  ) {
+    assertCollectionName(name);
+  }
+
+  async get(id: string): Promise<T | null> {
+    const row = this.prepared(`SELECT doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(id, Date.now()) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async getMany(ids: string[]): Promise<T[]> {
+    const rows = this.prepared(
+      `SELECT doc FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?)) AND ${LIVE}`,
+    ).all(JSON.stringify(ids), Date.now()) as { doc: string }[];
+    return rows.map((row) => JSON.parse(row.doc) as T);
+  }
+
+  async list(query: ListQuery): Promise<ListPage<T>> {
+    const { sql, params, newerThanCursor } = this.listSelect(query);
+    const rows = this.prepared(sql).all(...params) as { doc: string }[];
+    const page = rows.slice(0, query.limit).map((row) => JSON.parse(row.doc) as T);
+    return { list: newerThanCursor ? page.reverse() : page, hasMore: rows.length > query.limit };
+  }
+
+  /** Diagnostics: SQLite's plan for a list query, to check that it is served by an index. */
+  queryPlan(query: ListQuery): string[] {
+    const { sql, params } = this.listSelect(query);
+    const plan = this.prepared(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    return plan.map((step) => step.detail);
+  }
+
+  async insert(doc: T): Promise<boolean> {
+    const now = Date.now();
+    this.purgeExpiredNowAndThen(now);
+    const result = this.prepared(
+      `${UPSERT_INTO(this.table)} SET ${REPLACE_COLUMNS}, pos = NULL WHERE expires_at < ?`,
+    ).run(...rowValues(doc, null), now);
+    return result.changes > 0;
+  }
+
+  async put(doc: T): Promise<void> {
+    this.purgeExpiredNowAndThen(Date.now());
+    this.prepared(`${UPSERT_INTO(this.table)} SET ${REPLACE_COLUMNS}, pos = NULL`).run(...rowValues(doc, null));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.prepared(`DELETE FROM ${this.table} WHERE id = ? AND ${LIVE}`).run(id, Date.now()).changes > 0;
+  }
+
+  async count(filter: Record<string, FieldValue> = {}): Promise<number> {
+    const equality = equalityClauses(filter);
+    const row = this.prepared(
+      `SELECT count(*) AS n FROM ${this.table} WHERE ${[LIVE, ...equality.sql].join(' AND ')}`,
+    ).get(Date.now(), ...equality.params) as { n: number };
+    return row.n;
+  }
+
+  /**
+   * Projection put: skipped when the stored document comes from a later event. Equal positions
+   * apply, so that several writes caused by one event land in batch order.
+   */
+  applyPut(doc: Document, position: number): void {
+    this.prepared(
+      `${UPSERT_INTO(this.table)} SET ${REPLACE_COLUMNS}, pos = excluded.pos WHERE pos IS NULL OR pos <= excluded.pos`,
+    ).run(...rowValues(doc, position));
+  }
+
+  /** Projection delete, guarded like applyPut. */
+  applyDelete(id: string, position: number): void {
+    this.prepared(`DELETE FROM ${this.table} WHERE id = ? AND (pos IS NULL OR pos <= ?)`).run(id, position);
+  }
+
+  declareIndexes(fields: string[]): void {
+    for (const field of fields) {
+      assertFieldName(field);
+      const columns = indexColumns(field, fields);
+      this.declaredIndexes.set(columns.join(','), columns);
+    }
+    if (this.tableReady) this.createIndexes();
+  }
+
+  /** The table was dropped: recreate it (with the declared indexes) on next use. */
+  forgetTable(): void {
+    this.tableReady = false;
+    this.createdIndexes.clear();
+    this.statements.clear();
+  }
+
+  private get table(): string {
+    return quote(this.name);
+  }
+
+  private prepared(sql: string): Database.Statement<unknown[]> {
+    if (!this.tableReady) this.createTable();
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private createTable(): void {
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS ${this.table} (
+        id TEXT PRIMARY KEY,
+        created INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        pos INTEGER,
+        expires_at INTEGER,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by created`)} ON ${this.table} (${SORT_KEY_DESC});
+      CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by expires_at`)} ON ${this.table} (expires_at) WHERE expires_at IS NOT NULL;
+    `);
+    this.tableReady = true;
+    this.createIndexes();
+  }
+
+  /** Equality fields first, then the sort key, so a filtered page is one index range scan. */
+  private createIndexes(): void {
+    for (const [key, fields] of this.declaredIndexes) {
+      if (this.createdIndexes.has(key)) continue;
+      const columns = [...fields.map(jsonField), SORT_KEY_DESC].join(', ');
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by ${key}`)} ON ${this.table} (${columns})`);
+      this.createdIndexes.add(key);
+    }
+  }
+
+  private listSelect(query: ListQuery): { sql: string; params: unknown[]; newerThanCursor: boolean } {
+    const filter = query.filter ?? {};
+    const equality = equalityClauses(filter);
+    const where = [LIVE, ...equality.sql];
+    const params: unknown[] = [Date.now(), ...equality.params];
+
+    const newerThanCursor = query.startingAfterId === undefined && query.endingBeforeId !== undefined;
+    const cursor = query.startingAfterId !== undefined
+      ? this.cursorRow('startingAfterId', query.startingAfterId, filter)
+      : query.endingBeforeId !== undefined
+        ? this.cursorRow('endingBeforeId', query.endingBeforeId, filter)
+        : undefined;
+    if (cursor) {
+      where.push(`(created, seq, id) ${newerThanCursor ? '>' : '<'} (?, ?, ?)`);
+      params.push(cursor.created, cursor.seq, cursor.id);
+    }
+
+    const range = query.created ?? {};
+    for (const [operator, sqlOperator] of CREATED_OPERATORS) {
+      const bound = range[operator];
+      // A bound the cursor already implies is left out: SQLite seeks on one lower bound only,
+      // and it should be the cursor.
+      if (bound === undefined || (cursor && impliedByCursor(operator, bound, cursor.created, newerThanCursor))) continue;
+      where.push(`created ${sqlOperator} ?`);
+      params.push(bound);
+    }
+
+    // Newer-than-cursor pages are read oldest first (nearest the cursor), then reversed by list().
+    const order = newerThanCursor ? SORT_KEY_ASC : SORT_KEY_DESC;
+    params.push(query.limit + 1);
+    return { sql: `SELECT doc FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params, newerThanCursor };
+  }
+
+  private cursorRow(
+    parameter: 'startingAfterId' | 'endingBeforeId',
+    id: string,
+    filter: Record<string, FieldValue>,
+  ): { created: number; seq: number; id: string } {
+    const row = this.prepared(`SELECT created, seq, doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(id, Date.now()) as CursorRow | undefined;
+    if (!row) throw new CursorNotFoundError(parameter, id);
+    const doc = JSON.parse(row.doc) as Document;
+    for (const field of SCOPE_FIELDS) {
+      if (field in filter && (doc[field] ?? null) !== filter[field]) throw new CursorNotFoundError(parameter, id);
+    }
+    return { created: row.created, seq: row.seq, id };
+  }
+
+  private purgeExpiredNowAndThen(now: number): void {
+    if (now - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = now;
+    this.prepared(`DELETE FROM ${this.table} WHERE expires_at < ?`).run(now);
+  }
+}
+
+/** Whether every document beyond a cursor at `cursorCreated` satisfies `created <operator> bound`. */
+function impliedByCursor(operator: keyof CreatedRange, bound: number, cursorCreated: number, newerThanCursor: boolean): boolean {
+  if (newerThanCursor) return (operator === 'gt' && cursorCreated > bound) || (operator === 'gte' && cursorCreated >= bound);
+  return (operator === 'lt' && cursorCreated < bound) || (operator === 'lte' && cursorCreated <= bound);
+}
+
+function rowValues(doc: Document, position: number | null): unknown[] {
+  return [doc.id, doc.created, doc._seq ?? MISSING_SEQ, position, doc._expiresAt ?? null, JSON.stringify(doc)];
+}
+
+/** The index for one declared field: behind the tenant scope when the scope is declared too. */
+function indexColumns(field: string, declared: string[]): string[] {
+  const scoped = SCOPE_FIELDS.every((scopeField) => declared.includes(scopeField));
+  if (!scoped) return [field];
+  return (SCOPE_FIELDS as readonly string[]).includes(field) ? [...SCOPE_FIELDS] : [...SCOPE_FIELDS, field];
+}
+
+const jsonField = (field: string): string => `json_extract(doc, '$.${field}')`;
+
+/**
+ * json_extract gives SQL values (true is 1, "1" is text), so each equality also checks the JSON
+ * type: `false` matches only stored false, never 0. The json_extract term is what the index serves.
+ */
+function equalityClauses(filter: Record<string, FieldValue>): { sql: string[]; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, value] of Object.entries(filter)) {
+    assertFieldName(field);
+    const extracted = jsonField(field);
+    const type = `json_type(doc, '$.${field}')`;
+    if (value === null) {
+      sql.push(`${extracted} IS NULL`);
+    } else if (typeof value === 'boolean') {
+      sql.push(`${extracted} = ? AND ${type} = '${String(value)}'`);
+      params.push(value ? 1 : 0);
+    } else if (typeof value === 'number') {
+      sql.push(`${extracted} = ? AND ${type} IN ('integer', 'real')`);
+      params.push(value);
+    } else if (typeof value === 'string') {
+      sql.push(`${extracted} = ? AND ${type} = 'text'`);
+      params.push(value);
+    } else {
+      throw new TypeError(`Unsupported filter value for ${field}: ${typeof value}`);
+    }
+  }
+  return { sql, params };
+}
+
+const quote = (identifier: string): string => `"${identifier}"`;
+
+function assertCollectionName(name: string): void {
+  if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_TABLE || name.startsWith('sqlite_')) {
+    throw new TypeError(`Invalid collection name: ${name}`);
+  }
+}
+
+function assertFieldName(field: string): void {
+  if (!FIELD_NAME.test(field)) throw new TypeError(`Invalid field name: ${field}`);
+}

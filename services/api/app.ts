@@ -1,0 +1,32 @@
+import type { Express } from 'express';
+import type { Logger } from 'winston';
+import { createApp } from '../../packages/http/create-app.ts';
+import { IdempotencyStore } from '../../packages/http/idempotency.ts';
+import { createRateLimiter } from '../../packages/http/rate-limit.ts';
+import type { Platform } from '../platform.ts';
+import { apiKeyAuthenticator } from './authenticator.ts';
+import { ObjectReader } from './object-reader.ts';
+import { buildOpenApi } from './openapi-document.ts';
+import { apiRoutes } from './routes/index.ts';
+
+/** The API role's HTTP application, composed from the platform. */
+export function buildApi(platform: Platform, logger: Logger): Express {
+  const { config } = platform;
+  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
+  return createApp({
+    routes: apiRoutes({ commands: platform.commands, reader }),
+    authenticate: apiKeyAuthenticator(platform.readModels),
+    idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), { ttlMs: config.idempotencyTtlHours * 3_600_000 }),
+    rateLimiter: createRateLimiter({ ...config.rateLimit, ...(platform.redis ? { redis: platform.redis } : {}) }),
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+    health: {
+      async ready() {
+        await platform.events.headPosition();
+        await platform.readStore.getCheckpoint('readiness');
+        return true;
+      },
+    },
+    openApiDocument: buildOpenApi,
+  });
+}

@@ -1,0 +1,57 @@
+import { NotFoundError } from '../../packages/domain/errors.ts';
+import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
+import { publicObject } from '../../projections/views/object-view.ts';
+
+export interface Tenant {
+  accountId: string;
+  mode: 'test' | 'live';
+}
+
+export interface ListParameters {
+  limit: number;
+  startingAfterId?: string;
+  endingBeforeId?: string;
+  created?: CreatedRange;
+}
+
+/**
+ * Reads API objects from the read models, always inside one tenant (DESIGN §4.9): another
+ * account's or mode's object is reported exactly like a missing one.
+ */
+export class ObjectReader {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly readYourWritesTimeoutMs: number,
+  ) {}
+
+  async get(collection: string, objectName: string, id: string, tenant: Tenant): Promise<Record<string, unknown>> {
+    const doc = await this.readModels.collection(collection).get(id);
+    if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode) throw new NotFoundError(objectName, id);
+    return publicObject(doc);
+  }
+
+  /** Reads an object after a command, once the command's events are projected (read-your-writes). */
+  async getAfter(position: number | null, collection: string, objectName: string, id: string, tenant: Tenant): Promise<Record<string, unknown>> {
+    if (position !== null) await this.readModels.waitFor(position, this.readYourWritesTimeoutMs);
+    return this.get(collection, objectName, id, tenant);
+  }
+
+  async list(
+    collection: string,
+    tenant: Tenant,
+    parameters: ListParameters,
+    filter: Record<string, FieldValue | undefined> = {},
+  ): Promise<{ list: Record<string, unknown>[]; hasMore: boolean }> {
+    const equality: Record<string, FieldValue> = { _accountId: tenant.accountId, _mode: tenant.mode };
+    for (const [field, value] of Object.entries(filter)) if (value !== undefined) equality[field] = value;
+    const page = await this.readModels.collection<Document>(collection).list({
+      filter: equality,
+      limit: parameters.limit,
+      ...(parameters.created ? { created: parameters.created } : {}),
+      ...(parameters.startingAfterId ? { startingAfterId: parameters.startingAfterId } : {}),
+      ...(parameters.endingBeforeId ? { endingBeforeId: parameters.endingBeforeId } : {}),
+    });
+    return { list: page.list.map(publicObject), hasMore: page.hasMore };
+  }
+}

@@ -1,0 +1,82 @@
+import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
+import { commandContext } from '../command-context.ts';
+import type { ApiDependencies } from '../api-dependencies.ts';
+import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
+import {
+  createCustomerBody,
+  customerIdParams,
+  customerSchema,
+  listCustomersQuery,
+  updateCustomerBody,
+} from '../schemas/customer-schemas.ts';
+
+const tag = 'Customers';
+
+export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
+  const readCustomer = (position: number | null, id: string, request: { auth: { accountId: string; mode: 'test' | 'live' } }) =>
+    reader.getAfter(position, 'customers', 'Customer', id, request.auth);
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/customers',
+      summary: 'Create a customer',
+      tag,
+      body: createCustomerBody,
+      response: customerSchema,
+      async handler(request) {
+        const outcome = await commands.customers.create(request.body, commandContext(request));
+        return readCustomer(outcome.position, outcome.id, request);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/customers/:customerId',
+      summary: 'Retrieve a customer (deleted customers are returned with deleted: true)',
+      tag,
+      params: customerIdParams,
+      response: customerSchema,
+      handler: (request) => reader.get('customers', 'Customer', request.params.customerId, request.auth),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/customers/:customerId',
+      summary: 'Update a customer; only the given parameters change',
+      tag,
+      params: customerIdParams,
+      body: updateCustomerBody,
+      response: customerSchema,
+      async handler(request) {
+        // Another tenant's customer must be a 404 before anything else is looked at.
+        await reader.get('customers', 'Customer', request.params.customerId, request.auth);
+        const outcome = await commands.customers.update(request.params.customerId, request.body, commandContext(request));
+        return readCustomer(outcome.position, outcome.id, request);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/customers/:customerId',
+      summary: 'Delete a customer (soft delete: still readable with deleted: true)',
+      tag,
+      params: customerIdParams,
+      response: deletedSchema,
+      async handler(request) {
+        const outcome = await commands.customers.delete(request.params.customerId, commandContext(request));
+        await reader.getAfter(outcome.position, 'customers', 'Customer', outcome.id, request.auth);
+        return { id: outcome.id };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/customers',
+      summary: 'List customers, newest first',
+      tag,
+      query: listCustomersQuery,
+      response: listOf(customerSchema),
+      handler: (request) => {
+        const { email, deleted, ...page } = request.query;
+        return reader.list('customers', request.auth, page, { email, _deleted: deleted ?? false });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,32 @@
+import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
+import type { ApiDependencies } from '../api-dependencies.ts';
+import { listOf } from '../schemas/common-schemas.ts';
+import { eventIdParams, eventSchema, listEventsQuery } from '../schemas/event-schemas.ts';
+
+const tag = 'Events';
+
+export function eventRoutes({ reader }: ApiDependencies): AnyRouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/events/:eventId',
+      summary: 'Retrieve an event',
+      tag,
+      params: eventIdParams,
+      response: eventSchema,
+      handler: (request) => reader.get('events', 'Event', request.params.eventId, request.auth),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/events',
+      summary: 'List events, newest first',
+      tag,
+      query: listEventsQuery,
+      response: listOf(eventSchema),
+      handler: (request) => {
+        const { type, ...page } = request.query;
+        return reader.list('events', request.auth, page, { type });
+      },
+    }),
+  ];
+}

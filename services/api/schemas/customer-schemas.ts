@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { p } from '../../../packages/http/params.ts';
+
+const email = () =>
+  z
+    .email({ error: 'must be a valid email address' })
+    .max(255, { error: 'must be at most 255 characters long' })
+    .meta({ description: 'Email address', example: 'user@example.com' });
+
+const description = () => p.string({ max: 1024, description: 'Free text about the customer' }).nullable();
+
+export const createCustomerBody = p.object({
+  email: email(),
+  description: description().optional(),
+  metadata: p.metadata().optional(),
+});
+
+export const updateCustomerBody = p.object({
+  email: email().optional(),
+  description: description().optional(),
+  metadata: p.metadata().optional(),
+});
+
+export const listCustomersQuery = p.listQuery({
+  email: p.string({ max: 255, description: 'Only customers with this email' }).optional(),
+  deleted: p.bool({ description: 'true lists only deleted customers; default false' }).optional(),
+});
+
+export const customerIdParams = z.object({ customerId: z.string().meta({ description: 'Customer id (cust_…)' }) });
+
+export const customerSchema = z
+  .object({
+    id: z.string(),
+    created: z.number().int(),
+    objectType: z.literal('customer'),
+    email: z.string(),
+    description: z.string().nullable(),
+    defaultCardId: z.string().nullable(),
+    cards: z.array(z.record(z.string(), z.unknown())).meta({ description: 'The 10 most recent cards' }),
+    metadata: z.record(z.string(), z.string()),
+    deleted: z.literal(true).optional(),
+  })
+  .meta({ id: 'Customer' });

@@ -1,0 +1,103 @@
+import { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { createAccount } from '../../packages/commands/account-commands.ts';
+import { ConfigError, loadConfig } from '../../packages/config/environment.ts';
+import { newId } from '../../packages/ids/object-id.ts';
+import { readProjectionState } from '../../packages/projection/projection-state.ts';
+import { checkpointKey } from '../../packages/projection/projection.ts';
+import { buildOpenApi } from '../api/openapi-document.ts';
+import { openPlatform, type Platform } from '../platform.ts';
+import { rebuildProjections } from './rebuild-projections.ts';
+import { showStream } from './show-stream.ts';
+
+/** Operators' and auditors' command line: `npm run cli -- <command>`. */
+const program = new Command().name('payments').description('Operate the card payments service');
+
+async function withPlatform(work: (platform: Platform) => Promise<void>): Promise<void> {
+  const platform = await openPlatform(loadConfig());
+  try {
+    await work(platform);
+  } finally {
+    await platform.close();
+  }
+}
+
+const accounts = program.command('accounts').description('Merchant accounts and their API keys');
+accounts
+  .command('create')
+  .description('Open an account; prints its id and its four API keys (shown only once)')
+  .requiredOption('--name <name>', 'account name')
+  .option('--json', 'print the keys as JSON')
+  .action((options: { name: string; json?: boolean }) =>
+    withPlatform(async (platform) => {
+      const { position: _position, ...keys } = await createAccount(platform, options.name, {
+        actor: 'system:cli',
+        requestId: newId('req'),
+        now: () => new Date(),
+      });
+      if (options.json) console.log(JSON.stringify(keys));
+      else for (const [name, value] of Object.entries(keys)) console.log(`${name.padEnd(14)} ${value}`);
+    }),
+  );
+
+const projections = program.command('projections').description('Read models built from the event log');
+projections
+  .command('rebuild')
+  .description('Rebuild read models from the event log into fresh storage, then switch queries to it')
+  .argument('[name]', 'projection to rebuild')
+  .option('--all', 'rebuild every projection')
+  .action((name: string | undefined, options: { all?: boolean }) =>
+    withPlatform(async (platform) => {
+      const known = platform.projections.map((projection) => projection.name);
+      const names = options.all ? known : name ? [name] : [];
+      if (names.length === 0) throw new Error(`Name a projection or pass --all (projections: ${known.join(', ')})`);
+      const unknown = names.filter((candidate) => !known.includes(candidate));
+      if (unknown.length > 0) throw new Error(`Unknown projection: ${unknown.join(', ')} (projections: ${known.join(', ')})`);
+      await rebuildProjections(platform, names, (line) => console.log(line));
+      console.log(`Rebuilt: ${names.join(', ')}`);
+    }),
+  );
+projections
+  .command('status')
+  .description('Active build, checkpoint and lag of every projection')
+  .action(() =>
+    withPlatform(async (platform) => {
+      const head = await platform.events.headPosition();
+      const rows = [];
+      for (const projection of platform.projections) {
+        const state = await readProjectionState(platform.readStore, projection.name);
+        const position = (await platform.readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
+        rows.push({ projection: projection.name, generation: state.activeGeneration, checkpoint: position, head, lag: head - position });
+      }
+      console.table(rows);
+    }),
+  );
+
+program
+  .command('streams')
+  .description('Event streams, for auditors')
+  .command('show')
+  .description("Print an object's domain events in order: time, type, actor key id, request id, data")
+  .argument('<objectId>', 'object id, e.g. cust_…')
+  .option('--json', 'one JSON object per line')
+  .action((objectId: string, options: { json?: boolean }) =>
+    withPlatform(async (platform) => {
+      const found = await showStream(platform.events, objectId, Boolean(options.json), (line) => console.log(line));
+      if (!found) throw new Error(`No events for ${objectId}`);
+    }),
+  );
+
+program
+  .command('openapi')
+  .description('Write the OpenAPI 3.1 document')
+  .option('--out <file>', 'file to write (default: stdout)')
+  .action((options: { out?: string }) => {
+    const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+    if (options.out) writeFileSync(options.out, text);
+    else process.stdout.write(text);
+  });
+
+program.parseAsync().catch((error: Error) => {
+  console.error(error instanceof ConfigError ? error.message : `Error: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,27 @@
+import type { EventStore } from '../../packages/eventstore/event-store.ts';
+import { streamOfObject } from './stream-of-object.ts';
+
+/**
+ * For auditors: an object's domain events in order, with when, what, who (key id) and which
+ * request. Card numbers and CVCs never appear: events do not hold them.
+ */
+export async function showStream(events: EventStore, objectId: string, asJson: boolean, write: (line: string) => void): Promise<boolean> {
+  const streamId = streamOfObject(objectId);
+  const recorded = streamId ? await events.readStream(streamId) : [];
+  if (recorded.length === 0) return false;
+  for (const event of recorded) {
+    const row = {
+      revision: event.revision,
+      occurredAt: event.metadata.occurredAt,
+      type: event.type,
+      actor: event.metadata.actor ?? null,
+      requestId: event.metadata.requestId ?? null,
+      idempotencyKey: event.metadata.idempotencyKey ?? null,
+      mode: event.metadata.mode,
+      data: event.data,
+    };
+    if (asJson) write(JSON.stringify(row));
+    else write(`${row.occurredAt}  #${row.revision} ${row.type}  actor=${row.actor}  request=${row.requestId}\n    ${JSON.stringify(row.data)}`);
+  }
+  return true;
+}

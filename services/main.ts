@@ -1,0 +1,64 @@
+import { ConfigError, loadConfig, type Config } from '../packages/config/environment.ts';
+import { listen } from '../packages/http/serve.ts';
+import { createLogger } from '../packages/observability/logger.ts';
+import { buildApi } from './api/app.ts';
+import { createDefaultAccountIfEmpty } from './default-account.ts';
+import { openPlatform } from './platform.ts';
+import { Projector } from './projector/projector.ts';
+import { jobProcessors } from './worker/job-processors.ts';
+import { Worker } from './worker/worker.ts';
+
+/**
+ * Starts the service. SERVICE_ROLE=all (the default, `npm start`) runs api, projector and worker
+ * in one process; the distributed profile runs each role as its own process.
+ */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logLevel);
+  const role = config.serviceRole;
+  const runs = (wanted: 'api' | 'projector' | 'worker'): boolean => role === 'all' || role === wanted;
+
+  const platform = await openPlatform(config);
+  const projector = runs('projector') ? new Projector(platform, logger) : null;
+  await projector?.start();
+  await platform.readModels.start();
+  if (role === 'all') await createDefaultAccountIfEmpty(platform, (text) => process.stdout.write(text));
+
+  const worker = runs('worker') ? new Worker(platform, logger, jobProcessors(platform)) : null;
+  worker?.start();
+
+  const server = runs('api') ? await listen(buildApi(platform, logger), config.port, config.host) : null;
+  logger.info('service started', { role, port: server?.port ?? null, profile: config.eventStoreUrl ? 'distributed' : 'embedded' });
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5000);
+    deadline.unref();
+    await server?.close(config.shutdownTimeoutMs);
+    await worker?.stop();
+    await projector?.stop();
+    await platform.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: Error) => {
+  console.error(`Failed to start: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { AggregateStore } from '../packages/commands/aggregate-store.ts';
+import { CustomerCommands } from '../packages/commands/customer-commands.ts';
+import type { Config } from '../packages/config/environment.ts';
+import { createEventStore } from '../packages/eventstore/create-event-store.ts';
+import type { EventStore } from '../packages/eventstore/event-store.ts';
+import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
+import type { JobQueue } from '../packages/jobs/job-queue.ts';
+import type { Projection } from '../packages/projection/projection.ts';
+import { ReadModels } from '../packages/projection/read-models.ts';
+import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
+import type { DocumentStore } from '../packages/readstore/document-store.ts';
+import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
+import { Vault } from '../packages/vault/vault.ts';
+import { allProjections } from '../projections/index.ts';
+
+/**
+ * Everything a process of the service needs, wired from configuration alone (DESIGN §2): the
+ * distributed adapters when their URLs are set, the embedded SQLite files in DATA_DIR otherwise.
+ * Read models and operational state (vault, idempotency, leases) live in separate stores so that
+ * the read side can be deleted and rebuilt from the log.
+ */
+export interface Platform {
+  config: Config;
+  events: EventStore;
+  readStore: DocumentStore;
+  stateStore: DocumentStore;
+  jobs: JobQueue;
+  /** Shared Redis connection (rate limits) when REDIS_URL is set. */
+  redis: Redis | null;
+  projections: Projection[];
+  readModels: ReadModels;
+  aggregates: AggregateStore;
+  vault: Vault;
+  commands: { customers: CustomerCommands };
+  close(): Promise<void>;
+}
+
+export async function openPlatform(config: Config): Promise<Platform> {
+  const embedded = !config.eventStoreUrl || !config.mongodbUrl;
+  if (embedded) mkdirSync(config.dataDir, { recursive: true });
+  const events = createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') });
+  const readStore = await createDocumentStore({
+    mongodbUrl: config.mongodbUrl,
+    dbName: 'payments_read',
+    sqlitePath: join(config.dataDir, 'read.sqlite'),
+  });
+  const stateStore = await createDocumentStore({
+    mongodbUrl: config.mongodbUrl,
+    dbName: 'payments_state',
+    sqlitePath: join(config.dataDir, 'state.sqlite'),
+    synchronous: 'FULL',
+  });
+  const jobs = createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments' });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : null;
+  const projections = allProjections();
+  const readModels = new ReadModels(readStore, projections);
+  const aggregates = new AggregateStore(events);
+  const vault = new Vault(stateStore.collection('vault'), loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'));
+  return {
+    config,
+    events,
+    readStore,
+    stateStore,
+    jobs,
+    redis,
+    projections,
+    readModels,
+    aggregates,
+    vault,
+    commands: { customers: new CustomerCommands(aggregates) },
+    async close() {
+      readModels.stop();
+      await jobs.close();
+      await redis?.quit();
+      await events.close();
+      await readStore.close();
+      await stateStore.close();
+    },
+  };
+}

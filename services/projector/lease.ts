@@ -1,0 +1,49 @@
+import { hostname } from 'node:os';
+import { randomBase62 } from '../../packages/ids/object-id.ts';
+import type { Collection, Document } from '../../packages/readstore/document-store.ts';
+
+interface LeaseDoc extends Document {
+  holder: string;
+  _expiresAt: number;
+}
+
+/**
+ * An expiring lease in the state store: the projections run in one process at a time
+ * (DESIGN §2), whichever holds the lease; a crashed holder's lease runs out and another takes over.
+ */
+export class Lease {
+  readonly holder = `${hostname()}:${process.pid}:${randomBase62(6)}`;
+
+  constructor(
+    private readonly leases: Collection<LeaseDoc>,
+    private readonly name: string,
+    private readonly ttlMs = 10_000,
+  ) {}
+
+  /** Takes the lease if free or expired. */
+  async tryAcquire(): Promise<boolean> {
+    return this.leases.insert(this.doc());
+  }
+
+  /** Extends the lease; false when it was lost to another holder. */
+  async renew(): Promise<boolean> {
+    const current = await this.leases.get(this.name);
+    if (current?.holder !== this.holder) return false;
+    await this.leases.put(this.doc());
+    return true;
+  }
+
+  async release(): Promise<void> {
+    const current = await this.leases.get(this.name);
+    if (current?.holder === this.holder) await this.leases.delete(this.name);
+  }
+
+  /** Holder of a live lease, or null. */
+  async currentHolder(): Promise<string | null> {
+    return (await this.leases.get(this.name))?.holder ?? null;
+  }
+
+  private doc(): LeaseDoc {
+    return { id: this.name, created: Math.floor(Date.now() / 1000), holder: this.holder, _expiresAt: Date.now() + this.ttlMs };
+  }
+}

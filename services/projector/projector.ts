@@ -1,0 +1,72 @@
+import type { Logger } from 'winston';
+import { ProjectionRunner } from '../../packages/projection/projection-runner.ts';
+import type { Platform } from '../platform.ts';
+import { Lease } from './lease.ts';
+
+const RENEW_EVERY_MS = 3_000;
+
+/**
+ * The projector process role: holds the projections lease, runs every projection from its
+ * checkpoint, serves operators' rebuild requests, and gives the lease up on stop.
+ */
+export class Projector {
+  readonly lease: Lease;
+  private runner: ProjectionRunner | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly started: Promise<void>;
+  private markStarted!: () => void;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly logger: Logger,
+  ) {
+    this.lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+  }
+
+  /** Starts trying to take the lease; resolves once this process runs the projections. */
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => void this.tick(), RENEW_EVERY_MS);
+    this.timer.unref();
+    await this.started;
+  }
+
+  /** The runner while this process holds the lease. */
+  get activeRunner(): ProjectionRunner | null {
+    return this.runner;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.runner?.stop();
+    this.runner = null;
+    await this.lease.release().catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if (this.runner) {
+        if (await this.lease.renew()) return;
+        this.logger.warn('projections lease lost; stopping projections', { holder: this.lease.holder });
+        await this.runner.stop();
+        this.runner = null;
+      }
+      if (!(await this.lease.tryAcquire())) return;
+      const runner = new ProjectionRunner(this.platform.events, this.platform.readStore, this.platform.projections, {
+        onError: (error) => this.logger.error('projection failed; restarting from checkpoints', { error: error.message, stack: error.stack }),
+      });
+      runner.on('switched', (projection, generation) => this.logger.info('projection rebuilt and switched', { projection, generation }));
+      await runner.start();
+      this.platform.readModels.attach(runner);
+      this.runner = runner;
+      this.logger.info('projections running', { holder: this.lease.holder });
+      this.markStarted();
+    } catch (error) {
+      this.logger.error('projector tick failed', { error: (error as Error).message });
+    }
+  }
+}
