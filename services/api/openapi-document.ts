@@ -6,11 +6,12 @@ import { apiRoutes } from './routes/index.ts';
  * Routes only touch their dependencies inside handlers; the document is built from their
  * schemas alone, so no store needs to be open (the CLI writes it without a running service).
  */
-const handlersDoNotRun = new Proxy({} as ApiDependencies, {
-  get() {
+const handlersDoNotRun: ApiDependencies = new Proxy(function unavailable() {}, {
+  get: () => handlersDoNotRun,
+  apply() {
     throw new Error('The OpenAPI document is built from route schemas; handlers do not run');
   },
-});
+}) as unknown as ApiDependencies;
 
 let cached: object | null = null;
 

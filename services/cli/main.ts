@@ -60,7 +60,8 @@ projections
 projections
   .command('status')
   .description('Active build, checkpoint and lag of every projection')
-  .action(() =>
+  .option('--json', 'one JSON object per projection and line')
+  .action((options: { json?: boolean }) =>
     withPlatform(async (platform) => {
       const head = await platform.events.headPosition();
       const rows = [];
@@ -69,7 +70,8 @@ projections
         const position = (await platform.readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
         rows.push({ projection: projection.name, generation: state.activeGeneration, checkpoint: position, head, lag: head - position });
       }
-      console.table(rows);
+      if (options.json) for (const row of rows) console.log(JSON.stringify(row));
+      else console.table(rows);
     }),
   );
 

@@ -20,8 +20,12 @@ export class Lease {
     private readonly ttlMs = 10_000,
   ) {}
 
-  /** Takes the lease if free or expired. */
+  /** Takes the lease if free, expired, or held by a dead process of this host (a crash, kill -9). */
   async tryAcquire(): Promise<boolean> {
+    if (await this.leases.insert(this.doc())) return true;
+    const current = await this.leases.get(this.name);
+    if (!current || !heldByDeadLocalProcess(current.holder)) return false;
+    await this.leases.delete(this.name);
     return this.leases.insert(this.doc());
   }
 
@@ -45,5 +49,17 @@ export class Lease {
 
   private doc(): LeaseDoc {
     return { id: this.name, created: Math.floor(Date.now() / 1000), holder: this.holder, _expiresAt: Date.now() + this.ttlMs };
+  }
+}
+
+/** Holders are `<host>:<pid>:<nonce>`; only a process of this host can be checked for life. */
+function heldByDeadLocalProcess(holder: string): boolean {
+  const [host, pid] = holder.split(':');
+  if (host !== hostname() || !pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }

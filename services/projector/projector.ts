@@ -28,8 +28,8 @@ export class Projector {
   /** Starts trying to take the lease; resolves once this process runs the projections. */
   async start(): Promise<void> {
     await this.tick();
+    // Not unref'd: a process waiting for the lease must stay alive until it gets it.
     this.timer = setInterval(() => void this.tick(), RENEW_EVERY_MS);
-    this.timer.unref();
     await this.started;
   }
 

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { LogLevel } from '../observability/logger.ts';
+
+/**
+ * The whole process configuration, read once at startup from environment variables.
+ * Every variable is optional; an empty value counts as unset (compose files often pass `VAR=`).
+ * Unknown variables are ignored.
+ */
+
+export type ServiceRole = 'all' | 'api' | 'projector' | 'worker';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Set: events go to EventStoreDB / KurrentDB; unset: the embedded SQLite event store. */
+  eventStoreUrl?: string;
+  /** Set: read models and operational state in MongoDB; unset: embedded SQLite. */
+  mongodbUrl?: string;
+  /** Set: jobs on BullMQ and rate limits shared through Redis; unset: in-process. */
+  redisUrl?: string;
+  /** AES-256 key of the card vault. Unset: the embedded profile generates one and keeps it in dataDir. */
+  vaultKey?: Buffer;
+  /** Key of the keyed hash that fingerprints card numbers. */
+  fingerprintKey?: Buffer;
+  logLevel: LogLevel;
+  /** Requests per second per API key (per client IP before authentication), and the most in one second. */
+  rateLimit: { pointsPerSecond: number; burst: number };
+  maxBodyBytes: number;
+  idempotencyTtlHours: number;
+  readYourWritesTimeoutMs: number;
+  tokenTtlSeconds: number;
+  /** Delay before each webhook delivery retry; the delivery is abandoned after the last one. */
+  webhookRetryDelaysMs: number[];
+  serviceRole: ServiceRole;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Values never echoed in an error: keys, and URLs that may carry credentials. */
+const UNECHOED_VARIABLES = new Set(['VAULT_KEY', 'FINGERPRINT_KEY', 'EVENTSTORE_URL', 'MONGODB_URL', 'REDIS_URL']);
+
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000];
+
+function integerBetween(min: number, max: number) {
+  const message = `must be an integer between ${min} and ${max}`;
+  return z
+    .string()
+    .regex(/^\d+$/, message)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, message);
+}
+
+function urlWithScheme(...schemes: string[]) {
+  const pattern = new RegExp(`^(${schemes.map((scheme) => scheme.replace(/[+.]/g, '\\$&')).join('|')})://\\S+$`);
+  // Not parsed with URL: MongoDB and EventStoreDB connection strings may list several hosts.
+  return z.string().regex(pattern, `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`);
+}
+
+const key32Bytes = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
+  .transform((hex) => Buffer.from(hex, 'hex'));
+
+const millisecondsList = z
+  .string()
+  .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be a comma-separated list of delays in milliseconds')
+  .transform((list) => list.split(',').map((delay) => Number(delay.trim())));
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+const environmentSchema = z
+  .object({
+    PORT: integerBetween(0, 65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().default('./data'),
+    EVENTSTORE_URL: urlWithScheme('esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover').optional(),
+    MONGODB_URL: urlWithScheme('mongodb', 'mongodb+srv').optional(),
+    REDIS_URL: urlWithScheme('redis', 'rediss').optional(),
+    VAULT_KEY: key32Bytes.optional(),
+    FINGERPRINT_KEY: key32Bytes.optional(),
+    LOG_LEVEL: oneOf(['error', 'warn', 'info', 'http', 'debug']).default('info'),
+    RATE_LIMIT_PER_SECOND: integerBetween(1, 1_000_000).default(100),
+    RATE_LIMIT_BURST: integerBetween(1, 1_000_000).default(200),
+    MAX_BODY_BYTES: integerBetween(1024, 100 * 1024 * 1024).default(100 * 1024),
+    IDEMPOTENCY_TTL_HOURS: integerBetween(1, 24 * 30).default(24),
+    READ_YOUR_WRITES_TIMEOUT_MS: integerBetween(0, 600_000).default(5000),
+    TOKEN_TTL_SECONDS: integerBetween(1, 7 * 24 * 3600).default(900),
+    WEBHOOK_RETRY_DELAYS: millisecondsList.default(DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
+    SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
+    SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RATE_LIMIT_BURST'],
+        message: `must be at least RATE_LIMIT_PER_SECOND (${env.RATE_LIMIT_PER_SECOND})`,
+      });
+    }
+  })
+  .transform(
+    (env): Config => ({
+      port: env.PORT,
+      host: env.HOST,
+      dataDir: env.DATA_DIR,
+      eventStoreUrl: env.EVENTSTORE_URL,
+      mongodbUrl: env.MONGODB_URL,
+      redisUrl: env.REDIS_URL,
+      vaultKey: env.VAULT_KEY,
+      fingerprintKey: env.FINGERPRINT_KEY,
+      logLevel: env.LOG_LEVEL,
+      rateLimit: { pointsPerSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
+      readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+      tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
+      webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
+      serviceRole: env.SERVICE_ROLE,
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    }),
+  );
+
+/** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const setVariables = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = environmentSchema.safeParse(setVariables);
+  if (result.success) return result.data;
+
+  const issue = result.error.issues[0]!;
+  const variable = String(issue.path[0]);
+  const value = setVariables[variable];
+  const echo = value !== undefined && !UNECHOED_VARIABLES.has(variable) ? ` (got ${JSON.stringify(value)})` : '';
+  throw new ConfigError(variable, `Invalid configuration: ${variable} ${issue.message}${echo}`);
+}

@@ -1,0 +1,296 @@
+import Database from 'better-sqlite3';
+import type { Database as Connection, Statement } from 'better-sqlite3';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventHandler,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-store.ts';
+
+/** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
+const BUSY_TIMEOUT_MS = 5_000;
+/** Events a subscription reads per query while catching up. */
+const CATCH_UP_BATCH_SIZE = 500;
+/** How often live subscriptions look for appends made through another connection to the file. */
+const POLL_INTERVAL_MS = 100;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id   TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    event_id    TEXT    NOT NULL UNIQUE,
+    type        TEXT    NOT NULL,
+    data        TEXT    NOT NULL,
+    metadata    TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    UNIQUE (stream_id, revision)
+  )`;
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+/** SQLite's "no limit" for LIMIT clauses. */
+const NO_LIMIT = -1;
+
+/**
+ * EventStore adapter for the embedded profile: one SQLite file, one `events` table.
+ *
+ * - Position is the row's AUTOINCREMENT key. SQLite has a single writer, so positions are committed in
+ *   increasing order and a reader never sees a gap that fills in later.
+ * - Durability: WAL with `synchronous = FULL`; an append resolves only after its transaction is on disk.
+ * - Retried appends are idempotent: if every event of a batch is already recorded, contiguously and in
+ *   the same order, in this stream at the place the expected revision points to, the append succeeds
+ *   again with the original result and writes nothing. Any other reuse of a recorded event id is a
+ *   conflict (WrongExpectedRevisionError), like an append at the wrong revision.
+ * - Subscriptions are woken in-process right after an append, and by polling `PRAGMA data_version`
+ *   for appends made by another process (or another instance) on the same file.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Connection;
+  private readonly insertEvent: Statement<[string, number, string, string, string, string, string]>;
+  private readonly selectLastRevision: Statement<[string], number | null>;
+  private readonly selectByEventId: Statement<[string], EventRow>;
+  private readonly selectStream: Statement<[string, number, number], EventRow>;
+  private readonly selectAll: Statement<[number, number], EventRow>;
+  private readonly selectHeadPosition: Statement<[], number | null>;
+  private readonly appendTransaction: (streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private poller: NodeJS.Timeout | undefined;
+  private lastDataVersion = 0;
+
+  constructor(filePath: string) {
+    this.db = new Database(filePath, { timeout: BUSY_TIMEOUT_MS });
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(SCHEMA);
+
+    this.insertEvent = this.db.prepare<[string, number, string, string, string, string, string]>(
+      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectLastRevision = this.db
+      .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?')
+      .pluck();
+    this.selectByEventId = this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
+    this.selectStream = this.db.prepare<[string, number, number], EventRow>(
+      'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+    );
+    this.selectAll = this.db.prepare<[number, number], EventRow>(
+      'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+    );
+    this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
+
+    const transaction = this.db.transaction(this.appendWithinTransaction.bind(this));
+    // BEGIN IMMEDIATE takes the write lock before the revision check, so no other connection can append in between.
+    this.appendTransaction = transaction.immediate.bind(transaction);
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError(`Stream ${streamId}: nothing to append`);
+    const result = this.appendTransaction(streamId, events, options.expectedRevision);
+    for (const subscription of this.subscriptions) subscription.wake();
+    return result;
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+    const rows = this.selectStream.all(streamId, options.fromRevision ?? 0, options.maxCount ?? NO_LIMIT);
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllNow(options.afterPosition ?? 0, options.maxCount ?? NO_LIMIT);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.selectHeadPosition.get() ?? 0;
+  }
+
+  subscribeToAll(handler: EventHandler, options: SubscribeOptions = {}): Subscription {
+    const subscription = new SqliteSubscription(
+      (afterPosition) => this.readAllNow(afterPosition, CATCH_UP_BATCH_SIZE),
+      handler,
+      options,
+      () => this.forget(subscription),
+    );
+    this.subscriptions.add(subscription);
+    this.startPolling();
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
+    this.stopPolling();
+    this.db.close();
+  }
+
+  private appendWithinTransaction(streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
+    const lastRevision = this.selectLastRevision.get(streamId);
+    const actual = lastRevision ?? 'no_stream';
+
+    if (events.some((event) => this.selectByEventId.get(event.id) !== undefined)) {
+      const original = this.findOriginalAppend(streamId, events, expected);
+      if (original) return original;
+      throw new WrongExpectedRevisionError(streamId, expected, actual);
+    }
+    if (expected !== 'any' && expected !== actual) throw new WrongExpectedRevisionError(streamId, expected, actual);
+
+    const recordedAt = new Date().toISOString();
+    let revision = lastRevision ?? -1;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const { lastInsertRowid } = this.insertEvent.run(
+        streamId,
+        revision,
+        event.id,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+        recordedAt,
+      );
+      position = Number(lastInsertRowid);
+    }
+    return { nextExpectedRevision: revision, position };
+  }
+
+  /** The result of an earlier append of exactly these events at the place `expected` points to, if there was one. */
+  private findOriginalAppend(streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult | undefined {
+    const first = this.selectByEventId.get(events[0]!.id);
+    if (!first || first.stream_id !== streamId) return undefined;
+    const firstRevision = expected === 'any' ? first.revision : expected === 'no_stream' ? 0 : expected + 1;
+    const rows = this.selectStream.all(streamId, firstRevision, events.length);
+    const isSameAppend = rows.length === events.length && rows.every((row, index) => row.event_id === events[index]!.id);
+    const last = rows.at(-1);
+    return isSameAppend && last ? { nextExpectedRevision: last.revision, position: last.position } : undefined;
+  }
+
+  private readAllNow(afterPosition: number, maxCount: number): RecordedEvent[] {
+    return this.selectAll.all(afterPosition, maxCount).map(toRecordedEvent);
+  }
+
+  private startPolling(): void {
+    if (this.poller) return;
+    this.lastDataVersion = this.dataVersion();
+    this.poller = setInterval(() => {
+      // data_version changes only when another connection committed to the file.
+      const version = this.dataVersion();
+      if (version === this.lastDataVersion) return;
+      this.lastDataVersion = version;
+      for (const subscription of this.subscriptions) subscription.wake();
+    }, POLL_INTERVAL_MS);
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  private dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  private forget(subscription: SqliteSubscription): void {
+    this.subscriptions.delete(subscription);
+    if (this.subscriptions.size === 0) this.stopPolling();
+  }
+}
+
+/**
+ * One subscriber's loop: read a batch after the checkpoint, hand it over event by event, and when
+ * there is nothing left, sleep until the store wakes it.
+ */
+class SqliteSubscription implements Subscription {
+  private checkpoint: number;
+  private stopped = false;
+  private wakeUp: (() => void) | undefined;
+  private readonly finished: Promise<void>;
+
+  constructor(
+    private readonly readBatchAfter: (position: number) => RecordedEvent[],
+    private readonly handler: EventHandler,
+    private readonly options: SubscribeOptions,
+    private readonly onFinished: () => void,
+  ) {
+    this.checkpoint = options.afterPosition ?? 0;
+    // Start on a later tick so the handler is never called before subscribeToAll has returned.
+    this.finished = Promise.resolve().then(() => this.run());
+  }
+
+  /**
+   * Resolves once the handler will not be called again: after the call in progress, if any, has
+   * settled. A handler may call it but must not await it, since it would wait for itself.
+   */
+  async unsubscribe(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.finished;
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+    this.wakeUp = undefined;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (!this.stopped) {
+        const batch = this.readBatchAfter(this.checkpoint);
+        if (batch.length === 0) {
+          // The read above is synchronous, so no append can slip in between it and this wait.
+          await new Promise<void>((resolve) => (this.wakeUp = resolve));
+          continue;
+        }
+        for (const event of batch) {
+          if (this.stopped) return;
+          await this.handler(event);
+          this.checkpoint = event.position;
+        }
+      }
+    } catch (error) {
+      this.stopped = true;
+      reportFailure(this.options, error);
+    } finally {
+      this.onFinished();
+    }
+  }
+}
+
+function reportFailure(options: SubscribeOptions, error: unknown): void {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  if (options.onError) options.onError(failure);
+  // A subscription that dies unnoticed leaves read models silently stale: never swallow the error.
+  else console.error('Event store subscription stopped:', failure);
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    recordedAt: new Date(row.recorded_at),
+  };
+}

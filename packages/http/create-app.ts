@@ -1,0 +1,76 @@
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Logger } from '../observability/logger.ts';
+import { accessLog } from './access-log.ts';
+import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
+import { errorResponse, HttpError } from './errors.ts';
+import { parseFormEncoded } from './form-encoding.ts';
+import type { IdempotencyStore } from './idempotency.ts';
+import { rateLimit, type RateLimiter } from './rate-limit.ts';
+import { parseRequestBody } from './request-body.ts';
+import { assignRequestId } from './request-id.ts';
+import type { AnyRouteDefinition } from './route.ts';
+import { routeHandler, send } from './route-handler.ts';
+
+export interface AppOptions {
+  routes: readonly AnyRouteDefinition[];
+  /** Finds the caller of an API key; null for an unknown key. */
+  authenticate: Authenticate;
+  idempotency: IdempotencyStore;
+  rateLimiter: RateLimiter;
+  logger: Logger;
+  maxBodyBytes: number;
+  health: { ready(): Promise<boolean> };
+  openApiDocument: () => object;
+  /** Express 'trust proxy' setting, for the client IP behind a load balancer; default off. */
+  trustProxy?: boolean | number | string;
+}
+
+/**
+ * The API's HTTP application. Per request, in order: request id and log context, access log;
+ * then (except for /health, /ready and /openapi.json) caller identification, rate limit, API key
+ * required, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
+ */
+export function createApp(options: AppOptions): Express {
+  const { logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', (text: string) => parseFormEncoded(text, 'query string'));
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+
+  app.use(assignRequestId(), accessLog(logger));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res) => {
+    const ready = await options.health.ready().catch((error: unknown) => {
+      logger.warn('Readiness check failed', { error });
+      return false;
+    });
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(options.openApiDocument());
+  });
+
+  app.use(identifyCaller(options.authenticate), rateLimit(options.rateLimiter), requireApiKey(), parseRequestBody(options.maxBodyBytes));
+  for (const route of options.routes) app[route.method](route.path, routeHandler(route, options));
+
+  app.use((_req, _res, next) => {
+    next(new HttpError(404, 'invalid_request', 'Unrecognized request URL: check the method and the path'));
+  });
+  app.use(errorEnvelope(logger));
+  return app;
+}
+
+function errorEnvelope(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const response = errorResponse(error, logger);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    send(res, response, response.headers);
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CardError, InvalidRequestError, NotFoundError } from '../domain/errors.ts';
+import type { Logger } from '../observability/logger.ts';
+import { CursorNotFoundError } from '../readstore/document-store.ts';
+
+/** The spec's error types (spec: Errors). */
+export type ErrorType = 'invalid_request' | 'card_error' | 'gateway_error' | 'rate_limit_error';
+
+export interface ErrorBody {
+  type: ErrorType;
+  message: string;
+  /** Card errors only. */
+  code?: string;
+  chargeId?: string;
+  issuerDeclineCode?: string;
+  blacklistRuleId?: string;
+  creditId?: string;
+}
+
+export interface ErrorEnvelope {
+  error: ErrorBody;
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorEnvelope;
+  headers: Record<string, string>;
+}
+
+/** A failure the HTTP layer itself detects (authentication, body, limits), with its status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** Shown for every unexpected failure: the details stay in the log, found by the request id. */
+export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred. Quote the X-Request-Id response header when reporting it.';
+
+/**
+ * Maps anything thrown while serving a request to the error envelope (DESIGN §6). Unexpected
+ * errors are logged with their stack and answered with a generic message.
+ */
+export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
+  if (error instanceof HttpError) return envelope(error.status, { type: error.type, message: error.message }, error.headers);
+  if (error instanceof InvalidRequestError) return envelope(400, { type: 'invalid_request', message: error.message });
+  if (error instanceof NotFoundError) return envelope(404, { type: 'invalid_request', message: error.message });
+  if (error instanceof CursorNotFoundError) {
+    return envelope(400, { type: 'invalid_request', message: `Invalid parameter: ${error.parameter} does not name an existing object` });
+  }
+  if (error instanceof CardError) return envelope(402, { type: 'card_error', code: error.code, message: error.message, ...error.details });
+  // Express's own client errors, e.g. malformed percent-encoding in the path.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return envelope(status, { type: 'invalid_request', message: 'Invalid request: the request is malformed' });
+  }
+
+  logger.error('Unexpected error while serving a request', { error });
+  return envelope(500, { type: 'gateway_error', message: INTERNAL_ERROR_MESSAGE });
+}
+
+function envelope(status: number, error: ErrorBody, headers: Record<string, string> = {}): ErrorResponse {
+  return { status, body: { error }, headers };
+}
+
+/** The envelope as documented in the OpenAPI document. */
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      type: z.enum(['invalid_request', 'card_error', 'gateway_error', 'rate_limit_error']),
+      message: z.string().meta({ description: 'Human-readable; do not parse it, it may change.' }),
+      code: z.string().optional().meta({ description: 'Card errors only: why card processing failed.' }),
+      chargeId: z.string().optional().meta({ description: 'Set when the request resulted in a declined charge.' }),
+      issuerDeclineCode: z.string().optional().meta({ description: 'Set when the card issuer declined.' }),
+      blacklistRuleId: z.string().optional().meta({ description: 'Set when a blacklist rule blocked the request.' }),
+      creditId: z.string().optional().meta({ description: 'Set when the request resulted in a declined credit.' }),
+    }),
+  })
+  .meta({ id: 'Error', description: 'Returned in place of the normal response when a request fails.' });

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InvalidRequestError } from '../domain/errors.ts';
+import type { Collection, Document } from '../readstore/document-store.ts';
+import { HttpError } from './errors.ts';
+
+/**
+ * Idempotent POSTs: a request sent again with the same `Idempotency-Key` gets the first request's
+ * response instead of running twice. Keys are scoped to the account and mode of the API key.
+ *
+ * The first request inserts a `pending` record (insert is atomic: exactly one request wins),
+ * runs, and stores its status and body. A duplicate that arrives meanwhile waits for the record to
+ * complete, then replays it. 5xx responses are not stored: the record is released so that a retry
+ * runs again. A pending record left by a process that died is taken over once it is stale.
+ */
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const DIFFERENT_PARAMETERS_MESSAGE = 'Idempotent key used for request with different parameters.';
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotencyRecord extends Document {
+  state: 'pending' | 'completed';
+  /** Identifies the request that claimed the key: see requestFingerprint. */
+  fingerprint: string;
+  /** When the current owner started running the request (ms since epoch). */
+  startedAt: number;
+  response?: StoredResponse;
+}
+
+export interface IdempotencyScope {
+  accountId: string;
+  mode: 'test' | 'live';
+  key: string;
+}
+
+export interface IdempotencyOptions {
+  /** How long a key is remembered; default 24 h. */
+  ttlMs?: number;
+  /** A pending record older than this belongs to a request that died; default 60 s. */
+  staleAfterMs?: number;
+  /** How long a duplicate waits for the first request to finish before giving up (409); default 30 s. */
+  waitTimeoutMs?: number;
+  pollIntervalMs?: number;
+  now?: () => number;
+}
+
+export interface IdempotentOutcome {
+  response: StoredResponse;
+  /** True when the response is the stored one of an earlier request. */
+  replayed: boolean;
+}
+
+export class IdempotencyStore {
+  private readonly ttlMs: number;
+  private readonly staleAfterMs: number;
+  private readonly waitTimeoutMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly records: Collection<IdempotencyRecord>,
+    options: IdempotencyOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 24 * 3600_000;
+    this.staleAfterMs = options.staleAfterMs ?? 60_000;
+    this.waitTimeoutMs = options.waitTimeoutMs ?? 30_000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Runs `execute` once per key and fingerprint; every other call gets the stored response. */
+  async run(scope: IdempotencyScope, fingerprint: string, execute: () => Promise<StoredResponse>): Promise<IdempotentOutcome> {
+    const id = `${scope.accountId}:${scope.mode}:${scope.key}`;
+    const giveUpAt = this.now() + this.waitTimeoutMs;
+    for (;;) {
+      const claim = this.pendingRecord(id, fingerprint);
+      if (await this.records.insert(claim)) return { response: await this.runAndRecord(claim, execute), replayed: false };
+
+      const existing = await this.records.get(id);
+      // Gone since the insert failed (released after a 5xx, or expired): claim it again.
+      if (!existing) continue;
+      if (existing.fingerprint !== fingerprint) throw new InvalidRequestError(DIFFERENT_PARAMETERS_MESSAGE);
+      if (existing.state === 'completed' && existing.response) return { response: existing.response, replayed: true };
+      if (this.isStale(existing) && (await this.takeOver(existing))) {
+        const takeover = this.pendingRecord(id, fingerprint);
+        await this.records.put(takeover);
+        return { response: await this.runAndRecord(takeover, execute), replayed: false };
+      }
+      if (this.now() >= giveUpAt) {
+        throw new HttpError(409, 'invalid_request', 'A request with this Idempotency-Key is still being processed; retry later.');
+      }
+      await sleep(this.pollIntervalMs);
+    }
+  }
+
+  private pendingRecord(id: string, fingerprint: string): IdempotencyRecord {
+    const now = this.now();
+    return { id, created: Math.floor(now / 1000), state: 'pending', fingerprint, startedAt: now, _expiresAt: now + this.ttlMs };
+  }
+
+  private async runAndRecord(claim: IdempotencyRecord, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+    let response: StoredResponse;
+    try {
+      response = await execute();
+    } catch (error) {
+      await this.records.delete(claim.id);
+      throw error;
+    }
+    if (response.status >= 500) {
+      await this.records.delete(claim.id);
+      return response;
+    }
+    await this.records.put({ ...claim, state: 'completed', response, _expiresAt: this.now() + this.ttlMs });
+    return response;
+  }
+
+  private isStale(record: IdempotencyRecord): boolean {
+    return record.state === 'pending' && this.now() - record.startedAt > this.staleAfterMs;
+  }
+
+  /**
+   * Of all the duplicates that find the same stale record, the one whose claim on that record
+   * inserts first takes over. (Claim ids cannot collide with key ids, which start with an account id.)
+   */
+  private takeOver(stale: IdempotencyRecord): Promise<boolean> {
+    return this.records.insert(this.pendingRecord(`takeover:${stale.id}:${stale.startedAt}`, stale.fingerprint));
+  }
+}
+
+/**
+ * What makes two requests the same request: method, path and the parsed body, with object keys
+ * in a canonical order and scalars compared as text, so that key order, and JSON or form spelling
+ * of the same parameters (`"amount": 100` or `amount=100`), do not matter.
+ */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(',')}}`;
+  }
+  return value === null || value === undefined ? 'null' : JSON.stringify(String(value));
+}

@@ -1,0 +1,77 @@
+import type { RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { HttpError } from './errors.ts';
+import { requestState } from './request-state.ts';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** When refused: how long to wait before the next attempt can succeed. */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request for the key. */
+  consume(key: string): Promise<RateLimitDecision>;
+}
+
+export interface RateLimiterOptions {
+  /** Sustained requests per second allowed per key. */
+  pointsPerSecond: number;
+  /** The most requests allowed within one second, when the burst allowance has not been used up. */
+  burst: number;
+  /** Shared counters across API processes; without it each process counts on its own. */
+  redis?: Redis;
+}
+
+/**
+ * The burst allowance (burst − pointsPerSecond requests above the sustained rate) refills over
+ * this window, so spikes are absorbed while the average stays close to the sustained rate.
+ */
+const BURST_WINDOW_SECONDS = 10;
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const sustained = counter(options, 'rate', options.pointsPerSecond, 1);
+  const extra = options.burst - options.pointsPerSecond;
+  const limiter = extra > 0 ? new BurstyRateLimiter(sustained, counter(options, 'burst', extra, BURST_WINDOW_SECONDS)) : sustained;
+  return {
+    async consume(key) {
+      try {
+        await limiter.consume(key);
+        return { allowed: true, retryAfterSeconds: 0 };
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+      }
+    },
+  };
+}
+
+function counter(options: RateLimiterOptions, name: string, points: number, duration: number): RateLimiterAbstract {
+  const keyPrefix = `ratelimit:${name}`;
+  const inMemory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (!options.redis) return inMemory;
+  // While Redis is unreachable each process falls back to counting on its own rather than failing requests.
+  return new RateLimiterRedis({ storeClient: options.redis, keyPrefix, points, duration, insuranceLimiter: inMemory });
+}
+
+/**
+ * Counts each request against the caller's key, or the client IP when no key was recognised
+ * (which also slows down key guessing); refuses with 429 and `Retry-After`.
+ */
+export function rateLimit(limiter: RateLimiter): RequestHandler {
+  return async (req, res, next) => {
+    const auth = requestState(res).auth;
+    const decision = await limiter.consume(auth ? `key:${auth.keyId}` : `ip:${req.ip ?? 'unknown'}`);
+    if (decision.allowed) {
+      next();
+      return;
+    }
+    const seconds = decision.retryAfterSeconds;
+    next(
+      new HttpError(429, 'rate_limit_error', `Too many requests: retry after ${seconds} second${seconds === 1 ? '' : 's'}`, {
+        'Retry-After': String(seconds),
+      }),
+    );
+  };
+}

@@ -1,0 +1,21 @@
+import type { Response } from 'express';
+import type { RequestLogContext } from '../observability/request-context.ts';
+import type { AuthContext } from './route.ts';
+
+/** What the kit's middlewares learn about a request, kept on `res.locals` for the later ones. */
+export interface RequestState {
+  /** Also the request's log context: filling in the caller here adds it to every log line. */
+  log: RequestLogContext;
+  /** The caller, once an API key was recognised. */
+  auth: AuthContext | null;
+}
+
+export function initRequestState(res: Response, requestId: string): RequestState {
+  const state: RequestState = { log: { requestId }, auth: null };
+  res.locals.requestState = state;
+  return state;
+}
+
+export function requestState(res: Response): RequestState {
+  return res.locals.requestState as RequestState;
+}

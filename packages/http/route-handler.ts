@@ -1,0 +1,94 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import type { Logger } from '../observability/logger.ts';
+import { authorizeKeyKind } from './authenticate.ts';
+import { errorResponse, HttpError } from './errors.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { requestState } from './request-state.ts';
+import { isRouteResponse, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
+import { validateParameters } from './validation.ts';
+
+export interface RouteDependencies {
+  idempotency: IdempotencyStore;
+  logger: Logger;
+}
+
+/** A route without a query or body schema accepts no parameters there. */
+const NO_PARAMETERS = z.strictObject({});
+
+/** Headers a handler has no business reading. */
+const WITHHELD_HEADERS = new Set(['authorization', 'cookie']);
+
+/**
+ * Serves one route: checks the key kind, validates the parameters, runs the handler and answers
+ * with its result or the error envelope. POSTs with an `Idempotency-Key` run through the
+ * idempotency store, and replays carry `Idempotent-Replayed: true`.
+ */
+export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }: RouteDependencies): RequestHandler {
+  return async (req, res) => {
+    const { auth: recognised, log } = requestState(res);
+    // requireApiKey runs before every route.
+    const auth = recognised!;
+    authorizeKeyKind(route, auth);
+    const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
+    const execute = () => executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+
+    if (idempotencyKey === undefined) {
+      send(res, await execute());
+      return;
+    }
+    const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
+    const { response, replayed } = await idempotency.run(scope, requestFingerprint(req.method, req.path, req.body), execute);
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    send(res, response);
+  };
+}
+
+function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.get('idempotency-key');
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new HttpError(400, 'invalid_request', `Invalid Idempotency-Key header: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long`);
+  }
+  return key;
+}
+
+interface Caller {
+  auth: AuthContext;
+  requestId: string;
+  idempotencyKey: string | undefined;
+}
+
+/** Never throws: failures become the error envelope, so that idempotency can store them. */
+async function executeRoute(route: AnyRouteDefinition, req: Request, caller: Caller, logger: Logger): Promise<StoredResponse> {
+  try {
+    const ctx: RequestContext<unknown, unknown, unknown> = {
+      auth: caller.auth,
+      params: route.params ? validateParameters(route.params, req.params) : req.params,
+      // Reading req.query parses the query string, which may fail: inside the try on purpose.
+      query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
+      body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
+      requestId: caller.requestId,
+      ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
+      headers: handlerHeaders(req),
+      ip: req.ip ?? req.socket.remoteAddress ?? '',
+    };
+    const result = await route.handler(ctx);
+    return isRouteResponse(result) ? { status: result.status ?? 200, body: result.body } : { status: 200, body: result };
+  } catch (error) {
+    const { status, body } = errorResponse(error, logger);
+    return { status, body };
+  }
+}
+
+function handlerHeaders(req: Request): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!WITHHELD_HEADERS.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+export function send(res: Response, response: StoredResponse, headers: Record<string, string> = {}): void {
+  res.status(response.status).set(headers).json(response.body);
+}

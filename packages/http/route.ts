@@ -1,0 +1,66 @@
+import type { ZodType } from 'zod';
+
+/** Who is calling: the API key selects the account and the mode (DESIGN §4.9). */
+export interface AuthContext {
+  accountId: string;
+  mode: 'test' | 'live';
+  keyId: string;
+  keyKind: 'secret' | 'public';
+}
+
+/** What a route handler receives: the caller and the request's validated parameters. */
+export interface RequestContext<P, Q, B> {
+  auth: AuthContext;
+  params: P;
+  query: Q;
+  body: B;
+  requestId: string;
+  /** The `Idempotency-Key` header of a POST; commands record it in their events' metadata. */
+  idempotencyKey?: string;
+  /** Request headers by lower-case name (Authorization excluded). */
+  headers: Record<string, string | undefined>;
+  ip: string;
+}
+
+/** A response with a status other than 200. A handler may also return the 200 body directly. */
+export interface RouteResponse {
+  status?: number;
+  body: unknown;
+}
+
+export interface RouteDefinition<P, Q, B> {
+  method: 'get' | 'post' | 'delete';
+  /** Express style, e.g. `/customers/:customerId`. */
+  path: string;
+  /** For the OpenAPI document. */
+  summary: string;
+  tag: string;
+  /** Which keys may call the route; default `secret`. */
+  auth?: 'secret' | 'publicOrSecret';
+  /** Absent schemas accept nothing: any query or body parameter is then an unknown parameter. */
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  /** The documented 200 response. */
+  response: ZodType;
+  /** Returns a RouteResponse, or any other value as the 200 JSON body. Throw domain errors for failures. */
+  handler(ctx: RequestContext<P, Q, B>): Promise<RouteResponse | unknown>;
+}
+
+/** A route of any parameter types, as the app and the OpenAPI builder take them. */
+export type AnyRouteDefinition = RouteDefinition<unknown, unknown, unknown>;
+
+/** Identity function that lets TypeScript infer P, Q and B from the schemas. */
+export function defineRoute<P, Q, B>(def: RouteDefinition<P, Q, B>): RouteDefinition<P, Q, B> {
+  return def;
+}
+
+/**
+ * Tells a RouteResponse from a plain body: an object holding `body` and at most a numeric
+ * `status` besides. Resource objects always carry more fields (`id`, `objectType`, ...).
+ */
+export function isRouteResponse(value: unknown): value is RouteResponse {
+  if (typeof value !== 'object' || value === null || !('body' in value)) return false;
+  const keys = Object.keys(value);
+  return keys.every((key) => key === 'body' || key === 'status') && (!('status' in value) || typeof value.status === 'number');
+}

@@ -1,0 +1,286 @@
+/**
+ * Jobs adapter for the distributed profile: BullMQ queues on Redis, shared by every process that
+ * uses the same Redis and prefix. A job claimed by a process that dies returns to its queue once
+ * the claim (lock) lapses.
+ */
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker, type BackoffOptions, type Job as BullMqJob, type JobsOptions, type MinimalJob } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import type {
+  Backoff,
+  EnqueueOptions,
+  EnqueueResult,
+  Job,
+  JobHandler,
+  JobQueue,
+  ProcessOptions,
+  QueueCounts,
+  QueueWorker,
+} from './job-queue.ts';
+import { retryDelayMs } from './retry-delay.ts';
+
+export interface BullMqJobQueueOptions {
+  /** Redis key prefix, so several deployments can share one Redis (default 'bull'). */
+  prefix?: string;
+  /** How long a completed job's id keeps deduplicating enqueues (default 24 h). */
+  completedRetentionMs?: number;
+  /** How long failed jobs are kept for inspection (default 7 days). */
+  failedRetentionMs?: number;
+  /** How long a worker's claim on a job lasts unless renewed; a dead worker's jobs return to the queue after it (default 30 s). */
+  lockDurationMs?: number;
+  /**
+   * How often workers look for jobs whose claim has lapsed (default 30 s). The check is queue-wide and
+   * each one holds off the others for its own interval, so give every process the same value.
+   */
+  stalledIntervalMs?: number;
+  /** Receives Redis connection errors, which the client retries on its own (default console.error). */
+  onError?: (error: Error) => void;
+}
+
+const hour = 60 * 60 * 1000;
+
+/** How long closing waits for Redis once no handler is running any more. */
+const unreachableRedisGraceMs = 2_000;
+
+/** A per-enqueue token stored with the job, by which an enqueue recognises the job it created. */
+interface TokenedJobsOptions extends JobsOptions {
+  enqueueToken?: string;
+}
+
+export class BullMqJobQueue implements JobQueue {
+  private readonly prefix: string;
+  private readonly completedRetentionMs: number;
+  private readonly failedRetentionMs: number;
+  private readonly options: BullMqJobQueueOptions;
+  private readonly onError: (error: Error) => void;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers = new Set<QueueWorker>();
+  /** Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back. */
+  private producerConnection: Redis | undefined;
+  /** Workers block on Redis, which BullMQ only allows without a per-command retry limit. */
+  private workerConnection: Redis | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly redisUrl: string,
+    options: BullMqJobQueueOptions = {},
+  ) {
+    this.options = options;
+    this.prefix = options.prefix ?? 'bull';
+    this.completedRetentionMs = options.completedRetentionMs ?? 24 * hour;
+    this.failedRetentionMs = options.failedRetentionMs ?? 7 * 24 * hour;
+    this.onError = options.onError ?? ((error) => console.error('BullMQ job queue:', error));
+  }
+
+  async enqueue<Data>(queueName: string, name: string, data: Data, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    this.assertOpen();
+    const queue = this.queue(queueName);
+    const jobId = options.jobId ?? randomUUID();
+    const bullMqJobId = toBullMqJobId(jobId);
+    const jobOptions: JobsOptions = {
+      jobId: bullMqJobId,
+      delay: options.delayMs,
+      attempts: options.attempts ?? 1,
+      backoff: toBullMqBackoff(options.backoff),
+      removeOnComplete: { age: Math.ceil(this.completedRetentionMs / 1000) },
+      removeOnFail: { age: Math.ceil(this.failedRetentionMs / 1000) },
+    };
+    if (options.jobId === undefined) {
+      await queue.add(name, data, jobOptions);
+      return { jobId, deduplicated: false };
+    }
+    // BullMQ silently ignores an add whose id exists. Tag the add with a token, then read the
+    // stored job back: another token means another enqueue got there first.
+    for (;;) {
+      const enqueueToken = randomUUID();
+      const tokened: TokenedJobsOptions = { ...jobOptions, enqueueToken };
+      await queue.add(name, data, tokened);
+      const stored = await queue.getJob(bullMqJobId);
+      // Gone already: only possible with a tiny retention. Add again rather than guess.
+      if (!stored) continue;
+      if ((stored.opts as TokenedJobsOptions).enqueueToken === enqueueToken) return { jobId, deduplicated: false };
+      if (!(await stored.isFailed())) return { jobId, deduplicated: true };
+      // A failed job does not hold its id: replace it. Should two enqueues race to replace it,
+      // both report a new job, and still only one job with this id is left to run.
+      await queue.remove(bullMqJobId);
+    }
+  }
+
+  process<Data>(queueName: string, handler: JobHandler<Data>, options: ProcessOptions = {}): QueueWorker {
+    this.assertOpen();
+    /** Handlers and onFailed callbacks still running, which closing waits for whatever Redis does. */
+    const inFlight = new Set<Promise<unknown>>();
+    const track = <T>(promise: Promise<T>): Promise<T> => {
+      inFlight.add(promise);
+      void promise.catch(() => undefined).finally(() => inFlight.delete(promise));
+      return promise;
+    };
+
+    const worker = new Worker(
+      queueName,
+      async (job: BullMqJob) => {
+        try {
+          await track(handler(toJob<Data>(job, job.attemptsMade + 1)));
+        } catch (thrown) {
+          // BullMQ only records and retries Error instances properly.
+          throw thrown instanceof Error ? thrown : new Error(String(thrown));
+        }
+      },
+      {
+        connection: this.connectionForWorkers(),
+        prefix: this.prefix,
+        concurrency: options.concurrency ?? 1,
+        // BullMQ fills in its defaults with Object.assign: an explicit undefined would erase them.
+        ...(this.options.lockDurationMs !== undefined && { lockDuration: this.options.lockDurationMs }),
+        ...(this.options.stalledIntervalMs !== undefined && { stalledInterval: this.options.stalledIntervalMs }),
+        settings: { backoffStrategy: scheduleBackoffStrategy },
+      },
+    );
+    worker.on('error', this.onError);
+    const { onFailed } = options;
+    if (onFailed) {
+      worker.on('failed', (job, error) => {
+        // The event fires for every failed attempt; by now attemptsMade includes this one.
+        if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        void track(notifyFailed(onFailed, toJob(job, job.attemptsMade), error));
+      });
+    }
+
+    const queueWorker: QueueWorker = {
+      close: async () => {
+        const closed = worker.close();
+        await allSettled(inFlight);
+        // Only BullMQ's bookkeeping in Redis is left, which is quick unless Redis is unreachable.
+        // Then stop waiting: BullMQ finishes once Redis is back or this job queue closes, and the
+        // worker's unfinished jobs return to the queue once their locks lapse.
+        await settlesWithin(closed, unreachableRedisGraceMs);
+        await allSettled(inFlight);
+        this.workers.delete(queueWorker);
+      },
+    };
+    this.workers.add(queueWorker);
+    return queueWorker;
+  }
+
+  async counts(queueName: string): Promise<QueueCounts> {
+    const counts = await this.queue(queueName).getJobCounts('waiting', 'delayed', 'active', 'completed', 'failed');
+    return {
+      waiting: counts.waiting ?? 0,
+      delayed: counts.delayed ?? 0,
+      active: counts.active ?? 0,
+      completed: counts.completed ?? 0,
+      failed: counts.failed ?? 0,
+    };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.workers].map((worker) => worker.close()));
+      await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+      // Anything still queued on the shared connections is waiting for an unreachable Redis.
+      this.producerConnection?.disconnect();
+      this.workerConnection?.disconnect();
+    })();
+    return this.closing;
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('The job queue is closed');
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      this.producerConnection ??= this.connect({ enableOfflineQueue: false });
+      queue = new Queue(name, { connection: this.producerConnection, prefix: this.prefix });
+      queue.on('error', this.onError);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Shared by all workers for ordinary commands; each worker adds its own blocking connection. */
+  private connectionForWorkers(): Redis {
+    this.workerConnection ??= this.connect({ maxRetriesPerRequest: null });
+    return this.workerConnection;
+  }
+
+  private connect(options: RedisOptions): Redis {
+    return new Redis(this.redisUrl, {
+      ...options,
+      // Once closing, a lost connection ends instead of reconnecting, which fails whatever still
+      // waits for Redis and lets closing finish. BullMQ's own connections copy this option.
+      retryStrategy: (attempt) => (this.closing ? null : Math.min(attempt * 100, 2_000)),
+    });
+  }
+}
+
+/**
+ * BullMQ job ids may neither contain ':' nor be plain integers. Escaping '%' and ':' keeps the
+ * mapping reversible, and the prefix keeps every id from reading as an integer.
+ */
+function toBullMqJobId(jobId: string): string {
+  return `j_${jobId.replaceAll('%', '%25').replaceAll(':', '%3A')}`;
+}
+
+function fromBullMqJobId(bullMqJobId: string): string {
+  return bullMqJobId.slice(2).replace(/%3A|%25/g, (escape) => (escape === '%3A' ? ':' : '%'));
+}
+
+function toJob<Data>(job: BullMqJob, attempt: number): Job<Data> {
+  return {
+    id: fromBullMqJobId(job.id ?? ''),
+    queue: job.queueName,
+    name: job.name,
+    data: job.data as Data,
+    attempt,
+    maxAttempts: job.opts.attempts ?? 1,
+  };
+}
+
+/** Fixed and exponential are BullMQ built-ins; a schedule is stored as is and read back by the worker. */
+function toBullMqBackoff(backoff: Backoff | undefined): BackoffOptions | undefined {
+  if (!backoff) return undefined;
+  if (backoff.type === 'schedule') {
+    const schedule: BackoffOptions & Backoff = { type: 'schedule', delaysMs: backoff.delaysMs };
+    return schedule;
+  }
+  return { type: backoff.type, delay: backoff.delayMs };
+}
+
+/** BullMQ calls this for backoff types it does not know, with attemptsMade = 1 for the first retry. */
+function scheduleBackoffStrategy(attemptsMade: number, type?: string, _error?: Error, job?: MinimalJob): number {
+  const backoff = job?.opts.backoff;
+  if (typeof backoff === 'object' && backoff.type === 'schedule' && 'delaysMs' in backoff && Array.isArray(backoff.delaysMs)) {
+    return retryDelayMs({ type: 'schedule', delaysMs: backoff.delaysMs as number[] }, attemptsMade);
+  }
+  throw new Error(`Unknown backoff type ${type}`);
+}
+
+/** Waits until the set is empty, including promises added while waiting. */
+async function allSettled(promises: Set<Promise<unknown>>): Promise<void> {
+  while (promises.size > 0) await Promise.allSettled(promises);
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function notifyFailed(onFailed: NonNullable<ProcessOptions['onFailed']>, job: Job, error: Error): Promise<void> {
+  try {
+    await onFailed(job, error);
+  } catch (callbackError) {
+    // The job has already failed for good; a broken callback must not crash the worker.
+    console.error(`onFailed for job ${job.id} in queue ${job.queue} threw`, callbackError);
+  }
+}

@@ -1,0 +1,59 @@
+/** A small HTTP client for API tests: real requests, JSON or form bodies, Basic auth. */
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded (nested keys already in `a[b]` form). */
+  form?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** API key; defaults to the client's key. Pass null for no Authorization header. */
+  key?: string | null;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly key: string,
+  ) {}
+
+  withKey(key: string): ApiClient {
+    return new ApiClient(this.baseUrl, key);
+  }
+
+  get<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('GET', path, options);
+  }
+
+  post<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('POST', path, options);
+  }
+
+  delete<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('DELETE', path, options);
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? this.key : options.key;
+    if (key !== null) headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const url = new URL(path, this.baseUrl);
+    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+  }
+}

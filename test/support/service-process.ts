@@ -1,0 +1,98 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface AccountKeys {
+  id: string;
+  testSecretKey: string;
+  testPublicKey: string;
+  liveSecretKey: string;
+  livePublicKey: string;
+}
+
+export interface ServiceProcess {
+  baseUrl: string;
+  dataDir: string;
+  /** Keys of the default account, printed at the first start of an empty data directory. */
+  keys: AccountKeys | null;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no graceful anything. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Reuse a data directory (restart tests); a fresh temporary one otherwise. */
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts the real service (`services/main.ts`, embedded profile) as a child process on a free
+ * port, with its own data directory, and waits until it serves.
+ */
+export async function startService(options: StartOptions = {}): Promise<ServiceProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const started = new Promise<{ port: number; keys: AccountKeys | null }>((resolveStart, reject) => {
+    let keys: AccountKeys | null = null;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        if (line.startsWith('{"id":"acct_')) keys = JSON.parse(line) as AccountKeys;
+        if (line.includes('"service started"')) {
+          const { port } = JSON.parse(line) as { port: number };
+          resolveStart({ port, keys });
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`service exited with ${code} before starting:\n${output}`)));
+  });
+  const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const { port, keys } = await started.finally(() => clearTimeout(timeout));
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    keys,
+    output: () => output,
+    stop: () => stopChild(child, exited, 'SIGTERM'),
+    kill: async () => {
+      await stopChild(child, exited, 'SIGKILL');
+    },
+  };
+}
+
+async function stopChild(child: ChildProcessWithoutNullStreams, exited: Promise<number | null>, signal: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  return exited;
+}
+
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Runs the operators' CLI against a data directory; resolves with its stdout. */
+export async function runCli(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+  return { code, stdout, stderr };
+}

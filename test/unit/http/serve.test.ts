@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import express from 'express';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listen } from '../../../packages/http/serve.ts';
+
+describe('http kit: listen and graceful close', () => {
+  function slowApp(delayMs: number) {
+    const app = express();
+    app.get('/slow', async (_req, res) => {
+      await sleep(delayMs);
+      res.json({ done: true });
+    });
+    app.get('/fast', (_req, res) => {
+      res.json({ done: true });
+    });
+    return app;
+  }
+
+  it('binds a free port when asked for port 0', async () => {
+    const running = await listen(slowApp(0), 0, '127.0.0.1');
+    expect(running.port).to.be.greaterThan(0);
+    expect((await fetch(`http://127.0.0.1:${running.port}/fast`)).status).to.equal(200);
+    await running.close(1000);
+  });
+
+  it('lets an in-flight request finish, refuses new connections, and resolves promptly', async () => {
+    const running = await listen(slowApp(300), 0, '127.0.0.1');
+    const url = `http://127.0.0.1:${running.port}`;
+    // A keep-alive connection left idle must not hold the close open.
+    await fetch(`${url}/fast`);
+    const inFlight = fetch(`${url}/slow`);
+    await sleep(50);
+    const started = Date.now();
+    const closed = running.close(5000);
+    const response = await inFlight;
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.equal({ done: true });
+    await closed;
+    expect(Date.now() - started).to.be.lessThan(2000);
+    const refused = await fetch(`${url}/fast`).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(Error);
+  });
+
+  it('cuts requests still running after the timeout', async () => {
+    const running = await listen(slowApp(10_000), 0, '127.0.0.1');
+    const inFlight = fetch(`http://127.0.0.1:${running.port}/slow`).catch((error: unknown) => error);
+    await sleep(50);
+    const started = Date.now();
+    await running.close(200);
+    expect(Date.now() - started).to.be.within(150, 1500);
+    expect(await inFlight).to.be.instanceOf(Error);
+  });
+
+  it('rejects when the port is taken', async () => {
+    const first = await listen(slowApp(0), 0, '127.0.0.1');
+    const error = await listen(slowApp(0), first.port, '127.0.0.1').catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(Error);
+    expect((error as NodeJS.ErrnoException).code).to.equal('EADDRINUSE');
+    await first.close(1000);
+  });
+});
