@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
-import type { Config } from '../packages/config/environment.ts';
+import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
@@ -39,8 +39,11 @@ export interface Platform {
 }
 
 export async function openPlatform(config: Config): Promise<Platform> {
-  const embedded = !config.eventStoreUrl || !config.mongodbUrl;
-  if (embedded) mkdirSync(config.dataDir, { recursive: true });
+  if (config.mongodbUrl && !config.vaultKey) {
+    // Each process would otherwise generate its own key and could not read the others' secrets.
+    throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
+  }
+  mkdirSync(config.dataDir, { recursive: true });
   const events = createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') });
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
