@@ -1,7 +1,21 @@
 import type { Projection } from '../packages/projection/projection.ts';
 import { accountsProjection } from './accounts-projection.ts';
+import { blacklistProjection } from './blacklist-projection.ts';
+import { cardsProjection } from './cards-projection.ts';
+import { chargesProjection } from './charges-projection.ts';
 import { customersProjection } from './customers-projection.ts';
 import { publicEventsProjection } from './public-events-projection.ts';
+import { refundsProjection } from './refunds-projection.ts';
+import { tokensProjection } from './tokens-projection.ts';
 
 /** Every read model of the service, by name (`npm run cli -- projections rebuild <name>`). */
-export const allProjections = (): Projection[] => [accountsProjection, customersProjection, publicEventsProjection];
+export const allProjections = (): Projection[] => [
+  accountsProjection,
+  customersProjection,
+  cardsProjection,
+  tokensProjection,
+  chargesProjection,
+  refundsProjection,
+  blacklistProjection,
+  publicEventsProjection,
+];

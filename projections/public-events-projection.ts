@@ -3,9 +3,8 @@ import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
-import { publicEventTypes } from './public-event-types.ts';
+import { publicEventRules, publicObjectViews } from './public-event-types.ts';
 import { scopedIndexes } from './view-projection.ts';
-import { customerView } from './views/customer-view.ts';
 import { publicObject, type ObjectView } from './views/object-view.ts';
 
 export interface PublicEventDoc extends Document {
@@ -19,11 +18,10 @@ export interface PublicEventDoc extends Document {
   _objectId: string;
 }
 
-/** Object views the public events render as `data`, by stream kind. */
-const objectViews: ObjectView[] = [customerView as unknown as ObjectView];
-
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
+
+const handledTypes = new Set(publicObjectViews.flatMap((view) => [...view.eventTypes]));
 
 /**
  * `events`: the public events of GET /events and webhooks (DESIGN §4.6). Keeps its own copy of
@@ -33,28 +31,37 @@ const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 export const publicEventsProjection: Projection = {
   name: 'events',
   collections: { events: scopedIndexes('type', '_objectId'), event_objects: {} },
-  handles: (type) => type in publicEventTypes,
+  handles: (type) => handledTypes.has(type),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    const view = objectViews.find((candidate) => event.streamId.startsWith(candidate.streamPrefix));
-    const types = publicEventTypes[event.type]?.(event) ?? [];
-    if (!view) return;
-    const objectId = event.streamId.slice(view.streamPrefix.length);
-    const object = view.apply(await tx.get('event_objects', objectId), event);
-    if (!object) return;
-    tx.put('event_objects', object);
-    types.forEach((type, index) => {
-      const doc: PublicEventDoc = {
-        id: deterministicId('event', `${event.id}:${index}`),
-        created: occurredAtSeconds(event),
-        objectType: 'event',
-        type,
-        data: publicObject(object),
-        log: deterministicId('log', event.metadata.requestId ?? event.id),
-        ...tenantFields(event),
-        _seq: event.position * PUBLIC_EVENTS_PER_DOMAIN_EVENT + index,
-        _objectId: objectId,
-      };
-      tx.put('events', doc);
-    });
+    const objects = new Map<ObjectView, Document>();
+    for (const view of publicObjectViews) {
+      if (!view.eventTypes.has(event.type)) continue;
+      const objectId = view.objectId(event);
+      if (objectId === null) continue;
+      const object = view.apply(await tx.get('event_objects', objectId), event);
+      if (!object) continue;
+      tx.put('event_objects', object);
+      objects.set(view, object);
+    }
+    let index = 0;
+    for (const rule of publicEventRules[event.type] ?? []) {
+      const object = objects.get(rule.view);
+      if (!object) continue;
+      for (const type of rule.types(event)) {
+        const doc: PublicEventDoc = {
+          id: deterministicId('event', `${event.id}:${index}`),
+          created: occurredAtSeconds(event),
+          objectType: 'event',
+          type,
+          data: publicObject(object),
+          log: deterministicId('log', event.metadata.requestId ?? event.id),
+          ...tenantFields(event),
+          _seq: event.position * PUBLIC_EVENTS_PER_DOMAIN_EVENT + index,
+          _objectId: object.id,
+        };
+        tx.put('events', doc);
+        index++;
+      }
+    }
   },
 };

@@ -2,19 +2,28 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
+import { BlacklistCommands } from '../packages/commands/blacklist-commands.ts';
+import { CardIntake } from '../packages/commands/card-intake.ts';
+import { CardSources } from '../packages/commands/card-sources.ts';
+import { ChargeCommands } from '../packages/commands/charge-commands.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
+import { TokenCommands } from '../packages/commands/token-commands.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
+import type { CardNetwork } from '../packages/network/card-network.ts';
+import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
+import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
 import { allProjections } from '../projections/index.ts';
+import { liveBlacklistRules } from './api/blacklist-rules-query.ts';
 
 /**
  * Everything a process of the service needs, wired from configuration alone (DESIGN §2): the
@@ -22,6 +31,14 @@ import { allProjections } from '../projections/index.ts';
  * Read models and operational state (vault, idempotency, leases) live in separate stores so that
  * the read side can be deleted and rebuilt from the log.
  */
+/** Every command service, by resource. */
+export interface Commands {
+  customers: CustomerCommands;
+  blacklist: BlacklistCommands;
+  tokens: TokenCommands;
+  charges: ChargeCommands;
+}
+
 export interface Platform {
   config: Config;
   events: EventStore;
@@ -34,7 +51,9 @@ export interface Platform {
   readModels: ReadModels;
   aggregates: AggregateStore;
   vault: Vault;
-  commands: { customers: CustomerCommands };
+  fingerprinter: CardFingerprinter;
+  network: CardNetwork;
+  commands: Commands;
   close(): Promise<void>;
 }
 
@@ -62,6 +81,12 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const readModels = new ReadModels(readStore, projections);
   const aggregates = new AggregateStore(events);
   const vault = new Vault(stateStore.collection('vault'), loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'));
+  const fingerprinter = new CardFingerprinter(loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'));
+  // Test and live mode both answer from the simulator until a real acquirer is plugged in here.
+  const network = new SimulatedCardNetwork();
+  const intake = new CardIntake(network, vault, fingerprinter);
+  const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds);
+  const cardSources = new CardSources(aggregates, intake, tokens);
   return {
     config,
     events,
@@ -73,7 +98,21 @@ export async function openPlatform(config: Config): Promise<Platform> {
     readModels,
     aggregates,
     vault,
-    commands: { customers: new CustomerCommands(aggregates) },
+    fingerprinter,
+    network,
+    commands: {
+      customers: new CustomerCommands({ aggregates, cardSources, tokens, intake, network, vault }),
+      blacklist: new BlacklistCommands(aggregates, fingerprinter),
+      tokens,
+      charges: new ChargeCommands({
+        aggregates,
+        cardSources,
+        intake,
+        tokens,
+        network,
+        blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
+      }),
+    },
     async close() {
       readModels.stop();
       await jobs.close();

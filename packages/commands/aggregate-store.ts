@@ -8,6 +8,7 @@ import {
   type RecordedEvent,
 } from '../eventstore/event-store.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
+import { KeyedLock } from './keyed-lock.ts';
 
 export interface LoadedAggregate<State> {
   state: State;
@@ -34,6 +35,8 @@ const MAX_CONFLICT_RETRIES = 20;
  * conflict reload and decide again.
  */
 export class AggregateStore {
+  private readonly streamLocks = new KeyedLock();
+
   constructor(private readonly events: EventStore) {}
 
   /**
@@ -73,6 +76,15 @@ export class AggregateStore {
    * what they read (e.g. the amount still refundable).
    */
   async execute<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+    command: Command | ((state: State) => Command),
+    context: CommandContext,
+  ): Promise<ExecuteResult<State, Event>> {
+    return this.streamLocks.run(streamId, () => this.decideAndAppend(decider, streamId, command, context));
+  }
+
+  private async decideAndAppend<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,
     streamId: string,
     command: Command | ((state: State) => Command),

@@ -1,20 +1,45 @@
-import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
-import { customerStream } from '../domain/customer/customer-events.ts';
+import { chargeDecider } from '../domain/charge/charge-decider.ts';
+import { chargeStream } from '../domain/charge/charge-events.ts';
+import { customerDecider, type CustomerCommand, type NewCard } from '../domain/customer/customer-decider.ts';
+import { customerStream, type CardChanges } from '../domain/customer/customer-events.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import { newId } from '../ids/object-id.ts';
+import type { CardNetwork } from '../network/card-network.ts';
+import type { Vault } from '../vault/vault.ts';
 import type { AggregateStore } from './aggregate-store.ts';
+import type { CardIntake } from './card-intake.ts';
+import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext } from './command-context.ts';
+import type { TokenCommands } from './token-commands.ts';
 
 export interface CreateCustomerInput {
   email: string;
   description?: string | null;
   metadata?: Metadata;
+  /** A token, a successful charge's id, or card details: saved as the default card. */
+  card?: CardReference;
 }
 
 export interface UpdateCustomerInput {
   email?: string;
   description?: string | null;
   metadata?: Metadata;
+  defaultCardId?: string;
+  card?: CardReference;
+}
+
+export interface CardUpdateInput {
+  expMonth?: string | number;
+  expYear?: string | number;
+  cardholderName?: string | null;
+  addressLine1?: string | null;
+  addressLine2?: string | null;
+  addressCity?: string | null;
+  addressState?: string | null;
+  addressZip?: string | null;
+  addressCountry?: string | null;
+  checkFastCredit?: boolean;
 }
 
 /** Outcome of a command: the object it concerns and the log position to wait for before reading. */
@@ -23,24 +48,117 @@ export interface CommandOutcome {
   position: number | null;
 }
 
+export interface CustomerCommandsDeps {
+  aggregates: AggregateStore;
+  cardSources: CardSources;
+  tokens: TokenCommands;
+  intake: CardIntake;
+  network: CardNetwork;
+  vault: Vault;
+}
+
+/** Customers and the cards saved for them (one stream per customer). */
 export class CustomerCommands {
-  constructor(private readonly aggregates: AggregateStore) {}
+  constructor(private readonly deps: CustomerCommandsDeps) {}
 
   async create(input: CreateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
     const customerId = newId('cust');
-    return this.run(customerId, { type: 'CreateCustomer', customerId, ...input }, context);
+    const { card, ...fields } = input;
+    const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
+    const outcome = await this.run(customerId, { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) }, context);
+    return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
-  update(customerId: string, input: UpdateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(customerId, { type: 'UpdateCustomer', customerId, ...input }, context);
+  async update(customerId: string, input: UpdateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
+    const { card, ...fields } = input;
+    if (card !== undefined) await this.deps.cardSources.liveCustomer(customerId, context);
+    const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
+    const outcome = await this.run(customerId, { type: 'UpdateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) }, context);
+    return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
-  delete(customerId: string, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(customerId, { type: 'DeleteCustomer', customerId }, context);
+  /** Soft delete; the vault forgets the numbers of the customer's cards. */
+  async delete(customerId: string, context: CommandContext): Promise<CommandOutcome> {
+    const result = await this.deps.aggregates.execute(customerDecider, customerStream(customerId), { type: 'DeleteCustomer', customerId }, context);
+    if (result.state.status !== 'none') for (const saved of result.state.cards) await this.deps.vault.erase(saved.card.vaultRef);
+    return { id: customerId, position: result.position };
+  }
+
+  /** POST /customers/{id}/cards: a token, a charge id, or card details. */
+  async addCard(customerId: string, reference: CardReference, context: CommandContext): Promise<CommandOutcome> {
+    await this.deps.cardSources.liveCustomer(customerId, context);
+    const newCard = await this.cardToSave(customerId, reference, context);
+    const outcome = await this.run(customerId, { type: 'AddCard', customerId, ...newCard }, context);
+    const saved = await this.afterCardSaved(outcome, customerId, newCard, context);
+    return { id: newCard.cardId, position: saved.position };
+  }
+
+  async updateCard(customerId: string, cardId: string, input: CardUpdateInput, context: CommandContext): Promise<CommandOutcome> {
+    const { checkFastCredit, expMonth, expYear, ...fields } = input;
+    const changes: CardChanges = { ...fields };
+    if (expMonth !== undefined || expYear !== undefined) {
+      const { state } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
+      const saved = state.status === 'none' ? undefined : state.cards.find((candidate) => candidate.cardId === cardId);
+      if (saved) {
+        // Re-validate the new expiry as the network would (402 for an invalid or past date).
+        const expiry = this.deps.intake.validateExpiry(expMonth ?? saved.card.expMonth, expYear ?? saved.card.expYear, context.now());
+        changes.expMonth = expiry.expMonth;
+        changes.expYear = expiry.expYear;
+      }
+    }
+    if (checkFastCredit) {
+      const { state } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
+      const saved = state.status === 'none' ? undefined : state.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
+      if (saved) {
+        const number = await this.deps.intake.revealNumber(saved.card);
+        const { supported } = await this.deps.network.checkFastCredit({ mode: context.mode, number });
+        changes.fastCredit = { supported, updated: Math.floor(context.now().getTime() / 1000) };
+      }
+    }
+    const outcome = await this.run(customerId, { type: 'UpdateCard', customerId, cardId, changes }, context);
+    return { id: cardId, position: outcome.position };
+  }
+
+  /** Deletes a saved card; the vault forgets its number. */
+  async deleteCard(customerId: string, cardId: string, context: CommandContext): Promise<CommandOutcome> {
+    const result = await this.deps.aggregates.execute(customerDecider, customerStream(customerId), { type: 'DeleteCard', customerId, cardId }, context);
+    const saved = result.state.status === 'none' ? undefined : result.state.cards.find((candidate) => candidate.cardId === cardId);
+    if (saved) await this.deps.vault.erase(saved.card.vaultRef);
+    return { id: cardId, position: result.position };
+  }
+
+  /** Resolves a card to save: from a successful charge (its card keeps the charge's card id), a token or details. */
+  private async cardToSave(customerId: string, reference: CardReference, context: CommandContext): Promise<NewCard> {
+    if (typeof reference === 'string' && reference.startsWith('char_')) {
+      const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(reference), context);
+      if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: charge '${reference}' does not exist`);
+      if (state.status !== 'successful') throw new InvalidRequestError(`Charge '${reference}' did not succeed; its card cannot be saved`);
+      if (state.customerId !== null && state.customerId !== customerId) {
+        throw new InvalidRequestError(`Charge '${reference}' is assigned to another customer`);
+      }
+      return { cardId: state.cardId, card: state.card, source: { kind: 'charge', chargeId: reference }, merchantAccountId: state.merchantAccountId };
+    }
+    const cardId = newId('card');
+    const resolved = await this.deps.cardSources.newCard(reference, { kind: 'card', customerId, cardId }, context);
+    return { cardId, card: resolved.card, source: resolved.source! };
+  }
+
+  /** Follow-ups on other streams once a card is saved: the token shows its card, the charge its customer. */
+  private async afterCardSaved(outcome: CommandOutcome, customerId: string, card: NewCard | undefined, context: CommandContext): Promise<CommandOutcome> {
+    let position = outcome.position;
+    if (card?.source.kind === 'token') {
+      position = (await this.deps.tokens.recordCard(card.source.tokenId, customerId, card.cardId, context)) ?? position;
+    }
+    if (card?.source.kind === 'charge') {
+      const chargeId = card.source.chargeId;
+      const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), { type: 'UpdateCharge', chargeId, customerId }, context);
+      position = result.position ?? position;
+    }
+    return { id: outcome.id, position };
   }
 
   private async run(customerId: string, command: CustomerCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(customerDecider, customerStream(customerId), command, context);
+    const result = await this.deps.aggregates.execute(customerDecider, customerStream(customerId), command, context);
     return { id: customerId, position: result.position };
   }
 }

@@ -177,9 +177,7 @@ export class BullMqJobQueue implements JobQueue {
     this.closing ??= (async () => {
       await Promise.all([...this.workers].map((worker) => worker.close()));
       await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-      // Anything still queued on the shared connections is waiting for an unreachable Redis.
-      this.producerConnection?.disconnect();
-      this.workerConnection?.disconnect();
+      await Promise.all([this.producerConnection, this.workerConnection].map((connection) => connection && end(connection)));
     })();
     return this.closing;
   }
@@ -255,6 +253,18 @@ function scheduleBackoffStrategy(attemptsMade: number, type?: string, _error?: E
     return retryDelayMs({ type: 'schedule', delaysMs: backoff.delaysMs as number[] }, attemptsMade);
   }
   throw new Error(`Unknown backoff type ${type}`);
+}
+
+/**
+ * Ends a connection and fails the commands still queued on it. A reconnecting connection cannot be
+ * disconnected (ioredis would keep its queued commands pending forever); since the job queue is
+ * closing, its next reconnection attempt ends it instead.
+ */
+async function end(connection: Redis): Promise<void> {
+  if (connection.status === 'end') return;
+  const ended = new Promise<void>((resolve) => connection.once('end', () => resolve()));
+  if (connection.status !== 'reconnecting') connection.disconnect();
+  await ended;
 }
 
 /** Waits until the set is empty, including promises added while waiting. */

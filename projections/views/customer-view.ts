@@ -4,7 +4,11 @@ import type { Metadata } from '../../packages/domain/metadata.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import type { ObjectView } from './object-view.ts';
+import { cardView, type CardDoc } from './card-view.ts';
+import { publicObject, type ObjectView } from './object-view.ts';
+
+/** The customer object embeds this many of its most recent cards (spec: Limits). */
+const EMBEDDED_CARDS = 10;
 
 export interface CustomerDoc extends Document {
   objectType: 'customer';
@@ -17,34 +21,53 @@ export interface CustomerDoc extends Document {
   _accountId: string;
   _mode: 'test' | 'live';
   _deleted: boolean;
+  /** Every live card, oldest first: `cards` shows the most recent of them. */
+  _cards: CardDoc[];
+}
+
+function withCards(doc: CustomerDoc, cards: CardDoc[]): CustomerDoc {
+  return { ...doc, _cards: cards, cards: cards.slice(-EMBEDDED_CARDS).reverse().map(publicObject) };
 }
 
 export const customerView: ObjectView<CustomerDoc> = {
-  streamPrefix: 'customer-',
   eventTypes: new Set(customerEventTypes),
+  objectId: (event) => (event.data as { customerId?: string }).customerId ?? null,
   apply(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & CustomerEvent;
+    if (event.type === 'CustomerCreated') {
+      return {
+        id: event.data.customerId,
+        created: occurredAtSeconds(recorded),
+        objectType: 'customer',
+        email: event.data.email,
+        description: event.data.description,
+        defaultCardId: null,
+        cards: [],
+        metadata: event.data.metadata,
+        ...tenantFields(recorded),
+        _deleted: false,
+        _cards: [],
+      };
+    }
+    if (!current) return current;
     switch (event.type) {
-      case 'CustomerCreated':
-        return {
-          id: event.data.customerId,
-          created: occurredAtSeconds(recorded),
-          objectType: 'customer',
-          email: event.data.email,
-          description: event.data.description,
-          defaultCardId: null,
-          cards: [],
-          metadata: event.data.metadata,
-          ...tenantFields(recorded),
-          _deleted: false,
-        };
       case 'CustomerUpdated': {
-        if (!current) return current;
         const { customerId: _id, ...changes } = event.data;
         return { ...current, ...changes };
       }
       case 'CustomerDeleted':
-        return current ? { ...current, deleted: true, _deleted: true } : current;
+        return { ...current, deleted: true, _deleted: true };
+      case 'CardAdded':
+        return withCards(current, [...current._cards, cardView.apply(null, recorded)!]);
+      case 'CardUpdated':
+        return withCards(
+          current,
+          current._cards.map((card) => (card.id === event.data.cardId ? cardView.apply(card, recorded)! : card)),
+        );
+      case 'CardDeleted':
+        return withCards(current, current._cards.filter((card) => card.id !== event.data.cardId));
+      case 'DefaultCardChanged':
+        return { ...current, defaultCardId: event.data.defaultCardId };
       default:
         return current;
     }

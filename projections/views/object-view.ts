@@ -7,9 +7,10 @@ import type { Document } from '../../packages/readstore/document-store.ts';
  * The resource projection stores it; the public events projection embeds it as event `data`.
  */
 export interface ObjectView<T extends Document = Document> {
-  /** Streams of this kind start with this prefix (e.g. `customer-`). */
-  readonly streamPrefix: string;
+  /** The domain events that change objects of this kind. */
   readonly eventTypes: ReadonlySet<string>;
+  /** Which object an event concerns (e.g. `data.cardId` for card events), null when none. */
+  objectId(event: RecordedEvent): string | null;
   apply(current: T | null, event: RecordedEvent): T | null;
 }
 

@@ -1,8 +1,8 @@
-import type { CustomerCommands } from '../../packages/commands/customer-commands.ts';
+import type { Commands } from '../platform.ts';
 import type { ObjectReader } from './object-reader.ts';
 
 /** What route handlers use: commands to change things, the reader to answer with read models. */
 export interface ApiDependencies {
-  commands: { customers: CustomerCommands };
+  commands: Commands;
   reader: ObjectReader;
 }

@@ -25,16 +25,30 @@ export class ObjectReader {
     private readonly readYourWritesTimeoutMs: number,
   ) {}
 
-  async get(collection: string, objectName: string, id: string, tenant: Tenant): Promise<Record<string, unknown>> {
+  /** `within` narrows further: e.g. a card must belong to the customer of the path. */
+  async get(collection: string, objectName: string, id: string, tenant: Tenant, within: Record<string, FieldValue> = {}): Promise<Record<string, unknown>> {
     const doc = await this.readModels.collection(collection).get(id);
     if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode) throw new NotFoundError(objectName, id);
+    if (Object.entries(within).some(([field, value]) => doc[field] !== value)) throw new NotFoundError(objectName, id);
     return publicObject(doc);
   }
 
   /** Reads an object after a command, once the command's events are projected (read-your-writes). */
-  async getAfter(position: number | null, collection: string, objectName: string, id: string, tenant: Tenant): Promise<Record<string, unknown>> {
+  async getAfter(
+    position: number | null,
+    collection: string,
+    objectName: string,
+    id: string,
+    tenant: Tenant,
+    within: Record<string, FieldValue> = {},
+  ): Promise<Record<string, unknown>> {
+    await this.caughtUp(position);
+    return this.get(collection, objectName, id, tenant, within);
+  }
+
+  /** Waits (bounded) until a command's events are projected. */
+  async caughtUp(position: number | null): Promise<void> {
     if (position !== null) await this.readModels.waitFor(position, this.readYourWritesTimeoutMs);
-    return this.get(collection, objectName, id, tenant);
   }
 
   async list(

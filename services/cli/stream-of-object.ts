@@ -6,7 +6,7 @@ const streamKinds: Record<string, string> = {
   tok: 'token',
   plan: 'plan',
   sub: 'subscription',
-  blr: 'blacklist',
+  blr: 'blacklistRule',
   cr: 'credit',
   cso: 'crossSaleOffer',
 };

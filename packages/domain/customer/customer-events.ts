@@ -1,7 +1,8 @@
+import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 
-/** Stream of one customer: `customer-<customerId>`. */
+/** Stream of one customer and the cards saved for them: `customer-<customerId>`. */
 export const customerStream = (customerId: string): string => `customer-${customerId}`;
 
 export type CustomerCreated = DomainEvent<
@@ -27,6 +28,43 @@ export type CustomerUpdated = DomainEvent<
 
 export type CustomerDeleted = DomainEvent<'CustomerDeleted', { customerId: string }>;
 
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerDeleted;
+/** How a saved card came to be: typed in, from a token, or from a successful charge. */
+export type CardSource = { kind: 'details' } | { kind: 'token'; tokenId: string } | { kind: 'charge'; chargeId: string };
 
-export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = ['CustomerCreated', 'CustomerUpdated', 'CustomerDeleted'];
+export type CardAdded = DomainEvent<
+  'CardAdded',
+  { customerId: string; cardId: string; card: CardSnapshot; source: CardSource; merchantAccountId: string | null }
+>;
+
+/** Fields of a saved card that an update may change; only changed ones are present. */
+export interface CardChanges {
+  expMonth?: number;
+  expYear?: number;
+  cardholderName?: string | null;
+  addressLine1?: string | null;
+  addressLine2?: string | null;
+  addressCity?: string | null;
+  addressState?: string | null;
+  addressZip?: string | null;
+  addressCountry?: string | null;
+  fastCredit?: { supported: boolean; updated: number };
+}
+
+export type CardUpdated = DomainEvent<'CardUpdated', { customerId: string; cardId: string } & CardChanges>;
+
+export type CardDeleted = DomainEvent<'CardDeleted', { customerId: string; cardId: string }>;
+
+/** The card subscriptions and default charges use; null when the customer has no card. */
+export type DefaultCardChanged = DomainEvent<'DefaultCardChanged', { customerId: string; defaultCardId: string | null }>;
+
+export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerDeleted | CardAdded | CardUpdated | CardDeleted | DefaultCardChanged;
+
+export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = [
+  'CustomerCreated',
+  'CustomerUpdated',
+  'CustomerDeleted',
+  'CardAdded',
+  'CardUpdated',
+  'CardDeleted',
+  'DefaultCardChanged',
+];

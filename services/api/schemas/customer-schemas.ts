@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
+import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
 
 const email = () =>
   z
@@ -9,15 +10,20 @@ const email = () =>
 
 const description = () => p.string({ max: 1024, description: 'Free text about the customer' }).nullable();
 
+const card = () => cardReferenceSchema.meta({ description: 'A token (tok_…), a successful charge (char_…) or card details: saved as the default card' });
+
 export const createCustomerBody = p.object({
   email: email(),
   description: description().optional(),
+  card: card().optional(),
   metadata: p.metadata().optional(),
 });
 
 export const updateCustomerBody = p.object({
   email: email().optional(),
   description: description().optional(),
+  defaultCardId: p.string({ min: 1, max: 255, description: 'Card of this customer to make the default' }).optional(),
+  card: card().optional(),
   metadata: p.metadata().optional(),
 });
 
@@ -36,7 +42,7 @@ export const customerSchema = z
     email: z.string(),
     description: z.string().nullable(),
     defaultCardId: z.string().nullable(),
-    cards: z.array(z.record(z.string(), z.unknown())).meta({ description: 'The 10 most recent cards' }),
+    cards: z.array(cardSchema).meta({ description: 'The 10 most recent cards' }),
     metadata: z.record(z.string(), z.string()),
     deleted: z.literal(true).optional(),
   })

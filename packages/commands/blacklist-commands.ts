@@ -1,0 +1,33 @@
+import { blacklistRuleDecider, type BlacklistRuleCommand } from '../domain/blacklist/blacklist-decider.ts';
+import { blacklistRuleStream } from '../domain/blacklist/blacklist-events.ts';
+import { newId } from '../ids/object-id.ts';
+import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
+import type { AggregateStore } from './aggregate-store.ts';
+import { blacklistRuleFromInput, type CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
+import type { CommandContext } from './command-context.ts';
+import type { CommandOutcome } from './customer-commands.ts';
+
+export type { CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
+
+/** Creates and deletes blacklist rules; a card number given for a rule is fingerprinted, never kept. */
+export class BlacklistCommands {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly fingerprinter: CardFingerprinter,
+  ) {}
+
+  create(input: CreateBlacklistRuleInput, context: CommandContext): Promise<CommandOutcome> {
+    const ruleId = newId('blr');
+    const rule = blacklistRuleFromInput(ruleId, input, this.fingerprinter);
+    return this.run(ruleId, { type: 'CreateBlacklistRule', rule }, context);
+  }
+
+  delete(ruleId: string, context: CommandContext): Promise<CommandOutcome> {
+    return this.run(ruleId, { type: 'DeleteBlacklistRule', ruleId }, context);
+  }
+
+  private async run(ruleId: string, command: BlacklistRuleCommand, context: CommandContext): Promise<CommandOutcome> {
+    const result = await this.aggregates.execute(blacklistRuleDecider, blacklistRuleStream(ruleId), command, context);
+    return { id: ruleId, position: result.position };
+  }
+}

@@ -1,0 +1,103 @@
+import type { CardSnapshot, FraudCheckData } from '../domain/card/card-snapshot.ts';
+import { CardError } from '../domain/errors.ts';
+import type { CardNetwork } from '../network/card-network.ts';
+import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
+import type { Vault } from '../vault/vault.ts';
+
+/** Card details as a client sends them (spec: card create); numbers may arrive as text. */
+export interface CardDetailsInput {
+  number: string;
+  expMonth: string | number;
+  expYear: string | number;
+  cvc?: string | number;
+  cardholderName?: string | null;
+  addressLine1?: string | null;
+  addressLine2?: string | null;
+  addressCity?: string | null;
+  addressState?: string | null;
+  addressZip?: string | null;
+  addressCountry?: string | null;
+  fraudCheckData?: FraudCheckData | null;
+}
+
+/** Two-digit years mean 20YY (DESIGN §5); anything not made of digits is no year at all. */
+export function normalizeExpiryYear(value: string | number): number | null {
+  const text = String(value).trim();
+  if (!/^\d{2}$|^\d{4}$/.test(text)) return null;
+  const year = Number(text);
+  return text.length === 2 ? 2000 + year : year;
+}
+
+function parseExpiryMonth(value: string | number): number | null {
+  const text = String(value).trim();
+  return /^\d{1,2}$/.test(text) ? Number(text) : null;
+}
+
+function parseExpiry(month: string | number, year: string | number): { expMonth: number; expYear: number } {
+  const expMonth = parseExpiryMonth(month);
+  if (expMonth === null || expMonth < 1 || expMonth > 12) throw new CardError('invalid_expiry_month', 'The card expiration month is invalid.');
+  const expYear = normalizeExpiryYear(year);
+  if (expYear === null) throw new CardError('invalid_expiry_year', 'The card expiration year is invalid.');
+  return { expMonth, expYear };
+}
+
+/**
+ * Turns card details into a card snapshot: validates them as the network would (402 card errors),
+ * puts the number into the vault, fingerprints it, reads the BIN, and drops the CVC.
+ */
+export class CardIntake {
+  constructor(
+    private readonly network: CardNetwork,
+    private readonly vault: Vault,
+    private readonly fingerprinter: CardFingerprinter,
+  ) {}
+
+  async fromDetails(input: CardDetailsInput, now: Date): Promise<CardSnapshot> {
+    const number = String(input.number).trim();
+    const { expMonth, expYear } = parseExpiry(input.expMonth, input.expYear);
+    const entry = { number, expMonth, expYear, ...(input.cvc !== undefined ? { cvc: String(input.cvc).trim() } : {}) };
+    const invalid = this.network.validate(entry, now);
+    if (invalid) throw new CardError(invalid.code, invalid.message);
+    const bin = this.network.binInfo(number);
+    return {
+      first6: number.slice(0, 6),
+      last4: number.slice(-4),
+      fingerprint: this.fingerprinter.fingerprint(number),
+      vaultRef: await this.vault.store('card_number', number),
+      brand: bin.brand,
+      type: bin.type,
+      country: bin.country,
+      issuer: bin.issuer,
+      expMonth,
+      expYear,
+      cardholderName: input.cardholderName ?? null,
+      addressLine1: input.addressLine1 ?? null,
+      addressLine2: input.addressLine2 ?? null,
+      addressCity: input.addressCity ?? null,
+      addressState: input.addressState ?? null,
+      addressZip: input.addressZip ?? null,
+      addressCountry: input.addressCountry ?? null,
+      fraudCheckData: input.fraudCheckData ?? null,
+    };
+  }
+
+  /** A new expiry for a saved card, checked like a new card's (402 when invalid or past). */
+  validateExpiry(month: string | number, year: string | number, now: Date): { expMonth: number; expYear: number } {
+    const expiry = parseExpiry(month, year);
+    // Any valid number of the right shape lets the network judge the dates alone.
+    const invalid = this.network.validate({ number: '4242424242424242', ...expiry }, now);
+    if (invalid) throw new CardError(invalid.code, invalid.message);
+    return expiry;
+  }
+
+  /** The card number, revealed from the vault for one network call; never kept. */
+  async revealNumber(card: Pick<CardSnapshot, 'vaultRef'>): Promise<string> {
+    const number = await this.vault.reveal(card.vaultRef);
+    if (number === null) throw new CardError('processing_error', 'The card data is no longer available.');
+    return number;
+  }
+
+  fingerprint(number: string): string {
+    return this.fingerprinter.fingerprint(number);
+  }
+}

@@ -1,0 +1,72 @@
+import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
+import { customerDecider } from '../domain/customer/customer-decider.ts';
+import { customerStream, type CardSource } from '../domain/customer/customer-events.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
+import type { TokenUse } from '../domain/token/token-events.ts';
+import type { AggregateStore } from './aggregate-store.ts';
+import type { CardDetailsInput, CardIntake } from './card-intake.ts';
+import type { CommandContext, Tenant } from './command-context.ts';
+import type { TokenCommands } from './token-commands.ts';
+
+/** A card as a request names it: a token id, a saved card id, or card details. */
+export type CardReference = string | CardDetailsInput;
+
+/** A card ready for use, with where it came from. */
+export interface ResolvedCard {
+  card: CardSnapshot;
+  /** Present for a customer's saved card. */
+  savedCardId: string | null;
+  /** How a new card would be recorded when saved (details or token); null for a saved card. */
+  source: CardSource | null;
+}
+
+/**
+ * Resolves the card a request names (spec: `card` of charges, customers, cards and credits):
+ * card details go through intake into the vault; a token is used up; a card id must be a live
+ * card of the given customer; no card means the customer's default card.
+ */
+export class CardSources {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly intake: CardIntake,
+    private readonly tokens: TokenCommands,
+  ) {}
+
+  /** A new card: details or a token (consumed for `use`). */
+  async newCard(reference: CardReference, use: TokenUse, context: CommandContext, parameter = 'card'): Promise<ResolvedCard> {
+    if (typeof reference !== 'string') {
+      return { card: await this.intake.fromDetails(reference, context.now()), savedCardId: null, source: { kind: 'details' } };
+    }
+    if (!reference.startsWith('tok_')) throw new InvalidRequestError(`Invalid parameter: ${parameter} must be a token (tok_…) or card details`);
+    const { card } = await this.tokens.use(reference, use, context);
+    return { card, savedCardId: null, source: { kind: 'token', tokenId: reference } };
+  }
+
+  /** For charges and credits: details, a token, a saved card of `customerId`, or its default card. */
+  async forPayment(reference: CardReference | undefined, customerId: string | null, use: TokenUse, context: CommandContext): Promise<ResolvedCard> {
+    if (reference === undefined) {
+      if (customerId === null) throw new InvalidRequestError('Missing required parameter: one of customerId or card');
+      const customer = await this.liveCustomer(customerId, context);
+      if (!customer.defaultCardId) throw new InvalidRequestError(`Customer '${customerId}' has no default card`);
+      return this.savedCard(customer, customer.defaultCardId);
+    }
+    if (typeof reference === 'string' && reference.startsWith('card_')) {
+      if (customerId === null) throw new InvalidRequestError('Missing required parameter: customerId (a card id is a card of that customer)');
+      return this.savedCard(await this.liveCustomer(customerId, context), reference);
+    }
+    return this.newCard(reference, use, context);
+  }
+
+  async liveCustomer(customerId: string, tenant: Tenant) {
+    const { state } = await this.aggregates.load(customerDecider, customerStream(customerId), tenant);
+    if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`);
+    if (state.status === 'deleted') throw new InvalidRequestError(`Invalid parameter: customer '${customerId}' has been deleted`);
+    return state;
+  }
+
+  private savedCard(customer: Awaited<ReturnType<CardSources['liveCustomer']>>, cardId: string): ResolvedCard {
+    const saved = customer.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
+    if (!saved) throw new InvalidRequestError(`Invalid parameter: card '${cardId}' is not a card of customer '${customer.customerId}'`);
+    return { card: saved.card, savedCardId: saved.cardId, source: null };
+  }
+}

@@ -1,0 +1,17 @@
+import type { DomainEvent } from '../decider.ts';
+import type { BlacklistRuleCondition } from './blacklist-rule.ts';
+
+/** Stream of one blacklist rule: `blacklistRule-<ruleId>`. */
+export const blacklistRuleStream = (ruleId: string): string => `blacklistRule-${ruleId}`;
+
+/** The rule's type and its attributes; a card number is never here, only its fingerprint. */
+export type BlacklistRuleCreated = DomainEvent<'BlacklistRuleCreated', { ruleId: string } & BlacklistRuleCondition>;
+
+export type BlacklistRuleDeleted = DomainEvent<'BlacklistRuleDeleted', { ruleId: string }>;
+
+export type BlacklistRuleEvent = BlacklistRuleCreated | BlacklistRuleDeleted;
+
+export const blacklistRuleEventTypes: ReadonlyArray<BlacklistRuleEvent['type']> = ['BlacklistRuleCreated', 'BlacklistRuleDeleted'];
+
+/** Also here for callers that think of rules through their events; defined in blacklist-rule.ts. */
+export type { BlacklistRule } from './blacklist-rule.ts';

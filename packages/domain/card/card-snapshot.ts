@@ -1,0 +1,40 @@
+/**
+ * What the service records about a card: never the number or the CVC (DESIGN §4.8). The number
+ * lives encrypted in the vault under `vaultRef`; `fingerprint` is a keyed hash of the number, equal
+ * for equal numbers across customers, charges and tokens.
+ */
+export interface CardSnapshot {
+  first6: string;
+  last4: string;
+  fingerprint: string;
+  vaultRef: string;
+  brand: CardBrand;
+  type: CardType;
+  /** Two-letter ISO code of the issuing bank's country, or null when unknown. */
+  country: string | null;
+  issuer: string | null;
+  expMonth: number;
+  expYear: number;
+  cardholderName: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  addressCity: string | null;
+  addressState: string | null;
+  addressZip: string | null;
+  /** Three-letter ISO country code. */
+  addressCountry: string | null;
+  fraudCheckData: FraudCheckData | null;
+}
+
+export type CardBrand = 'Visa' | 'American Express' | 'MasterCard' | 'Maestro' | 'Discover' | 'JCB' | 'Diners Club' | 'Unknown';
+export type CardType = 'Credit Card' | 'Debit Card' | 'Prepaid Card' | 'Unknown';
+
+export interface FraudCheckData {
+  ipAddress?: string;
+  ipCountry?: string;
+  email?: string;
+  phone?: string;
+  userAgent?: string;
+  acceptLanguage?: string;
+  browserFingerprint?: string;
+}

@@ -1,0 +1,111 @@
+import type { CardSnapshot } from '../card/card-snapshot.ts';
+import type { DomainEvent } from '../decider.ts';
+import type { CardErrorCode } from '../errors.ts';
+import type { Metadata } from '../metadata.ts';
+
+/** Stream of one charge and its refunds: `charge-<chargeId>`. */
+export const chargeStream = (chargeId: string): string => `charge-${chargeId}`;
+
+export type ChargeType = 'first_recurring' | 'subsequent_recurring' | 'merchant_initiated' | 'customer_initiated';
+export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' | 'unknown';
+
+export interface Address {
+  line1?: string;
+  line2?: string;
+  zip?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+}
+
+export interface Shipping {
+  name?: string;
+  address?: Address;
+  phone?: string;
+}
+
+export interface Billing {
+  name?: string;
+  email?: string;
+  address?: Address;
+  phone?: string;
+  vat?: string;
+}
+
+export interface ThreeDSecureResult {
+  amount: number;
+  currency: string;
+  enrolled: boolean;
+  liabilityShift: 'pending' | 'successful' | 'failed' | 'not_possible';
+  authenticationFlow: 'frictionless' | 'challenge' | null;
+}
+
+/** Everything known when a charge is created, successful or not. */
+export interface ChargeAttempt {
+  chargeId: string;
+  amount: number;
+  currency: string;
+  type: ChargeType | null;
+  description: string | null;
+  customerId: string | null;
+  subscriptionId: string | null;
+  /** Id the card has (or will have, once saved) as a customer's card. */
+  cardId: string;
+  card: CardSnapshot;
+  captured: boolean;
+  shipping: Shipping | null;
+  billing: Billing | null;
+  threeDSecureInfo: ThreeDSecureResult | null;
+  avsCheck: { result: string } | null;
+  fraudDetails: { status: FraudStatus; score: number };
+  merchantAccountId: string | null;
+  metadata: Metadata;
+  /** The network's reference of the authorization: captures and refunds address it. */
+  networkTransactionId: string | null;
+}
+
+export interface ChargeFailure {
+  failureCode: CardErrorCode;
+  failureMessage: string;
+  failureIssuerDeclineCode: string | null;
+  /** Set when a blacklist rule blocked the charge. */
+  blacklistRuleId: string | null;
+}
+
+export type ChargeSucceeded = DomainEvent<'ChargeSucceeded', ChargeAttempt>;
+export type ChargeFailed = DomainEvent<'ChargeFailed', ChargeAttempt & ChargeFailure>;
+export type ChargeCaptured = DomainEvent<'ChargeCaptured', { chargeId: string; amount: number }>;
+
+/** Only the fields that changed are present. */
+export type ChargeUpdated = DomainEvent<
+  'ChargeUpdated',
+  {
+    chargeId: string;
+    customerId?: string;
+    description?: string | null;
+    shipping?: Shipping | null;
+    billing?: Billing | null;
+    fraudDetails?: { status: FraudStatus; score: number };
+    metadata?: Metadata;
+  }
+>;
+
+/** A refund reserves its amount at once; the network's answer settles it. */
+export type RefundRequested = DomainEvent<
+  'RefundRequested',
+  { chargeId: string; refundId: string; amount: number; currency: string; reason: 'fraudulent' | null; metadata: Metadata }
+>;
+export type RefundSettled = DomainEvent<'RefundSettled', { chargeId: string; refundId: string; status: 'successful' | 'failed' }>;
+export type RefundUpdated = DomainEvent<'RefundUpdated', { chargeId: string; refundId: string; metadata: Metadata }>;
+
+export type ChargeEvent = ChargeSucceeded | ChargeFailed | ChargeCaptured | ChargeUpdated | RefundRequested | RefundSettled | RefundUpdated;
+
+export const chargeEventTypes: ReadonlyArray<ChargeEvent['type']> = [
+  'ChargeSucceeded',
+  'ChargeFailed',
+  'ChargeCaptured',
+  'ChargeUpdated',
+  'RefundRequested',
+  'RefundSettled',
+  'RefundUpdated',
+];

@@ -1,0 +1,44 @@
+import type { CardSnapshot } from '../card/card-snapshot.ts';
+import type { Decider } from '../decider.ts';
+import { CardError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import type { TokenEvent, TokenUse } from './token-events.ts';
+
+export type TokenCommand =
+  | { type: 'CreateToken'; tokenId: string; card: CardSnapshot; expiresAt: Date }
+  | { type: 'UseToken'; tokenId: string; use: TokenUse; now: Date }
+  | { type: 'RecordTokenCard'; tokenId: string; customerId: string; cardId: string };
+
+export type TokenState =
+  | { status: 'none' }
+  | { status: 'unused' | 'used'; tokenId: string; card: CardSnapshot; expiresAt: string; cardId: string | null };
+
+export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
+  initialState: () => ({ status: 'none' }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'TokenCreated':
+        return { status: 'unused', tokenId: event.data.tokenId, card: event.data.card, expiresAt: event.data.expiresAt, cardId: null };
+      case 'TokenUsed':
+        return state.status === 'none' ? state : { ...state, status: 'used' };
+      case 'TokenCardCreated':
+        return state.status === 'none' ? state : { ...state, cardId: event.data.cardId };
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateToken':
+        if (state.status !== 'none') throw new InvalidRequestError(`Token '${command.tokenId}' already exists`);
+        return [{ type: 'TokenCreated', data: { tokenId: command.tokenId, card: command.card, expiresAt: command.expiresAt.toISOString() } }];
+      case 'UseToken':
+        // A token named in a parameter that does not exist is a bad parameter, not a missing resource.
+        if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: token '${command.tokenId}' does not exist`);
+        if (state.status === 'used') throw new InvalidRequestError(`Token '${command.tokenId}' has already been used`);
+        if (command.now.getTime() > Date.parse(state.expiresAt)) throw new CardError('expired_token', 'The token has expired.');
+        return [{ type: 'TokenUsed', data: { tokenId: command.tokenId, use: command.use } }];
+      case 'RecordTokenCard':
+        if (state.status === 'none') throw new NotFoundError('Token', command.tokenId);
+        if (state.cardId !== null) return [];
+        return [{ type: 'TokenCardCreated', data: { tokenId: command.tokenId, customerId: command.customerId, cardId: command.cardId } }];
+    }
+  },
+};

@@ -1,0 +1,105 @@
+import type { CardBrand, CardType } from '../domain/card/card-snapshot.ts';
+import type { CardErrorCode } from '../domain/errors.ts';
+
+/**
+ * Card network port: everything the service asks of an acquirer / card network. In test mode the
+ * simulator answers (DESIGN §5 test cards); a real acquirer can implement the same port for live
+ * mode. Card numbers reach this port only in memory, revealed from the vault for the call.
+ */
+
+/** What the BIN (first digits) says about a card. */
+export interface BinInfo {
+  brand: CardBrand;
+  type: CardType;
+  /** Two-letter ISO country of the issuer, or null when unknown. */
+  country: string | null;
+  issuer: string | null;
+}
+
+/** Card data as entered, before validation. Strings as sent by clients. */
+export interface CardEntry {
+  number: string;
+  expMonth: number;
+  /** Four-digit year; callers turn two-digit years into 20YY first. */
+  expYear: number;
+  cvc?: string;
+}
+
+export interface CardValidationFailure {
+  code: Extract<CardErrorCode, 'invalid_number' | 'invalid_expiry_month' | 'invalid_expiry_year' | 'invalid_cvc' | 'expired_card'>;
+  message: string;
+}
+
+export interface ThreeDSecureRequest {
+  requireAttempt: boolean;
+  requireEnrolledCard: boolean;
+  requireSuccessfulLiabilityShiftForEnrolledCard: boolean;
+  /** Result of an external 3-D Secure service, when the merchant ran one. */
+  external?: { version: string; eci: string; authenticationValue?: string; dsTransactionId?: string; acsTransactionId?: string; status: 'Y' | 'N' | 'A' | 'U' | 'R' | 'E' };
+}
+
+export interface ThreeDSecureInfo {
+  amount: number;
+  currency: string;
+  enrolled: boolean;
+  liabilityShift: 'pending' | 'successful' | 'failed' | 'not_possible';
+  authenticationFlow: 'frictionless' | 'challenge' | null;
+}
+
+export interface AuthorizationRequest {
+  mode: 'test' | 'live';
+  number: string;
+  expMonth: number;
+  expYear: number;
+  amount: number;
+  currency: string;
+  /** ZIP of the card or billing address, for AVS. */
+  zip: string | null;
+  /** Whether any address was given (AVS `not_provided` otherwise). */
+  addressProvided: boolean;
+  threeDSecure: ThreeDSecureRequest | null;
+  now: Date;
+}
+
+export type AvsResult = 'full_match' | 'partial_match' | 'no_match' | 'not_provided' | 'unavailable';
+export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' | 'unknown';
+
+/** Something the network will report about the charge later (worker jobs deliver it). */
+export type LaterNetworkEvent = { kind: 'dispute'; afterMs: number } | { kind: 'fraud_warning'; afterMs: number };
+
+export interface AuthorizationOutcome {
+  approved: boolean;
+  /** The network's reference of this authorization; captures and refunds address it (not the card). */
+  transactionId: string | null;
+  /** Set when not approved. */
+  failure: { code: CardErrorCode; message: string; issuerDeclineCode: string | null } | null;
+  avsResult: AvsResult | null;
+  fraud: { status: FraudStatus; score: number };
+  threeDSecureInfo: ThreeDSecureInfo | null;
+  later: LaterNetworkEvent[];
+}
+
+export interface RefundOutcome {
+  status: 'successful' | 'failed';
+}
+
+export interface CreditOutcome {
+  approved: boolean;
+  failure: { code: CardErrorCode; message: string; issuerDeclineCode: string | null } | null;
+}
+
+export interface CardNetwork {
+  /** Brand from the number's prefix; type, country and issuer from the BIN table. */
+  binInfo(number: string): BinInfo;
+  /** Validation before any network call (Luhn, expiry, CVC length); null when valid. */
+  validate(entry: CardEntry, now: Date): CardValidationFailure | null;
+  /** Whether the card can be saved at all (every test card can). */
+  authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
+  /** Capture of an authorized amount; test cards always capture. */
+  capture(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<void>;
+  /** Refunds address the authorization, so they work after the card itself was deleted. */
+  refund(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
+  credit(request: { mode: 'test' | 'live'; number: string; expMonth: number; expYear: number; amount: number; currency: string; now: Date }): Promise<CreditOutcome>;
+  /** Fast-credit support check of a card. */
+  checkFastCredit(request: { mode: 'test' | 'live'; number: string }): Promise<{ supported: boolean }>;
+}

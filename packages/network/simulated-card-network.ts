@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AuthorizationOutcome,
+  AuthorizationRequest,
+  BinInfo,
+  CardEntry,
+  CardNetwork,
+  CardValidationFailure,
+  CreditOutcome,
+  LaterNetworkEvent,
+  RefundOutcome,
+} from './card-network.ts';
+import { verifyAddress } from './address-verification.ts';
+import { binInfo } from './bin-table.ts';
+import { isValidCardNumber, validateCardEntry } from './card-validation.ts';
+import { screenForFraud } from './fraud-screening.ts';
+import { networkFailure } from './network-failures.ts';
+import type { NetworkFailure } from './network-failures.ts';
+import { testCardBehaviour } from './test-cards.ts';
+import type { TestCardBehaviour } from './test-cards.ts';
+import { evaluateThreeDSecure } from './three-d-secure.ts';
+
+export interface SimulatedCardNetworkOptions {
+  /** Delay before the dispute of 4242000000000018 opens (default 2000 ms). */
+  disputeDelayMs?: number;
+  /** Delay before the fraud warning of 4242000000000208 arrives (default 2000 ms). */
+  fraudWarningDelayMs?: number;
+}
+
+const DEFAULT_LATER_DELAY_MS = 2000;
+
+/**
+ * The card network simulator behind the `CardNetwork` port: answers deterministically according
+ * to the DESIGN §5 test-card table (`test-cards.ts`). It never schedules anything itself; events
+ * that happen after a charge (disputes, fraud warnings) are returned in `later` for the caller to
+ * schedule.
+ *
+ * Live mode behaves exactly like test mode here: a deployment that takes real payments plugs a
+ * real acquirer in behind the same port instead of this class.
+ *
+ * An authorization fails with the first of, in this order:
+ * 1. `invalid_number` (issuer 14) for a number that is not 12–19 digits passing Luhn;
+ * 2. `suspected_fraud` when fraud screening says `fraudulent`;
+ * 3. `authentication_required` from 3-D Secure (`three-d-secure.ts`);
+ * 4. the card's decline from the table (`processing_error` included);
+ * 5. `incorrect_zip` when AVS answers `no_match`.
+ * AVS (`address-verification.ts`), fraud screening (`fraud-screening.ts`) and 3-D Secure are
+ * reported on declined charges too. `later` events are only returned for approved charges, and a
+ * fraud status `in_progress` becomes `safe` when the charge is not approved (no warning follows).
+ */
+export class SimulatedCardNetwork implements CardNetwork {
+  private readonly disputeDelayMs: number;
+  private readonly fraudWarningDelayMs: number;
+
+  constructor(options: SimulatedCardNetworkOptions = {}) {
+    this.disputeDelayMs = options.disputeDelayMs ?? DEFAULT_LATER_DELAY_MS;
+    this.fraudWarningDelayMs = options.fraudWarningDelayMs ?? DEFAULT_LATER_DELAY_MS;
+  }
+
+  binInfo(number: string): BinInfo {
+    return binInfo(number);
+  }
+
+  validate(entry: CardEntry, now: Date): CardValidationFailure | null {
+    return validateCardEntry(entry, now);
+  }
+
+  async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
+    const behaviour = testCardBehaviour(request.number);
+    const fraudVerdict = screenForFraud(behaviour, request.number, request.amount);
+    if (!isValidCardNumber(request.number)) {
+      return {
+        approved: false,
+        transactionId: null,
+        failure: networkFailure('invalid_number'),
+        avsResult: null,
+        fraud: { status: 'safe', score: fraudVerdict.score },
+        threeDSecureInfo: null,
+        later: [],
+      };
+    }
+
+    const avsResult = verifyAddress(behaviour, request);
+    const threeDSecure = evaluateThreeDSecure(behaviour, request.threeDSecure, request);
+    const failure =
+      (fraudVerdict.status === 'fraudulent' ? networkFailure('suspected_fraud') : null) ??
+      threeDSecure.failure ??
+      (behaviour.decline ? networkFailure(behaviour.decline) : null) ??
+      (avsResult === 'no_match' ? networkFailure('incorrect_zip') : null);
+    const approved = failure === null;
+
+    return {
+      approved,
+      transactionId: approved ? simulatedTransactionId(behaviour.refundFails === true) : null,
+      failure,
+      avsResult,
+      fraud: !approved && fraudVerdict.status === 'in_progress' ? { status: 'safe', score: fraudVerdict.score } : fraudVerdict,
+      threeDSecureInfo: threeDSecure.info,
+      later: approved ? this.laterEvents(behaviour) : [],
+    };
+  }
+
+  async capture(_request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<void> {}
+
+  async refund(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome> {
+    return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
+  }
+
+  /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */
+  async credit(request: {
+    mode: 'test' | 'live';
+    number: string;
+    expMonth: number;
+    expYear: number;
+    amount: number;
+    currency: string;
+    now: Date;
+  }): Promise<CreditOutcome> {
+    const failure = this.creditFailure(request.number);
+    return { approved: failure === null, failure };
+  }
+
+  /** Fast credit (push to card) is supported for Visa and MasterCard debit cards. */
+  async checkFastCredit(request: { mode: 'test' | 'live'; number: string }): Promise<{ supported: boolean }> {
+    if (!isValidCardNumber(request.number)) return { supported: false };
+    const { brand, type } = binInfo(request.number);
+    return { supported: (brand === 'Visa' || brand === 'MasterCard') && type === 'Debit Card' };
+  }
+
+  private creditFailure(number: string): NetworkFailure | null {
+    if (!isValidCardNumber(number)) return networkFailure('invalid_number');
+    const behaviour = testCardBehaviour(number);
+    if (behaviour.fraud === 'fraudulent') return networkFailure('suspected_fraud');
+    return behaviour.decline ? networkFailure(behaviour.decline) : null;
+  }
+
+  private laterEvents(behaviour: TestCardBehaviour): LaterNetworkEvent[] {
+    const later: LaterNetworkEvent[] = [];
+    if (behaviour.disputeLater) later.push({ kind: 'dispute', afterMs: this.disputeDelayMs });
+    if (behaviour.fraud === 'warning_later') later.push({ kind: 'fraud_warning', afterMs: this.fraudWarningDelayMs });
+    return later;
+  }
+}
+
+/**
+ * The simulated acquirer keeps no state: what it must remember about an authorization (that
+ * refunds of card 4000000000000101 fail) is carried in its transaction reference.
+ */
+const REFUNDS_FAIL_MARK = '.refunds-fail';
+
+function simulatedTransactionId(refundsFail: boolean): string {
+  return `sim_${randomUUID().replaceAll('-', '')}${refundsFail ? REFUNDS_FAIL_MARK : ''}`;
+}

@@ -1,0 +1,60 @@
+import type { NetworkFailureCode } from './network-failures.ts';
+
+/**
+ * The DESIGN §5 test-card table as data: what the simulated network does with each test number.
+ * Numbers not listed (any other Luhn-valid number) behave like a plain successful card; numbers
+ * failing Luhn are `invalid_number` before the table is consulted. `simulated-card-network.ts`
+ * interprets these facets; this file holds no logic.
+ */
+export interface TestCardBehaviour {
+  /** One line from the DESIGN table, for docs and test names. */
+  summary: string;
+  /** Every authorization and credit on the card fails with this. */
+  decline?: Extract<NetworkFailureCode, 'card_declined' | 'insufficient_funds' | 'lost_or_stolen' | 'expired_card' | 'incorrect_cvc' | 'processing_error' | 'do_not_try_again' | 'limit_exceeded'>;
+  /** AVS answers `no_match` to any zip, and the charge is declined `incorrect_zip`. */
+  zipMismatch?: true;
+  /** `fraudulent`: blocked as `suspected_fraud`; `warning_later`: approved, a fraud warning follows. */
+  fraud?: 'fraudulent' | 'warning_later';
+  /** 3-D Secure enrolment; absent means not enrolled. */
+  threeDSecure?: 'challenge' | 'frictionless' | 'not_enrolled';
+  /** Refunds of charges on the card end `failed`. */
+  refundFails?: true;
+  /** A dispute opens shortly after an approved charge. */
+  disputeLater?: true;
+}
+
+export const TEST_CARDS: ReadonlyMap<string, TestCardBehaviour> = new Map<string, TestCardBehaviour>([
+  ['4242424242424242', { summary: 'Visa credit: succeeds' }],
+  ['4000056655665556', { summary: 'Visa debit: succeeds' }],
+  ['4000000000000077', { summary: 'Visa prepaid: succeeds' }],
+  ['5555555555554444', { summary: 'MasterCard credit: succeeds' }],
+  ['5200828282828210', { summary: 'MasterCard debit: succeeds' }],
+  ['378282246310005', { summary: 'American Express: succeeds' }],
+  ['6011111111111117', { summary: 'Discover: succeeds' }],
+  ['3566002020360505', { summary: 'JCB: succeeds' }],
+  ['30569309025904', { summary: 'Diners Club: succeeds' }],
+  ['6759649826438453', { summary: 'Maestro: succeeds' }],
+  ['4000000000000002', { summary: 'declined: card_declined', decline: 'card_declined' }],
+  ['4000000000009995', { summary: 'declined: insufficient_funds (issuer decline code 51)', decline: 'insufficient_funds' }],
+  ['4000000000009987', { summary: 'declined: lost_or_stolen', decline: 'lost_or_stolen' }],
+  ['4000000000000069', { summary: 'declined: expired_card', decline: 'expired_card' }],
+  ['4000000000000127', { summary: 'declined: incorrect_cvc', decline: 'incorrect_cvc' }],
+  ['4000000000000036', { summary: 'declined: incorrect_zip when a zip is given; AVS no_match', zipMismatch: true }],
+  ['4000000000000119', { summary: 'fails: processing_error', decline: 'processing_error' }],
+  ['4100000000000019', { summary: 'blocked: suspected_fraud, fraudDetails fraudulent', fraud: 'fraudulent' }],
+  ['4000000000000010', { summary: 'declined: do_not_try_again', decline: 'do_not_try_again' }],
+  ['4000000000000044', { summary: 'declined: limit_exceeded', decline: 'limit_exceeded' }],
+  ['4000000000000341', { summary: 'can be saved; every charge on it declines card_declined', decline: 'card_declined' }],
+  ['4000000000003220', { summary: '3-D Secure enrolled, challenge: fails authentication_required without successful 3-D Secure', threeDSecure: 'challenge' }],
+  ['4000000000003063', { summary: '3-D Secure enrolled, frictionless success', threeDSecure: 'frictionless' }],
+  ['4000000000003089', { summary: 'not enrolled in 3-D Secure (liabilityShift not_possible)', threeDSecure: 'not_enrolled' }],
+  ['4000000000000101', { summary: 'charge succeeds; any refund of it ends failed', refundFails: true }],
+  ['4242000000000018', { summary: 'charge succeeds; a dispute opens shortly after', disputeLater: true }],
+  ['4242000000000208', { summary: 'charge succeeds; a fraud warning arrives shortly after', fraud: 'warning_later' }],
+]);
+
+const ORDINARY_CARD: TestCardBehaviour = { summary: 'any other valid number: succeeds' };
+
+export function testCardBehaviour(number: string): TestCardBehaviour {
+  return TEST_CARDS.get(number) ?? ORDINARY_CARD;
+}

@@ -1,0 +1,74 @@
+import type { ThreeDSecureInfo, ThreeDSecureRequest } from './card-network.ts';
+import { ISSUER_AUTHENTICATION_REQUIRED, networkFailure } from './network-failures.ts';
+import type { NetworkFailure } from './network-failures.ts';
+import type { TestCardBehaviour } from './test-cards.ts';
+
+/**
+ * 3-D Secure of the simulated network. Enrolment comes from the test-card table: 4000000000003220
+ * is enrolled with a challenge flow, 4000000000003063 enrolled frictionless, every other card
+ * (4000000000003089 included) not enrolled.
+ *
+ * Without 3-D Secure options (`threeDSecure: null`) there is no `threeDSecureInfo`; the challenge
+ * card still fails `authentication_required` (issuer code 1A: the issuer demands authentication).
+ *
+ * With options but no `external` result (no challenge can be completed inside one API call):
+ * - enrolled frictionless → enrolled, liabilityShift `successful`, flow `frictionless`;
+ * - enrolled challenge    → enrolled, liabilityShift `failed`, flow `challenge`;
+ * - not enrolled          → not enrolled, liabilityShift `not_possible`, flow null.
+ *
+ * With an `external` result the merchant's own 3-D Secure service decides liability:
+ * status `Y` (authenticated) or `A` (attempted) → `successful`; `N`, `R`, `U`, `E` → `failed`.
+ * The card counts as enrolled when the table says so or when an ACS answered (`Y`, `N`, `R`);
+ * the flow is the table's flow for enrolled cards, else null.
+ *
+ * Then the merchant's requirements, first failure wins, each → `authentication_required` with
+ * issuer code null (the issuer did not decline):
+ * 1. `requireAttempt`: fails when no attempt was possible (not enrolled and no external result);
+ * 2. `requireEnrolledCard`: fails when the card is not enrolled;
+ * 3. `requireSuccessfulLiabilityShiftForEnrolledCard`: fails when the card is enrolled and the
+ *    liability shift is not `successful`.
+ * `threeDSecureInfo` carries the charge's amount and currency and is returned on failure too.
+ * `pending` is never produced.
+ */
+export interface ThreeDSecureEvaluation {
+  info: ThreeDSecureInfo | null;
+  failure: NetworkFailure | null;
+}
+
+const ISSUER_REQUIRES_AUTHENTICATION = networkFailure('authentication_required', {
+  issuerDeclineCode: ISSUER_AUTHENTICATION_REQUIRED,
+  message: 'The card requires 3-D Secure authentication.',
+});
+const NO_ATTEMPT_POSSIBLE = networkFailure('authentication_required', { message: '3-D Secure authentication could not be attempted for the card.' });
+const NOT_ENROLLED = networkFailure('authentication_required', { message: 'The card is not enrolled in 3-D Secure.' });
+const NOT_AUTHENTICATED = networkFailure('authentication_required', { message: '3-D Secure authentication of the card was not successful.' });
+
+export function evaluateThreeDSecure(
+  behaviour: TestCardBehaviour,
+  options: ThreeDSecureRequest | null,
+  charge: { amount: number; currency: string },
+): ThreeDSecureEvaluation {
+  const enrolment = behaviour.threeDSecure ?? 'not_enrolled';
+  if (options === null) {
+    return { info: null, failure: enrolment === 'challenge' ? { ...ISSUER_REQUIRES_AUTHENTICATION } : null };
+  }
+
+  const tableFlow = enrolment === 'not_enrolled' ? null : enrolment;
+  const { external } = options;
+  let enrolled: boolean;
+  let liabilityShift: ThreeDSecureInfo['liabilityShift'];
+  if (external) {
+    enrolled = tableFlow !== null || external.status === 'Y' || external.status === 'N' || external.status === 'R';
+    liabilityShift = external.status === 'Y' || external.status === 'A' ? 'successful' : 'failed';
+  } else {
+    enrolled = tableFlow !== null;
+    liabilityShift = tableFlow === 'frictionless' ? 'successful' : tableFlow === 'challenge' ? 'failed' : 'not_possible';
+  }
+  const info: ThreeDSecureInfo = { amount: charge.amount, currency: charge.currency, enrolled, liabilityShift, authenticationFlow: tableFlow };
+
+  let failure: NetworkFailure | null = null;
+  if (options.requireAttempt && !enrolled && !external) failure = NO_ATTEMPT_POSSIBLE;
+  else if (options.requireEnrolledCard && !enrolled) failure = NOT_ENROLLED;
+  else if (options.requireSuccessfulLiabilityShiftForEnrolledCard && enrolled && liabilityShift !== 'successful') failure = NOT_AUTHENTICATED;
+  return { info, failure: failure && { ...failure } };
+}

@@ -1,0 +1,96 @@
+import type { ChargeEvent } from '../../packages/domain/charge/charge-events.ts';
+import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
+import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
+import type { Document } from '../../packages/readstore/document-store.ts';
+import { occurredAtSeconds, tenantFields } from '../event-time.ts';
+import { cardObject } from './card-object.ts';
+import type { ObjectView } from './object-view.ts';
+import { refundView, type RefundDoc } from './refund-view.ts';
+
+export interface ChargeDoc extends Document {
+  objectType: 'charge';
+  amount: number;
+  currency: string;
+  customerId: string | null;
+  captured: boolean;
+  refunded: boolean;
+  refunds: Record<string, unknown>[];
+  card: Record<string, unknown>;
+  _accountId: string;
+  _mode: 'test' | 'live';
+  /** Refunds with their internal fields, for `refunds` and `refunded`. */
+  _refunds: RefundDoc[];
+}
+
+function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
+  const refundedAmount = refunds.filter((refund) => refund.status === 'successful').reduce((sum, refund) => sum + refund.amount, 0);
+  return {
+    ...charge,
+    _refunds: refunds,
+    refunds: refunds.map(({ _accountId: _a, _mode: _m, _seq: _s, ...refund }) => refund),
+    refunded: refundedAmount >= charge.amount,
+  };
+}
+
+/** A charge as GET /charges/{id} renders it, with its refunds. */
+export const chargeView: ObjectView<ChargeDoc> = {
+  eventTypes: new Set(chargeEventTypes),
+  objectId: (event) => (event.data as { chargeId?: string }).chargeId ?? null,
+  apply(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as RecordedEvent & ChargeEvent;
+    if (event.type === 'ChargeSucceeded' || event.type === 'ChargeFailed') {
+      const data = event.data;
+      const created = occurredAtSeconds(recorded);
+      const failed = event.type === 'ChargeFailed' ? event.data : null;
+      return {
+        id: data.chargeId,
+        created,
+        objectType: 'charge',
+        amount: data.amount,
+        currency: data.currency,
+        ...(data.type ? { type: data.type } : {}),
+        description: data.description,
+        card: cardObject({ id: data.cardId, created, customerId: data.customerId, card: data.card, merchantAccountId: data.merchantAccountId }),
+        status: failed ? 'failed' : 'successful',
+        customerId: data.customerId,
+        subscriptionId: data.subscriptionId,
+        captured: failed ? false : data.captured,
+        refunded: false,
+        refunds: [],
+        disputed: false,
+        fraudDetails: data.fraudDetails,
+        shipping: data.shipping,
+        billing: data.billing,
+        threeDSecureInfo: data.threeDSecureInfo,
+        avsCheck: data.avsCheck,
+        merchantAccountId: data.merchantAccountId,
+        metadata: data.metadata,
+        ...(failed
+          ? { failureCode: failed.failureCode, failureMessage: failed.failureMessage, failureIssuerDeclineCode: failed.failureIssuerDeclineCode }
+          : {}),
+        ...tenantFields(recorded),
+        _refunds: [],
+      };
+    }
+    if (!current) return current;
+    switch (event.type) {
+      case 'ChargeCaptured':
+        return { ...current, captured: true };
+      case 'ChargeUpdated': {
+        const { chargeId: _id, ...changes } = event.data;
+        const card = changes.customerId !== undefined ? { ...current.card, customerId: changes.customerId } : current.card;
+        return { ...current, ...changes, card };
+      }
+      case 'RefundRequested':
+        return withRefunds(current, [...current._refunds, refundView.apply(null, recorded)!]);
+      case 'RefundSettled':
+      case 'RefundUpdated':
+        return withRefunds(
+          current,
+          current._refunds.map((refund) => (refund.id === event.data.refundId ? refundView.apply(refund, recorded)! : refund)),
+        );
+      default:
+        return current;
+    }
+  },
+};

@@ -1,0 +1,58 @@
+import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
+import type { TokenEvent } from '../../packages/domain/token/token-events.ts';
+import { tokenEventTypes } from '../../packages/domain/token/token-events.ts';
+import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
+import type { Document } from '../../packages/readstore/document-store.ts';
+import { occurredAtSeconds, tenantFields } from '../event-time.ts';
+import { cardObject } from './card-object.ts';
+import type { ObjectView } from './object-view.ts';
+
+export interface TokenDoc extends Document {
+  objectType: 'token';
+  used: boolean;
+  _accountId: string;
+  _mode: 'test' | 'live';
+  _card: CardSnapshot;
+}
+
+/** A token as GET /tokens/{id} renders it: card fields of the spec, `used`, and `card` once saved. */
+export const tokenView: ObjectView<TokenDoc> = {
+  eventTypes: new Set(tokenEventTypes),
+  objectId: (event) => (event.data as { tokenId?: string }).tokenId ?? null,
+  apply(current, recorded: RecordedEvent) {
+    const event = recorded as unknown as RecordedEvent & TokenEvent;
+    switch (event.type) {
+      case 'TokenCreated': {
+        const { card } = event.data;
+        return {
+          id: event.data.tokenId,
+          created: occurredAtSeconds(recorded),
+          objectType: 'token',
+          first6: card.first6,
+          last4: card.last4,
+          fingerprint: card.fingerprint,
+          expMonth: String(card.expMonth),
+          expYear: String(card.expYear),
+          cardholderName: card.cardholderName,
+          brand: card.brand,
+          type: card.type,
+          country: card.country,
+          used: false,
+          ...tenantFields(recorded),
+          _card: card,
+        };
+      }
+      case 'TokenUsed':
+        return current ? { ...current, used: true } : current;
+      case 'TokenCardCreated':
+        return current
+          ? {
+              ...current,
+              card: cardObject({ id: event.data.cardId, created: occurredAtSeconds(recorded), customerId: event.data.customerId, card: current._card }),
+            }
+          : current;
+      default:
+        return current;
+    }
+  },
+};

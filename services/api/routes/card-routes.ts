@@ -1,0 +1,84 @@
+import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
+import type { ApiDependencies } from '../api-dependencies.ts';
+import { commandContext } from '../command-context.ts';
+import { createCardBody, customerCardParams, cardSchema, listCardsQuery, updateCardBody } from '../schemas/card-schemas.ts';
+import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
+import { customerIdParams } from '../schemas/customer-schemas.ts';
+
+const tag = 'Cards';
+
+export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
+  const customerOf = (request: { params: { customerId: string }; auth: { accountId: string; mode: 'test' | 'live' } }) =>
+    reader.get('customers', 'Customer', request.params.customerId, request.auth);
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/customers/:customerId/cards',
+      summary: 'Save a card for a customer (token or charge id as `id`, or card details); it becomes the default',
+      tag,
+      params: customerIdParams,
+      body: createCardBody,
+      response: cardSchema,
+      async handler(request) {
+        await customerOf(request);
+        const reference = 'id' in request.body ? request.body.id : request.body;
+        const outcome = await commands.customers.addCard(request.params.customerId, reference, commandContext(request));
+        return reader.getAfter(outcome.position, 'cards', 'Card', outcome.id, request.auth, { customerId: request.params.customerId });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/customers/:customerId/cards/:cardId',
+      summary: 'Retrieve a saved card',
+      tag,
+      params: customerCardParams,
+      response: cardSchema,
+      handler: (request) => reader.get('cards', 'Card', request.params.cardId, request.auth, { customerId: request.params.customerId }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/customers/:customerId/cards/:cardId',
+      summary: 'Update a saved card; checkFastCredit=true checks fast-credit support',
+      tag,
+      params: customerCardParams,
+      body: updateCardBody,
+      response: cardSchema,
+      async handler(request) {
+        const { customerId, cardId } = request.params;
+        await reader.get('cards', 'Card', cardId, request.auth, { customerId });
+        const outcome = await commands.customers.updateCard(customerId, cardId, request.body, commandContext(request));
+        return reader.getAfter(outcome.position, 'cards', 'Card', cardId, request.auth, { customerId });
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/customers/:customerId/cards/:cardId',
+      summary: 'Delete a saved card; the most recently added remaining card becomes the default',
+      tag,
+      params: customerCardParams,
+      response: deletedSchema,
+      async handler(request) {
+        const { customerId, cardId } = request.params;
+        await reader.get('cards', 'Card', cardId, request.auth, { customerId });
+        const outcome = await commands.customers.deleteCard(customerId, cardId, commandContext(request));
+        await reader.caughtUp(outcome.position);
+        return { id: cardId };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/customers/:customerId/cards',
+      summary: "List a customer's cards, newest first",
+      tag,
+      params: customerIdParams,
+      query: listCardsQuery,
+      response: listOf(cardSchema),
+      async handler(request) {
+        await customerOf(request);
+        const { deleted, ...page } = request.query;
+        return reader.list('cards', request.auth, page, { customerId: request.params.customerId, _deleted: deleted ?? false });
+      },
+    }),
+  ];
+}

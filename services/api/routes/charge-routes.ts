@@ -1,0 +1,113 @@
+import { ChargeDeclined } from '../../../packages/commands/charge-commands.ts';
+import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
+import type { ApiDependencies } from '../api-dependencies.ts';
+import { commandContext } from '../command-context.ts';
+import {
+  chargeIdParams,
+  chargeSchema,
+  createChargeBody,
+  listChargesQuery,
+  refundChargeBody,
+  updateChargeBody,
+} from '../schemas/charge-schemas.ts';
+import { listOf } from '../schemas/common-schemas.ts';
+
+const tag = 'Charges';
+
+/** What the payer's request says about them, for blacklist screening. */
+const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
+  ipAddress: request.ip || null,
+  userAgent: request.headers['user-agent'] ?? null,
+  acceptLanguage: request.headers['accept-language'] ?? null,
+});
+
+export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
+  const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: 'test' | 'live' } }) =>
+    reader.get('charges', 'Charge', request.params.chargeId, request.auth);
+  const readCharge = (position: number | null, chargeId: string, request: { auth: { accountId: string; mode: 'test' | 'live' } }) =>
+    reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/charges',
+      summary: 'Create a charge; a declined charge is recorded and answered with 402 card_error',
+      tag,
+      body: createChargeBody,
+      response: chargeSchema,
+      async handler(request) {
+        try {
+          const outcome = await commands.charges.create(request.body, payerOf(request), commandContext(request));
+          return await readCharge(outcome.position, outcome.id, request);
+        } catch (error) {
+          if (!(error instanceof ChargeDeclined)) throw error;
+          // The failed charge is readable before the client hears of it.
+          await reader.caughtUp(error.outcome.position);
+          throw error.cardError;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/charges/:chargeId',
+      summary: 'Retrieve a charge',
+      tag,
+      params: chargeIdParams,
+      response: chargeSchema,
+      handler: (request) => chargeOf(request),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/charges/:chargeId',
+      summary: 'Update a charge; customerId only for a charge not assigned to any customer',
+      tag,
+      params: chargeIdParams,
+      body: updateChargeBody,
+      response: chargeSchema,
+      async handler(request) {
+        await chargeOf(request);
+        const outcome = await commands.charges.update(request.params.chargeId, request.body, commandContext(request));
+        return readCharge(outcome.position, request.params.chargeId, request);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/charges/:chargeId/capture',
+      summary: 'Capture a charge created with captured=false',
+      tag,
+      params: chargeIdParams,
+      response: chargeSchema,
+      async handler(request) {
+        await chargeOf(request);
+        const outcome = await commands.charges.capture(request.params.chargeId, commandContext(request));
+        return readCharge(outcome.position, request.params.chargeId, request);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/charges/:chargeId/refund',
+      summary: 'Refund part or all of a captured charge',
+      tag,
+      params: chargeIdParams,
+      body: refundChargeBody,
+      response: chargeSchema,
+      async handler(request) {
+        await chargeOf(request);
+        const outcome = await commands.charges.refund(request.params.chargeId, request.body, commandContext(request));
+        return readCharge(outcome.position, request.params.chargeId, request);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/charges',
+      summary: 'List charges, newest first',
+      tag,
+      query: listChargesQuery,
+      response: listOf(chargeSchema),
+      handler: (request) => {
+        const { customerId, ...page } = request.query;
+        return reader.list('charges', request.auth, page, { customerId });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { p } from '../../../packages/http/params.ts';
+
+/** Card fields arrive as text in form bodies and as text or numbers in JSON; the network validates them (402). */
+const cardText = (description: string, max = 64) =>
+  z
+    .union([z.string().max(max, { error: `must be at most ${max} characters long` }), z.number().int()], { error: 'must be a string' })
+    .transform(String)
+    .meta({ description, type: 'string' });
+
+const optionalText = (description: string, max = 255) => p.string({ max, description }).nullable().optional();
+
+export const fraudCheckDataSchema = p.object({
+  ipAddress: p.string({ max: 64 }).optional(),
+  ipCountry: p.string({ max: 2 }).optional(),
+  email: p.string({ max: 255 }).optional(),
+  phone: p.string({ max: 64 }).optional(),
+  userAgent: p.string({ max: 1024 }).optional(),
+  acceptLanguage: p.string({ max: 255 }).optional(),
+  browserFingerprint: p.string({ max: 255 }).optional(),
+});
+
+const addressCountry = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, { error: 'must be a three-letter ISO country code' })
+    .transform((code) => code.toUpperCase())
+    .nullable()
+    .optional()
+    .meta({ description: 'Three-letter ISO country code' });
+
+/** Card details (spec: Cards › card details for create). */
+export const cardDetailsShape = {
+  number: cardText('Card number, digits only', 32),
+  expMonth: cardText('Expiration month, 1–12', 8),
+  expYear: cardText('Expiration year, four digits (two digits mean 20YY)', 8),
+  cvc: cardText('Card security code', 8).optional(),
+  cardholderName: optionalText('Name on the card'),
+  addressLine1: optionalText('Billing address first line'),
+  addressLine2: optionalText('Billing address second line'),
+  addressCity: optionalText('City'),
+  addressState: optionalText('State or province'),
+  addressZip: optionalText('ZIP or postal code', 32),
+  addressCountry: addressCountry(),
+  fraudCheckData: fraudCheckDataSchema.optional(),
+};
+
+export const cardDetailsSchema = p.object(cardDetailsShape).meta({ id: 'CardDetails' });
+
+/** `card` of charges, customers and credits: an id (token, saved card, charge) or card details. */
+export const cardReferenceSchema = z
+  .union([p.string({ min: 1, max: 255 }), cardDetailsSchema], { error: 'must be a token or card id, or an object of card details' })
+  .meta({ description: 'A token id (tok_…), a card id (card_…), or card details' });
+
+/** POST /customers/{id}/cards: a token or charge id as `id`, or card details. */
+export const createCardBody = z.union([p.object({ id: p.string({ min: 1, max: 255, description: 'A token (tok_…) or a successful charge (char_…)' }) }), cardDetailsSchema], {
+  error: 'must be an id (token or charge) or card details',
+});
+
+export const updateCardBody = p.object({
+  expMonth: cardText('Expiration month', 8).optional(),
+  expYear: cardText('Expiration year (two digits mean 20YY)', 8).optional(),
+  cardholderName: optionalText('Name on the card'),
+  addressLine1: optionalText('Billing address first line'),
+  addressLine2: optionalText('Billing address second line'),
+  addressCity: optionalText('City'),
+  addressState: optionalText('State or province'),
+  addressZip: optionalText('ZIP or postal code', 32),
+  addressCountry: addressCountry(),
+  checkFastCredit: p.bool({ description: 'Check whether the card supports fast credit; fills `fastCredit`' }).optional(),
+});
+
+export const customerCardParams = z.object({
+  customerId: z.string().meta({ description: 'Customer id (cust_…)' }),
+  cardId: z.string().meta({ description: 'Card id (card_…)' }),
+});
+
+export const listCardsQuery = p.listQuery({
+  deleted: p.bool({ description: 'true lists only deleted cards; default false' }).optional(),
+});
+
+export const cardSchema = z
+  .object({
+    id: z.string(),
+    created: z.number().int(),
+    objectType: z.literal('card'),
+    first6: z.string(),
+    last4: z.string(),
+    fingerprint: z.string(),
+    expMonth: z.string(),
+    expYear: z.string(),
+    cardholderName: z.string().nullable(),
+    customerId: z.string().nullable(),
+    brand: z.enum(['Visa', 'American Express', 'MasterCard', 'Maestro', 'Discover', 'JCB', 'Diners Club', 'Unknown']),
+    type: z.enum(['Credit Card', 'Debit Card', 'Prepaid Card', 'Unknown']),
+    country: z.string().nullable(),
+    issuer: z.string().nullable(),
+    addressLine1: z.string().nullable(),
+    addressLine2: z.string().nullable(),
+    addressCity: z.string().nullable(),
+    addressState: z.string().nullable(),
+    addressZip: z.string().nullable(),
+    addressCountry: z.string().nullable(),
+    fraudCheckData: z.record(z.string(), z.string()).nullable(),
+    merchantAccountId: z.string().nullable(),
+    fastCredit: z.object({ supported: z.boolean(), updated: z.number().int() }).optional(),
+    deleted: z.literal(true).optional(),
+  })
+  .meta({ id: 'Card' });

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { p } from '../../../packages/http/params.ts';
+import { billingSchema, shippingSchema } from './address-schemas.ts';
+import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
+import { amount, isoCurrency } from './money-schemas.ts';
+
+const threeDSecureSchema = p.object({
+  requireAttempt: p.bool({ description: 'Fail when 3-D Secure was not attempted' }).optional(),
+  requireEnrolledCard: p.bool({ description: 'Fail when the card does not support 3-D Secure' }).optional(),
+  requireSuccessfulLiabilityShiftForEnrolledCard: p.bool({ description: 'Fail when an enrolled card was not verified (default true)' }).optional(),
+  external: p
+    .object({
+      version: p.enum(['2.1.0', '2.2.0']),
+      eci: p.string({ max: 2 }),
+      authenticationValue: p.string({ max: 255 }).optional(),
+      dsTransactionId: p.string({ max: 255 }).optional(),
+      acsTransactionId: p.string({ max: 255 }).optional(),
+      status: p.enum(['Y', 'N', 'A', 'U', 'R', 'E']),
+    })
+    .refine((external) => external.dsTransactionId !== undefined && external.acsTransactionId !== undefined, {
+      error: 'needs dsTransactionId and acsTransactionId for 3-D Secure 2',
+    })
+    .optional(),
+});
+
+export const createChargeBody = p.object({
+  amount: amount(),
+  currency: isoCurrency(),
+  type: p.enum(['first_recurring', 'subsequent_recurring', 'merchant_initiated', 'customer_initiated']).optional(),
+  description: p.string({ max: 1024 }).optional(),
+  customerId: p.string({ min: 1, max: 255, description: 'Customer to charge (its default card when no card is given)' }).optional(),
+  card: cardReferenceSchema.optional(),
+  captured: p.bool({ description: 'false only authorizes; capture later' }).optional(),
+  shipping: shippingSchema.optional(),
+  billing: billingSchema.optional(),
+  threeDSecure: threeDSecureSchema.optional(),
+  merchantAccountId: p.string({ max: 255 }).optional(),
+  metadata: p.metadata().optional(),
+});
+
+export const updateChargeBody = p.object({
+  customerId: p.string({ min: 1, max: 255, description: 'Only for a charge not assigned to any customer' }).optional(),
+  description: p.string({ max: 1024 }).nullable().optional(),
+  shipping: shippingSchema.nullable().optional(),
+  billing: billingSchema.nullable().optional(),
+  fraudDetails: p.object({ status: p.enum(['safe', 'suspicious', 'fraudulent', 'in_progress', 'unknown']) }).optional(),
+  metadata: p.metadata().optional(),
+});
+
+export const refundChargeBody = p.object({
+  amount: amount('Amount to refund; default: everything not yet refunded').optional(),
+  reason: p.enum(['fraudulent']).optional(),
+  metadata: p.metadata().optional(),
+});
+
+export const chargeIdParams = z.object({ chargeId: z.string().meta({ description: 'Charge id (char_…)' }) });
+
+export const listChargesQuery = p.listQuery({
+  customerId: p.string({ max: 255, description: 'Only charges of this customer' }).optional(),
+});
+
+export const refundSchema = z
+  .object({
+    id: z.string(),
+    created: z.number().int(),
+    objectType: z.literal('refund'),
+    amount: z.number().int(),
+    currency: z.string(),
+    charge: z.string(),
+    reason: z.enum(['fraudulent']).nullable(),
+    status: z.enum(['successful', 'failed']),
+    metadata: z.record(z.string(), z.string()),
+  })
+  .meta({ id: 'Refund' });
+
+export const chargeSchema = z
+  .object({
+    id: z.string(),
+    created: z.number().int(),
+    objectType: z.literal('charge'),
+    amount: z.number().int(),
+    currency: z.string(),
+    type: z.string().optional(),
+    description: z.string().nullable(),
+    card: cardSchema,
+    status: z.enum(['successful', 'pending', 'failed']),
+    customerId: z.string().nullable(),
+    subscriptionId: z.string().nullable(),
+    captured: z.boolean(),
+    refunded: z.boolean(),
+    refunds: z.array(refundSchema),
+    disputed: z.boolean(),
+    fraudDetails: z.object({ status: z.string(), score: z.number().int() }),
+    shipping: z.record(z.string(), z.unknown()).nullable(),
+    billing: z.record(z.string(), z.unknown()).nullable(),
+    threeDSecureInfo: z.record(z.string(), z.unknown()).nullable(),
+    avsCheck: z.object({ result: z.string() }).nullable(),
+    merchantAccountId: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    failureCode: z.string().optional(),
+    failureMessage: z.string().optional(),
+    failureIssuerDeclineCode: z.string().nullable().optional(),
+  })
+  .meta({ id: 'Charge' });

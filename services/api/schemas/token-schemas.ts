@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { p } from '../../../packages/http/params.ts';
+import { cardDetailsShape, cardSchema } from './card-schemas.ts';
+
+export const createTokenBody = p.object(cardDetailsShape);
+
+export const tokenIdParams = z.object({ tokenId: z.string().meta({ description: 'Token id (tok_…)' }) });
+
+export const tokenSchema = z
+  .object({
+    id: z.string(),
+    created: z.number().int(),
+    objectType: z.literal('token'),
+    first6: z.string(),
+    last4: z.string(),
+    fingerprint: z.string(),
+    expMonth: z.string(),
+    expYear: z.string(),
+    cardholderName: z.string().nullable(),
+    brand: z.string(),
+    type: z.string(),
+    country: z.string().nullable(),
+    used: z.boolean(),
+    card: cardSchema.optional(),
+  })
+  .meta({ id: 'Token' });
