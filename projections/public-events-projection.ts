@@ -38,7 +38,7 @@ export const publicEventsProjection: Projection = {
       if (!view.eventTypes.has(event.type)) continue;
       const objectId = view.objectId(event);
       if (objectId === null) continue;
-      const object = view.apply(await tx.get('event_objects', objectId), event);
+      const object = view.fold(await tx.get('event_objects', objectId), event);
       if (!object) continue;
       tx.put('event_objects', object);
       objects.set(view, object);

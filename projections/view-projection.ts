@@ -20,7 +20,7 @@ export function viewProjection<T extends Document>(
     async apply(event: RecordedEvent, tx: ProjectionTransaction) {
       const id = view.objectId(event);
       if (id === null) return;
-      const next = view.apply(await tx.get<T>(collection, id), event);
+      const next = view.fold(await tx.get<T>(collection, id), event);
       if (next) tx.put(collection, next);
     },
   };

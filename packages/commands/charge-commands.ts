@@ -4,7 +4,7 @@ import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decid
 import { chargeStream, type Billing, type ChargeAttempt, type ChargeFailure, type ChargeType, type FraudStatus, type Shipping } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
-import { CardError, InvalidRequestError } from '../domain/errors.ts';
+import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import { newId } from '../ids/object-id.ts';
 import type { CardNetwork, ThreeDSecureRequest } from '../network/card-network.ts';

@@ -18,7 +18,7 @@ export interface BlacklistRuleDoc extends Document {
 export const blacklistRuleView: ObjectView<BlacklistRuleDoc> = {
   eventTypes: new Set(blacklistRuleEventTypes),
   objectId: (event) => (event.data as { ruleId?: string }).ruleId ?? null,
-  apply(current, recorded: RecordedEvent) {
+  fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & BlacklistRuleEvent;
     switch (event.type) {
       case 'BlacklistRuleCreated': {

@@ -18,7 +18,7 @@ export interface CardDoc extends Document {
 export const cardView: ObjectView<CardDoc> = {
   eventTypes: new Set(['CardAdded', 'CardUpdated', 'CardDeleted']),
   objectId: (event) => (event.data as { cardId?: string }).cardId ?? null,
-  apply(current, recorded: RecordedEvent) {
+  fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & CustomerEvent;
     switch (event.type) {
       case 'CardAdded':

@@ -36,7 +36,7 @@ function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
 export const chargeView: ObjectView<ChargeDoc> = {
   eventTypes: new Set(chargeEventTypes),
   objectId: (event) => (event.data as { chargeId?: string }).chargeId ?? null,
-  apply(current, recorded: RecordedEvent) {
+  fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & ChargeEvent;
     if (event.type === 'ChargeSucceeded' || event.type === 'ChargeFailed') {
       const data = event.data;
@@ -82,12 +82,12 @@ export const chargeView: ObjectView<ChargeDoc> = {
         return { ...current, ...changes, card };
       }
       case 'RefundRequested':
-        return withRefunds(current, [...current._refunds, refundView.apply(null, recorded)!]);
+        return withRefunds(current, [...current._refunds, refundView.fold(null, recorded)!]);
       case 'RefundSettled':
       case 'RefundUpdated':
         return withRefunds(
           current,
-          current._refunds.map((refund) => (refund.id === event.data.refundId ? refundView.apply(refund, recorded)! : refund)),
+          current._refunds.map((refund) => (refund.id === event.data.refundId ? refundView.fold(refund, recorded)! : refund)),
         );
       default:
         return current;

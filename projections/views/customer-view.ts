@@ -32,7 +32,7 @@ function withCards(doc: CustomerDoc, cards: CardDoc[]): CustomerDoc {
 export const customerView: ObjectView<CustomerDoc> = {
   eventTypes: new Set(customerEventTypes),
   objectId: (event) => (event.data as { customerId?: string }).customerId ?? null,
-  apply(current, recorded: RecordedEvent) {
+  fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & CustomerEvent;
     if (event.type === 'CustomerCreated') {
       return {
@@ -58,11 +58,11 @@ export const customerView: ObjectView<CustomerDoc> = {
       case 'CustomerDeleted':
         return { ...current, deleted: true, _deleted: true };
       case 'CardAdded':
-        return withCards(current, [...current._cards, cardView.apply(null, recorded)!]);
+        return withCards(current, [...current._cards, cardView.fold(null, recorded)!]);
       case 'CardUpdated':
         return withCards(
           current,
-          current._cards.map((card) => (card.id === event.data.cardId ? cardView.apply(card, recorded)! : card)),
+          current._cards.map((card) => (card.id === event.data.cardId ? cardView.fold(card, recorded)! : card)),
         );
       case 'CardDeleted':
         return withCards(current, current._cards.filter((card) => card.id !== event.data.cardId));

@@ -11,7 +11,7 @@ export interface ObjectView<T extends Document = Document> {
   readonly eventTypes: ReadonlySet<string>;
   /** Which object an event concerns (e.g. `data.cardId` for card events), null when none. */
   objectId(event: RecordedEvent): string | null;
-  apply(current: T | null, event: RecordedEvent): T | null;
+  fold(current: T | null, event: RecordedEvent): T | null;
 }
 
 /** Drops internal fields: what API clients see. */

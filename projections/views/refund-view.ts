@@ -22,7 +22,7 @@ export interface RefundDoc extends Document {
 export const refundView: ObjectView<RefundDoc> = {
   eventTypes: new Set(['RefundRequested', 'RefundSettled', 'RefundUpdated']),
   objectId: (event) => (event.data as { refundId?: string }).refundId ?? null,
-  apply(current, recorded: RecordedEvent) {
+  fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & ChargeEvent;
     switch (event.type) {
       case 'RefundRequested':

@@ -19,7 +19,7 @@ export interface TokenDoc extends Document {
 export const tokenView: ObjectView<TokenDoc> = {
   eventTypes: new Set(tokenEventTypes),
   objectId: (event) => (event.data as { tokenId?: string }).tokenId ?? null,
-  apply(current, recorded: RecordedEvent) {
+  fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & TokenEvent;
     switch (event.type) {
       case 'TokenCreated': {
