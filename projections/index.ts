@@ -3,6 +3,7 @@ import { accountsProjection } from './accounts-projection.ts';
 import { blacklistProjection } from './blacklist-projection.ts';
 import { cardsProjection } from './cards-projection.ts';
 import { chargesProjection } from './charges-projection.ts';
+import { creditsProjection } from './credits-projection.ts';
 import { customersProjection } from './customers-projection.ts';
 import { publicEventsProjection } from './public-events-projection.ts';
 import { refundsProjection } from './refunds-projection.ts';
@@ -17,5 +18,6 @@ export const allProjections = (): Projection[] => [
   chargesProjection,
   refundsProjection,
   blacklistProjection,
+  creditsProjection,
   publicEventsProjection,
 ];

@@ -6,6 +6,7 @@ import { BlacklistCommands } from '../packages/commands/blacklist-commands.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
 import { CardSources } from '../packages/commands/card-sources.ts';
 import { ChargeCommands } from '../packages/commands/charge-commands.ts';
+import { CreditCommands } from '../packages/commands/credit-commands.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
 import { TokenCommands } from '../packages/commands/token-commands.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
@@ -37,6 +38,7 @@ export interface Commands {
   blacklist: BlacklistCommands;
   tokens: TokenCommands;
   charges: ChargeCommands;
+  credits: CreditCommands;
 }
 
 export interface Platform {
@@ -112,6 +114,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
         network,
         blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
       }),
+      credits: new CreditCommands({ aggregates, cardSources, intake, network }),
     },
     async close() {
       readModels.stop();

@@ -5,7 +5,7 @@ import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import { blacklistRuleFromInput, type CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
 import type { CommandContext } from './command-context.ts';
-import type { CommandOutcome } from './customer-commands.ts';
+import type { CommandOutcome } from './command-outcome.ts';
 
 export type { CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
 

@@ -12,7 +12,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
-import type { CommandOutcome } from './customer-commands.ts';
+import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
 
 export interface CreateChargeInput {

@@ -11,6 +11,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext } from './command-context.ts';
+import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
 
 export interface CreateCustomerInput {
@@ -40,12 +41,6 @@ export interface CardUpdateInput {
   addressZip?: string | null;
   addressCountry?: string | null;
   checkFastCredit?: boolean;
-}
-
-/** Outcome of a command: the object it concerns and the log position to wait for before reading. */
-export interface CommandOutcome {
-  id: string;
-  position: number | null;
 }
 
 export interface CustomerCommandsDeps {

@@ -5,7 +5,7 @@ import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
 import type { CommandContext } from './command-context.ts';
-import type { CommandOutcome } from './customer-commands.ts';
+import type { CommandOutcome } from './command-outcome.ts';
 
 /**
  * Tokens: card data held for one use. Using a token is a command on its own stream, so that of

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
@@ -40,6 +40,8 @@ export interface IdempotencyScope {
 export interface IdempotencyOptions {
   /** How long a key is remembered; default 24 h. */
   ttlMs?: number;
+  /** Key of the request fingerprints (HMAC-SHA256); stable across processes and restarts. */
+  fingerprintKey: Buffer;
   /** A pending record older than this belongs to a request that died; default 60 s. */
   staleAfterMs?: number;
   /** How long a duplicate waits for the first request to finish before giving up (409); default 30 s. */
@@ -60,16 +62,23 @@ export class IdempotencyStore {
   private readonly waitTimeoutMs: number;
   private readonly pollIntervalMs: number;
   private readonly now: () => number;
+  private readonly fingerprintKey: Buffer;
 
   constructor(
     private readonly records: Collection<IdempotencyRecord>,
-    options: IdempotencyOptions = {},
+    options: IdempotencyOptions,
   ) {
+    this.fingerprintKey = options.fingerprintKey;
     this.ttlMs = options.ttlMs ?? 24 * 3600_000;
     this.staleAfterMs = options.staleAfterMs ?? 60_000;
     this.waitTimeoutMs = options.waitTimeoutMs ?? 30_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.now = options.now ?? Date.now;
+  }
+
+  /** What identifies a request for this store: see requestFingerprint. */
+  fingerprint(method: string, path: string, body: unknown): string {
+    return requestFingerprint(method, path, body, this.fingerprintKey);
   }
 
   /** Runs `execute` once per key and fingerprint; every other call gets the stored response. */
@@ -136,8 +145,9 @@ export class IdempotencyStore {
  * in a canonical order and scalars compared as text, so that key order, and JSON or form spelling
  * of the same parameters (`"amount": 100` or `amount=100`), do not matter.
  */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
+export function requestFingerprint(method: string, path: string, body: unknown, key: Buffer): string {
+  // Keyed: bodies may carry card numbers, whose few possible values an unkeyed hash would give away.
+  return createHmac('sha256', key).update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Logger } from '../observability/logger.ts';
 import { authorizeKeyKind } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, requestFingerprint, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
 import { isRouteResponse, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
 import { validateParameters } from './validation.ts';
@@ -38,7 +38,7 @@ export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }:
       return;
     }
     const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
-    const { response, replayed } = await idempotency.run(scope, requestFingerprint(req.method, req.path, req.body), execute);
+    const { response, replayed } = await idempotency.run(scope, idempotency.fingerprint(req.method, req.path, req.body), execute);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     send(res, response);
   };

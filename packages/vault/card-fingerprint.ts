@@ -10,6 +10,11 @@ export class CardFingerprinter {
     if (key.length !== 32) throw new Error('The fingerprint key must be 32 bytes');
   }
 
+  /** A separate key for another keyed hash, so that one hash never reveals the other. */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`derived:${purpose}`).digest();
+  }
+
   fingerprint(cardNumber: string): string {
     return createHmac('sha256', this.key).update(cardNumber).digest('base64url').slice(0, 24);
   }

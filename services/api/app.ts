@@ -16,7 +16,10 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   return createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
     authenticate: apiKeyAuthenticator(platform.readModels),
-    idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), { ttlMs: config.idempotencyTtlHours * 3_600_000 }),
+    idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
+      ttlMs: config.idempotencyTtlHours * 3_600_000,
+      fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
+    }),
     rateLimiter: createRateLimiter({ ...config.rateLimit, ...(platform.redis ? { redis: platform.redis } : {}) }),
     logger,
     maxBodyBytes: config.maxBodyBytes,

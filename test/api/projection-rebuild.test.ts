@@ -66,7 +66,7 @@ describe('rebuilding projections while requests are served', function () {
 
     const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
     expect(rebuild.code, rebuild.stderr).to.equal(0);
-    expect(rebuild.stdout).to.match(/Rebuilt: accounts, customers, events/);
+    expect(rebuild.stdout).to.match(/Rebuilt: accounts, customers, .*events/);
     // Keep serving across the switch and the drop of the old build.
     await new Promise((resolve) => setTimeout(resolve, 6500));
     serving = false;
@@ -76,7 +76,8 @@ describe('rebuilding projections while requests are served', function () {
     expect(createdDuring.length).to.be.greaterThan(5);
     const status = await runCli(['projections', 'status', '--json'], service.dataDir);
     const generations = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as { projection: string; generation: number; lag: number });
-    expect(generations.map(({ projection, generation }) => [projection, generation])).to.deep.equal([['accounts', 2], ['customers', 2], ['events', 2]]);
+    expect(generations.map((row) => row.projection)).to.include.members(['accounts', 'customers', 'events']);
+    for (const row of generations) expect(row.generation, row.projection).to.equal(2);
 
     const customersAfter = await listAll(api, '/customers');
     const deletedAfter = await listAll(api, '/customers', { deleted: 'true' });

@@ -117,7 +117,8 @@ describe('http kit: IdempotencyStore', () => {
   afterEach(() => store.close());
 
   const records = () => store.collection<IdempotencyRecord>('idempotency');
-  const idempotency = (options = {}) => new IdempotencyStore(records(), { now: () => now, pollIntervalMs: 5, ...options });
+  const KEY = Buffer.alloc(32, 7);
+  const idempotency = (options = {}) => new IdempotencyStore(records(), { now: () => now, pollIntervalMs: 5, fingerprintKey: KEY, ...options });
 
   it('keys records by account, mode and key, and expires them after the TTL', async () => {
     await idempotency({ ttlMs: 3_600_000 }).run(scope, 'f', ok({ a: 1 }));
@@ -147,7 +148,7 @@ describe('http kit: IdempotencyStore', () => {
 
   it('gives up waiting for a pending request after the wait timeout with 409', async () => {
     await records().insert({ id: 'acct_a:test:k1', created: 0, state: 'pending', fingerprint: 'f', startedAt: now, _expiresAt: now + 1e6 });
-    const store = new IdempotencyStore(records(), { waitTimeoutMs: 30, pollIntervalMs: 5 });
+    const store = new IdempotencyStore(records(), { waitTimeoutMs: 30, pollIntervalMs: 5, fingerprintKey: KEY });
     const error = await store.run(scope, 'f', ok('never')).catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(HttpError);
     expect(error).to.include({ status: 409, type: 'invalid_request' });
@@ -169,10 +170,16 @@ describe('http kit: IdempotencyStore', () => {
   });
 
   it('fingerprints method, path and body, ignoring key order and scalar spelling', () => {
-    const base = requestFingerprint('POST', '/charges', { amount: 100, card: { number: 'x', cvc: '1' } });
-    expect(requestFingerprint('post', '/charges', { card: { cvc: '1', number: 'x' }, amount: '100' })).to.equal(base);
-    expect(requestFingerprint('POST', '/charges', { amount: 101, card: { number: 'x', cvc: '1' } })).not.to.equal(base);
-    expect(requestFingerprint('POST', '/refunds', { amount: 100, card: { number: 'x', cvc: '1' } })).not.to.equal(base);
-    expect(requestFingerprint('POST', '/charges', { amount: [100], card: { number: 'x', cvc: '1' } })).not.to.equal(base);
+    const base = requestFingerprint('POST', '/charges', { amount: 100, card: { number: 'x', cvc: '1' } }, KEY);
+    expect(requestFingerprint('post', '/charges', { card: { cvc: '1', number: 'x' }, amount: '100' }, KEY)).to.equal(base);
+    expect(requestFingerprint('POST', '/charges', { amount: 101, card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(base);
+    expect(requestFingerprint('POST', '/refunds', { amount: 100, card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(base);
+    expect(requestFingerprint('POST', '/charges', { amount: [100], card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(base);
+  });
+
+  it('keys the fingerprints, so a body holding a card number cannot be found by hashing guesses', () => {
+    const body = { card: { number: '4242424242424242' } };
+    expect(requestFingerprint('POST', '/charges', body, KEY)).not.to.equal(requestFingerprint('POST', '/charges', body, Buffer.alloc(32, 8)));
+    expect(idempotency().fingerprint('POST', '/charges', body)).to.equal(requestFingerprint('POST', '/charges', body, KEY));
   });
 });

@@ -170,7 +170,7 @@ export async function startToyApi(options: ToyApiOptions = {}): Promise<ToyApi> 
   const appOptions: AppOptions = {
     routes,
     authenticate: async (apiKey) => KEYS[apiKey] ?? null,
-    idempotency: new IdempotencyStore(store.collection<IdempotencyRecord>('idempotency'), options.idempotency),
+    idempotency: new IdempotencyStore(store.collection<IdempotencyRecord>('idempotency'), { fingerprintKey: Buffer.alloc(32, 1), ...options.idempotency }),
     rateLimiter: createRateLimiter(options.rateLimit ?? { pointsPerSecond: 10_000, burst: 10_000 }),
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 100 * 1024,

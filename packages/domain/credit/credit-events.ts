@@ -1,0 +1,40 @@
+import type { CardSnapshot } from '../card/card-snapshot.ts';
+import type { CardSource } from '../customer/customer-events.ts';
+import type { DomainEvent } from '../decider.ts';
+import type { CardErrorCode } from '../errors.ts';
+import type { Metadata } from '../metadata.ts';
+
+/** Stream of one credit (a transfer of funds to a card): `credit-<creditId>`. */
+export const creditStream = (creditId: string): string => `credit-${creditId}`;
+
+/** Everything known when a credit is made, successful or not. */
+export interface CreditAttempt {
+  creditId: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  customerId: string | null;
+  /** The saved card's id, or a new id for a card given as details or a token (it is not saved). */
+  cardId: string;
+  card: CardSnapshot;
+  /** Where a new card came from (details or a token); null for a saved card of `customerId`. */
+  cardSource: CardSource | null;
+  metadata: Metadata;
+}
+
+/** Why the network refused the credit; same names as a failed charge's fields (spec: Errors). */
+export interface CreditFailure {
+  failureCode: CardErrorCode;
+  failureMessage: string;
+  failureIssuerDeclineCode: string | null;
+}
+
+export type CreditSucceeded = DomainEvent<'CreditSucceeded', CreditAttempt>;
+export type CreditFailed = DomainEvent<'CreditFailed', CreditAttempt & CreditFailure>;
+
+/** Only the fields that changed are present. */
+export type CreditUpdated = DomainEvent<'CreditUpdated', { creditId: string; description?: string | null; metadata?: Metadata }>;
+
+export type CreditEvent = CreditSucceeded | CreditFailed | CreditUpdated;
+
+export const creditEventTypes: ReadonlyArray<CreditEvent['type']> = ['CreditSucceeded', 'CreditFailed', 'CreditUpdated'];

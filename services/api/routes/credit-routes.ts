@@ -1,0 +1,71 @@
+import { CreditDeclined } from '../../../packages/commands/credit-commands.ts';
+import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
+import type { ApiDependencies } from '../api-dependencies.ts';
+import { commandContext } from '../command-context.ts';
+import { listOf } from '../schemas/common-schemas.ts';
+import { createCreditBody, creditIdParams, creditSchema, listCreditsQuery, updateCreditBody } from '../schemas/credit-schemas.ts';
+
+const tag = 'Credits';
+
+export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
+  type Tenant = { auth: { accountId: string; mode: 'test' | 'live' } };
+  const creditOf = (request: { params: { creditId: string } } & Tenant) => reader.get('credits', 'Credit', request.params.creditId, request.auth);
+  const readCredit = (position: number | null, creditId: string, request: Tenant) => reader.getAfter(position, 'credits', 'Credit', creditId, request.auth);
+
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/credits',
+      summary: 'Send funds to a card; a declined credit is recorded and answered with 402 card_error and creditId',
+      tag,
+      body: createCreditBody,
+      response: creditSchema,
+      async handler(request) {
+        try {
+          const outcome = await commands.credits.create(request.body, commandContext(request));
+          return await readCredit(outcome.position, outcome.id, request);
+        } catch (error) {
+          if (!(error instanceof CreditDeclined)) throw error;
+          // The failed credit is readable before the client hears of it.
+          await reader.caughtUp(error.outcome.position);
+          throw error.cardError;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/credits/:creditId',
+      summary: 'Retrieve a credit',
+      tag,
+      params: creditIdParams,
+      response: creditSchema,
+      handler: (request) => creditOf(request),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/credits/:creditId',
+      summary: "Update a credit's description and metadata",
+      tag,
+      params: creditIdParams,
+      body: updateCreditBody,
+      response: creditSchema,
+      async handler(request) {
+        await creditOf(request);
+        const outcome = await commands.credits.update(request.params.creditId, request.body, commandContext(request));
+        return readCredit(outcome.position, request.params.creditId, request);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/credits',
+      summary: 'List credits, newest first',
+      tag,
+      query: listCreditsQuery,
+      response: listOf(creditSchema),
+      handler: (request) => {
+        const { customerId, ...page } = request.query;
+        return reader.list('credits', request.auth, page, { customerId });
+      },
+    }),
+  ];
+}

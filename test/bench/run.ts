@@ -1,0 +1,255 @@
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { startBareServer, type BareServer } from './bare-process.ts';
+
+/**
+ * `npm run bench`: the service (embedded profile, child process) against a bare express 5 app
+ * (child process), measured with autocannon. Prints a Markdown table; exits 1 if any scenario
+ * saw a non-2xx response or a connection error.
+ *
+ * Env: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 10),
+ * BENCH_WARMUP (seconds of warm-up before each scenario, default 1).
+ */
+
+const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 10);
+const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
+const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP', 1);
+/** Customers created before the list scenario, so that `limit=10` always returns a full page. */
+const LIST_SIZE = 200;
+/** Effectively no rate limit: the benchmark would otherwise measure 429s. */
+const SERVICE_ENV = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+
+const CUSTOMER_BODY = JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } });
+const BARE_BODY = CUSTOMER_BODY;
+
+type Method = 'GET' | 'POST';
+
+interface Scenario {
+  name: string;
+  method: Method;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The bare scenario this one is compared with; none for the baselines themselves. */
+  baseline?: string;
+}
+
+interface Measurement {
+  scenario: Scenario;
+  result: autocannon.Result;
+  /** Problems seen during the warm-up or the measurement: any fails the run. */
+  problems: string[];
+}
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+function positiveInteger(name: string, fallback: number): number {
+  const value = positiveNumber(name, fallback);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a positive integer (got ${JSON.stringify(process.env[name])})`);
+  return value;
+}
+
+function basicAuth(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}
+
+/** One request outside autocannon: setup, sanity checks and, on failure, showing what the server said. */
+async function request(scenario: Pick<Scenario, 'method' | 'url' | 'headers' | 'body'>): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(scenario.url, { method: scenario.method, headers: scenario.headers, body: scenario.body });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body };
+}
+
+async function expectOk(scenario: Pick<Scenario, 'method' | 'url' | 'headers' | 'body'>): Promise<Record<string, unknown>> {
+  const { status, body } = await request(scenario);
+  if (status < 200 || status > 299) throw new Error(`${scenario.method} ${scenario.url} answered ${status}: ${JSON.stringify(body)}`);
+  return body as Record<string, unknown>;
+}
+
+function fire(scenario: Scenario, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: scenario.url,
+    method: scenario.method,
+    headers: scenario.headers,
+    ...(scenario.body === undefined ? {} : { body: scenario.body }),
+    connections: CONNECTIONS,
+    duration,
+    timeout: 10,
+  });
+}
+
+function problems(result: autocannon.Result): string[] {
+  const found: string[] = [];
+  if (result.non2xx > 0) {
+    const byStatus = Object.entries(result.statusCodeStats ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, { count }]) => `${status}×${count ?? 0}`)
+      .join(', ');
+    found.push(`${result.non2xx} non-2xx responses (${byStatus})`);
+  }
+  if (result.errors > 0) found.push(`${result.errors} connection errors (${result.timeouts} of them timeouts)`);
+  if (result.mismatches > 0) found.push(`${result.mismatches} body mismatches`);
+  if (result['2xx'] === 0) found.push('no successful response at all');
+  return found;
+}
+
+async function measure(scenario: Scenario): Promise<Measurement> {
+  process.stderr.write(`• ${scenario.name}: ${WARMUP_SECONDS}s warm-up, ${DURATION_SECONDS}s measured … `);
+  const warmup = await fire(scenario, WARMUP_SECONDS);
+  const cpuBefore = process.cpuUsage();
+  const result = await fire(scenario, DURATION_SECONDS);
+  const cpu = process.cpuUsage(cpuBefore);
+  const trouble = [...problems(warmup).map((problem) => `warm-up: ${problem}`), ...problems(result)];
+  // The load generator shares the machine with the servers: its own CPU time shows how much it took.
+  const clientCpu = `bench process CPU ${formatNumber((cpu.user + cpu.system) / 1e6, 1)} s`;
+  process.stderr.write(`${Math.round(result.requests.mean)} req/s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`);
+  return { scenario, result, problems: trouble };
+}
+
+function formatNumber(value: number, digits: number): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function table(measurements: Measurement[]): string {
+  const byName = new Map(measurements.map((measurement) => [measurement.scenario.name, measurement]));
+  const lines = [
+    '| scenario | requests/s (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const { scenario, result, problems: found } of measurements) {
+    const name = found.length > 0 ? `${scenario.name} **FAILED: ${found.join('; ')}**` : scenario.name;
+    const baseline = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline);
+    const ratio = baseline ? `${formatNumber(result.requests.mean / baseline.result.requests.mean, 2)} (of ${scenario.baseline})` : '1.00 (baseline)';
+    lines.push(
+      `| ${name} | ${formatNumber(result.requests.mean, 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function commandLine(): string {
+  const settings = [
+    `BENCH_DURATION=${DURATION_SECONDS}`,
+    `BENCH_CONNECTIONS=${CONNECTIONS}`,
+    `BENCH_WARMUP=${WARMUP_SECONDS}`,
+  ];
+  return `${settings.join(' ')} npm run bench`;
+}
+
+async function createCustomers(service: ServiceProcess, headers: Record<string, string>, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  const batch = 10;
+  for (let done = 0; done < count; done += batch) {
+    const created = await Promise.all(
+      Array.from({ length: Math.min(batch, count - done) }, () =>
+        expectOk({ method: 'POST', url: `${service.baseUrl}/customers`, headers, body: CUSTOMER_BODY }),
+      ),
+    );
+    ids.push(...created.map((customer) => String(customer.id)));
+  }
+  return ids;
+}
+
+/** The service's error log lines (the last few), which say what a 5xx was about. */
+function reportServiceErrors(service: ServiceProcess): void {
+  const errors = service
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"level":"error"'));
+  if (errors.length === 0) return;
+  console.error(`\nThe service logged ${errors.length} error${errors.length === 1 ? '' : 's'}; the last ones:`);
+  for (const line of errors.slice(-3)) console.error(line.length > 3000 ? `${line.slice(0, 3000)}…` : line);
+}
+
+async function main(): Promise<number> {
+  let service: ServiceProcess | undefined;
+  let bare: BareServer | undefined;
+  const cleanup = async (): Promise<void> => {
+    const stopping: Promise<unknown>[] = [];
+    if (bare) stopping.push(bare.stop());
+    if (service) {
+      const { dataDir } = service;
+      stopping.push(service.stop().finally(() => removeDataDir(dataDir)));
+    }
+    bare = undefined;
+    service = undefined;
+    await Promise.allSettled(stopping);
+  };
+  const interrupted = (signal: NodeJS.Signals): void => {
+    process.stderr.write(`\n${signal}: stopping the servers\n`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  try {
+    process.stderr.write('Starting the service (embedded profile) and the bare express app…\n');
+    [service, bare] = await Promise.all([startService({ env: SERVICE_ENV }), startBareServer()]);
+    if (!service.keys) throw new Error(`the service did not print the default account's keys:\n${service.output()}`);
+    const json = { 'content-type': 'application/json' };
+    const auth = { authorization: basicAuth(service.keys.testSecretKey) };
+
+    process.stderr.write(`Creating ${LIST_SIZE} customers…\n`);
+    const [customerId] = await createCustomers(service, { ...auth, ...json }, LIST_SIZE);
+    const list = await expectOk({ method: 'GET', url: `${service.baseUrl}/customers?limit=10`, headers: auth });
+    if (!Array.isArray(list.list) || list.list.length !== 10) throw new Error(`GET /customers?limit=10 did not return 10 customers: ${JSON.stringify(list)}`);
+
+    // Reads run before the write scenario so that they see the same data set whatever its throughput.
+    const scenarios: Scenario[] = [
+      { name: 'bare GET /bare', method: 'GET', url: `${bare.baseUrl}/bare`, headers: {} },
+      { name: 'bare POST /bare', method: 'POST', url: `${bare.baseUrl}/bare`, headers: json, body: BARE_BODY },
+      { name: 'GET /customers/{id}', method: 'GET', url: `${service.baseUrl}/customers/${customerId}`, headers: auth, baseline: 'bare GET /bare' },
+      { name: 'GET /customers?limit=10', method: 'GET', url: `${service.baseUrl}/customers?limit=10`, headers: auth, baseline: 'bare GET /bare' },
+      { name: 'POST /customers', method: 'POST', url: `${service.baseUrl}/customers`, headers: { ...auth, ...json }, body: CUSTOMER_BODY, baseline: 'bare POST /bare' },
+    ];
+    for (const scenario of scenarios) await expectOk(scenario);
+
+    const measurements: Measurement[] = [];
+    for (const scenario of scenarios) measurements.push(await measure(scenario));
+
+    const cpuList = cpus();
+    console.log('');
+    console.log(table(measurements));
+    console.log('');
+    console.log(
+      `Command: \`${commandLine()}\` — service started with RATE_LIMIT_PER_SECOND=${SERVICE_ENV.RATE_LIMIT_PER_SECOND} ` +
+        `RATE_LIMIT_BURST=${SERVICE_ENV.RATE_LIMIT_BURST} (rate limit effectively off), LOG_LEVEL=info (one access-log line per request); ` +
+        `node ${process.version}, ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? 'unknown'}), ` +
+        `${DURATION_SECONDS}s per scenario after ${WARMUP_SECONDS}s warm-up, ${CONNECTIONS} connections, pipelining 1, latency in whole ms (autocannon's resolution); ` +
+        `client, service and bare app on the same machine.`,
+    );
+
+    const failed = measurements.filter((measurement) => measurement.problems.length > 0);
+    if (failed.length > 0) {
+      console.error('');
+      for (const { scenario, problems: found } of failed) {
+        const { status, body } = await request(scenario).catch((error: Error) => ({ status: 0, body: error.message }));
+        console.error(`FAILED ${scenario.name}: ${found.join('; ')}; one more request now answers ${status}: ${JSON.stringify(body).slice(0, 500)}`);
+      }
+      reportServiceErrors(service);
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    console.error(`Benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (service) reportServiceErrors(service);
+    return 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+process.exitCode = await main();

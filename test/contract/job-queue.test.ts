@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { BullMqJobQueue } from '../../packages/jobs/bullmq-job-queue.ts';
+import { InProcessJobQueue, type Clock } from '../../packages/jobs/in-process-job-queue.ts';
+import type { Job } from '../../packages/jobs/job-queue.ts';
+import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import { describeJobQueueContract } from './job-queue.contract.ts';
+
+describeJobQueueContract('in-process', async () => new InProcessJobQueue());
+
+describe('InProcessJobQueue on a fake clock', function () {
+  let clock: sinon.SinonFakeTimers;
+  let fakeClock: Clock;
+  let jobs: InProcessJobQueue;
+
+  beforeEach(function () {
+    clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    fakeClock = {
+      now: () => clock.now,
+      setTimeout: (callback, ms) => clock.setTimeout(callback, ms),
+      clearTimeout: (timer) => clock.clearTimeout(timer as ReturnType<typeof clock.setTimeout>),
+    };
+  });
+
+  afterEach(async function () {
+    await jobs.close();
+    clock.restore();
+  });
+
+  it('waits out long delays and backoffs on the clock it is given', async function () {
+    jobs = new InProcessJobQueue({ clock: fakeClock });
+    const attempts: number[] = [];
+    jobs.process('expiries', async (job) => {
+      attempts.push(job.attempt);
+      throw new Error('acquirer unavailable');
+    });
+
+    await jobs.enqueue('expiries', 'expire-authorization', {}, {
+      delayMs: 7 * 24 * 60 * 60_000,
+      attempts: 2,
+      backoff: { type: 'fixed', delayMs: 60 * 60_000 },
+    });
+    await clock.tickAsync(7 * 24 * 60 * 60_000 - 1);
+    expect(attempts).to.deep.equal([]);
+    await clock.tickAsync(1);
+    expect(attempts).to.deep.equal([1]);
+    await clock.tickAsync(60 * 60_000);
+    expect(attempts).to.deep.equal([1, 2]);
+  });
+
+  it('frees a completed job id once the retention window has passed', async function () {
+    jobs = new InProcessJobQueue({ clock: fakeClock, completedRetentionMs: 60_000 });
+    let runs = 0;
+    jobs.process('captures', async () => {
+      runs++;
+    });
+
+    await jobs.enqueue('captures', 'capture', {}, { jobId: 'capture-ch_1' });
+    await clock.tickAsync(0);
+    expect(runs).to.equal(1);
+
+    await clock.tickAsync(59_999);
+    expect((await jobs.enqueue('captures', 'capture', {}, { jobId: 'capture-ch_1' })).deduplicated).to.equal(true);
+
+    await clock.tickAsync(1);
+    expect((await jobs.counts('captures')).completed).to.equal(0);
+    expect((await jobs.enqueue('captures', 'capture', {}, { jobId: 'capture-ch_1' })).deduplicated).to.equal(false);
+    await clock.tickAsync(0);
+    expect(runs).to.equal(2);
+  });
+});
+
+if (!redisServerAvailable()) {
+  console.warn(
+    '\n*** redis-server is not on PATH: the BullMQ job queue tests are SKIPPED. ' +
+      'Install it (e.g. apt-get install redis-server) to run them. ***\n',
+  );
+}
+const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
+
+describeWithRedis('BullMqJobQueue on a real redis-server', function () {
+  let redis: RedisServer;
+  /** Every JobQueue gets its own key prefix, so tests never see each other's jobs. */
+  const freshPrefix = () => `test-${randomUUID()}`;
+
+  before(async function () {
+    const started = await startRedisServer();
+    if (!started) throw new Error('redis-server disappeared from PATH');
+    redis = started;
+  });
+
+  after(async function () {
+    await redis?.stop();
+  });
+
+  describeJobQueueContract('BullMQ', async () => new BullMqJobQueue(redis.url, { prefix: freshPrefix() }));
+
+  describe('across processes', function () {
+    it('lets another instance on the same Redis process what this one enqueued', async function () {
+      const prefix = freshPrefix();
+      const api = new BullMqJobQueue(redis.url, { prefix });
+      const worker = new BullMqJobQueue(redis.url, { prefix });
+      try {
+        const processed = new Promise<Job>((resolve) => {
+          worker.process('receipts', async (job) => resolve(job));
+        });
+
+        const { jobId } = await api.enqueue('receipts', 'send-receipt', { chargeId: 'ch_1' }, { jobId: 'receipt:ch_1' });
+
+        expect(await processed).to.deep.include({ id: jobId, name: 'send-receipt', data: { chargeId: 'ch_1' } });
+        expect((await api.enqueue('receipts', 'send-receipt', {}, { jobId: 'receipt:ch_1' })).deduplicated).to.equal(true);
+      } finally {
+        await api.close();
+        await worker.close();
+      }
+    });
+
+    it('gives a job whose worker process was killed mid-job to another worker', async function () {
+      const prefix = freshPrefix();
+      const doomed = startHangingWorker(redis.url, prefix, 'settlements');
+      const api = new BullMqJobQueue(redis.url, { prefix });
+      const survivor = new BullMqJobQueue(redis.url, { prefix, stalledIntervalMs: 200 });
+      try {
+        await api.enqueue('settlements', 'settle', { batch: 7 }, { jobId: 'batch:7' });
+        expect(await doomed.jobStarted).to.include({ id: 'batch:7' });
+        await doomed.kill();
+
+        const recovered = await new Promise<Job>((resolve) => {
+          survivor.process('settlements', async (job) => resolve(job));
+        });
+
+        expect(recovered).to.deep.include({ id: 'batch:7', name: 'settle', data: { batch: 7 } });
+      } finally {
+        await doomed.kill();
+        await api.close();
+        await survivor.close();
+      }
+    });
+  });
+});
+
+/**
+ * A separate node process whose worker takes one job and never finishes it, holding a short lock
+ * (1 s) that only lapses once the process is killed. It checks for stalled jobs as often as the
+ * survivor does, since the last check's interval throttles every worker of the queue.
+ */
+function startHangingWorker(redisUrl: string, prefix: string, queue: string) {
+  const adapter = new URL('../../packages/jobs/bullmq-job-queue.ts', import.meta.url).href;
+  const script = `
+    const { BullMqJobQueue } = await import(${JSON.stringify(adapter)});
+    const jobs = new BullMqJobQueue(${JSON.stringify(redisUrl)}, {
+      prefix: ${JSON.stringify(prefix)}, lockDurationMs: 1000, stalledIntervalMs: 200,
+    });
+    jobs.process(${JSON.stringify(queue)}, async (job) => {
+      process.stdout.write(JSON.stringify(job) + '\\n');
+      await new Promise(() => {});
+    });
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const jobStarted = new Promise<Job>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as Job));
+    void exited.then(() => reject(new Error('the worker process exited before taking the job')));
+  });
+  // Only the test awaits it; a test that fails early must not leave an unhandled rejection.
+  jobStarted.catch(() => undefined);
+  return {
+    jobStarted,
+    async kill(): Promise<void> {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
