@@ -197,7 +197,9 @@ async function main(): Promise<number> {
 
   try {
     process.stderr.write('Starting the service (embedded profile) and the bare express app…\n');
-    [service, bare] = await Promise.all([startService({ env: SERVICE_ENV }), startBareServer()]);
+    // One after the other: if the second fails to start, the first is already there to be stopped.
+    service = await startService({ env: SERVICE_ENV });
+    bare = await startBareServer();
     if (!service.keys) throw new Error(`the service did not print the default account's keys:\n${service.output()}`);
     const json = { 'content-type': 'application/json' };
     const auth = { authorization: basicAuth(service.keys.testSecretKey) };

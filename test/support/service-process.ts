@@ -46,9 +46,14 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const started = new Promise<{ port: number; keys: AccountKeys | null }>((resolveStart, reject) => {
     let keys: AccountKeys | null = null;
+    let partial = '';
+    // Only new lines are looked at: re-reading the whole output per chunk would cost the
+    // test process more CPU the longer the service logs (and skew benchmarks).
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      for (const line of output.split('\n')) {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
         if (line.startsWith('{"id":"acct_')) keys = JSON.parse(line) as AccountKeys;
         if (line.includes('"service started"')) {
           const { port } = JSON.parse(line) as { port: number };
