@@ -21,6 +21,13 @@ const LIST_SIZE = 200;
 const SERVICE_ENV = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
 
 const CUSTOMER_BODY = JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } });
+/** A charge with new card details every time: validation, vault, network, charge stream, read models. */
+const CHARGE_BODY = JSON.stringify({
+  amount: 1999,
+  currency: 'EUR',
+  card: { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' },
+  metadata: { k: 'v' },
+});
 const BARE_BODY = CUSTOMER_BODY;
 
 type Method = 'GET' | 'POST';
@@ -207,6 +214,7 @@ async function main(): Promise<number> {
     process.stderr.write(`Creating ${LIST_SIZE} customers…\n`);
     const [customerId] = await createCustomers(service, { ...auth, ...json }, LIST_SIZE);
     const list = await expectOk({ method: 'GET', url: `${service.baseUrl}/customers?limit=10`, headers: auth });
+    const charge = await expectOk({ method: 'POST', url: `${service.baseUrl}/charges`, headers: { ...auth, ...json }, body: CHARGE_BODY });
     if (!Array.isArray(list.list) || list.list.length !== 10) throw new Error(`GET /customers?limit=10 did not return 10 customers: ${JSON.stringify(list)}`);
 
     // Reads run before the write scenario so that they see the same data set whatever its throughput.
@@ -215,7 +223,9 @@ async function main(): Promise<number> {
       { name: 'bare POST /bare', method: 'POST', url: `${bare.baseUrl}/bare`, headers: json, body: BARE_BODY },
       { name: 'GET /customers/{id}', method: 'GET', url: `${service.baseUrl}/customers/${customerId}`, headers: auth, baseline: 'bare GET /bare' },
       { name: 'GET /customers?limit=10', method: 'GET', url: `${service.baseUrl}/customers?limit=10`, headers: auth, baseline: 'bare GET /bare' },
+      { name: 'GET /charges/{id}', method: 'GET', url: `${service.baseUrl}/charges/${String(charge.id)}`, headers: auth, baseline: 'bare GET /bare' },
       { name: 'POST /customers', method: 'POST', url: `${service.baseUrl}/customers`, headers: { ...auth, ...json }, body: CUSTOMER_BODY, baseline: 'bare POST /bare' },
+      { name: 'POST /charges (new card details)', method: 'POST', url: `${service.baseUrl}/charges`, headers: { ...auth, ...json }, body: CHARGE_BODY, baseline: 'bare POST /bare' },
     ];
     for (const scenario of scenarios) await expectOk(scenario);
 
