@@ -82,7 +82,7 @@ export class CustomerCommands {
   /** POST /customers/{id}/cards: a token, a charge id, or card details. */
   async addCard(customerId: string, reference: CardReference, context: CommandContext): Promise<CommandOutcome> {
     await this.deps.cardSources.liveCustomer(customerId, context);
-    const newCard = await this.cardToSave(customerId, reference, context);
+    const newCard = await this.cardToSave(customerId, reference, context, 'id');
     const outcome = await this.run(customerId, { type: 'AddCard', customerId, ...newCard }, context);
     const saved = await this.afterCardSaved(outcome, customerId, newCard, context);
     return { id: newCard.cardId, position: saved.position };
@@ -123,7 +123,7 @@ export class CustomerCommands {
   }
 
   /** Resolves a card to save: from a successful charge (its card keeps the charge's card id), a token or details. */
-  private async cardToSave(customerId: string, reference: CardReference, context: CommandContext): Promise<NewCard> {
+  private async cardToSave(customerId: string, reference: CardReference, context: CommandContext, parameter = 'card'): Promise<NewCard> {
     if (typeof reference === 'string' && reference.startsWith('char_')) {
       const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(reference), context);
       if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: charge '${reference}' does not exist`);
@@ -133,8 +133,12 @@ export class CustomerCommands {
       }
       return { cardId: state.cardId, card: state.card, source: { kind: 'charge', chargeId: reference }, merchantAccountId: state.merchantAccountId };
     }
+    if (typeof reference === 'string' && !reference.startsWith('tok_')) {
+      const expected = parameter === 'id' ? 'a token (tok_…) or a charge (char_…)' : 'a token (tok_…), a charge (char_…) or card details';
+      throw new InvalidRequestError(`Invalid parameter: ${parameter} must be ${expected}`);
+    }
     const cardId = newId('card');
-    const resolved = await this.deps.cardSources.newCard(reference, { kind: 'card', customerId, cardId }, context);
+    const resolved = await this.deps.cardSources.newCard(reference, { kind: 'card', customerId, cardId }, context, parameter);
     return { cardId, card: resolved.card, source: resolved.source! };
   }
 

@@ -28,7 +28,8 @@ function messageFor(issues: readonly z.core.$ZodIssue[]): string {
   if (!issue) return 'Invalid request';
   if (issue.code === 'unrecognized_keys') return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
   const name = parameterName(issue.path);
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `Missing required parameter: ${name}`;
+  // A union (e.g. card fields taking text or numbers) reports a missing value as invalid_union.
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) return `Missing required parameter: ${name}`;
   if (!name) return `Invalid request: ${issue.message}`;
   return `Invalid parameter: ${name} ${issue.message}`;
 }

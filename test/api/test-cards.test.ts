@@ -36,7 +36,7 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
     expect(response.status, JSON.stringify(response.body)).to.equal(402);
     const { error } = response.body;
     expect(error).to.include({ type: 'card_error', code });
-    expect(error.message).to.be.a('string').and.not.empty;
+    expect(error.message).to.be.a('string').with.length.greaterThan(0);
     expect(error.chargeId).to.match(/^char_/);
     if (issuerDeclineCode === null) expect(error).to.not.have.property('issuerDeclineCode');
     else expect(error.issuerDeclineCode).to.equal(issuerDeclineCode);

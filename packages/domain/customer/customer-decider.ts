@@ -122,5 +122,7 @@ function requireLiveCard(customer: ExistingCustomer, cardId: string, parameter?:
   const saved = customer.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
   if (saved) return saved;
   if (parameter) throw new InvalidRequestError(`Invalid parameter: ${parameter} '${cardId}' is not a card of this customer`);
+  // A deleted card is still readable (deleted: true): changing it is a bad request, as for customers.
+  if (customer.cards.some((candidate) => candidate.cardId === cardId)) throw new InvalidRequestError(`Card '${cardId}' has been deleted`);
   throw new NotFoundError('Card', cardId);
 }

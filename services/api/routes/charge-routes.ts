@@ -1,4 +1,5 @@
 import { ChargeDeclined } from '../../../packages/commands/charge-commands.ts';
+import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
@@ -104,8 +105,14 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listChargesQuery,
       response: listOf(chargeSchema),
-      handler: (request) => {
+      async handler(request) {
         const { customerId, ...page } = request.query;
+        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
+        if (customerId !== undefined) {
+          await reader.get('customers', 'Customer', customerId, request.auth).catch((error: unknown) => {
+            throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`) : error;
+          });
+        }
         return reader.list('charges', request.auth, page, { customerId });
       },
     }),

@@ -9,6 +9,12 @@ import { InvalidRequestError, NotFoundError } from '../../../packages/domain/err
 const tag = 'Refunds';
 
 export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
+  /** The charge named by the `chargeId` parameter: an unknown one is a bad parameter (400), not a 404. */
+  const chargeParameter = (chargeId: string, auth: { accountId: string; mode: 'test' | 'live' }) =>
+    reader.get('charges', 'Charge', chargeId, auth).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`) : error;
+    });
+
   return [
     defineRoute({
       method: 'post',
@@ -19,9 +25,7 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       response: refundSchema,
       async handler(request) {
         const { chargeId, ...refund } = request.body;
-        await reader.get('charges', 'Charge', chargeId, request.auth).catch((error: unknown) => {
-          throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`) : error;
-        });
+        await chargeParameter(chargeId, request.auth);
         const outcome = await commands.charges.refund(chargeId, refund, commandContext(request));
         return reader.getAfter(outcome.position, 'refunds', 'Refund', outcome.refundId, request.auth);
       },
@@ -57,8 +61,9 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listRefundsQuery,
       response: listOf(refundSchema),
-      handler: (request) => {
+      async handler(request) {
         const { chargeId, ...page } = request.query;
+        await chargeParameter(chargeId, request.auth);
         return reader.list('refunds', request.auth, page, { charge: chargeId });
       },
     }),
