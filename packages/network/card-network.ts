@@ -1,4 +1,5 @@
 import type { CardBrand, CardType } from '../domain/card/card-snapshot.ts';
+import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { CardErrorCode } from '../domain/errors.ts';
 
 /**
@@ -38,13 +39,8 @@ export interface ThreeDSecureRequest {
   external?: { version: string; eci: string; authenticationValue?: string; dsTransactionId?: string; acsTransactionId?: string; status: 'Y' | 'N' | 'A' | 'U' | 'R' | 'E' };
 }
 
-export interface ThreeDSecureInfo {
-  amount: number;
-  currency: string;
-  enrolled: boolean;
-  liabilityShift: 'pending' | 'successful' | 'failed' | 'not_possible';
-  authenticationFlow: 'frictionless' | 'challenge' | null;
-}
+/** The 3-D Secure result as the charge records it. */
+export type ThreeDSecureInfo = ThreeDSecureResult;
 
 export interface AuthorizationRequest {
   mode: 'test' | 'live';
