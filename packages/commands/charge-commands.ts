@@ -13,6 +13,7 @@ import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
 
 export interface CreateChargeInput {
@@ -58,15 +59,6 @@ export interface ChargeCommandsDeps {
   blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
 }
 
-/** A declined or failed charge: recorded, then reported as a 402 once readable. */
-export class ChargeDeclined extends Error {
-  constructor(
-    readonly outcome: CommandOutcome,
-    readonly cardError: CardError,
-  ) {
-    super(cardError.message);
-  }
-}
 
 /**
  * Charges and their refunds. I/O happens before each decision (DESIGN §4.2): card resolution,
@@ -75,7 +67,7 @@ export class ChargeDeclined extends Error {
 export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}
 
-  /** Creates a charge; throws ChargeDeclined (after recording it) when it failed. */
+  /** Creates a charge; throws PaymentDeclined (after recording it) when it failed. */
   async create(input: CreateChargeInput, payer: PayerRequest, context: CommandContext): Promise<CommandOutcome> {
     const chargeId = newId('char');
     const customerId = input.customerId ?? null;
@@ -144,7 +136,7 @@ export class ChargeCommands {
         ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
         ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
       };
-      throw new ChargeDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
+      throw new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
     }
     // A successful charge with a new card for a customer saves the card as the default (spec).
     if (customerId !== null && resolved.source !== null) {

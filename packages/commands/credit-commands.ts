@@ -9,6 +9,7 @@ import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { PaymentDeclined } from './payment-declined.ts';
 
 export interface CreateCreditInput {
   amount: number;
@@ -32,16 +33,6 @@ export interface CreditCommandsDeps {
   network: CardNetwork;
 }
 
-/** A declined credit: recorded, then reported as a 402 (with `creditId`) once readable. */
-export class CreditDeclined extends Error {
-  constructor(
-    readonly outcome: CommandOutcome,
-    readonly cardError: CardError,
-  ) {
-    super(cardError.message);
-  }
-}
-
 /**
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
  * decision (DESIGN §4.2); its answer is final, so a credit is recorded once, successful or failed.
@@ -49,7 +40,7 @@ export class CreditDeclined extends Error {
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
 
-  /** Sends a credit; throws CreditDeclined (after recording it) when the network refused it. */
+  /** Sends a credit; throws PaymentDeclined (after recording it) when the network refused it. */
   async create(input: CreateCreditInput, context: CommandContext): Promise<CommandOutcome> {
     const creditId = newId('cr');
     const customerId = input.customerId ?? null;
@@ -86,7 +77,7 @@ export class CreditCommands {
     const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
     if (failure) {
       const details = { creditId, ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}) };
-      throw new CreditDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
+      throw new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
     }
     return recorded;
   }

@@ -26,7 +26,10 @@ export interface BullMqJobQueueOptions {
   completedRetentionMs?: number;
   /** How long failed jobs are kept for inspection (default 7 days). */
   failedRetentionMs?: number;
-  /** How long a worker's claim on a job lasts unless renewed; a dead worker's jobs return to the queue after it (default 30 s). */
+  /**
+   * How long a worker's claim on a job lasts unless renewed (default 30 s): the jobs of a worker
+   * that died return to the queue after it.
+   */
   lockDurationMs?: number;
   /**
    * How often workers look for jobs whose claim has lapsed (default 30 s). The check is queue-wide and
@@ -58,7 +61,7 @@ export class BullMqJobQueue implements JobQueue {
   /** Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back. */
   private producerConnection: Redis | undefined;
   /** Workers block on Redis, which BullMQ only allows without a per-command retry limit. */
-  private workerConnection: Redis | undefined;
+  private workerConnection: ConnectionWithCopies | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -153,7 +156,7 @@ export class BullMqJobQueue implements JobQueue {
         // Only BullMQ's bookkeeping in Redis is left, which is quick unless Redis is unreachable.
         // Then stop waiting: BullMQ finishes once Redis is back or this job queue closes, and the
         // worker's unfinished jobs return to the queue once their locks lapse.
-        await settlesWithin(closed, unreachableRedisGraceMs);
+        await waitAtMost(closed, unreachableRedisGraceMs);
         await allSettled(inFlight);
         this.workers.delete(queueWorker);
       },
@@ -177,7 +180,10 @@ export class BullMqJobQueue implements JobQueue {
     this.closing ??= (async () => {
       await Promise.all([...this.workers].map((worker) => worker.close()));
       await Promise.all([...this.queues.values()].map((queue) => queue.close()));
-      await Promise.all([this.producerConnection, this.workerConnection].map((connection) => connection && end(connection)));
+      // Normally BullMQ has ended its own connections by now; with Redis unreachable, they and ours
+      // may still hold commands waiting for it.
+      const connections = [this.producerConnection, this.workerConnection, ...(this.workerConnection?.copies ?? [])];
+      await Promise.all(connections.map((connection) => connection && end(connection)));
     })();
     return this.closing;
   }
@@ -189,7 +195,7 @@ export class BullMqJobQueue implements JobQueue {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      this.producerConnection ??= this.connect({ enableOfflineQueue: false });
+      this.producerConnection ??= new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false }));
       queue = new Queue(name, { connection: this.producerConnection, prefix: this.prefix });
       queue.on('error', this.onError);
       this.queues.set(name, queue);
@@ -197,19 +203,22 @@ export class BullMqJobQueue implements JobQueue {
     return queue;
   }
 
-  /** Shared by all workers for ordinary commands; each worker adds its own blocking connection. */
+  /** Shared by all workers for ordinary commands; each worker copies it for its blocking one. */
   private connectionForWorkers(): Redis {
-    this.workerConnection ??= this.connect({ maxRetriesPerRequest: null });
+    this.workerConnection ??= new ConnectionWithCopies(
+      this.redisUrl,
+      this.connectionOptions({ maxRetriesPerRequest: null }),
+    );
     return this.workerConnection;
   }
 
-  private connect(options: RedisOptions): Redis {
-    return new Redis(this.redisUrl, {
+  private connectionOptions(options: ConnectionOptions): ConnectionOptions {
+    return {
       ...options,
       // Once closing, a lost connection ends instead of reconnecting, which fails whatever still
-      // waits for Redis and lets closing finish. BullMQ's own connections copy this option.
+      // waits for Redis and lets closing finish. Copies of the connection inherit this.
       retryStrategy: (attempt) => (this.closing ? null : Math.min(attempt * 100, 2_000)),
-    });
+    };
   }
 }
 
@@ -248,22 +257,47 @@ function toBullMqBackoff(backoff: Backoff | undefined): BackoffOptions | undefin
 
 /** BullMQ calls this for backoff types it does not know, with attemptsMade = 1 for the first retry. */
 function scheduleBackoffStrategy(attemptsMade: number, type?: string, _error?: Error, job?: MinimalJob): number {
-  const backoff = job?.opts.backoff;
-  if (typeof backoff === 'object' && backoff.type === 'schedule' && 'delaysMs' in backoff && Array.isArray(backoff.delaysMs)) {
-    return retryDelayMs({ type: 'schedule', delaysMs: backoff.delaysMs as number[] }, attemptsMade);
-  }
+  const backoff: unknown = job?.opts.backoff;
+  if (isSchedule(backoff)) return retryDelayMs(backoff, attemptsMade);
   throw new Error(`Unknown backoff type ${type}`);
 }
 
+function isSchedule(backoff: unknown): backoff is Extract<Backoff, { type: 'schedule' }> {
+  const candidate = backoff as { type?: unknown; delaysMs?: unknown } | null | undefined;
+  return candidate?.type === 'schedule' && Array.isArray(candidate.delaysMs);
+}
+
+type ConnectionOptions = Pick<RedisOptions, 'enableOfflineQueue' | 'maxRetriesPerRequest' | 'retryStrategy'>;
+
+/** Remembers the copies BullMQ makes of it (each worker's blocking connection), so closing can end them. */
+class ConnectionWithCopies extends Redis {
+  readonly copies = new Set<Redis>();
+
+  override duplicate<Override extends Partial<RedisOptions> | undefined = undefined>(override?: Override) {
+    const copy = super.duplicate(override);
+    this.copies.add(copy);
+    copy.once('end', () => this.copies.delete(copy));
+    return copy;
+  }
+}
+
 /**
- * Ends a connection and fails the commands still queued on it. A reconnecting connection cannot be
- * disconnected (ioredis would keep its queued commands pending forever); since the job queue is
- * closing, its next reconnection attempt ends it instead.
+ * Ends a connection, failing the commands still queued on it. ioredis cannot disconnect a
+ * connection that is between reconnection attempts: it cancels the next attempt and the connection
+ * then never ends, keeping its commands pending forever. Instead, attempt at once: as the job queue
+ * is closing, a failed attempt ends the connection, and a successful one is disconnected.
  */
 async function end(connection: Redis): Promise<void> {
   if (connection.status === 'end') return;
   const ended = new Promise<void>((resolve) => connection.once('end', () => resolve()));
-  if (connection.status !== 'reconnecting') connection.disconnect();
+  if (connection.status === 'reconnecting') {
+    connection.connect().then(
+      () => connection.disconnect(),
+      () => undefined,
+    );
+  } else {
+    connection.disconnect();
+  }
   await ended;
 }
 
@@ -272,15 +306,12 @@ async function allSettled(promises: Set<Promise<unknown>>): Promise<void> {
   while (promises.size > 0) await Promise.allSettled(promises);
 }
 
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Waits for the promise to settle, but no longer than ms. */
+async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const settled = promise.then(
-    () => true,
-    () => true,
-  );
+  const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
   try {
-    return await Promise.race([settled, timedOut]);
+    await Promise.race([promise.catch(() => undefined), timedOut]);
   } finally {
     clearTimeout(timer);
   }

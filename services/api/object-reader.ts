@@ -1,3 +1,4 @@
+import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { NotFoundError } from '../../packages/domain/errors.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
@@ -44,6 +45,26 @@ export class ObjectReader {
   ): Promise<Record<string, unknown>> {
     await this.caughtUp(position);
     return this.get(collection, objectName, id, tenant, within);
+  }
+
+  /**
+   * Runs a payment command and reads its object; a declined payment is answered with its card
+   * error only once the recorded (failed) object is readable.
+   */
+  async paymentAfter(
+    run: () => Promise<{ id: string; position: number | null }>,
+    collection: string,
+    objectName: string,
+    tenant: Tenant,
+  ): Promise<Record<string, unknown>> {
+    try {
+      const outcome = await run();
+      return await this.getAfter(outcome.position, collection, objectName, outcome.id, tenant);
+    } catch (error) {
+      if (!(error instanceof PaymentDeclined)) throw error;
+      await this.caughtUp(error.outcome.position);
+      throw error.cardError;
+    }
   }
 
   /** Waits (bounded) until a command's events are projected. */

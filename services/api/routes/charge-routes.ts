@@ -1,4 +1,3 @@
-import { ChargeDeclined } from '../../../packages/commands/charge-commands.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
@@ -36,17 +35,8 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       body: createChargeBody,
       response: chargeSchema,
-      async handler(request) {
-        try {
-          const outcome = await commands.charges.create(request.body, payerOf(request), commandContext(request));
-          return await readCharge(outcome.position, outcome.id, request);
-        } catch (error) {
-          if (!(error instanceof ChargeDeclined)) throw error;
-          // The failed charge is readable before the client hears of it.
-          await reader.caughtUp(error.outcome.position);
-          throw error.cardError;
-        }
-      },
+      handler: (request) =>
+        reader.paymentAfter(() => commands.charges.create(request.body, payerOf(request), commandContext(request)), 'charges', 'Charge', request.auth),
     }),
     defineRoute({
       method: 'get',

@@ -1,4 +1,3 @@
-import { CreditDeclined } from '../../../packages/commands/credit-commands.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
@@ -20,17 +19,7 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       body: createCreditBody,
       response: creditSchema,
-      async handler(request) {
-        try {
-          const outcome = await commands.credits.create(request.body, commandContext(request));
-          return await readCredit(outcome.position, outcome.id, request);
-        } catch (error) {
-          if (!(error instanceof CreditDeclined)) throw error;
-          // The failed credit is readable before the client hears of it.
-          await reader.caughtUp(error.outcome.position);
-          throw error.cardError;
-        }
-      },
+      handler: (request) => reader.paymentAfter(() => commands.credits.create(request.body, commandContext(request)), 'credits', 'Credit', request.auth),
     }),
     defineRoute({
       method: 'get',
