@@ -108,10 +108,11 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
           worker.process('receipts', async (job) => resolve(job));
         });
 
-        const { jobId } = await api.enqueue('receipts', 'send-receipt', { chargeId: 'ch_1' }, { jobId: 'receipt:ch_1' });
+        const receipt = { jobId: 'receipt:ch_1' };
+        await api.enqueue('receipts', 'send-receipt', { chargeId: 'ch_1' }, receipt);
 
-        expect(await processed).to.deep.include({ id: jobId, name: 'send-receipt', data: { chargeId: 'ch_1' } });
-        expect((await api.enqueue('receipts', 'send-receipt', {}, { jobId: 'receipt:ch_1' })).deduplicated).to.equal(true);
+        expect(await processed).to.deep.include({ id: 'receipt:ch_1', name: 'send-receipt', data: { chargeId: 'ch_1' } });
+        expect((await api.enqueue('receipts', 'send-receipt', {}, receipt)).deduplicated).to.equal(true);
       } finally {
         await api.close();
         await worker.close();
@@ -137,6 +138,45 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
         await doomed.kill();
         await api.close();
         await survivor.close();
+      }
+    });
+  });
+
+  describe('when Redis is lost', function () {
+    it('fails enqueues at once, and still closes once the running job has finished', async function () {
+      const lostRedis = await startRedisServer();
+      if (!lostRedis) throw new Error('redis-server disappeared from PATH');
+      // Connection errors are expected here, and BullMQ reports each reconnection attempt.
+      const jobs = new BullMqJobQueue(lostRedis.url, { prefix: freshPrefix(), onError: () => undefined });
+      try {
+        let finished = false;
+        const started = new Promise<void>((resolve) => {
+          jobs.process('refunds', async () => {
+            resolve();
+            await new Promise((settle) => setTimeout(settle, 500));
+            finished = true;
+          });
+        });
+        await jobs.enqueue('refunds', 'refund', {});
+        await started;
+
+        await lostRedis.kill();
+
+        const enqueueStartedAt = Date.now();
+        const enqueueError = await jobs.enqueue('refunds', 'refund', {}).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(enqueueError).to.be.instanceOf(Error);
+        expect(Date.now() - enqueueStartedAt).to.be.below(1_000);
+
+        const closeStartedAt = Date.now();
+        await jobs.close();
+        expect(finished).to.equal(true);
+        expect(Date.now() - closeStartedAt).to.be.below(5_000);
+      } finally {
+        await jobs.close();
+        await lostRedis.stop();
       }
     });
   });
