@@ -5,7 +5,7 @@ import { buildApi } from './api/app.ts';
 import { createDefaultAccountIfEmpty } from './default-account.ts';
 import { openPlatform } from './platform.ts';
 import { Projector } from './projector/projector.ts';
-import { jobProcessors } from './worker/job-processors.ts';
+import { dueWorkSources, jobProcessors } from './worker/job-processors.ts';
 import { Worker } from './worker/worker.ts';
 
 /**
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   await platform.readModels.start();
   if (role === 'all') await createDefaultAccountIfEmpty(platform, (text) => process.stdout.write(text));
 
-  const worker = runs('worker') ? new Worker(platform, logger, jobProcessors(platform)) : null;
+  const worker = runs('worker') ? new Worker(platform, logger, jobProcessors(platform), dueWorkSources(platform)) : null;
   worker?.start();
 
   const server = runs('api') ? await listen(buildApi(platform, logger), config.port, config.host) : null;

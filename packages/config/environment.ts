@@ -34,6 +34,8 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   serviceRole: ServiceRole;
   shutdownTimeoutMs: number;
+  /** How often workers look for due work (renewals, retries, deliveries, network outcomes). */
+  schedulerIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +98,7 @@ const environmentSchema = z
     WEBHOOK_RETRY_DELAYS: millisecondsList.default(DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
     SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
+    SCHEDULER_INTERVAL_MS: integerBetween(50, 3_600_000).default(1000),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -125,6 +128,7 @@ const environmentSchema = z
       webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
       serviceRole: env.SERVICE_ROLE,
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
     }),
   );
 

@@ -1,6 +1,8 @@
 import type { Logger } from 'winston';
 import type { JobHandler, ProcessOptions, QueueWorker } from '../../packages/jobs/job-queue.ts';
 import type { Platform } from '../platform.ts';
+import type { DueWorkSource } from './due-work.ts';
+import { Scheduler } from './scheduler.ts';
 
 /** A queue this process works on and how each job of it is handled. */
 export interface JobProcessor {
@@ -16,12 +18,16 @@ export interface JobProcessor {
  */
 export class Worker {
   private readonly running: QueueWorker[] = [];
+  private readonly scheduler: Scheduler;
 
   constructor(
     private readonly platform: Platform,
     private readonly logger: Logger,
     private readonly processors: JobProcessor[],
-  ) {}
+    sources: DueWorkSource[],
+  ) {
+    this.scheduler = new Scheduler(platform.jobs, sources, logger, platform.config.schedulerIntervalMs);
+  }
 
   start(): void {
     for (const processor of this.processors) {
@@ -35,10 +41,12 @@ export class Worker {
         }),
       );
     }
+    this.scheduler.start();
     this.logger.info('worker running', { queues: this.processors.map((processor) => processor.queue) });
   }
 
   async stop(): Promise<void> {
+    await this.scheduler.stop();
     await Promise.all(this.running.splice(0).map((worker) => worker.close()));
   }
 }
