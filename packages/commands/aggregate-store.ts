@@ -21,7 +21,6 @@ export interface ExecuteResult<State, Event> {
   state: State;
   /** Events this command recorded (empty when it changed nothing). */
   events: Event[];
-  recorded: RecordedEvent[];
   /** Global position of the last recorded event; null when nothing was recorded. */
   position: number | null;
 }
@@ -94,7 +93,7 @@ export class AggregateStore {
       const loaded = await this.load(decider, streamId, context);
       const concrete = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;
       const decided = decider.decide(concrete, loaded.state);
-      if (decided.length === 0) return { state: loaded.state, events: [], recorded: [], position: null };
+      if (decided.length === 0) return { state: loaded.state, events: [], position: null };
       try {
         const metadata = eventMetadata(context);
         const newEvents = decided.map((event) => ({ id: randomUUID(), type: event.type, data: { ...event.data }, metadata }));
@@ -102,16 +101,7 @@ export class AggregateStore {
           expectedRevision: loaded.revision ?? 'no_stream',
         });
         const state = decided.reduce(decider.evolve, loaded.state);
-        const firstRevision = appended.nextExpectedRevision - newEvents.length + 1;
-        const recorded: RecordedEvent[] = newEvents.map((event, index) => ({
-          ...event,
-          streamId,
-          revision: firstRevision + index,
-          // Only the last position is known exactly; earlier events sit before it.
-          position: appended.position,
-          recordedAt: new Date(),
-        }));
-        return { state, events: decided, recorded, position: appended.position };
+        return { state, events: decided, position: appended.position };
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
