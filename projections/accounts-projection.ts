@@ -24,9 +24,14 @@ export interface AccountDoc extends Document {
 export const accountsProjection: Projection = {
   name: 'accounts',
   collections: { accounts: {}, api_keys: {} },
-  handles: (type) => type === 'AccountCreated',
+  handles: (type) => type === 'AccountCreated' || type === 'AccountSettingsChanged',
   async apply(recorded: RecordedEvent, tx) {
     const event = recorded as unknown as RecordedEvent & AccountEvent;
+    if (event.type === 'AccountSettingsChanged') {
+      const account = await tx.get<AccountDoc>('accounts', event.data.accountId);
+      if (account) tx.put('accounts', { ...account, settings: { ...event.data.settings } });
+      return;
+    }
     const created = occurredAtSeconds(recorded);
     tx.put('accounts', {
       id: event.data.accountId,

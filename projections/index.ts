@@ -5,9 +5,18 @@ import { cardsProjection } from './cards-projection.ts';
 import { chargesProjection } from './charges-projection.ts';
 import { creditsProjection } from './credits-projection.ts';
 import { customersProjection } from './customers-projection.ts';
+import { disputesProjection } from './disputes-projection.ts';
+import { fraudWarningsProjection } from './fraud-warnings-projection.ts';
+import { networkOutcomesDueProjection } from './network-outcomes-due-projection.ts';
+import { plansProjection } from './plans-projection.ts';
+import { subscriptionDueWorkProjection } from './subscription-due-work-projection.ts';
+import { subscriptionsProjection } from './subscriptions-projection.ts';
+import { testClocksProjection } from './test-clocks-projection.ts';
 import { publicEventsProjection } from './public-events-projection.ts';
 import { refundsProjection } from './refunds-projection.ts';
 import { tokensProjection } from './tokens-projection.ts';
+import { webhookDeliveriesProjection } from './webhook-deliveries-projection.ts';
+import { webhookEndpointsProjection } from './webhook-endpoints-projection.ts';
 
 /** Every read model of the service, by name (`npm run cli -- projections rebuild <name>`). */
 export const allProjections = (): Projection[] => [
@@ -19,5 +28,14 @@ export const allProjections = (): Projection[] => [
   refundsProjection,
   blacklistProjection,
   creditsProjection,
+  plansProjection,
+  subscriptionsProjection,
+  subscriptionDueWorkProjection,
+  testClocksProjection,
   publicEventsProjection,
+  disputesProjection,
+  fraudWarningsProjection,
+  networkOutcomesDueProjection,
+  webhookEndpointsProjection,
+  webhookDeliveriesProjection,
 ];

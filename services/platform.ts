@@ -8,7 +8,14 @@ import { CardSources } from '../packages/commands/card-sources.ts';
 import { ChargeCommands } from '../packages/commands/charge-commands.ts';
 import { CreditCommands } from '../packages/commands/credit-commands.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
+import { DisputeCommands } from '../packages/commands/dispute-commands.ts';
+import { NetworkOutcomeCommands } from '../packages/commands/network-outcome-commands.ts';
+import { PlanCommands } from '../packages/commands/plan-commands.ts';
+import { SubscriptionCommands } from '../packages/commands/subscription-commands.ts';
+import { TestClockCommands } from '../packages/commands/test-clock-commands.ts';
+import { CustomerClock } from '../packages/commands/customer-clock.ts';
 import { TokenCommands } from '../packages/commands/token-commands.ts';
+import { WebhookEndpointCommands } from '../packages/commands/webhook-endpoint-commands.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
@@ -25,6 +32,8 @@ import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
 import { allProjections } from '../projections/index.ts';
 import { liveBlacklistRules } from './api/blacklist-rules-query.ts';
+import { jobBackgroundWork } from './worker/subscription-jobs.ts';
+import { subscriptionsOnClock } from './worker/test-clock-subscriptions-query.ts';
 
 /**
  * Everything a process of the service needs, wired from configuration alone (DESIGN §2): the
@@ -39,6 +48,14 @@ export interface Commands {
   tokens: TokenCommands;
   charges: ChargeCommands;
   credits: CreditCommands;
+  disputes: DisputeCommands;
+  networkOutcomes: NetworkOutcomeCommands;
+  plans: PlanCommands;
+  subscriptions: SubscriptionCommands;
+  testClocks: TestClockCommands;
+  /** The business clock of a customer: real time, or its test clock's. */
+  customerClock: CustomerClock;
+  webhookEndpoints: WebhookEndpointCommands;
 }
 
 export interface Platform {
@@ -85,10 +102,26 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const vault = new Vault(stateStore.collection('vault'), loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'));
   const fingerprinter = new CardFingerprinter(loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'));
   // Test and live mode both answer from the simulator until a real acquirer is plugged in here.
-  const network = new SimulatedCardNetwork();
+  const network = new SimulatedCardNetwork({
+    disputeDelayMs: config.networkDelaysMs.dispute,
+    fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
+    disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
+  });
   const intake = new CardIntake(network, vault, fingerprinter);
   const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds);
   const cardSources = new CardSources(aggregates, intake, tokens);
+  const charges = new ChargeCommands({
+    aggregates,
+    cardSources,
+    intake,
+    tokens,
+    network,
+    blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
+  });
+  const plans = new PlanCommands(aggregates);
+  const customerClock = new CustomerClock(aggregates);
+  const background = jobBackgroundWork(jobs);
+  const subscriptions = new SubscriptionCommands({ aggregates, charges, plans, clock: customerClock, background });
   return {
     config,
     events,
@@ -106,15 +139,21 @@ export async function openPlatform(config: Config): Promise<Platform> {
       customers: new CustomerCommands({ aggregates, cardSources, tokens, intake, network, vault }),
       blacklist: new BlacklistCommands(aggregates, fingerprinter),
       tokens,
-      charges: new ChargeCommands({
-        aggregates,
-        cardSources,
-        intake,
-        tokens,
-        network,
-        blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
-      }),
+      charges,
       credits: new CreditCommands({ aggregates, cardSources, intake, network }),
+      disputes: new DisputeCommands(aggregates, network),
+      networkOutcomes: new NetworkOutcomeCommands(aggregates),
+      plans,
+      subscriptions,
+      testClocks: new TestClockCommands({
+        aggregates,
+        subscriptions,
+        background,
+        subscriptionsOnClock: (tenant, testClockId) => subscriptionsOnClock(readModels, tenant, testClockId),
+        waitForProjections: async (position) => void (await readModels.waitFor(position, config.readYourWritesTimeoutMs)),
+      }),
+      customerClock,
+      webhookEndpoints: new WebhookEndpointCommands(aggregates, vault),
     },
     async close() {
       readModels.stop();

@@ -4,11 +4,13 @@ import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decid
 import { chargeStream, type Billing, type ChargeAttempt, type ChargeFailure, type ChargeType, type FraudStatus, type Shipping } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
+import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import { newId } from '../ids/object-id.ts';
 import type { CardNetwork, ThreeDSecureRequest } from '../network/card-network.ts';
 import type { AggregateStore } from './aggregate-store.ts';
+import { announcedOutcomes } from './announced-outcomes.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
@@ -31,6 +33,8 @@ export interface CreateChargeInput {
   metadata?: Metadata;
   /** Set by subscriptions for the charges they make. */
   subscriptionId?: string;
+  /** Set by subscriptions: the id recorded before charging, so that a retried charge is recognised. */
+  chargeId?: string;
 }
 
 /** What the HTTP request itself tells about the payer, for blacklist screening. */
@@ -69,7 +73,7 @@ export class ChargeCommands {
 
   /** Creates a charge; throws PaymentDeclined (after recording it) when it failed. */
   async create(input: CreateChargeInput, payer: PayerRequest, context: CommandContext): Promise<CommandOutcome> {
-    const chargeId = newId('char');
+    const chargeId = input.chargeId ?? newId('char');
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
     const resolved = await this.deps.cardSources.forPayment(input.card, customerId, { kind: 'charge', chargeId }, context);
@@ -96,6 +100,7 @@ export class ChargeCommands {
     };
 
     let failure: ChargeFailure | null = null;
+    let expectedOutcomes: NetworkOutcomeDue[] = [];
     const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer));
     if (rule) {
       failure = { failureCode: 'blacklisted', failureMessage: 'The charge was blocked by a blacklist rule.', failureIssuerDeclineCode: null, blacklistRuleId: rule.ruleId };
@@ -119,6 +124,7 @@ export class ChargeCommands {
       attempt.avsCheck = outcome.avsResult ? { result: outcome.avsResult } : null;
       attempt.fraudDetails = outcome.fraud;
       attempt.networkTransactionId = outcome.transactionId;
+      expectedOutcomes = announcedOutcomes(outcome.later, context.now());
       if (outcome.failure) {
         failure = {
           failureCode: outcome.failure.code,
@@ -129,7 +135,7 @@ export class ChargeCommands {
       }
     }
 
-    const recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure }, context);
+    const recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context);
     if (failure) {
       const details = {
         chargeId,

@@ -20,6 +20,8 @@ export interface CreateCustomerInput {
   metadata?: Metadata;
   /** A token, a successful charge's id, or card details: saved as the default card. */
   card?: CardReference;
+  /** Test mode: the test clock the customer lives on (checked by the caller). */
+  testClockId?: string;
 }
 
 export interface UpdateCustomerInput {

@@ -32,10 +32,14 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Delay before each webhook delivery retry; the delivery is abandoned after the last one. */
   webhookRetryDelaysMs: number[];
+  /** How long a webhook endpoint has to answer an attempt (connection, TLS and status line). */
+  webhookTimeoutMs: number;
   serviceRole: ServiceRole;
   shutdownTimeoutMs: number;
   /** How often workers look for due work (renewals, retries, deliveries, network outcomes). */
   schedulerIntervalMs: number;
+  /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
+  networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
 }
 
 export class ConfigError extends Error {
@@ -48,7 +52,10 @@ export class ConfigError extends Error {
 /** Values never echoed in an error: keys, and URLs that may carry credentials. */
 const UNECHOED_VARIABLES = new Set(['VAULT_KEY', 'FINGERPRINT_KEY', 'EVENTSTORE_URL', 'MONGODB_URL', 'REDIS_URL']);
 
-const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000];
+/** 30 days: real networks take weeks; the simulator defaults to seconds. */
+const MAX_NETWORK_DELAY_MS = 30 * 24 * 3600 * 1000;
+/** 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then daily: the last (10th) attempt comes about 3.9 days after the first. */
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000];
 
 function integerBetween(min: number, max: number) {
   const message = `must be an integer between ${min} and ${max}`;
@@ -96,9 +103,13 @@ const environmentSchema = z
     READ_YOUR_WRITES_TIMEOUT_MS: integerBetween(0, 600_000).default(5000),
     TOKEN_TTL_SECONDS: integerBetween(1, 7 * 24 * 3600).default(900),
     WEBHOOK_RETRY_DELAYS: millisecondsList.default(DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
+    WEBHOOK_TIMEOUT_MS: integerBetween(100, 600_000).default(10_000),
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
     SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
     SCHEDULER_INTERVAL_MS: integerBetween(50, 3_600_000).default(1000),
+    NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
+    NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
+    NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -126,9 +137,15 @@ const environmentSchema = z
       readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
       tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
       webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
+      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
       serviceRole: env.SERVICE_ROLE,
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
+      networkDelaysMs: {
+        dispute: env.NETWORK_DISPUTE_DELAY_MS,
+        fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
+        disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
+      },
     }),
   );
 

@@ -1,5 +1,7 @@
 import type { CardBrand, CardType } from '../domain/card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
+import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
+import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { CardErrorCode } from '../domain/errors.ts';
 
 /**
@@ -60,8 +62,19 @@ export interface AuthorizationRequest {
 export type AvsResult = 'full_match' | 'partial_match' | 'no_match' | 'not_provided' | 'unavailable';
 export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' | 'unknown';
 
-/** Something the network will report about the charge later (worker jobs deliver it). */
-export type LaterNetworkEvent = { kind: 'dispute'; afterMs: number } | { kind: 'fraud_warning'; afterMs: number };
+/**
+ * Something the network will report about the charge later (worker jobs deliver it), announced
+ * with what it will say: the dispute's reason, the fraud warning's verdict.
+ */
+export type LaterNetworkEvent =
+  | { kind: 'dispute'; afterMs: number; reason: DisputeReason }
+  | { kind: 'fraud_warning'; afterMs: number; fraudDetails: FraudVerdict };
+
+/** The network's answer to a contested dispute: its decision, reported `afterMs` later. */
+export interface RepresentmentOutcome {
+  outcome: 'won' | 'lost';
+  afterMs: number;
+}
 
 export interface AuthorizationOutcome {
   approved: boolean;
@@ -96,6 +109,8 @@ export interface CardNetwork {
   /** Refunds address the authorization, so they work after the card itself was deleted. */
   refund(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
   credit(request: { mode: 'test' | 'live'; number: string; expMonth: number; expYear: number; amount: number; currency: string; now: Date }): Promise<CreditOutcome>;
+  /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
+  representDispute(request: { mode: 'test' | 'live'; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome>;
   /** Fast-credit support check of a card. */
   checkFastCredit(request: { mode: 'test' | 'live'; number: string }): Promise<{ supported: boolean }>;
 }

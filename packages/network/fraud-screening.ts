@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FraudVerdict as WarningVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { FraudStatus } from './card-network.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
 
@@ -29,4 +30,9 @@ export function screenForFraud(behaviour: TestCardBehaviour, number: string, amo
   if (behaviour.fraud === 'fraudulent') return { status: 'fraudulent', score: 90 + hashToRange(number, amount, 11) };
   const score = hashToRange(number, amount, 21);
   return { status: behaviour.fraud === 'warning_later' ? 'in_progress' : 'safe', score };
+}
+
+/** The verdict of the later fraud warning of the `warning_later` card: `fraudulent`, score 90–100. */
+export function fraudWarningVerdict(number: string, amount: number): WarningVerdict {
+  return { status: 'fraudulent', score: 90 + hashToRange(number, amount, 11) };
 }

@@ -9,11 +9,14 @@ import type {
   CreditOutcome,
   LaterNetworkEvent,
   RefundOutcome,
+  RepresentmentOutcome,
 } from './card-network.ts';
+import type { DisputeEvidence } from '../domain/charge/dispute-events.ts';
 import { verifyAddress } from './address-verification.ts';
 import { binInfo } from './bin-table.ts';
 import { isValidCardNumber, validateCardEntry } from './card-validation.ts';
-import { screenForFraud } from './fraud-screening.ts';
+import { reviewRepresentment } from './dispute-representment.ts';
+import { fraudWarningVerdict, screenForFraud } from './fraud-screening.ts';
 import { networkFailure } from './network-failures.ts';
 import type { NetworkFailure } from './network-failures.ts';
 import { testCardBehaviour } from './test-cards.ts';
@@ -25,6 +28,8 @@ export interface SimulatedCardNetworkOptions {
   disputeDelayMs?: number;
   /** Delay before the fraud warning of 4242000000000208 arrives (default 2000 ms). */
   fraudWarningDelayMs?: number;
+  /** Delay between contesting a dispute and the issuer's decision (default 2000 ms). */
+  disputeDecisionDelayMs?: number;
 }
 
 const DEFAULT_LATER_DELAY_MS = 2000;
@@ -51,10 +56,12 @@ const DEFAULT_LATER_DELAY_MS = 2000;
 export class SimulatedCardNetwork implements CardNetwork {
   private readonly disputeDelayMs: number;
   private readonly fraudWarningDelayMs: number;
+  private readonly disputeDecisionDelayMs: number;
 
   constructor(options: SimulatedCardNetworkOptions = {}) {
     this.disputeDelayMs = options.disputeDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.fraudWarningDelayMs = options.fraudWarningDelayMs ?? DEFAULT_LATER_DELAY_MS;
+    this.disputeDecisionDelayMs = options.disputeDecisionDelayMs ?? DEFAULT_LATER_DELAY_MS;
   }
 
   binInfo(number: string): BinInfo {
@@ -96,7 +103,7 @@ export class SimulatedCardNetwork implements CardNetwork {
       avsResult,
       fraud: !approved && fraudVerdict.status === 'in_progress' ? { status: 'safe', score: fraudVerdict.score } : fraudVerdict,
       threeDSecureInfo: threeDSecure.info,
-      later: approved ? this.laterEvents(behaviour) : [],
+      later: approved ? this.laterEvents(behaviour, request) : [],
     };
   }
 
@@ -120,6 +127,11 @@ export class SimulatedCardNetwork implements CardNetwork {
     return { approved: failure === null, failure };
   }
 
+  /** Disputes are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later. */
+  async representDispute(request: { mode: 'test' | 'live'; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome> {
+    return { outcome: reviewRepresentment(request.evidence), afterMs: this.disputeDecisionDelayMs };
+  }
+
   /** Fast credit (push to card) is supported for Visa and MasterCard debit cards. */
   async checkFastCredit(request: { mode: 'test' | 'live'; number: string }): Promise<{ supported: boolean }> {
     if (!isValidCardNumber(request.number)) return { supported: false };
@@ -134,10 +146,13 @@ export class SimulatedCardNetwork implements CardNetwork {
     return behaviour.decline ? networkFailure(behaviour.decline) : null;
   }
 
-  private laterEvents(behaviour: TestCardBehaviour): LaterNetworkEvent[] {
+  /** The simulated cardholder disputes as fraud (the most common chargeback reason). */
+  private laterEvents(behaviour: TestCardBehaviour, request: AuthorizationRequest): LaterNetworkEvent[] {
     const later: LaterNetworkEvent[] = [];
-    if (behaviour.disputeLater) later.push({ kind: 'dispute', afterMs: this.disputeDelayMs });
-    if (behaviour.fraud === 'warning_later') later.push({ kind: 'fraud_warning', afterMs: this.fraudWarningDelayMs });
+    if (behaviour.disputeLater) later.push({ kind: 'dispute', afterMs: this.disputeDelayMs, reason: 'FRAUDULENT' });
+    if (behaviour.fraud === 'warning_later') {
+      later.push({ kind: 'fraud_warning', afterMs: this.fraudWarningDelayMs, fraudDetails: fraudWarningVerdict(request.number, request.amount) });
+    }
     return later;
   }
 }

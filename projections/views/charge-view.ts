@@ -1,9 +1,12 @@
 import type { ChargeEvent } from '../../packages/domain/charge/charge-events.ts';
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
+import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
+import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { cardObject } from './card-object.ts';
+import { disputeView, embeddedDispute, type DisputeDoc } from './dispute-view.ts';
 import type { ObjectView } from './object-view.ts';
 import { refundView, type RefundDoc } from './refund-view.ts';
 
@@ -20,6 +23,8 @@ export interface ChargeDoc extends Document {
   _mode: 'test' | 'live';
   /** Refunds with their internal fields, for `refunds` and `refunded`. */
   _refunds: RefundDoc[];
+  /** The dispute with its internal fields, once one opened. */
+  _dispute?: DisputeDoc;
 }
 
 function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
@@ -34,7 +39,7 @@ function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
 
 /** A charge as GET /charges/{id} renders it, with its refunds. */
 export const chargeView: ObjectView<ChargeDoc> = {
-  eventTypes: new Set(chargeEventTypes),
+  eventTypes: new Set([...chargeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes]),
   objectId: (event) => (event.data as { chargeId?: string }).chargeId ?? null,
   fold(current, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent & ChargeEvent;
@@ -89,6 +94,15 @@ export const chargeView: ObjectView<ChargeDoc> = {
           current,
           current._refunds.map((refund) => (refund.id === event.data.refundId ? refundView.fold(refund, recorded)! : refund)),
         );
+      case 'DisputeOpened':
+      case 'DisputeEvidenceSubmitted':
+      case 'DisputeWon':
+      case 'DisputeLost': {
+        const dispute = disputeView.fold(current._dispute ?? null, recorded);
+        return dispute ? { ...current, disputed: true, dispute: embeddedDispute(dispute), _dispute: dispute } : current;
+      }
+      case 'FraudWarningReceived':
+        return { ...current, fraudDetails: event.data.fraudDetails };
       default:
         return current;
     }

@@ -44,6 +44,7 @@ export const customerView: ObjectView<CustomerDoc> = {
         defaultCardId: null,
         cards: [],
         metadata: event.data.metadata,
+        ...(event.data.testClockId ? { testClockId: event.data.testClockId } : {}),
         ...tenantFields(recorded),
         _deleted: false,
         _cards: [],

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { createAccount } from '../../packages/commands/account-commands.ts';
+import { changeAccountSettings } from '../../packages/commands/account-settings.ts';
 import { ConfigError, loadConfig } from '../../packages/config/environment.ts';
 import { newId } from '../../packages/ids/object-id.ts';
 import { readProjectionState } from '../../packages/projection/projection-state.ts';
@@ -37,6 +38,26 @@ accounts
       });
       if (options.json) console.log(JSON.stringify(keys));
       else for (const [name, value] of Object.entries(keys)) console.log(`${name.padEnd(14)} ${value}`);
+    }),
+  );
+
+accounts
+  .command('settings')
+  .description("Change an account's settings; prints the settings in force afterwards")
+  .argument('<accountId>', 'account id (acct_…)')
+  .option('--subscription-failure-status <status>', 'what a subscription becomes when every renewal retry failed: canceled (default) or unpaid')
+  .option('--json', 'print the settings as JSON')
+  .action((accountId: string, options: { subscriptionFailureStatus?: string; json?: boolean }) =>
+    withPlatform(async (platform) => {
+      const status = options.subscriptionFailureStatus;
+      if (status !== undefined && status !== 'canceled' && status !== 'unpaid') throw new Error('--subscription-failure-status must be canceled or unpaid');
+      const settings = await changeAccountSettings(platform.aggregates, accountId, status ? { subscriptionFailureStatus: status } : {}, {
+        actor: 'system:cli',
+        requestId: newId('req'),
+        now: () => new Date(),
+      });
+      if (options.json) console.log(JSON.stringify(settings));
+      else for (const [name, value] of Object.entries(settings)) console.log(`${name.padEnd(26)} ${String(value)}`);
     }),
   );
 

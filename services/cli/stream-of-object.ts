@@ -9,6 +9,9 @@ const streamKinds: Record<string, string> = {
   blr: 'blacklistRule',
   cr: 'credit',
   cso: 'crossSaleOffer',
+  we: 'webhookEndpoint',
+  wd: 'webhookDelivery',
+  clock: 'testClock',
 };
 
 export function streamOfObject(objectId: string): string | null {

@@ -1,9 +1,24 @@
 import type { Platform } from '../platform.ts';
 import type { DueWorkSource } from './due-work.ts';
+import { networkOutcomeProcessor, networkOutcomesDue } from './network-outcome-jobs.ts';
+import { subscriptionCapturesOwed, subscriptionsDue, testClockAdvancesUnfinished } from './subscription-due-work.ts';
+import { subscriptionProcessors } from './subscription-processors.ts';
+import { webhookDeliveryProcessor } from './webhook-delivery-processor.ts';
+import { webhookDueDeliveries } from './webhook-due-deliveries.ts';
 import type { JobProcessor } from './worker.ts';
 
 /** Every queue the worker role serves. Each resource that needs background work adds its processor here. */
-export const jobProcessors = (_platform: Platform): JobProcessor[] => [];
+export const jobProcessors = (platform: Platform): JobProcessor[] => [
+  networkOutcomeProcessor(platform),
+  webhookDeliveryProcessor(platform),
+  ...subscriptionProcessors(platform),
+];
 
 /** Every source of due work the scheduler scans. Each resource with background work adds its source here. */
-export const dueWorkSources = (_platform: Platform): DueWorkSource[] => [];
+export const dueWorkSources = (platform: Platform): DueWorkSource[] => [
+  networkOutcomesDue(platform),
+  webhookDueDeliveries(platform),
+  subscriptionsDue(platform),
+  subscriptionCapturesOwed(platform),
+  testClockAdvancesUnfinished(platform),
+];

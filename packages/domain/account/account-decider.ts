@@ -1,8 +1,10 @@
 import type { Decider } from '../decider.ts';
-import { InvalidRequestError } from '../errors.ts';
+import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { defaultAccountSettings, type AccountEvent, type AccountSettings, type ApiKeyRecord } from './account-events.ts';
 
-export type AccountCommand = { type: 'CreateAccount'; accountId: string; name: string; keys: ApiKeyRecord[] };
+export type AccountCommand =
+  | { type: 'CreateAccount'; accountId: string; name: string; keys: ApiKeyRecord[] }
+  | { type: 'ChangeSettings'; accountId: string; settings: Partial<AccountSettings> };
 
 export type AccountState =
   | { status: 'none' }
@@ -10,10 +12,12 @@ export type AccountState =
 
 export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
   initialState: () => ({ status: 'none' }),
-  evolve(_state, event) {
+  evolve(state, event) {
     switch (event.type) {
       case 'AccountCreated':
         return { status: 'open', ...event.data };
+      case 'AccountSettingsChanged':
+        return state.status === 'open' ? { ...state, settings: event.data.settings } : state;
     }
   },
   decide(command, state) {
@@ -30,6 +34,13 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
             data: { accountId: command.accountId, name: command.name, keys: command.keys, settings: defaultAccountSettings() },
           },
         ];
+      }
+      case 'ChangeSettings': {
+        if (state.status === 'none') throw new NotFoundError('Account', command.accountId);
+        const settings = { ...state.settings, ...command.settings };
+        // Nothing changed: nothing recorded.
+        if (JSON.stringify(settings) === JSON.stringify(state.settings)) return [];
+        return [{ type: 'AccountSettingsChanged', data: { accountId: command.accountId, settings } }];
       }
     }
   },

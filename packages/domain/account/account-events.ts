@@ -33,4 +33,9 @@ export type AccountCreated = DomainEvent<
   { accountId: string; name: string; keys: ApiKeyRecord[]; settings: AccountSettings }
 >;
 
-export type AccountEvent = AccountCreated;
+/** Settings changed by an operator (`accounts settings`); carries the whole new settings. */
+export type AccountSettingsChanged = DomainEvent<'AccountSettingsChanged', { accountId: string; settings: AccountSettings }>;
+
+export type AccountEvent = AccountCreated | AccountSettingsChanged;
+
+export const accountEventTypes: ReadonlyArray<AccountEvent['type']> = ['AccountCreated', 'AccountSettingsChanged'];

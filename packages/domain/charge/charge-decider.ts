@@ -2,10 +2,13 @@ import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { ChargeAttempt, ChargeEvent, ChargeFailure, ChargeUpdated, FraudStatus } from './charge-events.ts';
+import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
+import type { NetworkOutcomeDue } from './network-outcome-events.ts';
 import { evolveCharge, initialChargeState, refundableAmount, type ChargeState } from './charge-state.ts';
 
 export type ChargeCommand =
-  | { type: 'RecordCharge'; attempt: ChargeAttempt; failure: ChargeFailure | null }
+  /** `expectedOutcomes`: what the network announced for later about a successful charge. */
+  | { type: 'RecordCharge'; attempt: ChargeAttempt; failure: ChargeFailure | null; expectedOutcomes?: NetworkOutcomeDue[] }
   | { type: 'CaptureCharge'; chargeId: string }
   | {
       type: 'UpdateCharge';
@@ -20,7 +23,8 @@ export type ChargeCommand =
   /** `amount` undefined refunds everything still refundable. */
   | { type: 'RequestRefund'; chargeId: string; refundId: string; amount?: number; reason: 'fraudulent' | null; metadata: Metadata }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
-  | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata };
+  | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
+  | ChargeAftermathCommand;
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
 
@@ -33,7 +37,7 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
         if (state.status !== 'none') throw new InvalidRequestError(`Charge '${command.attempt.chargeId}' already exists`);
         return command.failure
           ? [{ type: 'ChargeFailed', data: { ...command.attempt, ...command.failure } }]
-          : [{ type: 'ChargeSucceeded', data: command.attempt }];
+          : [{ type: 'ChargeSucceeded', data: command.attempt }, ...expectedOutcomes(command.attempt.chargeId, command.expectedOutcomes)];
       case 'CaptureCharge': {
         const charge = requireCharge(state, command.chargeId);
         if (charge.status === 'failed') throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be captured`);
@@ -83,9 +87,18 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
         if (sameMetadata(refund.metadata, command.metadata)) return [];
         return [{ type: 'RefundUpdated', data: { chargeId: command.chargeId, refundId: command.refundId, metadata: command.metadata } }];
       }
+      case 'DeliverNetworkOutcome':
+      case 'SubmitDisputeEvidence':
+      case 'CloseDispute':
+        return decideAftermath(command, state);
     }
   },
 };
+
+/** Recorded with the charge itself, so that no announced outcome can be lost between two appends. */
+function expectedOutcomes(chargeId: string, outcomes: NetworkOutcomeDue[] = []): ChargeEvent[] {
+  return outcomes.length > 0 ? [{ type: 'NetworkOutcomesExpected', data: { chargeId, outcomes } }] : [];
+}
 
 function requireCharge(state: ChargeState, chargeId: string): ExistingCharge {
   if (state.status === 'none') throw new NotFoundError('Charge', chargeId);

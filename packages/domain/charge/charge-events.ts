@@ -2,6 +2,7 @@ import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
+import type { ChargeAftermathEvent } from './charge-aftermath.ts';
 
 /** Stream of one charge and its refunds: `charge-<chargeId>`. */
 export const chargeStream = (chargeId: string): string => `charge-${chargeId}`;
@@ -98,7 +99,9 @@ export type RefundRequested = DomainEvent<
 export type RefundSettled = DomainEvent<'RefundSettled', { chargeId: string; refundId: string; status: 'successful' | 'failed' }>;
 export type RefundUpdated = DomainEvent<'RefundUpdated', { chargeId: string; refundId: string; metadata: Metadata }>;
 
-export type ChargeEvent = ChargeSucceeded | ChargeFailed | ChargeCaptured | ChargeUpdated | RefundRequested | RefundSettled | RefundUpdated;
+export type ChargeEvent = ChargeSucceeded | ChargeFailed | ChargeCaptured | ChargeUpdated | RefundRequested | RefundSettled | RefundUpdated
+  // Disputes, fraud warnings and announced network outcomes (`charge-aftermath.ts`).
+  | ChargeAftermathEvent;
 
 export const chargeEventTypes: ReadonlyArray<ChargeEvent['type']> = [
   'ChargeSucceeded',

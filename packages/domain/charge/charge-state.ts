@@ -1,5 +1,6 @@
 import type { Metadata } from '../metadata.ts';
 import type { ChargeAttempt, ChargeEvent, ChargeFailure } from './charge-events.ts';
+import { evolveAftermath, type ChargeAftermath } from './charge-aftermath.ts';
 
 export interface RefundState {
   refundId: string;
@@ -10,7 +11,7 @@ export interface RefundState {
 
 export type ChargeState =
   | { status: 'none' }
-  | ({ status: 'successful' | 'failed'; failure: ChargeFailure | null; refunds: RefundState[] } & ChargeAttempt);
+  | ({ status: 'successful' | 'failed'; failure: ChargeFailure | null; refunds: RefundState[] } & ChargeAttempt & ChargeAftermath);
 
 export const initialChargeState = (): ChargeState => ({ status: 'none' });
 
@@ -40,6 +41,8 @@ export function evolveCharge(state: ChargeState, event: ChargeEvent): ChargeStat
       return { ...state, refunds: state.refunds.map((refund) => (refund.refundId === event.data.refundId ? { ...refund, status: event.data.status } : refund)) };
     case 'RefundUpdated':
       return { ...state, refunds: state.refunds.map((refund) => (refund.refundId === event.data.refundId ? { ...refund, metadata: event.data.metadata } : refund)) };
+    default:
+      return evolveAftermath(state, event);
   }
 }
 

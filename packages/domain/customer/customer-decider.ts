@@ -14,7 +14,7 @@ export interface NewCard {
 }
 
 export type CustomerCommand =
-  | { type: 'CreateCustomer'; customerId: string; email: string; description?: string | null; metadata?: Metadata; card?: NewCard }
+  | { type: 'CreateCustomer'; customerId: string; email: string; description?: string | null; metadata?: Metadata; card?: NewCard; testClockId?: string }
   | { type: 'UpdateCustomer'; customerId: string; email?: string; description?: string | null; metadata?: Metadata; defaultCardId?: string; card?: NewCard }
   | { type: 'DeleteCustomer'; customerId: string }
   /** A new card always becomes the default (spec: Customer card default). */
@@ -39,6 +39,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
               email: command.email,
               description: command.description ?? null,
               metadata: command.metadata ?? {},
+              ...(command.testClockId ? { testClockId: command.testClockId } : {}),
             },
           },
           ...(command.card ? addCard(command.customerId, command.card) : []),

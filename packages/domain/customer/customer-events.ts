@@ -12,6 +12,8 @@ export type CustomerCreated = DomainEvent<
     email: string;
     description: string | null;
     metadata: Metadata;
+    /** Test mode only: the customer lives on this test clock (present only when set). */
+    testClockId?: string;
   }
 >;
 

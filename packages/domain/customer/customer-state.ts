@@ -19,6 +19,7 @@ export type CustomerState =
       /** Every card ever added, oldest first. */
       cards: SavedCard[];
       defaultCardId: string | null;
+      testClockId?: string;
     };
 
 export const initialCustomerState = (): CustomerState => ({ status: 'none' });

@@ -23,7 +23,8 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       async handler(request) {
         await customerOf(request);
         const reference = 'id' in request.body ? request.body.id : request.body;
-        const outcome = await commands.customers.addCard(request.params.customerId, reference, commandContext(request));
+        const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
+        const outcome = await commands.customers.addCard(request.params.customerId, reference, context);
         return reader.getAfter(outcome.position, 'cards', 'Card', outcome.id, request.auth, { customerId: request.params.customerId });
       },
     }),
@@ -47,7 +48,8 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       async handler(request) {
         const { customerId, cardId } = request.params;
         await reader.get('cards', 'Card', cardId, request.auth, { customerId });
-        const outcome = await commands.customers.updateCard(customerId, cardId, request.body, commandContext(request));
+        const context = await commands.customerClock.forCustomer(customerId, commandContext(request));
+        const outcome = await commands.customers.updateCard(customerId, cardId, request.body, context);
         return reader.getAfter(outcome.position, 'cards', 'Card', cardId, request.auth, { customerId });
       },
     }),
@@ -61,7 +63,8 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       async handler(request) {
         const { customerId, cardId } = request.params;
         await reader.get('cards', 'Card', cardId, request.auth, { customerId });
-        const outcome = await commands.customers.deleteCard(customerId, cardId, commandContext(request));
+        const context = await commands.customerClock.forCustomer(customerId, commandContext(request));
+        const outcome = await commands.customers.deleteCard(customerId, cardId, context);
         await reader.caughtUp(outcome.position);
         return { id: cardId };
       },

@@ -35,8 +35,12 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       body: createChargeBody,
       response: chargeSchema,
-      handler: (request) =>
-        reader.paymentAfter(() => commands.charges.create(request.body, payerOf(request), commandContext(request)), 'charges', 'Charge', request.auth),
+      async handler(request) {
+        // A charge of a customer on a test clock is made at the clock's time.
+        const { customerId } = request.body;
+        const context = customerId === undefined ? commandContext(request) : await commands.customerClock.forCustomer(customerId, commandContext(request));
+        return reader.paymentAfter(() => commands.charges.create(request.body, payerOf(request), context), 'charges', 'Charge', request.auth);
+      },
     }),
     defineRoute({
       method: 'get',

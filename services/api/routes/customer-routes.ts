@@ -25,7 +25,11 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       body: createCustomerBody,
       response: customerSchema,
       async handler(request) {
-        const outcome = await commands.customers.create(request.body, commandContext(request));
+        // A customer on a test clock lives on its time from the start (its `created` follows the clock).
+        const { testClockId } = request.body;
+        if (testClockId !== undefined) await commands.customerClock.requireUsable(testClockId, request.auth);
+        const context = await commands.customerClock.onClock(testClockId, commandContext(request));
+        const outcome = await commands.customers.create(request.body, context);
         return readCustomer(outcome.position, outcome.id, request);
       },
     }),
@@ -49,7 +53,8 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       async handler(request) {
         // Another tenant's customer must be a 404 before anything else is looked at.
         await reader.get('customers', 'Customer', request.params.customerId, request.auth);
-        const outcome = await commands.customers.update(request.params.customerId, request.body, commandContext(request));
+        const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
+        const outcome = await commands.customers.update(request.params.customerId, request.body, context);
         return readCustomer(outcome.position, outcome.id, request);
       },
     }),
@@ -61,7 +66,8 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       params: customerIdParams,
       response: deletedSchema,
       async handler(request) {
-        const outcome = await commands.customers.delete(request.params.customerId, commandContext(request));
+        const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
+        const outcome = await commands.customers.delete(request.params.customerId, context);
         await reader.getAfter(outcome.position, 'customers', 'Customer', outcome.id, request.auth);
         return { id: outcome.id };
       },

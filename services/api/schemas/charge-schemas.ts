@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
 import { billingSchema, shippingSchema } from './address-schemas.ts';
 import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
+import { chargeDisputeSchema } from './charge-dispute-schema.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
 
 const threeDSecureSchema = p.object({
@@ -90,6 +91,7 @@ export const chargeSchema = z
     refunded: z.boolean(),
     refunds: z.array(refundSchema),
     disputed: z.boolean(),
+    dispute: chargeDisputeSchema.optional(),
     fraudDetails: z.object({ status: z.string(), score: z.number().int() }),
     shipping: z.record(z.string(), z.unknown()).nullable(),
     billing: z.record(z.string(), z.unknown()).nullable(),

@@ -17,6 +17,7 @@ export const createCustomerBody = p.object({
   description: description().optional(),
   card: card().optional(),
   metadata: p.metadata().optional(),
+  testClockId: p.id('clock', { description: 'Test mode only: the test clock the customer lives on (its time drives the customer and its subscriptions)' }).optional(),
 });
 
 export const updateCustomerBody = p.object({
@@ -44,6 +45,7 @@ export const customerSchema = z
     defaultCardId: z.string().nullable(),
     cards: z.array(cardSchema).meta({ description: 'The 10 most recent cards' }),
     metadata: z.record(z.string(), z.string()),
+    testClockId: z.string().optional().meta({ description: 'Present for a customer living on a test clock' }),
     deleted: z.literal(true).optional(),
   })
   .meta({ id: 'Customer' });

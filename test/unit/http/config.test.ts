@@ -18,9 +18,12 @@ describe('config: environment', () => {
       idempotencyTtlHours: 24,
       readYourWritesTimeoutMs: 5000,
       tokenTtlSeconds: 900,
-      webhookRetryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000],
+      webhookRetryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000],
+      webhookTimeoutMs: 10_000,
       serviceRole: 'all',
       shutdownTimeoutMs: 10_000,
+      schedulerIntervalMs: 1000,
+      networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
     });
   });
 
@@ -43,8 +46,12 @@ describe('config: environment', () => {
       READ_YOUR_WRITES_TIMEOUT_MS: '1000',
       TOKEN_TTL_SECONDS: '60',
       WEBHOOK_RETRY_DELAYS: '1000, 2000,3000',
+      WEBHOOK_TIMEOUT_MS: '2500',
       SERVICE_ROLE: 'worker',
       SHUTDOWN_TIMEOUT_MS: '0',
+      NETWORK_DISPUTE_DECISION_DELAY_MS: '300',
+      NETWORK_DISPUTE_DELAY_MS: '100',
+      NETWORK_FRAUD_WARNING_DELAY_MS: '200',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -60,8 +67,10 @@ describe('config: environment', () => {
       readYourWritesTimeoutMs: 1000,
       tokenTtlSeconds: 60,
       webhookRetryDelaysMs: [1000, 2000, 3000],
+      webhookTimeoutMs: 2500,
       serviceRole: 'worker',
       shutdownTimeoutMs: 0,
+      networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));

@@ -143,7 +143,7 @@ describe('SimulatedCardNetwork', () => {
       const outcome = await authorize('4242000000000018');
       expect(outcome.approved).to.equal(true);
       expect(outcome.fraud.status).to.equal('safe');
-      expect(outcome.later).to.deep.equal([{ kind: 'dispute', afterMs: 2000 }]);
+      expect(outcome.later).to.deep.equal([{ kind: 'dispute', afterMs: 2000, reason: 'FRAUDULENT' }]);
     });
 
     it('4242000000000208 charge succeeds, fraud screening in progress, a fraud warning follows', async () => {
@@ -151,7 +151,12 @@ describe('SimulatedCardNetwork', () => {
       expect(outcome.approved).to.equal(true);
       expect(outcome.fraud.status).to.equal('in_progress');
       expect(outcome.fraud.score).to.be.within(0, 100);
-      expect(outcome.later).to.deep.equal([{ kind: 'fraud_warning', afterMs: 2000 }]);
+      expect(outcome.later).to.have.length(1);
+      const [warning] = outcome.later;
+      expect(warning).to.deep.include({ kind: 'fraud_warning', afterMs: 2000 });
+      expect(warning).to.have.nested.property('fraudDetails.status', 'fraudulent');
+      expect((warning as { fraudDetails: { score: number } }).fraudDetails.score).to.be.within(90, 100);
+      expect((await authorize('4242000000000208')).later, 'deterministic').to.deep.equal(outcome.later);
     });
 
     it('a number failing Luhn is invalid_number, through validate and authorize', async () => {
@@ -186,9 +191,11 @@ describe('SimulatedCardNetwork', () => {
 
   describe('later events', () => {
     it('uses the configured delays', async () => {
-      const custom = new SimulatedCardNetwork({ disputeDelayMs: 10, fraudWarningDelayMs: 20 });
-      expect((await custom.authorize(request('4242000000000018'))).later).to.deep.equal([{ kind: 'dispute', afterMs: 10 }]);
-      expect((await custom.authorize(request('4242000000000208'))).later).to.deep.equal([{ kind: 'fraud_warning', afterMs: 20 }]);
+      const custom = new SimulatedCardNetwork({ disputeDelayMs: 10, fraudWarningDelayMs: 20, disputeDecisionDelayMs: 30 });
+      expect((await custom.authorize(request('4242000000000018'))).later).to.deep.include.members([{ kind: 'dispute', afterMs: 10, reason: 'FRAUDULENT' }]);
+      expect((await custom.authorize(request('4242000000000208'))).later).to.have.nested.property('[0].afterMs', 20);
+      const decision = await custom.representDispute({ mode: 'test', transactionId: 'sim_1', evidence: { customerName: 'Jane' } });
+      expect(decision.afterMs).to.equal(30);
     });
 
     it('are not returned when the charge is not approved', async () => {
@@ -409,5 +416,18 @@ describe('SimulatedCardNetwork', () => {
     }
     expect(messages.length).to.be.greaterThan(50);
     for (const message of messages) expect(message).to.not.match(/\d{12,}/);
+  });
+
+  describe('dispute representment (test-mode rule)', () => {
+    const represent = (evidence: Record<string, string>) => network.representDispute({ mode: 'test', transactionId: 'sim_1', evidence });
+
+    it('wins with winning_evidence in uncategorizedText, decided after the default delay', async () => {
+      expect(await represent({ uncategorizedText: 'see attached: winning_evidence' })).to.deep.equal({ outcome: 'won', afterMs: 2000 });
+    });
+
+    it('loses with any other evidence', async () => {
+      expect((await represent({ uncategorizedText: 'please reconsider' })).outcome).to.equal('lost');
+      expect((await represent({ productDescription: 'winning_evidence' })).outcome, 'only uncategorizedText counts').to.equal('lost');
+    });
   });
 });

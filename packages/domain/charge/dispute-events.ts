@@ -1,0 +1,77 @@
+import type { DomainEvent } from '../decider.ts';
+
+/**
+ * Events of a charge's dispute. A dispute lives in its charge's stream (`charge-<chargeId>`), like
+ * refunds: a charge has at most one, it opens exactly once (decided on the charge's state under
+ * optimistic concurrency), and the charge's `disputed` / `dispute` fields change with it.
+ */
+
+/** Spec: Dispute `status`. The simulated network opens chargebacks directly (no retrieval requests). */
+export type DisputeStatus =
+  | 'RETRIEVAL_REQUEST_NEW'
+  | 'RETRIEVAL_REQUEST_REPRESENTED'
+  | 'CHARGEBACK_NEW'
+  | 'CHARGEBACK_REPRESENTED_SUCCESSFULLY'
+  | 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY';
+
+/** Spec: Dispute `reason`. */
+export type DisputeReason =
+  | 'FRAUDULENT'
+  | 'UNRECOGNIZED'
+  | 'DUPLICATE'
+  | 'SUBSCRIPTION_CANCELED'
+  | 'PRODUCT_NOT_RECEIVED'
+  | 'PRODUCT_UNACCEPTABLE'
+  | 'CREDIT_NOT_PROCESSED'
+  | 'GENERAL';
+
+/** The evidence fields of the Shift4 client libraries; every one is free text. */
+export const disputeEvidenceFields = [
+  'productDescription',
+  'customerName',
+  'customerEmail',
+  'customerPurchaseIp',
+  'customerSignature',
+  'billingAddress',
+  'receipt',
+  'customerCommunication',
+  'serviceDate',
+  'serviceDocumentation',
+  'duplicateChargeId',
+  'duplicateChargeDocumentation',
+  'duplicateChargeExplanation',
+  'refundPolicy',
+  'refundPolicyDisclosure',
+  'refundRefusalExplanation',
+  'cancellationPolicy',
+  'cancellationPolicyDisclosure',
+  'cancellationRefusalExplanation',
+  'accessActivityLogs',
+  'shippingAddress',
+  'shippingDate',
+  'shippingCarrier',
+  'shippingTrackingNumber',
+  'shippingDocumentation',
+  'uncategorizedText',
+  'uncategorizedFile',
+] as const;
+
+export type DisputeEvidenceField = (typeof disputeEvidenceFields)[number];
+export type DisputeEvidence = Partial<Record<DisputeEvidenceField, string>>;
+
+export type DisputeOpened = DomainEvent<
+  'DisputeOpened',
+  { chargeId: string; disputeId: string; amount: number; currency: string; reason: DisputeReason; status: 'CHARGEBACK_NEW' }
+>;
+/** The merchant contested the dispute; the network reviews it (a `dispute_decision` outcome follows). */
+export type DisputeEvidenceSubmitted = DomainEvent<'DisputeEvidenceSubmitted', { chargeId: string; disputeId: string; evidence: DisputeEvidence }>;
+export type DisputeWon = DomainEvent<'DisputeWon', { chargeId: string; disputeId: string; status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' }>;
+/** Lost on review, or accepted as lost by the merchant (`acceptedAsLost`). */
+export type DisputeLost = DomainEvent<
+  'DisputeLost',
+  { chargeId: string; disputeId: string; status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY'; acceptedAsLost: boolean }
+>;
+
+export type DisputeEvent = DisputeOpened | DisputeEvidenceSubmitted | DisputeWon | DisputeLost;
+
+export const disputeEventTypes: ReadonlyArray<DisputeEvent['type']> = ['DisputeOpened', 'DisputeEvidenceSubmitted', 'DisputeWon', 'DisputeLost'];

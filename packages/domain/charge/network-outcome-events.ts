@@ -1,0 +1,25 @@
+import type { DomainEvent } from '../decider.ts';
+import type { DisputeReason } from './dispute-events.ts';
+import type { FraudVerdict } from './fraud-warning-events.ts';
+
+/**
+ * Outcomes the card network announces for later: a dispute or a fraud warning after a charge, the
+ * decision on a contested dispute. Recording them with their due time (business time of the
+ * announcement plus the network's delay) is what lets the worker find them again from state, after
+ * any restart or lost queue (DESIGN §4.7); delivering one is a charge command that records nothing
+ * the second time.
+ */
+export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision';
+
+/** What the network will report, and when (`dueAt`, ISO 8601). */
+export type NetworkOutcomeDue =
+  | { kind: 'dispute'; dueAt: string; reason: DisputeReason }
+  | { kind: 'fraud_warning'; dueAt: string; fraudDetails: FraudVerdict }
+  | { kind: 'dispute_decision'; dueAt: string; outcome: 'won' | 'lost' };
+
+export type NetworkOutcomesExpected = DomainEvent<'NetworkOutcomesExpected', { chargeId: string; outcomes: NetworkOutcomeDue[] }>;
+
+export const networkOutcomeEventTypes: ReadonlyArray<NetworkOutcomesExpected['type']> = ['NetworkOutcomesExpected'];
+
+/** The job (and due-work) id of one outcome: one charge has at most one outcome of each kind. */
+export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind): string => `network-outcome:${chargeId}:${kind}`;

@@ -1,0 +1,151 @@
+import type { Billing, ChargeType, Shipping } from '../charge/charge-events.ts';
+import type { DomainEvent } from '../decider.ts';
+import type { Metadata } from '../metadata.ts';
+import type { BillingCycle } from './billing-period.ts';
+
+/** Stream of one subscription: `subscription-<subscriptionId>`. */
+export const subscriptionStream = (subscriptionId: string): string => `subscription-${subscriptionId}`;
+
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete';
+
+/** Why a subscription ended. */
+export type CancellationReason = 'requested' | 'period_end' | 'payment_failed' | 'billing_cycles_ended' | 'customer_deleted';
+
+/** Fields of a subscription an update may change; only changed ones are present in events. */
+export interface SubscriptionChanges {
+  quantity?: number;
+  captureCharges?: boolean;
+  remainingBillingCycles?: number | null;
+  /** While trialing, the trial (and so the current period) ends then. */
+  trialEnd?: number;
+  shipping?: Shipping | null;
+  billing?: Billing | null;
+  merchantAccountId?: string | null;
+  metadata?: Metadata;
+}
+
+/** Times are Unix seconds on the customer's clock (a test clock for test-clock customers). */
+export type SubscriptionCreated = DomainEvent<
+  'SubscriptionCreated',
+  {
+    subscriptionId: string;
+    customerId: string;
+    /** The customer's test clock, or null: which clock drives this subscription's due work. */
+    testClockId: string | null;
+    planId: string;
+    quantity: number;
+    captureCharges: boolean;
+    /** `trialing`, or `incomplete` until the first charge (recorded right after) settles. */
+    status: 'trialing' | 'incomplete';
+    remainingBillingCycles: number | null;
+    start: number;
+    trialStart: number | null;
+    trialEnd: number | null;
+    currentPeriodStart: number;
+    currentPeriodEnd: number;
+    /** Null while trialing: paid periods start at the trial's end. */
+    cycle: BillingCycle | null;
+    shipping: Shipping | null;
+    billing: Billing | null;
+    merchantAccountId: string | null;
+    metadata: Metadata;
+  }
+>;
+
+export type SubscriptionUpdated = DomainEvent<'SubscriptionUpdated', { subscriptionId: string } & SubscriptionChanges>;
+
+/** A new plan, by an update or by recursion after the last billing cycle: `start` restarts. */
+export type SubscriptionPlanChanged = DomainEvent<
+  'SubscriptionPlanChanged',
+  {
+    subscriptionId: string;
+    planId: string;
+    previousPlanId: string;
+    reason: 'update' | 'recursion';
+    start: number;
+    currentPeriodStart: number;
+    currentPeriodEnd: number;
+    cycle: BillingCycle | null;
+    remainingBillingCycles: number | null;
+  }
+>;
+
+/** The next billing period began (at the end of a trial, or a renewal). Its charge is recorded right after. */
+export type SubscriptionPeriodStarted = DomainEvent<
+  'SubscriptionPeriodStarted',
+  { subscriptionId: string; currentPeriodStart: number; currentPeriodEnd: number; cycle: BillingCycle; remainingBillingCycles: number | null }
+>;
+
+/**
+ * A charge for a period is about to be made, under this charge id. Recorded before the charge, so
+ * that a worker that dies afterwards is followed by one that finds (or makes) that same charge.
+ * `attempt` 0 is the period's first charge; 1, 2, 3 are retries.
+ */
+export type SubscriptionPaymentStarted = DomainEvent<
+  'SubscriptionPaymentStarted',
+  {
+    subscriptionId: string;
+    periodStart: number;
+    attempt: number;
+    chargeId: string;
+    amount: number;
+    currency: string;
+    chargeType: ChargeType;
+    /** Whether a capture follows the authorization (the subscription's captureCharges then). */
+    capture: boolean;
+    startedAt: number;
+  }
+>;
+
+export type SubscriptionPaymentSucceeded = DomainEvent<
+  'SubscriptionPaymentSucceeded',
+  { subscriptionId: string; periodStart: number; attempt: number; chargeId: string; capture: boolean; status: 'active'; previousStatus: SubscriptionStatus }
+>;
+
+export type SubscriptionPaymentFailed = DomainEvent<
+  'SubscriptionPaymentFailed',
+  {
+    subscriptionId: string;
+    periodStart: number;
+    attempt: number;
+    /** Null when no charge could be made (the customer has no default card). */
+    chargeId: string | null;
+    failureCode: string | null;
+    failureMessage: string;
+    status: SubscriptionStatus;
+    previousStatus: SubscriptionStatus;
+    /** When the next retry is due; null when none follows. */
+    nextRetryAt: number | null;
+  }
+>;
+
+/** DELETE with atPeriodEnd: the subscription runs until `endedAt` (its current period's end). */
+export type SubscriptionCancellationScheduled = DomainEvent<'SubscriptionCancellationScheduled', { subscriptionId: string; canceledAt: number; endedAt: number }>;
+
+export type SubscriptionCanceled = DomainEvent<
+  'SubscriptionCanceled',
+  { subscriptionId: string; canceledAt: number; endedAt: number; reason: CancellationReason }
+>;
+
+export type SubscriptionEvent =
+  | SubscriptionCreated
+  | SubscriptionUpdated
+  | SubscriptionPlanChanged
+  | SubscriptionPeriodStarted
+  | SubscriptionPaymentStarted
+  | SubscriptionPaymentSucceeded
+  | SubscriptionPaymentFailed
+  | SubscriptionCancellationScheduled
+  | SubscriptionCanceled;
+
+export const subscriptionEventTypes: ReadonlyArray<SubscriptionEvent['type']> = [
+  'SubscriptionCreated',
+  'SubscriptionUpdated',
+  'SubscriptionPlanChanged',
+  'SubscriptionPeriodStarted',
+  'SubscriptionPaymentStarted',
+  'SubscriptionPaymentSucceeded',
+  'SubscriptionPaymentFailed',
+  'SubscriptionCancellationScheduled',
+  'SubscriptionCanceled',
+];

@@ -1,0 +1,40 @@
+import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
+import type { Document } from '../packages/readstore/document-store.ts';
+import type { ProjectionTransaction } from '../packages/projection/projection.ts';
+import { publicEventsProjection, type PublicEventDoc } from './public-events-projection.ts';
+
+/**
+ * The public events a domain event produces, computed by the `events` projection's own code, so
+ * that another projection sees exactly the events (ids, types, order) that GET /events shows.
+ * A projection reads only its own collections, so the caller keeps a private copy of the state
+ * the `events` projection needs (its object views) under `<prefix><collection>`; the public events
+ * themselves are returned, not stored.
+ */
+export async function publicEventsOf(event: RecordedEvent, tx: ProjectionTransaction, prefix: string): Promise<PublicEventDoc[]> {
+  const produced: PublicEventDoc[] = [];
+  const privateCopy: ProjectionTransaction = {
+    get: <T extends Document>(collection: string, id: string) => tx.get<T>(`${prefix}${collection}`, id),
+    put(collection, doc) {
+      if (collection === PUBLIC_EVENTS) produced.push(doc as PublicEventDoc);
+      else tx.put(`${prefix}${collection}`, doc);
+    },
+    delete(collection, id) {
+      if (collection !== PUBLIC_EVENTS) tx.delete(`${prefix}${collection}`, id);
+    },
+  };
+  await publicEventsProjection.apply(event, privateCopy);
+  return produced;
+}
+
+const PUBLIC_EVENTS = 'events';
+
+/** The collections a private copy needs, named with the caller's prefix. */
+export const privateCopyCollections = (prefix: string): Record<string, object> =>
+  Object.fromEntries(
+    Object.keys(publicEventsProjection.collections)
+      .filter((collection) => collection !== PUBLIC_EVENTS)
+      .map((collection) => [`${prefix}${collection}`, {}]),
+  );
+
+/** Whether a domain event may produce public events. */
+export const producesPublicEvents = (type: string): boolean => publicEventsProjection.handles(type);

@@ -1,0 +1,20 @@
+import type { Tenant } from '../../packages/commands/command-context.ts';
+import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { Document } from '../../packages/readstore/document-store.ts';
+
+/** Ids of every subscription whose customer lives on the test clock, oldest first. */
+export async function subscriptionsOnClock(readModels: ReadModels, tenant: Tenant, testClockId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let startingAfterId: string | undefined;
+  for (;;) {
+    const page = await readModels.collection<Document>('subscriptions').list({
+      filter: { _accountId: tenant.accountId, _mode: tenant.mode, _testClockId: testClockId },
+      limit: 100,
+      ...(startingAfterId ? { startingAfterId } : {}),
+    });
+    ids.push(...page.list.map((doc) => doc.id));
+    const last = page.list[page.list.length - 1];
+    if (!page.hasMore || !last) return ids.reverse();
+    startingAfterId = last.id;
+  }
+}

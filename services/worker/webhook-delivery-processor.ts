@@ -1,0 +1,67 @@
+import type { CommandContext } from '../../packages/commands/command-context.ts';
+import { WebhookDeliveryCommands } from '../../packages/commands/webhook-delivery-commands.ts';
+import { webhookDeliveryDecider } from '../../packages/domain/webhook-delivery/webhook-delivery-decider.ts';
+import { webhookDeliveryStream, type WebhookDeliveryRef } from '../../packages/domain/webhook-delivery/webhook-delivery-events.ts';
+import { webhookEndpointDecider } from '../../packages/domain/webhook-endpoint/webhook-endpoint-decider.ts';
+import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import type { Job } from '../../packages/jobs/job-queue.ts';
+import { sendWebhook } from '../../packages/webhooks/webhook-sender.ts';
+import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
+import type { PublicEventDoc } from '../../projections/public-events-projection.ts';
+import { publicObject } from '../../projections/views/object-view.ts';
+import type { Platform } from '../platform.ts';
+import { WEBHOOK_DELIVERY_QUEUE, webhookAttemptWork, type WebhookDeliveryJob } from './webhook-delivery-job.ts';
+import type { JobProcessor } from './worker.ts';
+
+/** Attempts in flight per worker process; one slow endpoint holds one slot for at most the timeout. */
+const CONCURRENCY = 10;
+
+/**
+ * Makes one attempt of one delivery: POSTs the event exactly as GET /events/{id} shows it, signed
+ * with the endpoint's secret, records the attempt, and enqueues the next one when it failed and
+ * the schedule has one left (the scheduler would find it too; this only saves a scan interval).
+ * Safe to run twice: an attempt already recorded is not made again, and a concurrent duplicate
+ * loses the append and records nothing (the endpoint may then get the event twice: at least once).
+ */
+export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
+  const { aggregates, config, jobs, readModels, vault } = platform;
+  const deliveries = new WebhookDeliveryCommands(aggregates, config.webhookRetryDelaysMs);
+
+  async function deliver(job: Job<WebhookDeliveryJob>): Promise<void> {
+    const { deliveryId, endpointId, eventId, eventType, attempt, accountId, mode } = job.data;
+    const tenant = { accountId, mode };
+    const ref: WebhookDeliveryRef = { deliveryId, endpointId, eventId, eventType };
+    const context: CommandContext = { ...tenant, actor: 'system:worker', requestId: `job:${job.id}`, causationId: eventId, now: () => new Date() };
+
+    const delivery = await aggregates.load(webhookDeliveryDecider, webhookDeliveryStream(deliveryId), tenant);
+    if (delivery.state.status !== 'pending' || delivery.state.attempts !== attempt - 1) return;
+
+    const endpoint = await aggregates.load(webhookEndpointDecider, webhookEndpointStream(endpointId), tenant);
+    if (endpoint.state.status !== 'active') return deliveries.cancel(ref, 'endpoint_deleted', context);
+    if (!endpoint.state.endpoint.enabled) return deliveries.cancel(ref, 'endpoint_disabled', context);
+
+    // Throwing fails the job without an attempt: the scheduler enqueues it again on a later scan.
+    const event = await readModels.collection<PublicEventDoc>('events').get(eventId);
+    if (!event || event._accountId !== accountId || event._mode !== mode) throw new Error(`event ${eventId} is not readable yet`);
+    const secret = await vault.reveal(endpoint.state.endpoint.secretVaultRef);
+    if (secret === null) throw new Error(`the secret of ${endpointId} is gone (deleted meanwhile?)`);
+
+    const body = JSON.stringify(publicObject(event));
+    const attemptedAt = new Date();
+    const answer = await sendWebhook({
+      url: endpoint.state.endpoint.url,
+      mode,
+      body,
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(attemptedAt.getTime() / 1000)) },
+      timeoutMs: config.webhookTimeoutMs,
+    });
+    const recorded = await deliveries.recordAttempt(ref, { attempt, attemptedAt, ...answer }, context);
+    if (!recorded.recorded || recorded.data.nextAttemptAt === null) return;
+
+    const next = webhookAttemptWork({ ...job.data, attempt: attempt + 1 }, Date.parse(recorded.data.nextAttemptAt), Date.now());
+    // Best effort: should it fail (queue closing, Redis away), the scheduler finds the attempt.
+    await jobs.enqueue(next.queue, next.name, next.data, { ...next.options, jobId: next.jobId }).catch(() => undefined);
+  }
+
+  return { queue: WEBHOOK_DELIVERY_QUEUE, handler: (job) => deliver(job as Job<WebhookDeliveryJob>), options: { concurrency: CONCURRENCY } };
+}

@@ -1,0 +1,123 @@
+/** Shapes and helpers shared by the plans, subscriptions and test clock API tests. */
+import { expect } from 'chai';
+import type { ApiClient } from './api-client.ts';
+import { cardDetails, type Charge, type Page } from './payments.ts';
+
+export type Plan = {
+  id: string;
+  created: number;
+  objectType: 'plan';
+  amount: number;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+  billingCycles: number | null;
+  name: string;
+  trialPeriodDays: number | null;
+  recursTo: string | null;
+  metadata: Record<string, string>;
+  deleted?: true;
+};
+
+export type Subscription = {
+  id: string;
+  created: number;
+  objectType: 'subscription';
+  planId: string;
+  customerId: string;
+  quantity: number;
+  captureCharges: boolean;
+  status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete';
+  remainingBillingCycles: number | null;
+  start: number;
+  currentPeriodStart: number;
+  currentPeriodEnd: number;
+  canceledAt: number | null;
+  endedAt: number | null;
+  trialStart: number | null;
+  trialEnd: number | null;
+  cancelAtPeriodEnd: boolean;
+  metadata: Record<string, string>;
+  deleted?: true;
+};
+
+export type TestClock = { id: string; created: number; objectType: 'testClock'; frozenTime: number; status: 'ready' | 'advancing'; name: string | null; deleted?: true };
+
+export type SubscriptionCharge = Charge & { subscriptionId: string | null; type?: string };
+
+export const DAY = 86_400;
+export const VISA = '4242424242424242';
+/** Can be saved; every charge on it declines (card_declined). */
+export const ALWAYS_DECLINES = '4000000000000341';
+
+/** Unix seconds of an ISO time. */
+export const at = (iso: string): number => Date.parse(iso) / 1000;
+
+/** `from` plus `months` calendar months in UTC, clamped to the month's end (what a monthly plan bills on). */
+export function monthsAfter(from: number, months: number): number {
+  const start = new Date(from * 1000);
+  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
+  return target.getTime() / 1000;
+}
+
+export async function createPlan(api: ApiClient, fields: Record<string, unknown> = {}): Promise<Plan> {
+  const response = await api.post<Plan>('/plans', { json: { amount: 1000, currency: 'EUR', interval: 'month', name: 'Monthly', ...fields } });
+  expect(response.status, JSON.stringify(response.body)).to.equal(200);
+  return response.body;
+}
+
+export async function createClock(api: ApiClient, frozenTime: number): Promise<TestClock> {
+  const response = await api.post<TestClock>('/test-clocks', { json: { frozenTime } });
+  expect(response.status, JSON.stringify(response.body)).to.equal(200);
+  return response.body;
+}
+
+/** A customer living on the clock, with a saved default card. */
+export async function customerOnClock(api: ApiClient, clockId: string, number = VISA): Promise<{ id: string; defaultCardId: string }> {
+  const response = await api.post<{ id: string; defaultCardId: string }>('/customers', {
+    json: { email: 'subscriber@example.com', testClockId: clockId, card: cardDetails(number) },
+  });
+  expect(response.status, JSON.stringify(response.body)).to.equal(200);
+  return response.body;
+}
+
+export async function subscribe(api: ApiClient, customerId: string, fields: Record<string, unknown>): Promise<Subscription> {
+  const response = await api.post<Subscription>(`/customers/${customerId}/subscriptions`, { json: fields });
+  expect(response.status, JSON.stringify(response.body)).to.equal(200);
+  return response.body;
+}
+
+/** Advances the clock and waits until it reports `ready`. */
+export async function advance(api: ApiClient, clockId: string, frozenTime: number): Promise<TestClock> {
+  const started = await api.post<TestClock>(`/test-clocks/${clockId}/advance`, { json: { frozenTime } });
+  expect(started.status, JSON.stringify(started.body)).to.equal(200);
+  expect(started.body.frozenTime).to.equal(frozenTime);
+  return waitUntil(async () => {
+    const clock = (await api.get<TestClock>(`/test-clocks/${clockId}`)).body;
+    return clock.status === 'ready' ? clock : null;
+  }, `test clock ${clockId} to be ready`);
+}
+
+export async function getSubscription(api: ApiClient, id: string): Promise<Subscription> {
+  const response = await api.get<Subscription>(`/subscriptions/${id}`);
+  expect(response.status, JSON.stringify(response.body)).to.equal(200);
+  return response.body;
+}
+
+/** Charges of a subscription, oldest first. */
+export async function chargesOf(api: ApiClient, customerId: string, subscriptionId: string): Promise<SubscriptionCharge[]> {
+  const page = (await api.get<Page<SubscriptionCharge>>('/charges', { query: { customerId, limit: '100' } })).body;
+  return page.list.filter((charge) => charge.subscriptionId === subscriptionId).reverse();
+}
+
+export async function waitUntil<T>(probe: () => Promise<T | null | false | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
