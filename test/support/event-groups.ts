@@ -1,8 +1,7 @@
 /**
  * One row per public event group of the spec (Events): operations that produce every event type
  * of the group. Used by the webhook tests to check that each type reaches a receiver exactly as
- * GET /events/{id} shows it. Groups still being built (subscription, plan, cross-sale offer) add
- * their row here once their operations exist.
+ * GET /events/{id} shows it.
  */
 import { expect } from 'chai';
 import type { ApiClient } from './api-client.ts';
@@ -73,6 +72,26 @@ export const eventGroups: EventGroup[] = [
         () => ok(api.get<Dispute>(`/disputes/${contested!.dispute!.id}`)),
         (dispute) => dispute.status === 'CHARGEBACK_REPRESENTED_SUCCESSFULLY',
       );
+    },
+  },
+  {
+    group: 'plan',
+    types: ['PLAN_CREATED', 'PLAN_UPDATED', 'PLAN_DELETED'],
+    async perform(api) {
+      const plan = await ok(api.post<{ id: string }>('/plans', { json: { amount: 990, currency: 'EUR', interval: 'month', name: 'Webhook plan' } }));
+      await ok(api.post(`/plans/${plan.id}`, { json: { name: 'Webhook plan, renamed' } }));
+      await ok(api.delete(`/plans/${plan.id}`));
+    },
+  },
+  {
+    group: 'subscription',
+    types: ['CUSTOMER_SUBSCRIPTION_CREATED', 'CUSTOMER_SUBSCRIPTION_UPDATED', 'CUSTOMER_SUBSCRIPTION_DELETED'],
+    async perform(api) {
+      const plan = await ok(api.post<{ id: string }>('/plans', { json: { amount: 1500, currency: 'EUR', interval: 'month', name: 'Webhook subscription plan' } }));
+      const customer = await ok(api.post<Customer>('/customers', { json: { email: 'webhooks-subscription@example.com', card: cardDetails('4242424242424242') } }));
+      const subscription = await ok(api.post<{ id: string }>(`/customers/${customer.id}/subscriptions`, { json: { planId: plan.id } }));
+      await ok(api.post(`/customers/${customer.id}/subscriptions/${subscription.id}`, { json: { quantity: 2 } }));
+      await ok(api.delete(`/customers/${customer.id}/subscriptions/${subscription.id}`));
     },
   },
 ];
