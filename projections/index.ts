@@ -4,6 +4,7 @@ import { blacklistProjection } from './blacklist-projection.ts';
 import { cardsProjection } from './cards-projection.ts';
 import { chargesProjection } from './charges-projection.ts';
 import { creditsProjection } from './credits-projection.ts';
+import { crossSaleOffersProjection } from './cross-sale-offers-projection.ts';
 import { customersProjection } from './customers-projection.ts';
 import { disputesProjection } from './disputes-projection.ts';
 import { fraudWarningsProjection } from './fraud-warnings-projection.ts';
@@ -29,6 +30,7 @@ export const allProjections = (): Projection[] => [
   blacklistProjection,
   creditsProjection,
   plansProjection,
+  crossSaleOffersProjection,
   subscriptionsProjection,
   subscriptionDueWorkProjection,
   testClocksProjection,

@@ -2,6 +2,7 @@ import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { RefundSettled } from '../packages/domain/charge/charge-events.ts';
 import { cardView } from './views/card-view.ts';
 import { chargeView } from './views/charge-view.ts';
+import { crossSaleOfferView } from './views/cross-sale-offer-view.ts';
 import { customerView } from './views/customer-view.ts';
 import type { ObjectView } from './views/object-view.ts';
 import { planView } from './views/plan-view.ts';
@@ -23,6 +24,7 @@ const card = cardView as unknown as ObjectView;
 const charge = chargeView as unknown as ObjectView;
 const plan = planView as unknown as ObjectView;
 const subscription = subscriptionView as unknown as ObjectView;
+const crossSaleOffer = crossSaleOfferView as unknown as ObjectView;
 
 /** A charge's outcome shows on the subscription only when it changed the status (e.g. active → past_due). */
 const statusChanged = (event: RecordedEvent): string[] => {
@@ -31,7 +33,7 @@ const statusChanged = (event: RecordedEvent): string[] => {
 };
 
 /** Every object view whose objects appear as event `data`. */
-export const publicObjectViews: ObjectView[] = [customer, card, charge, plan, subscription];
+export const publicObjectViews: ObjectView[] = [customer, card, charge, plan, subscription, crossSaleOffer];
 
 /**
  * Which public event types (spec: Events) each domain event produces, and with which object.
@@ -73,4 +75,7 @@ export const publicEventRules: Readonly<Record<string, PublicEventRule[]>> = {
   SubscriptionPaymentSucceeded: [{ view: subscription, types: statusChanged }],
   SubscriptionPaymentFailed: [{ view: subscription, types: statusChanged }],
   SubscriptionCanceled: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_DELETED') }],
+  CrossSaleOfferCreated: [{ view: crossSaleOffer, types: always('CROSS_SALE_OFFER_CREATED') }],
+  CrossSaleOfferUpdated: [{ view: crossSaleOffer, types: always('CROSS_SALE_OFFER_UPDATED') }],
+  CrossSaleOfferDeleted: [{ view: crossSaleOffer, types: always('CROSS_SALE_OFFER_DELETED') }],
 };

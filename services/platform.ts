@@ -7,6 +7,8 @@ import { CardIntake } from '../packages/commands/card-intake.ts';
 import { CardSources } from '../packages/commands/card-sources.ts';
 import { ChargeCommands } from '../packages/commands/charge-commands.ts';
 import { CreditCommands } from '../packages/commands/credit-commands.ts';
+import { CrossSaleOfferCommands } from '../packages/commands/cross-sale-offer-commands.ts';
+import { OfferImages } from '../packages/commands/offer-image.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
 import { DisputeCommands } from '../packages/commands/dispute-commands.ts';
 import { NetworkOutcomeCommands } from '../packages/commands/network-outcome-commands.ts';
@@ -51,6 +53,9 @@ export interface Commands {
   disputes: DisputeCommands;
   networkOutcomes: NetworkOutcomeCommands;
   plans: PlanCommands;
+  crossSaleOffers: CrossSaleOfferCommands;
+  /** Cross-sale offer images (operational state, not events). */
+  offerImages: OfferImages;
   subscriptions: SubscriptionCommands;
   testClocks: TestClockCommands;
   /** The business clock of a customer: real time, or its test clock's. */
@@ -120,6 +125,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
   });
   const plans = new PlanCommands(aggregates);
   const customerClock = new CustomerClock(aggregates);
+  const offerImages = new OfferImages(stateStore.collection('images'));
   const background = jobBackgroundWork(jobs);
   const subscriptions = new SubscriptionCommands({ aggregates, charges, plans, clock: customerClock, background });
   return {
@@ -144,6 +150,8 @@ export async function openPlatform(config: Config): Promise<Platform> {
       disputes: new DisputeCommands(aggregates, network),
       networkOutcomes: new NetworkOutcomeCommands(aggregates),
       plans,
+      crossSaleOffers: new CrossSaleOfferCommands(aggregates, offerImages),
+      offerImages,
       subscriptions,
       testClocks: new TestClockCommands({
         aggregates,

@@ -1,10 +1,11 @@
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import type { Logger } from 'winston';
 import { createApp } from '../../packages/http/create-app.ts';
 import { IdempotencyStore } from '../../packages/http/idempotency.ts';
 import { createRateLimiter } from '../../packages/http/rate-limit.ts';
 import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
+import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -13,7 +14,7 @@ import { apiRoutes } from './routes/index.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
-  return createApp({
+  const api = createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
     authenticate: apiKeyAuthenticator(platform.readModels),
     idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
@@ -32,4 +33,11 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     },
     openApiDocument: buildOpenApi,
   });
+  // Offer images are PNG, not JSON, and need no API key: served in front of the API's HTTP kit.
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
+  app.use(api);
+  return app;
 }

@@ -84,6 +84,15 @@ export const eventGroups: EventGroup[] = [
     },
   },
   {
+    group: 'cross-sale offer',
+    types: ['CROSS_SALE_OFFER_CREATED', 'CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_DELETED'],
+    async perform(api) {
+      const offer = await ok(api.post<{ id: string }>('/cross-sale-offers', { json: { charge: { amount: 500, currency: 'EUR' }, template: 'text_only', title: 'Webhook offer' } }));
+      await ok(api.post(`/cross-sale-offers/${offer.id}`, { json: { title: 'Webhook offer, renamed' } }));
+      await ok(api.delete(`/cross-sale-offers/${offer.id}`));
+    },
+  },
+  {
     group: 'subscription',
     types: ['CUSTOMER_SUBSCRIPTION_CREATED', 'CUSTOMER_SUBSCRIPTION_UPDATED', 'CUSTOMER_SUBSCRIPTION_DELETED'],
     async perform(api) {

@@ -8,6 +8,7 @@ import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts'
 import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
 import { networkOutcomeEventTypes } from '../../packages/domain/charge/network-outcome-events.ts';
+import { crossSaleOfferEventTypes } from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { customerEventTypes } from '../../packages/domain/customer/customer-events.ts';
 import { tokenEventTypes } from '../../packages/domain/token/token-events.ts';
 import { accountEventTypes } from '../../packages/domain/account/account-events.ts';
@@ -46,5 +47,9 @@ describe('event catalog (docs/events.md)', () => {
 
   it('documents the account, plan, subscription and test clock events', () => {
     for (const type of [...accountEventTypes, ...planEventTypes, ...subscriptionEventTypes, ...testClockEventTypes]) expect(catalog, type).to.include(`| \`${type}\` |`);
+  });
+
+  it('documents the cross-sale offer events', () => {
+    for (const type of crossSaleOfferEventTypes) expect(catalog, type).to.include(`| \`${type}\` |`);
   });
 });

@@ -4,6 +4,7 @@ import { blacklistRoutes } from './blacklist-routes.ts';
 import { cardRoutes } from './card-routes.ts';
 import { chargeRoutes } from './charge-routes.ts';
 import { creditRoutes } from './credit-routes.ts';
+import { crossSaleOfferRoutes } from './cross-sale-offer-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { disputeRoutes } from './dispute-routes.ts';
 import { eventRoutes } from './event-routes.ts';
@@ -28,6 +29,7 @@ export const apiRoutes = (deps: ApiDependencies): AnyRouteDefinition[] => [
   ...subscriptionRoutes(deps),
   ...testClockRoutes(deps),
   ...tokenRoutes(deps),
+  ...crossSaleOfferRoutes(deps),
   ...blacklistRoutes(deps),
   ...eventRoutes(deps),
   ...webhookEndpointRoutes(deps),

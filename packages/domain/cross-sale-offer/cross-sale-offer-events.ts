@@ -1,0 +1,45 @@
+import type { DomainEvent } from '../decider.ts';
+
+/** Stream of one cross-sale offer: `crossSaleOffer-<offerId>`. */
+export const crossSaleOfferStream = (offerId: string): string => `crossSaleOffer-${offerId}`;
+
+export type OfferTemplate = 'image_and_text' | 'text_only';
+
+/** The charge created when the offer is bought. */
+export interface OfferCharge {
+  amount: number;
+  currency: string;
+  capture: boolean;
+}
+
+/** Everything an offer says (spec: Cross-sale offer). The image itself is not in events: only its id. */
+export interface OfferTerms {
+  charge: OfferCharge;
+  template: OfferTemplate;
+  title: string;
+  description: string | null;
+  /** `img_…` in the operational image store; null when the offer has no image. */
+  imageId: string | null;
+  companyName: string | null;
+  /** Two-letter country code, upper case. */
+  companyLocation: string | null;
+  termsAndConditionsUrl: string | null;
+  visibleForAllPartners: boolean;
+  /** Accounts (`acct_…`) the offer is visible to; no effect when visibleForAllPartners. */
+  partnerIds: string[];
+}
+
+export type CrossSaleOfferCreated = DomainEvent<'CrossSaleOfferCreated', { offerId: string } & OfferTerms>;
+
+/** Only the fields that changed are present (`charge` whole, when any part of it changed). */
+export type CrossSaleOfferUpdated = DomainEvent<'CrossSaleOfferUpdated', { offerId: string } & Partial<OfferTerms>>;
+
+export type CrossSaleOfferDeleted = DomainEvent<'CrossSaleOfferDeleted', { offerId: string }>;
+
+export type CrossSaleOfferEvent = CrossSaleOfferCreated | CrossSaleOfferUpdated | CrossSaleOfferDeleted;
+
+export const crossSaleOfferEventTypes: ReadonlyArray<CrossSaleOfferEvent['type']> = [
+  'CrossSaleOfferCreated',
+  'CrossSaleOfferUpdated',
+  'CrossSaleOfferDeleted',
+];

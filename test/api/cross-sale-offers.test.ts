@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import { Jimp } from 'jimp';
+import { ApiClient } from '../support/api-client.ts';
+import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+
+interface Offer {
+  id: string;
+  objectType: string;
+  charge: { amount: number; currency: string; capture: boolean };
+  template: string;
+  title: string;
+  description: string | null;
+  imageUrl: string | null;
+  companyName: string | null;
+  companyLocation: string | null;
+  termsAndConditionsUrl: string | null;
+  visibleForAllPartners: boolean;
+  partnerIds: string[];
+  deleted?: true;
+}
+
+/** A real small PNG (40×30, red), base64. */
+async function pngBase64(width = 40, height = 30, color = 0xff0000ff): Promise<string> {
+  const image = new Jimp({ width, height, color });
+  return (await image.getBuffer('image/png')).toString('base64');
+}
+
+const textOffer = (extra: Record<string, unknown> = {}) => ({ charge: { amount: 1500, currency: 'eur' }, template: 'text_only', title: 'Extra', ...extra });
+
+describe('cross-sale offers over HTTP', function () {
+  this.timeout(60_000);
+  let service: ServiceProcess;
+  let api: ApiClient;
+
+  before(async () => {
+    service = await startService();
+    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+  });
+
+  after(async () => {
+    await service.stop();
+    removeDataDir(service.dataDir);
+  });
+
+  async function create(json: Record<string, unknown>): Promise<Offer> {
+    const response = await api.post<Offer>('/cross-sale-offers', { json });
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    return response.body;
+  }
+
+  it('creates an offer from JSON with an image, scaled to 247×156 PNG and served without a key', async () => {
+    const offer = await create({
+      charge: { amount: 2500, currency: 'usd', capture: false },
+      template: 'image_and_text',
+      title: 'Gift wrap',
+      description: 'Wrapped with care',
+      imageData: await pngBase64(),
+      companyName: 'Wraps Ltd',
+      companyLocation: 'pl',
+      termsAndConditionsUrl: 'https://example.com/terms',
+      visibleForAllPartners: true,
+      partnerIds: ['acct_partner1'],
+    });
+    expect(offer.id).to.match(/^cso_[A-Za-z0-9]{24}$/);
+    expect(offer).to.deep.include({
+      objectType: 'crossSaleOffer',
+      charge: { amount: 2500, currency: 'USD', capture: false },
+      template: 'image_and_text',
+      title: 'Gift wrap',
+      description: 'Wrapped with care',
+      companyName: 'Wraps Ltd',
+      companyLocation: 'PL',
+      termsAndConditionsUrl: 'https://example.com/terms',
+      visibleForAllPartners: true,
+      partnerIds: ['acct_partner1'],
+    });
+    expect(offer.imageUrl).to.match(/^\/cross-sale-offers\/images\/img_[A-Za-z0-9]{24}\.png$/);
+    expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body).to.deep.equal(offer);
+
+    const image = await fetch(`${service.baseUrl}${offer.imageUrl}`);
+    expect(image.status).to.equal(200);
+    expect(image.headers.get('content-type')).to.equal('image/png');
+    const decoded = await Jimp.read(Buffer.from(await image.arrayBuffer()));
+    expect([decoded.width, decoded.height]).to.deep.equal([247, 156]);
+    expect((await fetch(`${service.baseUrl}/cross-sale-offers/images/img_unknown.png`)).status).to.equal(404);
+
+    expect((await eventsOf(api, offer.id)).map((event) => event.type)).to.deep.equal(['CROSS_SALE_OFFER_CREATED']);
+  });
+
+  it('creates an offer from a form, with defaults for what is omitted', async () => {
+    const response = await api.post<Offer>('/cross-sale-offers', {
+      form: { 'charge[amount]': '700', 'charge[currency]': 'GBP', template: 'text_only', title: 'Insurance', 'partnerIds[0]': 'acct_a', 'partnerIds[1]': 'acct_b' },
+    });
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    expect(response.body).to.deep.include({
+      charge: { amount: 700, currency: 'GBP', capture: true },
+      template: 'text_only',
+      title: 'Insurance',
+      description: null,
+      imageUrl: null,
+      companyName: null,
+      companyLocation: null,
+      termsAndConditionsUrl: null,
+      visibleForAllPartners: false,
+      partnerIds: ['acct_a', 'acct_b'],
+    });
+  });
+
+  it('validates the parameters and the image', async () => {
+    const notImage = Buffer.from('just some text, not an image').toString('base64');
+    const fakePng = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('garbage')]).toString('base64');
+    for (const [json, parameter] of [
+      [{ title: undefined }, 'title'],
+      [{ template: 'video' }, 'template'],
+      [{ charge: { amount: 100 } }, 'currency'],
+      [{ charge: { amount: 100, currency: 'XXY' } }, 'currency'],
+      [{ companyLocation: 'XX' }, 'companyLocation'],
+      [{ termsAndConditionsUrl: 'ftp://x' }, 'termsAndConditionsUrl'],
+      [{ imageData: 'not base64!!' }, 'imageData'],
+      [{ imageData: notImage }, 'imageData'],
+      [{ imageData: fakePng }, 'imageData'],
+      [{ template: 'image_and_text' }, 'imageData'],
+    ] as [Record<string, unknown>, string][]) {
+      const response = await api.post<ApiError>('/cross-sale-offers', { json: textOffer(json) });
+      expect(response.status, parameter).to.equal(400);
+      expect(response.body.error.message, parameter).to.include(parameter);
+    }
+    const missing = await api.post<ApiError>('/cross-sale-offers', { json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only' } });
+    expect(missing.body.error.message).to.equal('Missing required parameter: title');
+  });
+
+  it('updates any parameter (charge parts merge); an update that changes nothing emits no event', async () => {
+    const offer = await create(textOffer());
+    const updated = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, {
+      json: { charge: { amount: 1800 }, template: 'image_and_text', imageData: await pngBase64(500, 500, 0x00ff00ff), title: 'Renamed', companyLocation: 'DE' },
+    });
+    expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
+    expect(updated.body).to.deep.include({ charge: { amount: 1800, currency: 'EUR', capture: true }, template: 'image_and_text', title: 'Renamed', companyLocation: 'DE' });
+    expect(updated.body.imageUrl).to.match(/^\/cross-sale-offers\/images\/img_/);
+    const image = await Jimp.read(Buffer.from(await (await fetch(`${service.baseUrl}${updated.body.imageUrl}`)).arrayBuffer()));
+    expect([image.width, image.height]).to.deep.equal([247, 156]);
+
+    await api.post(`/cross-sale-offers/${offer.id}`, { json: { title: 'Renamed', charge: { currency: 'eur' } } });
+    const cleared = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, { json: { companyLocation: null } });
+    expect(cleared.body.companyLocation).to.equal(null);
+    expect((await eventsOf(api, offer.id)).map((event) => event.type)).to.deep.equal(['CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_CREATED']);
+    const events = await eventsOf<Offer>(api, offer.id);
+    expect(events[0]!.data).to.deep.equal(cleared.body);
+  });
+
+  it('deletes softly: readable with deleted: true, listed only with deleted=true, no longer updatable', async () => {
+    const offer = await create(textOffer({ title: 'Short-lived' }));
+    expect((await api.delete(`/cross-sale-offers/${offer.id}`)).body).to.deep.equal({ id: offer.id });
+    expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body).to.include({ id: offer.id, deleted: true });
+    const ids = async (query: Record<string, string>) => (await api.get<Page<Offer>>('/cross-sale-offers', { query })).body.list.map((item) => item.id);
+    expect(await ids({ limit: '100' })).to.not.include(offer.id);
+    expect(await ids({ limit: '100', owner: 'self' })).to.not.include(offer.id);
+    expect(await ids({ deleted: 'true' })).to.include(offer.id);
+    expect((await api.post(`/cross-sale-offers/${offer.id}`, { json: { title: 'x' } })).status).to.equal(400);
+    expect((await api.delete(`/cross-sale-offers/${offer.id}`)).status).to.equal(400);
+    const events = await eventsOf<Offer>(api, offer.id);
+    expect(events[0]!.type).to.equal('CROSS_SALE_OFFER_DELETED');
+    expect(events[0]!.data.deleted).to.equal(true);
+  });
+
+  it('lists newest first with the list parameters and owner=self; another account sees none of them', async () => {
+    const first = await create(textOffer({ title: 'A' }));
+    const second = await create(textOffer({ title: 'B' }));
+    const page = (await api.get<Page<Offer>>('/cross-sale-offers', { query: { limit: '2', owner: 'self' } })).body;
+    expect(page.list.map((offer) => offer.id)).to.deep.equal([second.id, first.id]);
+    expect(page.hasMore).to.equal(true);
+    expect((await api.get<ApiError>('/cross-sale-offers', { query: { owner: 'others' } })).status).to.equal(400);
+
+    const { api: other } = await createOtherAccount(api, service.dataDir, 'Other merchant');
+    expect((await other.get(`/cross-sale-offers/${first.id}`)).status).to.equal(404);
+    expect((await other.post(`/cross-sale-offers/${first.id}`, { json: { title: 'Mine now' } })).status).to.equal(404);
+    expect((await other.delete(`/cross-sale-offers/${first.id}`)).status).to.equal(404);
+    expect((await other.get<Page<Offer>>('/cross-sale-offers')).body.list).to.deep.equal([]);
+    expect((await api.withKey(service.keys!.liveSecretKey).get(`/cross-sale-offers/${first.id}`)).status).to.equal(404);
+  });
+});
