@@ -7,6 +7,7 @@ import { loadOrCreateKey } from '../../packages/vault/vault-key.ts';
 import { allProjections } from '../../projections/index.ts';
 import { liveBlacklistRules } from '../../services/api/blacklist-rules-query.ts';
 import { ApiClient, type ApiResponse } from '../support/api-client.ts';
+import { createOtherAccount } from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
 
 type Rule = { id: string; created: number; objectType: string; ruleType: string; deleted?: boolean } & Record<string, unknown>;
@@ -168,16 +169,7 @@ describe('blacklist rules over HTTP', function () {
   });
 
   it("keeps tenants apart: another account's or mode's rule is a 404 and never listed", async () => {
-    const other = await runCli(['accounts', 'create', '--name', 'Other shop', '--json'], service.dataDir);
-    expect(other.code, other.stderr).to.equal(0);
-    const otherApi = api.withKey((JSON.parse(other.stdout) as AccountKeys).testSecretKey);
-    // The account is created by another process; the service sees it once projected.
-    let status = 401;
-    for (let i = 0; i < 50 && status === 401; i++) {
-      status = (await otherApi.get('/blacklist')).status;
-      if (status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).to.equal(200);
+    const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'Other shop');
 
     const mine = (await api.post<Rule>('/blacklist', { json: { ruleType: 'ip_address', ipAddress: '198.51.100.1' } })).body;
     const live = api.withKey(keys.liveSecretKey);

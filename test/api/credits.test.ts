@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
+import { createOtherAccount } from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
 
 type Card = { id: string; objectType: string; first6: string; last4: string; customerId: string | null; expMonth: string; expYear: string };
@@ -193,16 +194,7 @@ describe('credits over HTTP', function () {
   });
 
   it("keeps tenants apart: another account's or mode's credit is a 404", async () => {
-    const other = await runCli(['accounts', 'create', '--name', 'X', '--json'], service.dataDir);
-    expect(other.code, other.stderr).to.equal(0);
-    const otherApi = api.withKey((JSON.parse(other.stdout) as AccountKeys).testSecretKey);
-    // The account is created by another process; the service sees it once projected.
-    let status = 401;
-    for (let i = 0; i < 50 && status === 401; i++) {
-      status = (await otherApi.get('/credits')).status;
-      if (status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).to.equal(200);
+    const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'X');
 
     const mine = (await api.post<Credit>('/credits', { json: { amount: 100, currency: 'EUR', card: details() } })).body;
     expect((await otherApi.get(`/credits/${mine.id}`)).status).to.equal(404);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
+import { createOtherAccount } from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
 
 type Customer = { id: string; created: number; objectType: string; email: string; description: string | null; metadata: Record<string, string>; deleted?: boolean; defaultCardId: string | null; cards: unknown[] };
@@ -151,17 +152,7 @@ describe('customers and events over HTTP', function () {
   });
 
   it("keeps tenants apart: another account's or mode's customer is a 404", async () => {
-    const other = await runCli(['accounts', 'create', '--name', 'Other shop', '--json'], service.dataDir);
-    expect(other.code, other.stderr).to.equal(0);
-    const otherKeys = JSON.parse(other.stdout) as AccountKeys;
-    const otherApi = api.withKey(otherKeys.testSecretKey);
-    // The account is created by another process; the service sees it once projected.
-    let status = 401;
-    for (let i = 0; i < 50 && status === 401; i++) {
-      status = (await otherApi.get('/customers')).status;
-      if (status === 401) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).to.equal(200);
+    const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'Other shop');
 
     const mine = (await api.post<Customer>('/customers', { json: { email: 'mine@example.com' } })).body;
     expect((await otherApi.get(`/customers/${mine.id}`)).status).to.equal(404);
