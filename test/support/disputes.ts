@@ -1,6 +1,7 @@
 /** Shapes and helpers of the dispute and fraud-warning API tests (delayed network outcomes). */
 import { expect } from 'chai';
 import type { ApiClient } from './api-client.ts';
+import { eventually } from './eventually.ts';
 import { cardDetails, eventsOf, type Charge } from './payments.ts';
 
 export type DisputeFields = {
@@ -23,16 +24,7 @@ export type FraudWarning = { id: string; created: number; objectType: 'fraud_war
 export const DISPUTE_CARD = '4242000000000018';
 export const FRAUD_WARNING_CARD = '4242000000000208';
 
-/** Polls `read` until `done` holds (or fails after `timeoutMs`); returns the last value read. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { eventually };
 
 export async function createCharge(api: ApiClient, number: string, extra: Record<string, unknown> = {}): Promise<DisputedCharge> {
   const response = await api.post<DisputedCharge>('/charges', { json: { amount: 2500, currency: 'EUR', card: cardDetails(number), ...extra } });

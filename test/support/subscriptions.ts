@@ -1,6 +1,7 @@
 /** Shapes and helpers shared by the plans, subscriptions and test clock API tests. */
 import { expect } from 'chai';
 import type { ApiClient } from './api-client.ts';
+import { eventually } from './eventually.ts';
 import { cardDetails, type Charge, type Page } from './payments.ts';
 
 export type Plan = {
@@ -113,11 +114,5 @@ export async function chargesOf(api: ApiClient, customerId: string, subscription
 }
 
 export async function waitUntil<T>(probe: () => Promise<T | null | false | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return (await eventually(probe, Boolean, timeoutMs, () => `Timed out waiting for ${what}`)) as T;
 }

@@ -2,6 +2,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { expect } from 'chai';
 import type { ApiClient } from './api-client.ts';
+import { eventually } from './eventually.ts';
 import type { Page, PublicEvent } from './payments.ts';
 import type { ReceivedWebhook, WebhookReceiver } from './webhook-receiver.ts';
 
@@ -60,13 +61,12 @@ export async function waitForDeliveries(
   predicate: (deliveries: WebhookDelivery[]) => boolean,
   timeoutMs = 20_000,
 ): Promise<WebhookDelivery[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const deliveries = await deliveriesOf(api, endpointId);
-    if (predicate(deliveries)) return deliveries;
-    if (Date.now() > deadline) throw new Error(`deliveries never matched: ${JSON.stringify(deliveries.map((d) => [d.eventType, d.status, d.attempts.length]))}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return eventually(
+    () => deliveriesOf(api, endpointId),
+    predicate,
+    timeoutMs,
+    (deliveries) => `deliveries never matched: ${JSON.stringify(deliveries.map((d) => [d.eventType, d.status, d.attempts.length]))}`,
+  );
 }
 
 /** Every public event of the caller's account and mode, by id. */
