@@ -3,12 +3,13 @@ import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 
 /** An API key looked up by the SHA-256 of the key (the document id) at authentication. */
 export interface ApiKeyDoc extends Document {
   keyId: string;
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   kind: 'secret' | 'public';
   last4: string;
   vaultRef: string | null;

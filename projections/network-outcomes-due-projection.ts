@@ -9,6 +9,7 @@ import {
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { CreatedRange, Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 
 /**
  * One announced network outcome not delivered yet (a dispute to open, a fraud warning, a dispute
@@ -28,7 +29,7 @@ export interface NetworkOutcomeDueDoc extends Document {
    */
   dueAtMs: number;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 export const NETWORK_OUTCOMES_DUE = 'network_outcomes_due';

@@ -6,6 +6,7 @@ import { occurredAtSeconds, tenantFields } from './event-time.ts';
 import { publicEventRules, publicObjectViews } from './public-event-types.ts';
 import { scopedIndexes } from './view-projection.ts';
 import { publicObject, type ObjectView } from './views/object-view.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 
 export interface PublicEventDoc extends Document {
   objectType: 'event';
@@ -13,7 +14,7 @@ export interface PublicEventDoc extends Document {
   data: Record<string, unknown>;
   log: string;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   /** Id of the object in `data`. */
   _objectId: string;
 }

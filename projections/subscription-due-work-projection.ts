@@ -6,6 +6,7 @@ import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 
 /**
  * How long a charge recorded as started may stay unsettled before the scheduler finishes it
@@ -20,7 +21,7 @@ export const PAYMENT_RESUME_AFTER_SECONDS = 60;
 export interface SubscriptionDueDoc extends Document {
   step: DueStep | null;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _due: boolean;
   /** Subscriptions on a test clock are advanced by their clock, not by real time. */
   _testClockId: string | null;
@@ -31,7 +32,7 @@ export interface SubscriptionDueDoc extends Document {
 export interface OwedCaptureDoc extends Document {
   subscriptionId: string;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 const handled = new Set<string>([...subscriptionEventTypes, 'ChargeCaptured']);

@@ -9,6 +9,7 @@ import { privateCopyCollections, producesPublicEvents, publicEventsOf } from './
 import type { PublicEventDoc } from './public-events-projection.ts';
 import { scopedIndexes } from './view-projection.ts';
 import { WEBHOOK_DUE, webhookDueDoc } from './webhook-due-deliveries.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 
 export interface WebhookAttemptView {
   attempt: number;
@@ -30,7 +31,7 @@ export interface WebhookDeliveryDoc extends Document {
   /** Unix seconds of the next attempt while pending, else null. */
   nextAttemptAt: number | null;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 /** Per account and mode, the endpoints and what they subscribe to, as of the event being projected. */

@@ -1,4 +1,5 @@
 import type { Document } from '../packages/readstore/document-store.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 
 /**
  * `webhook_due`: the deliveries that have an attempt to make, one document per pending delivery,
@@ -19,7 +20,7 @@ export interface WebhookDueFields {
   /** When it is due, ms since epoch. */
   dueAtMs: number;
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 export interface WebhookDueDoc extends Document, WebhookDueFields {}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { accountDecider } from '../domain/account/account-decider.ts';
-import { accountStream, type ApiKeyRecord, type KeyKind, type Mode } from '../domain/account/account-events.ts';
+import { accountStream, type ApiKeyRecord, type KeyKind } from '../domain/account/account-events.ts';
+import type { Mode } from '../domain/mode.ts';
 import { newId, randomBase62 } from '../ids/object-id.ts';
 import type { Vault } from '../vault/vault.ts';
 import type { AggregateStore } from './aggregate-store.ts';

@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/mode.ts';
 /**
  * Work that subscription and test-clock commands hand to the workers as jobs (the Jobs port, wired
  * in services). Handing it over may fail or be lost: the schedulers find the same work again in
@@ -5,14 +6,14 @@
  */
 export interface CaptureJob {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   subscriptionId: string;
   chargeId: string;
 }
 
 export interface AdvanceClockJob {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   testClockId: string;
   frozenTime: number;
 }

@@ -1,7 +1,8 @@
+import type { Mode } from '../domain/mode.ts';
 /** Who asks for a command, for which tenant, and when: becomes every event's metadata. */
 export interface CommandContext {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   /** Key id of the API key, or `system:<process>` for jobs. */
   actor: string;
   requestId: string;
@@ -14,7 +15,7 @@ export interface CommandContext {
 /** Tenant a stored event belongs to. */
 export interface Tenant {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

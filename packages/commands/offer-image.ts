@@ -3,6 +3,7 @@ import { InvalidRequestError } from '../domain/errors.ts';
 import { newId } from '../ids/object-id.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
 import type { Tenant } from './command-context.ts';
+import type { Mode } from '../domain/mode.ts';
 
 /** Offer images are shown at this size (spec: Limits); others are scaled to it. */
 export const OFFER_IMAGE_WIDTH = 247;
@@ -14,7 +15,7 @@ export interface OfferImageDoc extends Document {
   /** The scaled image, PNG, base64. */
   png: string;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

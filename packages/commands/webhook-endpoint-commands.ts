@@ -13,6 +13,7 @@ import {
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import type { Mode } from '../domain/mode.ts';
 
 export interface CreateWebhookEndpointInput {
   url: string;
@@ -95,7 +96,7 @@ export class WebhookEndpointCommands {
   }
 
   /** Test mode: any http(s) URL. Live mode: https, and every address of the host public. */
-  private async checkUrl(url: string, mode: 'test' | 'live'): Promise<void> {
+  private async checkUrl(url: string, mode: Mode): Promise<void> {
     const problem = webhookUrlProblem(url, mode);
     if (problem) throw new InvalidRequestError(`Invalid parameter: url ${problem}`);
     if (mode !== 'live') return;

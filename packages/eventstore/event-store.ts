@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/mode.ts';
 /**
  * EventStore port: the append-only log every aggregate stream lives in.
  * Two adapters implement it: SQLite (embedded profile) and EventStoreDB (distributed).
@@ -7,7 +8,7 @@
 /** Metadata every domain event carries (DESIGN §4.1). */
 export interface EventMetadata {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   /** Correlation: the HTTP request (or job) that caused the event. */
   requestId?: string;
   /** The event or command id that directly caused this one. */

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
 import { HttpError } from './errors.ts';
+import type { Mode } from '../domain/mode.ts';
 
 /**
  * Idempotent POSTs: a request sent again with the same `Idempotency-Key` gets the first request's
@@ -33,7 +34,7 @@ export interface IdempotencyRecord extends Document {
 
 export interface IdempotencyScope {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   key: string;
 }
 

@@ -1,9 +1,10 @@
 import type { ZodType } from 'zod';
+import type { Mode } from '../domain/mode.ts';
 
 /** Who is calling: the API key selects the account and the mode (DESIGN §4.9). */
 export interface AuthContext {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   keyId: string;
   keyKind: 'secret' | 'public';
 }

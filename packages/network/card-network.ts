@@ -3,6 +3,7 @@ import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
 import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { CardErrorCode } from '../domain/errors.ts';
+import type { Mode } from '../domain/mode.ts';
 
 /**
  * Card network port: everything the service asks of an acquirer / card network. In test mode the
@@ -45,7 +46,7 @@ export interface ThreeDSecureRequest {
 export type ThreeDSecureInfo = ThreeDSecureResult;
 
 export interface AuthorizationRequest {
-  mode: 'test' | 'live';
+  mode: Mode;
   number: string;
   expMonth: number;
   expYear: number;
@@ -105,12 +106,12 @@ export interface CardNetwork {
   /** Whether the card can be saved at all (every test card can). */
   authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
   /** Capture of an authorized amount; test cards always capture. */
-  capture(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<void>;
+  capture(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void>;
   /** Refunds address the authorization, so they work after the card itself was deleted. */
-  refund(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
-  credit(request: { mode: 'test' | 'live'; number: string; expMonth: number; expYear: number; amount: number; currency: string; now: Date }): Promise<CreditOutcome>;
+  refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
+  credit(request: { mode: Mode; number: string; expMonth: number; expYear: number; amount: number; currency: string; now: Date }): Promise<CreditOutcome>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
-  representDispute(request: { mode: 'test' | 'live'; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome>;
+  representDispute(request: { mode: Mode; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome>;
   /** Fast-credit support check of a card. */
-  checkFastCredit(request: { mode: 'test' | 'live'; number: string }): Promise<{ supported: boolean }>;
+  checkFastCredit(request: { mode: Mode; number: string }): Promise<{ supported: boolean }>;
 }

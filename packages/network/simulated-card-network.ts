@@ -22,6 +22,7 @@ import type { NetworkFailure } from './network-failures.ts';
 import { testCardBehaviour } from './test-cards.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
 import { evaluateThreeDSecure } from './three-d-secure.ts';
+import type { Mode } from '../domain/mode.ts';
 
 export interface SimulatedCardNetworkOptions {
   /** Delay before the dispute of 4242000000000018 opens (default 2000 ms). */
@@ -107,15 +108,15 @@ export class SimulatedCardNetwork implements CardNetwork {
     };
   }
 
-  async capture(_request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<void> {}
+  async capture(_request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void> {}
 
-  async refund(request: { mode: 'test' | 'live'; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome> {
+  async refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome> {
     return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
   }
 
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */
   async credit(request: {
-    mode: 'test' | 'live';
+    mode: Mode;
     number: string;
     expMonth: number;
     expYear: number;
@@ -128,12 +129,12 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   /** Disputes are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later. */
-  async representDispute(request: { mode: 'test' | 'live'; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome> {
+  async representDispute(request: { mode: Mode; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome> {
     return { outcome: reviewRepresentment(request.evidence), afterMs: this.disputeDecisionDelayMs };
   }
 
   /** Fast credit (push to card) is supported for Visa and MasterCard debit cards. */
-  async checkFastCredit(request: { mode: 'test' | 'live'; number: string }): Promise<{ supported: boolean }> {
+  async checkFastCredit(request: { mode: Mode; number: string }): Promise<{ supported: boolean }> {
     if (!isValidCardNumber(request.number)) return { supported: false };
     const { brand, type } = binInfo(request.number);
     return { supported: (brand === 'Visa' || brand === 'MasterCard') && type === 'Debit Card' };

@@ -10,7 +10,7 @@ import { classifyAddress } from './ip-address-class.ts';
  * answer that changes between the check and the connection cannot redirect the request).
  */
 
-export type Mode = 'test' | 'live';
+import type { Mode } from '../domain/mode.ts';
 
 export interface ResolvedAddress {
   address: string;

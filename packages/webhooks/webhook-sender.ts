@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { DestinationRefused, resolveDestination, systemResolver, type HostResolver, type Mode, type ResolvedAddress } from './webhook-destination.ts';
+import { DestinationRefused, resolveDestination, systemResolver, type HostResolver, type ResolvedAddress } from './webhook-destination.ts';
+import type { Mode } from '../domain/mode.ts';
 
 export interface WebhookRequest {
   url: string;

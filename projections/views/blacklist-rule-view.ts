@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** `{ id, created, objectType, ruleType, <attributes of the type>, deleted? }` plus scope fields. */
 export interface BlacklistRuleDoc extends Document {
@@ -11,7 +12,7 @@ export interface BlacklistRuleDoc extends Document {
   ruleType: BlacklistRuleType;
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _deleted: boolean;
 }
 

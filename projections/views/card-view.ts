@@ -4,13 +4,14 @@ import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { cardObject } from './card-object.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface CardDoc extends Document {
   objectType: 'card';
   customerId: string;
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _deleted: boolean;
 }
 

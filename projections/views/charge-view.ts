@@ -9,6 +9,7 @@ import { cardObject } from './card-object.ts';
 import { disputeView, embeddedDispute, type DisputeDoc } from './dispute-view.ts';
 import type { ObjectView } from './object-view.ts';
 import { refundView, type RefundDoc } from './refund-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface ChargeDoc extends Document {
   objectType: 'charge';
@@ -20,7 +21,7 @@ export interface ChargeDoc extends Document {
   refunds: Record<string, unknown>[];
   card: Record<string, unknown>;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   /** Refunds with their internal fields, for `refunds` and `refunded`. */
   _refunds: RefundDoc[];
   /** The dispute with its internal fields, once one opened. */

@@ -5,6 +5,7 @@ import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { cardObject } from './card-object.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface CreditDoc extends Document {
   objectType: 'credit';
@@ -13,7 +14,7 @@ export interface CreditDoc extends Document {
   customerId: string | null;
   status: 'successful' | 'failed';
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 /**

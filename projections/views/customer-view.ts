@@ -6,6 +6,7 @@ import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { cardView, type CardDoc } from './card-view.ts';
 import { publicObject, type ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** The customer object embeds this many of its most recent cards (spec: Limits). */
 const EMBEDDED_CARDS = 10;
@@ -19,7 +20,7 @@ export interface CustomerDoc extends Document {
   metadata: Metadata;
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _deleted: boolean;
   /** Every live card, oldest first: `cards` shows the most recent of them. */
   _cards: CardDoc[];

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { publicObject, type ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /**
  * A dispute as stored: `charge` holds the charge's id here; GET /disputes renders the charge object
@@ -22,7 +23,7 @@ export interface DisputeDoc extends Document {
   evidenceDetails: { hasEvidence: boolean; submissionCount: number };
   charge: string;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 /** A dispute: lives in its charge's stream, addressed by its own id. */

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** GET /fraud-warnings/{id}: the network's warning that a charge is probably fraudulent. */
 export interface FraudWarningDoc extends Document {
@@ -13,7 +14,7 @@ export interface FraudWarningDoc extends Document {
   /** Whether the charge could still be refunded (captured, not fully refunded, not disputed) when the warning arrived. */
   actionable: boolean;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 /** A fraud warning: lives in its charge's stream, addressed by its own id; never changes. */

@@ -3,12 +3,13 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface PlanDoc extends Document {
   objectType: 'plan';
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _deleted: boolean;
 }
 

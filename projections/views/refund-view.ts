@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface RefundDoc extends Document {
   objectType: 'refund';
@@ -15,7 +16,7 @@ export interface RefundDoc extends Document {
   status: 'pending' | 'successful' | 'failed';
   metadata: Metadata;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
 }
 
 /** A refund: lives in its charge's stream, addressed by its own id. */

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface SubscriptionDoc extends Document {
   objectType: 'subscription';
@@ -11,7 +12,7 @@ export interface SubscriptionDoc extends Document {
   status: string;
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   /** Canceled subscriptions are listed only with deleted=true. */
   _deleted: boolean;
   _testClockId: string | null;

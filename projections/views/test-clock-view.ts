@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface TestClockDoc extends Document {
   objectType: 'testClock';
@@ -11,7 +12,7 @@ export interface TestClockDoc extends Document {
   name: string | null;
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _deleted: boolean;
 }
 

@@ -6,12 +6,13 @@ import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { cardObject } from './card-object.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface TokenDoc extends Document {
   objectType: 'token';
   used: boolean;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _card: CardSnapshot;
 }
 

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** `{ id, created, objectType, url, events, description, enabled, deleted? }`: never the secret. */
 export interface WebhookEndpointDoc extends Document {
@@ -14,7 +15,7 @@ export interface WebhookEndpointDoc extends Document {
   enabled: boolean;
   deleted?: true;
   _accountId: string;
-  _mode: 'test' | 'live';
+  _mode: Mode;
   _deleted: boolean;
 }
 

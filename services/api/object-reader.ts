@@ -3,10 +3,11 @@ import { NotFoundError } from '../../packages/domain/errors.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface Tenant {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 export interface ListParameters {

@@ -5,6 +5,7 @@ import { NETWORK_OUTCOMES_DUE, outcomesDueBy, type NetworkOutcomeDueDoc } from '
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import type { JobProcessor } from './worker.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /**
  * Delayed network outcomes (DESIGN §2, §4.7): disputes of 4242000000000018, fraud warnings of
@@ -20,7 +21,7 @@ export interface NetworkOutcomeJob {
   chargeId: string;
   kind: NetworkOutcomeKind;
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 /** At most this many outcomes per scan; the next scan takes the rest. */

@@ -1,6 +1,7 @@
 import type { AdvanceClockJob, BackgroundWork, CaptureJob } from '../../packages/commands/background-work.ts';
 import type { DueStep } from '../../packages/domain/subscription/subscription-schedule.ts';
 import type { EnqueueOptions, JobQueue } from '../../packages/jobs/job-queue.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** Queues of subscription work: due steps (renewals, trial ends, retries, period ends), captures, test clock advances. */
 export const SUBSCRIPTIONS_QUEUE = 'subscriptions';
@@ -10,7 +11,7 @@ export const TEST_CLOCKS_QUEUE = 'test-clocks';
 /** A due step of one subscription, as a job. */
 export interface SubscriptionStepJob {
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   subscriptionId: string;
   step: DueStep;
 }

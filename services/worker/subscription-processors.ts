@@ -4,9 +4,10 @@ import type { Job } from '../../packages/jobs/job-queue.ts';
 import type { Platform } from '../platform.ts';
 import { CAPTURES_QUEUE, SUBSCRIPTIONS_QUEUE, TEST_CLOCKS_QUEUE, type SubscriptionStepJob } from './subscription-jobs.ts';
 import type { JobProcessor } from './worker.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** Jobs act as the worker, on real time; a job's events share its id as their request id. */
-const systemContext = (job: Job, tenant: { accountId: string; mode: 'test' | 'live' }): CommandContext => ({
+const systemContext = (job: Job, tenant: { accountId: string; mode: Mode }): CommandContext => ({
   accountId: tenant.accountId,
   mode: tenant.mode,
   actor: 'system:worker',

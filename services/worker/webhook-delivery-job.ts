@@ -1,5 +1,6 @@
 import type { WebhookDueDoc } from '../../projections/webhook-due-deliveries.ts';
 import type { DueWork } from './due-work.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
 
 /** The queue of webhook attempts (a BullMQ queue in the distributed profile). */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-deliveries';
@@ -12,7 +13,7 @@ export interface WebhookDeliveryJob {
   eventType: string;
   attempt: number;
   accountId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
 }
 
 /** Deterministic: the same attempt found twice (scheduler, processor, two workers) runs once. */

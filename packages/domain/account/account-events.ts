@@ -4,7 +4,7 @@ import type { DomainEvent } from '../decider.ts';
 export const accountStream = (accountId: string): string => `account-${accountId}`;
 
 export type KeyKind = 'secret' | 'public';
-export type Mode = 'test' | 'live';
+import type { Mode } from '../mode.ts';
 
 /**
  * An API key as recorded: never the key itself for secret keys. `keyHash` (SHA-256 of the key)

@@ -4,11 +4,12 @@ import { commandContext } from '../command-context.ts';
 import { createCardBody, customerCardParams, cardSchema, listCardsQuery, updateCardBody } from '../schemas/card-schemas.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Cards';
 
 export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const customerOf = (request: { params: { customerId: string }; auth: { accountId: string; mode: 'test' | 'live' } }) =>
+  const customerOf = (request: { params: { customerId: string }; auth: { accountId: string; mode: Mode } }) =>
     reader.get('customers', 'Customer', request.params.customerId, request.auth);
 
   return [

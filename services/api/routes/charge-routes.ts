@@ -11,6 +11,7 @@ import {
   updateChargeBody,
 } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Charges';
 
@@ -22,9 +23,9 @@ const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
 });
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: 'test' | 'live' } }) =>
+  const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
     reader.get('charges', 'Charge', request.params.chargeId, request.auth);
-  const readCharge = (position: number | null, chargeId: string, request: { auth: { accountId: string; mode: 'test' | 'live' } }) =>
+  const readCharge = (position: number | null, chargeId: string, request: { auth: { accountId: string; mode: Mode } }) =>
     reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
 
   return [

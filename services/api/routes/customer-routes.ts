@@ -9,11 +9,12 @@ import {
   listCustomersQuery,
   updateCustomerBody,
 } from '../schemas/customer-schemas.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Customers';
 
 export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const readCustomer = (position: number | null, id: string, request: { auth: { accountId: string; mode: 'test' | 'live' } }) =>
+  const readCustomer = (position: number | null, id: string, request: { auth: { accountId: string; mode: Mode } }) =>
     reader.getAfter(position, 'customers', 'Customer', id, request.auth);
 
   return [

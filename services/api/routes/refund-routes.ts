@@ -5,12 +5,13 @@ import { refundSchema } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { createRefundBody, listRefundsQuery, refundIdParams, updateRefundBody } from '../schemas/refund-schemas.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Refunds';
 
 export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   /** The charge named by the `chargeId` parameter: an unknown one is a bad parameter (400), not a 404. */
-  const chargeParameter = (chargeId: string, auth: { accountId: string; mode: 'test' | 'live' }) =>
+  const chargeParameter = (chargeId: string, auth: { accountId: string; mode: Mode }) =>
     reader.get('charges', 'Charge', chargeId, auth).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`) : error;
     });

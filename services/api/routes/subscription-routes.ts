@@ -18,12 +18,13 @@ import {
   updateCustomerSubscriptionBody,
   updateSubscriptionBody,
 } from '../schemas/subscription-schemas.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Subscriptions';
 const collection = 'subscriptions';
 const objectName = 'Subscription';
 
-type Tenant = { accountId: string; mode: 'test' | 'live' };
+type Tenant = { accountId: string; mode: Mode };
 
 /**
  * Subscriptions at both places real clients use: under `/customers/{id}` and at the top level with

@@ -4,13 +4,14 @@ import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { advanceTestClockBody, createTestClockBody, listTestClocksQuery, testClockIdParams, testClockSchema } from '../schemas/test-clock-schemas.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Test clocks';
 const collection = 'test_clocks';
 const objectName = 'Test clock';
 
 /** Live mode has no test clocks: every test clock endpoint answers 400 to a live key. */
-function requireTestMode(auth: { mode: 'test' | 'live' }): void {
+function requireTestMode(auth: { mode: Mode }): void {
   if (auth.mode !== 'test') throw new InvalidRequestError('Test clocks exist only in test mode: use a test key');
 }
 

@@ -6,6 +6,7 @@ import {
   type HostResolver,
   type ResolvedAddress,
 } from '../../../packages/webhooks/webhook-destination.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
 
 /** DNS answers fixed by the test, so no query leaves the machine. */
 const answering = (answers: Record<string, ResolvedAddress[]>): HostResolver => async (hostname) => {
@@ -17,7 +18,7 @@ const answering = (answers: Record<string, ResolvedAddress[]>): HostResolver => 
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });
 
-async function refusal(url: string, mode: 'test' | 'live', resolver: HostResolver): Promise<string> {
+async function refusal(url: string, mode: Mode, resolver: HostResolver): Promise<string> {
   try {
     await resolveDestination(new URL(url), mode, resolver);
   } catch (error) {
