@@ -53,13 +53,19 @@ export const publicEventRules: Readonly<Record<string, PublicEventRule[]>> = {
   ChargeUpdated: [{ view: charge, types: always('CHARGE_UPDATED') }],
   // A refund shows on the charge once the network settled it: refunded, or failed (the charge's refund list changed).
   RefundSettled: [
-    { view: charge, types: (event) => ((event.data as RefundSettled['data']).status === 'successful' ? ['CHARGE_REFUNDED'] : ['CHARGE_UPDATED']) },
+    {
+      view: charge,
+      types: (event) =>
+        (event.data as RefundSettled['data']).status === 'successful' ? ['CHARGE_REFUNDED'] : ['CHARGE_UPDATED'],
+    },
   ],
   RefundUpdated: [{ view: charge, types: always('CHARGE_UPDATED') }],
   // Disputes: `data` is the charge, with `disputed: true` and its `dispute` (docs/disputes.md).
   DisputeOpened: [{ view: charge, types: always('CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN') }],
   DisputeEvidenceSubmitted: [{ view: charge, types: always('CHARGE_DISPUTE_UPDATED') }],
-  DisputeWon: [{ view: charge, types: always('CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_FUNDS_RESTORED') }],
+  DisputeWon: [
+    { view: charge, types: always('CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_FUNDS_RESTORED') },
+  ],
   DisputeLost: [{ view: charge, types: always('CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST') }],
   // The warning's verdict changes the charge's fraudDetails.
   FraudWarningReceived: [{ view: charge, types: always('CHARGE_UPDATED') }],

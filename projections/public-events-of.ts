@@ -10,7 +10,11 @@ import { publicEventsProjection, type PublicEventDoc } from './public-events-pro
  * the `events` projection needs (its object views) under `<prefix><collection>`; the public events
  * themselves are returned, not stored.
  */
-export async function publicEventsOf(event: RecordedEvent, tx: ProjectionTransaction, prefix: string): Promise<PublicEventDoc[]> {
+export async function publicEventsOf(
+  event: RecordedEvent,
+  tx: ProjectionTransaction,
+  prefix: string,
+): Promise<PublicEventDoc[]> {
   const produced: PublicEventDoc[] = [];
   const privateCopy: ProjectionTransaction = {
     get: <T extends Document>(collection: string, id: string) => tx.get<T>(`${prefix}${collection}`, id),

@@ -1,7 +1,11 @@
 import type { ChargeCaptured } from '../packages/domain/charge/charge-events.ts';
 import { subscriptionEventTypes, type SubscriptionEvent } from '../packages/domain/subscription/subscription-events.ts';
 import { nextStep, type DueStep } from '../packages/domain/subscription/subscription-schedule.ts';
-import { evolveSubscription, initialSubscriptionState, type SubscriptionState } from '../packages/domain/subscription/subscription-state.ts';
+import {
+  evolveSubscription,
+  initialSubscriptionState,
+  type SubscriptionState,
+} from '../packages/domain/subscription/subscription-state.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection } from '../packages/projection/projection.ts';

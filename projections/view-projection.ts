@@ -4,7 +4,9 @@ import type { Projection, ProjectionTransaction } from '../packages/projection/p
 import type { ObjectView } from './views/object-view.ts';
 
 /** Tenant scope first: every query filters on both (DESIGN §4.9). */
-export const scopedIndexes = (...fields: string[]): CollectionOptions => ({ indexes: ['_accountId', '_mode', ...fields] });
+export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
+  indexes: ['_accountId', '_mode', ...fields],
+});
 
 /** A read model holding one document per object, maintained by an object view. */
 export function viewProjection<T extends Document>(

@@ -1,5 +1,11 @@
-import { webhookDeliveryEventTypes, type WebhookDeliveryEvent } from '../packages/domain/webhook-delivery/webhook-delivery-events.ts';
-import { webhookEndpointEventTypes, type WebhookEndpointEvent } from '../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import {
+  webhookDeliveryEventTypes,
+  type WebhookDeliveryEvent,
+} from '../packages/domain/webhook-delivery/webhook-delivery-events.ts';
+import {
+  webhookEndpointEventTypes,
+  type WebhookEndpointEvent,
+} from '../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
@@ -78,9 +84,15 @@ export const webhookDeliveriesProjection: Projection = {
 };
 
 /** Delivery ids are derived, so a rebuild (or a second fan-out) gives the same delivery. */
-export const webhookDeliveryId = (endpointId: string, eventId: string): string => deterministicId('wd', `${endpointId}:${eventId}`);
+export const webhookDeliveryId = (endpointId: string, eventId: string): string =>
+  deterministicId('wd', `${endpointId}:${eventId}`);
 
-function createDelivery(endpointId: string, publicEvent: PublicEventDoc, source: RecordedEvent, tx: ProjectionTransaction): void {
+function createDelivery(
+  endpointId: string,
+  publicEvent: PublicEventDoc,
+  source: RecordedEvent,
+  tx: ProjectionTransaction,
+): void {
   const deliveryId = webhookDeliveryId(endpointId, publicEvent.id);
   // Due when the event was recorded: real time, also for events on a test clock.
   const dueAtMs = source.recordedAt.getTime();
@@ -102,7 +114,16 @@ function createDelivery(endpointId: string, publicEvent: PublicEventDoc, source:
   tx.put(
     WEBHOOK_DUE,
     webhookDueDoc(
-      { deliveryId, endpointId, eventId: publicEvent.id, eventType: publicEvent.type, attempt: 1, dueAtMs, accountId: publicEvent._accountId, mode: publicEvent._mode },
+      {
+        deliveryId,
+        endpointId,
+        eventId: publicEvent.id,
+        eventType: publicEvent.type,
+        attempt: 1,
+        dueAtMs,
+        accountId: publicEvent._accountId,
+        mode: publicEvent._mode,
+      },
       delivery._seq ?? 0,
     ),
   );
@@ -115,7 +136,10 @@ async function recordDeliveryEvent(recorded: RecordedEvent, tx: ProjectionTransa
   switch (event.type) {
     case 'WebhookDeliveryAttempted': {
       const { attempt, attemptedAt, statusCode, durationMs, error, outcome, nextAttemptAt } = event.data;
-      const attempts = [...current.attempts.filter((known) => known.attempt !== attempt), { attempt, created: isoSeconds(attemptedAt), statusCode, durationMs, error }];
+      const attempts = [
+        ...current.attempts.filter((known) => known.attempt !== attempt),
+        { attempt, created: isoSeconds(attemptedAt), statusCode, durationMs, error },
+      ];
       tx.put(DELIVERIES, {
         ...current,
         attempts,
@@ -129,7 +153,19 @@ async function recordDeliveryEvent(recorded: RecordedEvent, tx: ProjectionTransa
         const dueAtMs = Date.parse(nextAttemptAt);
         tx.put(
           WEBHOOK_DUE,
-          webhookDueDoc({ deliveryId, endpointId, eventId, eventType, attempt: attempt + 1, dueAtMs, accountId: current._accountId, mode: current._mode }, recorded.position * 16),
+          webhookDueDoc(
+            {
+              deliveryId,
+              endpointId,
+              eventId,
+              eventType,
+              attempt: attempt + 1,
+              dueAtMs,
+              accountId: current._accountId,
+              mode: current._mode,
+            },
+            recorded.position * 16,
+          ),
         );
       }
       return;
@@ -167,13 +203,22 @@ async function updateSubscriptions(recorded: RecordedEvent, tx: ProjectionTransa
   switch (event.type) {
     case 'WebhookEndpointCreated': {
       const { endpointId, events, enabled } = event.data;
-      endpoints = [...endpoints.filter((known) => known.endpointId !== endpointId), { endpointId, events: [...events], enabled }];
+      endpoints = [
+        ...endpoints.filter((known) => known.endpointId !== endpointId),
+        { endpointId, events: [...events], enabled },
+      ];
       break;
     }
     case 'WebhookEndpointUpdated': {
       const { endpointId, events, enabled } = event.data;
       endpoints = endpoints.map((known) =>
-        known.endpointId !== endpointId ? known : { ...known, ...(events !== undefined && { events: [...events] }), ...(enabled !== undefined && { enabled }) },
+        known.endpointId !== endpointId
+          ? known
+          : {
+              ...known,
+              ...(events !== undefined && { events: [...events] }),
+              ...(enabled !== undefined && { enabled }),
+            },
       );
       break;
     }

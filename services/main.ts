@@ -31,11 +31,17 @@ async function main(): Promise<void> {
   await platform.readModels.start();
   if (role === 'all') await createDefaultAccountIfEmpty(platform, (text) => process.stdout.write(text));
 
-  const worker = runs('worker') ? new Worker(platform, logger, jobProcessors(platform), dueWorkSources(platform)) : null;
+  const worker = runs('worker')
+    ? new Worker(platform, logger, jobProcessors(platform), dueWorkSources(platform))
+    : null;
   worker?.start();
 
   const server = runs('api') ? await listen(buildApi(platform, logger), config.port, config.host) : null;
-  logger.info('service started', { role, port: server?.port ?? null, profile: config.eventStoreUrl ? 'distributed' : 'embedded' });
+  logger.info('service started', {
+    role,
+    port: server?.port ?? null,
+    profile: config.eventStoreUrl ? 'distributed' : 'embedded',
+  });
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

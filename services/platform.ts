@@ -87,7 +87,10 @@ export async function openPlatform(config: Config): Promise<Platform> {
     throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const events = createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') });
+  const events = createEventStore({
+    eventStoreUrl: config.eventStoreUrl,
+    sqlitePath: join(config.dataDir, 'events.sqlite'),
+  });
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_read',
@@ -104,8 +107,13 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const projections = allProjections();
   const readModels = new ReadModels(readStore, projections);
   const aggregates = new AggregateStore(events);
-  const vault = new Vault(stateStore.collection('vault'), loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'));
-  const fingerprinter = new CardFingerprinter(loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'));
+  const vault = new Vault(
+    stateStore.collection('vault'),
+    loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'),
+  );
+  const fingerprinter = new CardFingerprinter(
+    loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'),
+  );
   // Test and live mode both answer from the simulator until a real acquirer is plugged in here.
   const network = new SimulatedCardNetwork({
     disputeDelayMs: config.networkDelaysMs.dispute,
@@ -158,7 +166,8 @@ export async function openPlatform(config: Config): Promise<Platform> {
         subscriptions,
         background,
         subscriptionsOnClock: (tenant, testClockId) => subscriptionsOnClock(readModels, tenant, testClockId),
-        waitForProjections: async (position) => void (await readModels.waitFor(position, config.readYourWritesTimeoutMs)),
+        waitForProjections: async (position) =>
+          void (await readModels.waitFor(position, config.readYourWritesTimeoutMs)),
       }),
       customerClock,
       webhookEndpoints: new WebhookEndpointCommands(aggregates, vault),

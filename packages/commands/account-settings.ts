@@ -14,7 +14,12 @@ export async function changeAccountSettings(
   settings: Partial<AccountSettings>,
   context: Omit<CommandContext, 'accountId' | 'mode'>,
 ): Promise<AccountSettings> {
-  const result = await aggregates.execute(accountDecider, accountStream(accountId), { type: 'ChangeSettings', accountId, settings }, { ...context, ...accountTenant(accountId) });
+  const result = await aggregates.execute(
+    accountDecider,
+    accountStream(accountId),
+    { type: 'ChangeSettings', accountId, settings },
+    { ...context, ...accountTenant(accountId) },
+  );
   if (result.state.status === 'none') throw new NotFoundError('Account', accountId);
   return result.state.settings;
 }

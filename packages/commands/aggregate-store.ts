@@ -96,7 +96,12 @@ export class AggregateStore {
       if (decided.length === 0) return { state: loaded.state, events: [], position: null };
       try {
         const metadata = eventMetadata(context);
-        const newEvents = decided.map((event) => ({ id: randomUUID(), type: event.type, data: { ...event.data }, metadata }));
+        const newEvents = decided.map((event) => ({
+          id: randomUUID(),
+          type: event.type,
+          data: { ...event.data },
+          metadata,
+        }));
         const appended = await this.events.appendToStream(streamId, newEvents, {
           expectedRevision: loaded.revision ?? 'no_stream',
         });

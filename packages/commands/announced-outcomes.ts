@@ -8,6 +8,8 @@ import type { LaterNetworkEvent } from '../network/card-network.ts';
 export function announcedOutcomes(later: LaterNetworkEvent[], now: Date): NetworkOutcomeDue[] {
   return later.map((event): NetworkOutcomeDue => {
     const dueAt = new Date(now.getTime() + event.afterMs).toISOString();
-    return event.kind === 'dispute' ? { kind: 'dispute', dueAt, reason: event.reason } : { kind: 'fraud_warning', dueAt, fraudDetails: event.fraudDetails };
+    return event.kind === 'dispute'
+      ? { kind: 'dispute', dueAt, reason: event.reason }
+      : { kind: 'fraud_warning', dueAt, fraudDetails: event.fraudDetails };
   });
 }

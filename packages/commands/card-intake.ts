@@ -35,7 +35,8 @@ function parseExpiryMonth(value: string | number): number | null {
 
 function parseExpiry(month: string | number, year: string | number): { expMonth: number; expYear: number } {
   const expMonth = parseExpiryMonth(month);
-  if (expMonth === null || expMonth < 1 || expMonth > 12) throw new CardError('invalid_expiry_month', 'The card expiration month is invalid.');
+  if (expMonth === null || expMonth < 1 || expMonth > 12)
+    throw new CardError('invalid_expiry_month', 'The card expiration month is invalid.');
   const expYear = normalizeExpiryYear(year);
   if (expYear === null) throw new CardError('invalid_expiry_year', 'The card expiration year is invalid.');
   return { expMonth, expYear };

@@ -33,17 +33,32 @@ export class CardSources {
   ) {}
 
   /** A new card: details or a token (consumed for `use`). */
-  async newCard(reference: CardReference, use: TokenUse, context: CommandContext, parameter = 'card'): Promise<ResolvedCard> {
+  async newCard(
+    reference: CardReference,
+    use: TokenUse,
+    context: CommandContext,
+    parameter = 'card',
+  ): Promise<ResolvedCard> {
     if (typeof reference !== 'string') {
-      return { card: await this.intake.fromDetails(reference, context.now()), savedCardId: null, source: { kind: 'details' } };
+      return {
+        card: await this.intake.fromDetails(reference, context.now()),
+        savedCardId: null,
+        source: { kind: 'details' },
+      };
     }
-    if (!reference.startsWith('tok_')) throw new InvalidRequestError(`Invalid parameter: ${parameter} must be a token (tok_…) or card details`);
+    if (!reference.startsWith('tok_'))
+      throw new InvalidRequestError(`Invalid parameter: ${parameter} must be a token (tok_…) or card details`);
     const { card } = await this.tokens.use(reference, use, context);
     return { card, savedCardId: null, source: { kind: 'token', tokenId: reference } };
   }
 
   /** For charges and credits: details, a token, a saved card of `customerId`, or its default card. */
-  async forPayment(reference: CardReference | undefined, customerId: string | null, use: TokenUse, context: CommandContext): Promise<ResolvedCard> {
+  async forPayment(
+    reference: CardReference | undefined,
+    customerId: string | null,
+    use: TokenUse,
+    context: CommandContext,
+  ): Promise<ResolvedCard> {
     if (reference === undefined) {
       if (customerId === null) throw new InvalidRequestError('Missing required parameter: one of customerId or card');
       const customer = await this.liveCustomer(customerId, context);
@@ -51,7 +66,8 @@ export class CardSources {
       return this.savedCard(customer, customer.defaultCardId);
     }
     if (typeof reference === 'string' && reference.startsWith('card_')) {
-      if (customerId === null) throw new InvalidRequestError('Missing required parameter: customerId (a card id is a card of that customer)');
+      if (customerId === null)
+        throw new InvalidRequestError('Missing required parameter: customerId (a card id is a card of that customer)');
       return this.savedCard(await this.liveCustomer(customerId, context), reference);
     }
     return this.newCard(reference, use, context);
@@ -59,14 +75,19 @@ export class CardSources {
 
   async liveCustomer(customerId: string, tenant: Tenant) {
     const { state } = await this.aggregates.load(customerDecider, customerStream(customerId), tenant);
-    if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`);
-    if (state.status === 'deleted') throw new InvalidRequestError(`Invalid parameter: customer '${customerId}' has been deleted`);
+    if (state.status === 'none')
+      throw new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`);
+    if (state.status === 'deleted')
+      throw new InvalidRequestError(`Invalid parameter: customer '${customerId}' has been deleted`);
     return state;
   }
 
   private savedCard(customer: Awaited<ReturnType<CardSources['liveCustomer']>>, cardId: string): ResolvedCard {
     const saved = customer.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
-    if (!saved) throw new InvalidRequestError(`Invalid parameter: card '${cardId}' is not a card of customer '${customer.customerId}'`);
+    if (!saved)
+      throw new InvalidRequestError(
+        `Invalid parameter: card '${cardId}' is not a card of customer '${customer.customerId}'`,
+      );
     return { card: saved.card, savedCardId: saved.cardId, source: null };
   }
 }

@@ -1,7 +1,15 @@
 import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
-import { chargeStream, type Billing, type ChargeAttempt, type ChargeFailure, type ChargeType, type FraudStatus, type Shipping } from '../domain/charge/charge-events.ts';
+import {
+  chargeStream,
+  type Billing,
+  type ChargeAttempt,
+  type ChargeFailure,
+  type ChargeType,
+  type FraudStatus,
+  type Shipping,
+} from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
 import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
@@ -63,7 +71,6 @@ export interface ChargeCommandsDeps {
   blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
 }
 
-
 /**
  * Charges and their refunds. I/O happens before each decision (DESIGN §4.2): card resolution,
  * blacklist screening and the network's answer are inputs to the charge decider.
@@ -76,7 +83,12 @@ export class ChargeCommands {
     const chargeId = input.chargeId ?? newId('char');
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
-    const resolved = await this.deps.cardSources.forPayment(input.card, customerId, { kind: 'charge', chargeId }, context);
+    const resolved = await this.deps.cardSources.forPayment(
+      input.card,
+      customerId,
+      { kind: 'charge', chargeId },
+      context,
+    );
     const cardId = resolved.savedCardId ?? newId('card');
     const attempt: ChargeAttempt = {
       chargeId,
@@ -103,7 +115,12 @@ export class ChargeCommands {
     let expectedOutcomes: NetworkOutcomeDue[] = [];
     const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer));
     if (rule) {
-      failure = { failureCode: 'blacklisted', failureMessage: 'The charge was blocked by a blacklist rule.', failureIssuerDeclineCode: null, blacklistRuleId: rule.ruleId };
+      failure = {
+        failureCode: 'blacklisted',
+        failureMessage: 'The charge was blocked by a blacklist rule.',
+        failureIssuerDeclineCode: null,
+        blacklistRuleId: rule.ruleId,
+      };
     } else {
       const number = await this.deps.intake.revealNumber(resolved.card);
       const address = input.billing?.address;
@@ -149,11 +166,20 @@ export class ChargeCommands {
       const saved = await this.deps.aggregates.execute(
         customerDecider,
         customerStream(customerId),
-        { type: 'AddCard', customerId, cardId, card: resolved.card, source: resolved.source, merchantAccountId: attempt.merchantAccountId },
+        {
+          type: 'AddCard',
+          customerId,
+          cardId,
+          card: resolved.card,
+          source: resolved.source,
+          merchantAccountId: attempt.merchantAccountId,
+        },
         context,
       );
       let position = saved.position ?? recorded.position;
-      if (resolved.source.kind === 'token') position = (await this.deps.tokens.recordCard(resolved.source.tokenId, customerId, cardId, context)) ?? position;
+      if (resolved.source.kind === 'token')
+        position =
+          (await this.deps.tokens.recordCard(resolved.source.tokenId, customerId, cardId, context)) ?? position;
       return { id: chargeId, position };
     }
     return recorded;
@@ -165,7 +191,13 @@ export class ChargeCommands {
     const result = await this.deps.aggregates.execute(
       chargeDecider,
       chargeStream(chargeId),
-      { type: 'UpdateCharge', chargeId, ...fields, ...(customerId !== undefined ? { customerId } : {}), ...(fraudDetails ? { fraudStatus: fraudDetails.status } : {}) },
+      {
+        type: 'UpdateCharge',
+        chargeId,
+        ...fields,
+        ...(customerId !== undefined ? { customerId } : {}),
+        ...(fraudDetails ? { fraudStatus: fraudDetails.status } : {}),
+      },
       context,
     );
     let position = result.position;
@@ -179,7 +211,14 @@ export class ChargeCommands {
         (state): CustomerCommand =>
           state.status !== 'none' && state.cards.some((card) => card.cardId === charge.cardId)
             ? { type: 'UpdateCustomer', customerId, defaultCardId: charge.cardId }
-            : { type: 'AddCard', customerId, cardId: charge.cardId, card: charge.card, source: { kind: 'charge', chargeId }, merchantAccountId: charge.merchantAccountId },
+            : {
+                type: 'AddCard',
+                customerId,
+                cardId: charge.cardId,
+                card: charge.card,
+                source: { kind: 'charge', chargeId },
+                merchantAccountId: charge.merchantAccountId,
+              },
         context,
       );
       position = saved.position ?? position;
@@ -188,9 +227,19 @@ export class ChargeCommands {
   }
 
   async capture(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), { type: 'CaptureCharge', chargeId }, context);
+    const result = await this.deps.aggregates.execute(
+      chargeDecider,
+      chargeStream(chargeId),
+      { type: 'CaptureCharge', chargeId },
+      context,
+    );
     if (result.state.status !== 'none' && result.state.networkTransactionId) {
-      await this.deps.network.capture({ mode: context.mode, transactionId: result.state.networkTransactionId, amount: result.state.amount, currency: result.state.currency });
+      await this.deps.network.capture({
+        mode: context.mode,
+        transactionId: result.state.networkTransactionId,
+        amount: result.state.amount,
+        currency: result.state.currency,
+      });
     }
     return { id: chargeId, position: result.position };
   }
@@ -199,23 +248,44 @@ export class ChargeCommands {
    * Refunds part or all of what is left. The amount is reserved first (so concurrent refunds can
    * never exceed the captured amount), then the network's answer settles it.
    */
-  async refund(chargeId: string, input: { amount?: number; reason?: 'fraudulent'; metadata?: Metadata }, context: CommandContext): Promise<CommandOutcome & { refundId: string }> {
+  async refund(
+    chargeId: string,
+    input: { amount?: number; reason?: 'fraudulent'; metadata?: Metadata },
+    context: CommandContext,
+  ): Promise<CommandOutcome & { refundId: string }> {
     const refundId = newId('re');
     const requested = await this.deps.aggregates.execute(
       chargeDecider,
       chargeStream(chargeId),
-      { type: 'RequestRefund', chargeId, refundId, ...(input.amount !== undefined ? { amount: input.amount } : {}), reason: input.reason ?? null, metadata: input.metadata ?? {} },
+      {
+        type: 'RequestRefund',
+        chargeId,
+        refundId,
+        ...(input.amount !== undefined ? { amount: input.amount } : {}),
+        reason: input.reason ?? null,
+        metadata: input.metadata ?? {},
+      },
       context,
     );
     const charge = requested.state;
     if (charge.status === 'none') throw new Error('unreachable: a refunded charge exists');
     const amount = charge.refunds.find((refund) => refund.refundId === refundId)!.amount;
-    const { status } = await this.deps.network.refund({ mode: context.mode, transactionId: charge.networkTransactionId ?? '', amount, currency: charge.currency });
+    const { status } = await this.deps.network.refund({
+      mode: context.mode,
+      transactionId: charge.networkTransactionId ?? '',
+      amount,
+      currency: charge.currency,
+    });
     const settled = await this.run(chargeId, { type: 'SettleRefund', chargeId, refundId, status }, context);
     return { id: chargeId, refundId, position: settled.position };
   }
 
-  async updateRefund(chargeId: string, refundId: string, metadata: Metadata, context: CommandContext): Promise<CommandOutcome> {
+  async updateRefund(
+    chargeId: string,
+    refundId: string,
+    metadata: Metadata,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
     const result = await this.run(chargeId, { type: 'UpdateRefund', chargeId, refundId, metadata }, context);
     return { id: refundId, position: result.position };
   }

@@ -46,7 +46,12 @@ export class CreditCommands {
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
     // Invalid card details fail here with a 402 before anything is recorded: there is no credit yet.
-    const resolved = await this.deps.cardSources.forPayment(input.card, customerId, { kind: 'credit', creditId }, context);
+    const resolved = await this.deps.cardSources.forPayment(
+      input.card,
+      customerId,
+      { kind: 'credit', creditId },
+      context,
+    );
     const attempt: CreditAttempt = {
       creditId,
       amount: input.amount,
@@ -71,12 +76,19 @@ export class CreditCommands {
       now: context.now(),
     });
     const failure: CreditFailure | null = outcome.failure
-      ? { failureCode: outcome.failure.code, failureMessage: outcome.failure.message, failureIssuerDeclineCode: outcome.failure.issuerDeclineCode }
+      ? {
+          failureCode: outcome.failure.code,
+          failureMessage: outcome.failure.message,
+          failureIssuerDeclineCode: outcome.failure.issuerDeclineCode,
+        }
       : null;
 
     const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
     if (failure) {
-      const details = { creditId, ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}) };
+      const details = {
+        creditId,
+        ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+      };
       throw new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
     }
     return recorded;

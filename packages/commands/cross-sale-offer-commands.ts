@@ -1,5 +1,13 @@
-import { crossSaleOfferDecider, type CrossSaleOfferCommand, type OfferChanges } from '../domain/cross-sale-offer/cross-sale-offer-decider.ts';
-import { crossSaleOfferStream, type OfferTemplate, type OfferTerms } from '../domain/cross-sale-offer/cross-sale-offer-events.ts';
+import {
+  crossSaleOfferDecider,
+  type CrossSaleOfferCommand,
+  type OfferChanges,
+} from '../domain/cross-sale-offer/cross-sale-offer-decider.ts';
+import {
+  crossSaleOfferStream,
+  type OfferTemplate,
+  type OfferTerms,
+} from '../domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CommandContext } from './command-context.ts';
@@ -60,7 +68,12 @@ export class CrossSaleOfferCommands {
   }
 
   private async run(offerId: string, command: CrossSaleOfferCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(crossSaleOfferDecider, crossSaleOfferStream(offerId), command, context);
+    const result = await this.aggregates.execute(
+      crossSaleOfferDecider,
+      crossSaleOfferStream(offerId),
+      command,
+      context,
+    );
     return { id: offerId, position: result.position };
   }
 }

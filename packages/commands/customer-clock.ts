@@ -31,9 +31,11 @@ export class CustomerClock {
 
   /** A clock a new customer may live on: test mode, existing, not deleted. */
   async requireUsable(testClockId: string, tenant: Tenant): Promise<void> {
-    if (tenant.mode !== 'test') throw new InvalidRequestError('Invalid parameter: testClockId (test clocks exist only in test mode)');
+    if (tenant.mode !== 'test')
+      throw new InvalidRequestError('Invalid parameter: testClockId (test clocks exist only in test mode)');
     const { state } = await this.aggregates.load(testClockDecider, testClockStream(testClockId), tenant);
-    if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: testClockId '${testClockId}' does not exist`);
+    if (state.status === 'none')
+      throw new InvalidRequestError(`Invalid parameter: testClockId '${testClockId}' does not exist`);
     if (state.deleted) throw new InvalidRequestError(`Invalid parameter: test clock '${testClockId}' has been deleted`);
   }
 }

@@ -62,7 +62,11 @@ export class CustomerCommands {
     const customerId = newId('cust');
     const { card, ...fields } = input;
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
-    const outcome = await this.run(customerId, { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) }, context);
+    const outcome = await this.run(
+      customerId,
+      { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
+      context,
+    );
     return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
@@ -70,14 +74,24 @@ export class CustomerCommands {
     const { card, ...fields } = input;
     if (card !== undefined) await this.deps.cardSources.liveCustomer(customerId, context);
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
-    const outcome = await this.run(customerId, { type: 'UpdateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) }, context);
+    const outcome = await this.run(
+      customerId,
+      { type: 'UpdateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
+      context,
+    );
     return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
   /** Soft delete; the vault forgets the numbers of the customer's cards. */
   async delete(customerId: string, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(customerDecider, customerStream(customerId), { type: 'DeleteCustomer', customerId }, context);
-    if (result.state.status !== 'none') for (const saved of result.state.cards) await this.deps.vault.erase(saved.card.vaultRef);
+    const result = await this.deps.aggregates.execute(
+      customerDecider,
+      customerStream(customerId),
+      { type: 'DeleteCustomer', customerId },
+      context,
+    );
+    if (result.state.status !== 'none')
+      for (const saved of result.state.cards) await this.deps.vault.erase(saved.card.vaultRef);
     return { id: customerId, position: result.position };
   }
 
@@ -90,7 +104,12 @@ export class CustomerCommands {
     return { id: newCard.cardId, position: saved.position };
   }
 
-  async updateCard(customerId: string, cardId: string, input: CardUpdateInput, context: CommandContext): Promise<CommandOutcome> {
+  async updateCard(
+    customerId: string,
+    cardId: string,
+    input: CardUpdateInput,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
     const { checkFastCredit, expMonth, expYear, ...fields } = input;
     const changes: CardChanges = { ...fields };
     if (expMonth !== undefined || expYear !== undefined) {
@@ -98,14 +117,21 @@ export class CustomerCommands {
       const saved = state.status === 'none' ? undefined : state.cards.find((candidate) => candidate.cardId === cardId);
       if (saved) {
         // Re-validate the new expiry as the network would (402 for an invalid or past date).
-        const expiry = this.deps.intake.validateExpiry(expMonth ?? saved.card.expMonth, expYear ?? saved.card.expYear, context.now());
+        const expiry = this.deps.intake.validateExpiry(
+          expMonth ?? saved.card.expMonth,
+          expYear ?? saved.card.expYear,
+          context.now(),
+        );
         changes.expMonth = expiry.expMonth;
         changes.expYear = expiry.expYear;
       }
     }
     if (checkFastCredit) {
       const { state } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
-      const saved = state.status === 'none' ? undefined : state.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
+      const saved =
+        state.status === 'none'
+          ? undefined
+          : state.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
       if (saved) {
         const number = await this.deps.intake.revealNumber(saved.card);
         const { supported } = await this.deps.network.checkFastCredit({ mode: context.mode, number });
@@ -118,41 +144,77 @@ export class CustomerCommands {
 
   /** Deletes a saved card; the vault forgets its number. */
   async deleteCard(customerId: string, cardId: string, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(customerDecider, customerStream(customerId), { type: 'DeleteCard', customerId, cardId }, context);
-    const saved = result.state.status === 'none' ? undefined : result.state.cards.find((candidate) => candidate.cardId === cardId);
+    const result = await this.deps.aggregates.execute(
+      customerDecider,
+      customerStream(customerId),
+      { type: 'DeleteCard', customerId, cardId },
+      context,
+    );
+    const saved =
+      result.state.status === 'none' ? undefined : result.state.cards.find((candidate) => candidate.cardId === cardId);
     if (saved) await this.deps.vault.erase(saved.card.vaultRef);
     return { id: cardId, position: result.position };
   }
 
   /** Resolves a card to save: from a successful charge (its card keeps the charge's card id), a token or details. */
-  private async cardToSave(customerId: string, reference: CardReference, context: CommandContext, parameter = 'card'): Promise<NewCard> {
+  private async cardToSave(
+    customerId: string,
+    reference: CardReference,
+    context: CommandContext,
+    parameter = 'card',
+  ): Promise<NewCard> {
     if (typeof reference === 'string' && reference.startsWith('char_')) {
       const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(reference), context);
-      if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: charge '${reference}' does not exist`);
-      if (state.status !== 'successful') throw new InvalidRequestError(`Charge '${reference}' did not succeed; its card cannot be saved`);
+      if (state.status === 'none')
+        throw new InvalidRequestError(`Invalid parameter: charge '${reference}' does not exist`);
+      if (state.status !== 'successful')
+        throw new InvalidRequestError(`Charge '${reference}' did not succeed; its card cannot be saved`);
       if (state.customerId !== null && state.customerId !== customerId) {
         throw new InvalidRequestError(`Charge '${reference}' is assigned to another customer`);
       }
-      return { cardId: state.cardId, card: state.card, source: { kind: 'charge', chargeId: reference }, merchantAccountId: state.merchantAccountId };
+      return {
+        cardId: state.cardId,
+        card: state.card,
+        source: { kind: 'charge', chargeId: reference },
+        merchantAccountId: state.merchantAccountId,
+      };
     }
     if (typeof reference === 'string' && !reference.startsWith('tok_')) {
-      const expected = parameter === 'id' ? 'a token (tok_…) or a charge (char_…)' : 'a token (tok_…), a charge (char_…) or card details';
+      const expected =
+        parameter === 'id'
+          ? 'a token (tok_…) or a charge (char_…)'
+          : 'a token (tok_…), a charge (char_…) or card details';
       throw new InvalidRequestError(`Invalid parameter: ${parameter} must be ${expected}`);
     }
     const cardId = newId('card');
-    const resolved = await this.deps.cardSources.newCard(reference, { kind: 'card', customerId, cardId }, context, parameter);
+    const resolved = await this.deps.cardSources.newCard(
+      reference,
+      { kind: 'card', customerId, cardId },
+      context,
+      parameter,
+    );
     return { cardId, card: resolved.card, source: resolved.source! };
   }
 
   /** Follow-ups on other streams once a card is saved: the token shows its card, the charge its customer. */
-  private async afterCardSaved(outcome: CommandOutcome, customerId: string, card: NewCard | undefined, context: CommandContext): Promise<CommandOutcome> {
+  private async afterCardSaved(
+    outcome: CommandOutcome,
+    customerId: string,
+    card: NewCard | undefined,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
     let position = outcome.position;
     if (card?.source.kind === 'token') {
       position = (await this.deps.tokens.recordCard(card.source.tokenId, customerId, card.cardId, context)) ?? position;
     }
     if (card?.source.kind === 'charge') {
       const chargeId = card.source.chargeId;
-      const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), { type: 'UpdateCharge', chargeId, customerId }, context);
+      const result = await this.deps.aggregates.execute(
+        chargeDecider,
+        chargeStream(chargeId),
+        { type: 'UpdateCharge', chargeId, customerId },
+        context,
+      );
       position = result.position ?? position;
     }
     return { id: outcome.id, position };

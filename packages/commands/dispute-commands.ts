@@ -21,12 +21,24 @@ export class DisputeCommands {
    * Submits the evidence to the network (representment). The network answers with its decision
    * and when it reports it; that is recorded as a `dispute_decision` outcome the worker delivers.
    */
-  async submitEvidence(chargeId: string, disputeId: string, evidence: DisputeEvidence, context: CommandContext): Promise<CommandOutcome> {
-    const loaded = await this.aggregates.loadExisting(chargeDecider, chargeStream(chargeId), context, { objectName: 'Dispute', objectId: disputeId });
+  async submitEvidence(
+    chargeId: string,
+    disputeId: string,
+    evidence: DisputeEvidence,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    const loaded = await this.aggregates.loadExisting(chargeDecider, chargeStream(chargeId), context, {
+      objectName: 'Dispute',
+      objectId: disputeId,
+    });
     // Checked before the network is asked, and again by the decider under concurrency.
     assertEvidenceAccepted(loaded.state, disputeId);
     if (loaded.state.status === 'none') throw new Error('unreachable: a disputed charge exists');
-    const answer = await this.network.representDispute({ mode: context.mode, transactionId: loaded.state.networkTransactionId ?? '', evidence });
+    const answer = await this.network.representDispute({
+      mode: context.mode,
+      transactionId: loaded.state.networkTransactionId ?? '',
+      evidence,
+    });
     const dueAt = new Date(context.now().getTime() + answer.afterMs).toISOString();
     const result = await this.aggregates.execute(
       chargeDecider,
@@ -39,7 +51,12 @@ export class DisputeCommands {
 
   /** Accepts the dispute as lost: `acceptedAsLost`, status CHARGEBACK_REPRESENTED_UNSUCCESSFULLY. */
   async close(chargeId: string, disputeId: string, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(chargeDecider, chargeStream(chargeId), { type: 'CloseDispute', chargeId, disputeId }, context);
+    const result = await this.aggregates.execute(
+      chargeDecider,
+      chargeStream(chargeId),
+      { type: 'CloseDispute', chargeId, disputeId },
+      context,
+    );
     return { id: disputeId, position: result.position };
   }
 }

@@ -24,7 +24,8 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 function isAcceptedFormat(bytes: Buffer): boolean {
   const png = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  const gif = bytes.subarray(0, 6).toString('latin1') === 'GIF87a' || bytes.subarray(0, 6).toString('latin1') === 'GIF89a';
+  const gif =
+    bytes.subarray(0, 6).toString('latin1') === 'GIF87a' || bytes.subarray(0, 6).toString('latin1') === 'GIF89a';
   return png || jpeg || gif;
 }
 
@@ -39,7 +40,13 @@ export class OfferImages {
   async store(imageData: string, tenant: Tenant): Promise<string> {
     const png = await scaledPng(imageData);
     const id = newId('img');
-    await this.images.put({ id, created: Math.floor(Date.now() / 1000), png: png.toString('base64'), _accountId: tenant.accountId, _mode: tenant.mode });
+    await this.images.put({
+      id,
+      created: Math.floor(Date.now() / 1000),
+      png: png.toString('base64'),
+      _accountId: tenant.accountId,
+      _mode: tenant.mode,
+    });
     return id;
   }
 
@@ -57,9 +64,12 @@ async function scaledPng(imageData: string): Promise<Buffer> {
   }
   const bytes = Buffer.from(text, 'base64');
   if (bytes.length > MAX_OFFER_IMAGE_BYTES) {
-    throw new InvalidRequestError(`Invalid parameter: imageData must be at most ${MAX_OFFER_IMAGE_BYTES} bytes once decoded`);
+    throw new InvalidRequestError(
+      `Invalid parameter: imageData must be at most ${MAX_OFFER_IMAGE_BYTES} bytes once decoded`,
+    );
   }
-  if (!isAcceptedFormat(bytes)) throw new InvalidRequestError('Invalid parameter: imageData must be a PNG, JPEG or GIF image');
+  if (!isAcceptedFormat(bytes))
+    throw new InvalidRequestError('Invalid parameter: imageData must be a PNG, JPEG or GIF image');
   let image;
   try {
     image = await Jimp.read(bytes);

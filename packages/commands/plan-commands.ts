@@ -64,7 +64,8 @@ export class PlanCommands {
   private async requireRecursionTarget(planId: string, tenant: Tenant): Promise<void> {
     const plan = await this.find(planId, tenant);
     if (!plan) throw new InvalidRequestError(`Invalid parameter: recursTo '${planId}' does not exist`);
-    if (plan.status === 'deleted') throw new InvalidRequestError(`Invalid parameter: recursTo '${planId}' has been deleted`);
+    if (plan.status === 'deleted')
+      throw new InvalidRequestError(`Invalid parameter: recursTo '${planId}' has been deleted`);
   }
 
   private async run(planId: string, command: PlanCommand, context: CommandContext): Promise<CommandOutcome> {

@@ -5,7 +5,12 @@ import { customerDecider } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { subscriptionDecider, type PaymentOutcome, type PlanSnapshot, type SubscriptionCommand } from '../domain/subscription/subscription-decider.ts';
+import {
+  subscriptionDecider,
+  type PaymentOutcome,
+  type PlanSnapshot,
+  type SubscriptionCommand,
+} from '../domain/subscription/subscription-decider.ts';
 import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import { nextStep, sameStep, type DueStep } from '../domain/subscription/subscription-schedule.ts';
 import type { ExistingSubscription } from '../domain/subscription/subscription-state.ts';
@@ -79,7 +84,8 @@ export class SubscriptionCommands {
     const clocked = await this.deps.clock.onClock(customer.testClockId, context);
     const plan = await this.requirePlan(input.planId, clocked);
     const trial = input.trialEnd !== undefined ? input.trialEnd !== -1 : Boolean(plan.trialPeriodDays);
-    if (!trial && !customer.defaultCardId) throw new InvalidRequestError(`Customer '${input.customerId}' has no default card to charge`);
+    if (!trial && !customer.defaultCardId)
+      throw new InvalidRequestError(`Customer '${input.customerId}' has no default card to charge`);
     const subscriptionId = newId('sub');
     const created = await this.execute(
       subscriptionId,
@@ -107,28 +113,45 @@ export class SubscriptionCommands {
     return { id: subscriptionId, position: latest(created, settled) };
   }
 
-  async update(subscriptionId: string, input: UpdateSubscriptionInput, context: CommandContext): Promise<CommandOutcome> {
+  async update(
+    subscriptionId: string,
+    input: UpdateSubscriptionInput,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
     const current = await this.existing(subscriptionId, context);
     const clocked = await this.deps.clock.onClock(current.testClockId, context);
     const { planId, ...changes } = input;
-    const plan = planId !== undefined && planId !== current.planId ? snapshot(await this.requirePlan(planId, clocked)) : undefined;
+    const plan =
+      planId !== undefined && planId !== current.planId ? snapshot(await this.requirePlan(planId, clocked)) : undefined;
     const updated = await this.execute(
       subscriptionId,
-      { type: 'UpdateSubscription', subscriptionId, changes, ...(plan ? { plan } : {}), chargeId: newId('char'), now: unixSeconds(clocked.now()) },
+      {
+        type: 'UpdateSubscription',
+        subscriptionId,
+        changes,
+        ...(plan ? { plan } : {}),
+        chargeId: newId('char'),
+        now: unixSeconds(clocked.now()),
+      },
       clocked,
     );
     // A plan change outside a trial charges the new plan now.
     let position = latest(updated, await this.settlePending(subscriptionId, clocked, {}));
     // trialEnd = -1 ended the trial now: its end (the first charge) is due at once.
     const step = nextStep(await this.existing(subscriptionId, clocked));
-    if (step?.kind === 'trial_end' && step.at <= unixSeconds(clocked.now())) position = latest(position, await this.runStep(subscriptionId, step, clocked, {}));
+    if (step?.kind === 'trial_end' && step.at <= unixSeconds(clocked.now()))
+      position = latest(position, await this.runStep(subscriptionId, step, clocked, {}));
     return { id: subscriptionId, position };
   }
 
   async cancel(subscriptionId: string, atPeriodEnd: boolean, context: CommandContext): Promise<CommandOutcome> {
     const current = await this.existing(subscriptionId, context);
     const clocked = await this.deps.clock.onClock(current.testClockId, context);
-    const position = await this.execute(subscriptionId, { type: 'CancelSubscription', subscriptionId, atPeriodEnd, now: unixSeconds(clocked.now()) }, clocked);
+    const position = await this.execute(
+      subscriptionId,
+      { type: 'CancelSubscription', subscriptionId, atPeriodEnd, now: unixSeconds(clocked.now()) },
+      clocked,
+    );
     return { id: subscriptionId, position };
   }
 
@@ -142,27 +165,49 @@ export class SubscriptionCommands {
     const step = nextStep(state);
     if (!step || !sameStep(step, expected)) return settled;
     // A job that runs a moment early must not complete (its id would then hold the step off): fail, to be retried.
-    if (step.at > unixSeconds(context.now())) throw new Error(`Step ${step.kind} of ${subscriptionId} is not due before ${step.at}`);
+    if (step.at > unixSeconds(context.now()))
+      throw new Error(`Step ${step.kind} of ${subscriptionId} is not due before ${step.at}`);
     return latest(settled, await this.runStep(subscriptionId, step, context, {}));
   }
 
   /** Runs one due step with `context.now()` as its time; what it records is the same whoever runs it. */
-  async runStep(subscriptionId: string, step: DueStep, context: CommandContext, options: StepOptions): Promise<number | null> {
+  async runStep(
+    subscriptionId: string,
+    step: DueStep,
+    context: CommandContext,
+    options: StepOptions,
+  ): Promise<number | null> {
     const sub = await this.existing(subscriptionId, context);
     const now = unixSeconds(context.now());
     switch (step.kind) {
       case 'payment':
         return this.settlePending(subscriptionId, context, options);
       case 'period_end_cancellation':
-        return this.execute(subscriptionId, { type: 'EndPeriod', subscriptionId, periodEnd: step.periodStart }, context);
+        return this.execute(
+          subscriptionId,
+          { type: 'EndPeriod', subscriptionId, periodEnd: step.periodStart },
+          context,
+        );
       case 'billing_cycles_end': {
         const plan = await this.deps.plans.find(sub.planId, context);
         const next = plan?.recursTo ? await this.deps.plans.find(plan.recursTo, context) : null;
-        if (!next) return this.execute(subscriptionId, { type: 'EndPeriod', subscriptionId, periodEnd: step.periodStart }, context);
+        if (!next)
+          return this.execute(
+            subscriptionId,
+            { type: 'EndPeriod', subscriptionId, periodEnd: step.periodStart },
+            context,
+          );
         if (await this.customerGone(sub, context)) return this.cancelForDeletedCustomer(subscriptionId, context);
         const recurred = await this.execute(
           subscriptionId,
-          { type: 'RecurToPlan', subscriptionId, periodStart: step.periodStart, plan: snapshot(next), chargeId: newId('char'), now },
+          {
+            type: 'RecurToPlan',
+            subscriptionId,
+            periodStart: step.periodStart,
+            plan: snapshot(next),
+            chargeId: newId('char'),
+            now,
+          },
           context,
         );
         return latest(recurred, await this.settlePending(subscriptionId, context, options));
@@ -175,7 +220,15 @@ export class SubscriptionCommands {
         const chargeId = newId('char');
         const command: SubscriptionCommand =
           step.kind === 'retry'
-            ? { type: 'RetryPayment', subscriptionId, periodStart: step.periodStart, attempt: step.attempt, plan, chargeId, now }
+            ? {
+                type: 'RetryPayment',
+                subscriptionId,
+                periodStart: step.periodStart,
+                attempt: step.attempt,
+                plan,
+                chargeId,
+                now,
+              }
             : { type: 'StartPeriod', subscriptionId, periodStart: step.periodStart, plan, chargeId, now };
         const started = await this.execute(subscriptionId, command, context);
         return latest(started, await this.settlePending(subscriptionId, context, options));
@@ -193,7 +246,11 @@ export class SubscriptionCommands {
    * Finishes the charge the subscription recorded as started, if any: finds it under its id or
    * makes it, records the outcome, and hands a capture on when the subscription captures charges.
    */
-  private async settlePending(subscriptionId: string, context: CommandContext, options: StepOptions): Promise<number | null> {
+  private async settlePending(
+    subscriptionId: string,
+    context: CommandContext,
+    options: StepOptions,
+  ): Promise<number | null> {
     const sub = await this.existing(subscriptionId, context);
     const pending = sub.pendingPayment;
     if (!pending) return null;
@@ -202,17 +259,30 @@ export class SubscriptionCommands {
     if (made) {
       outcome = made;
     } else {
-      const { state: customer } = await this.deps.aggregates.load(customerDecider, customerStream(sub.customerId), context);
+      const { state: customer } = await this.deps.aggregates.load(
+        customerDecider,
+        customerStream(sub.customerId),
+        context,
+      );
       if (customer.status !== 'active') return this.cancelForDeletedCustomer(subscriptionId, context);
       outcome = customer.defaultCardId
         ? await this.charge(sub, pending, context)
         : { succeeded: false, charged: false, failureCode: null, failureMessage: 'The customer has no default card' };
     }
-    const failureStatus = outcome.succeeded ? 'canceled' : (await accountSettings(this.deps.aggregates, context.accountId)).subscriptionFailureStatus;
+    const failureStatus = outcome.succeeded
+      ? 'canceled'
+      : (await accountSettings(this.deps.aggregates, context.accountId)).subscriptionFailureStatus;
     const result = await this.deps.aggregates.execute(
       subscriptionDecider,
       subscriptionStream(subscriptionId),
-      { type: 'SettlePayment', subscriptionId, chargeId: pending.chargeId, outcome, failureStatus, now: unixSeconds(context.now()) },
+      {
+        type: 'SettlePayment',
+        subscriptionId,
+        chargeId: pending.chargeId,
+        outcome,
+        failureStatus,
+        now: unixSeconds(context.now()),
+      },
       context,
     );
     let position = result.position;
@@ -231,7 +301,11 @@ export class SubscriptionCommands {
   }
 
   /** Authorizes the period's charge on the customer's current default card (captured later, or by hand). */
-  private async charge(sub: ExistingSubscription, pending: NonNullable<ExistingSubscription['pendingPayment']>, context: CommandContext): Promise<PaymentOutcome> {
+  private async charge(
+    sub: ExistingSubscription,
+    pending: NonNullable<ExistingSubscription['pendingPayment']>,
+    context: CommandContext,
+  ): Promise<PaymentOutcome> {
     try {
       await this.deps.charges.create(
         {
@@ -252,7 +326,12 @@ export class SubscriptionCommands {
       return { succeeded: true };
     } catch (error) {
       if (error instanceof PaymentDeclined) {
-        return { succeeded: false, charged: true, failureCode: error.cardError.code, failureMessage: error.cardError.message };
+        return {
+          succeeded: false,
+          charged: true,
+          failureCode: error.cardError.code,
+          failureMessage: error.cardError.message,
+        };
       }
       // Another run recorded this very charge meanwhile: its outcome is the outcome.
       const made = await this.chargeOutcome(pending.chargeId, context);
@@ -278,7 +357,11 @@ export class SubscriptionCommands {
   }
 
   private async cancelForDeletedCustomer(subscriptionId: string, context: CommandContext): Promise<number | null> {
-    return this.execute(subscriptionId, { type: 'CancelForDeletedCustomer', subscriptionId, now: unixSeconds(context.now()) }, context);
+    return this.execute(
+      subscriptionId,
+      { type: 'CancelForDeletedCustomer', subscriptionId, now: unixSeconds(context.now()) },
+      context,
+    );
   }
 
   private async customerGone(sub: ExistingSubscription, context: CommandContext): Promise<boolean> {
@@ -288,8 +371,10 @@ export class SubscriptionCommands {
 
   private async liveCustomer(customerId: string, context: CommandContext) {
     const { state } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
-    if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`);
-    if (state.status === 'deleted') throw new InvalidRequestError(`Invalid parameter: customer '${customerId}' has been deleted`);
+    if (state.status === 'none')
+      throw new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`);
+    if (state.status === 'deleted')
+      throw new InvalidRequestError(`Invalid parameter: customer '${customerId}' has been deleted`);
     return state;
   }
 
@@ -297,7 +382,8 @@ export class SubscriptionCommands {
   private async requirePlan(planId: string, context: CommandContext): Promise<ExistingPlan> {
     const plan = await this.deps.plans.find(planId, context);
     if (!plan) throw new InvalidRequestError(`Invalid parameter: planId '${planId}' does not exist`);
-    if (plan.status === 'deleted') throw new InvalidRequestError(`Invalid parameter: plan '${planId}' has been deleted`);
+    if (plan.status === 'deleted')
+      throw new InvalidRequestError(`Invalid parameter: plan '${planId}' has been deleted`);
     return plan;
   }
 
@@ -309,15 +395,26 @@ export class SubscriptionCommands {
   }
 
   private async existing(subscriptionId: string, context: CommandContext): Promise<ExistingSubscription> {
-    const { state } = await this.deps.aggregates.loadExisting(subscriptionDecider, subscriptionStream(subscriptionId), context, {
-      objectName: 'Subscription',
-      objectId: subscriptionId,
-    });
+    const { state } = await this.deps.aggregates.loadExisting(
+      subscriptionDecider,
+      subscriptionStream(subscriptionId),
+      context,
+      {
+        objectName: 'Subscription',
+        objectId: subscriptionId,
+      },
+    );
     return state as ExistingSubscription;
   }
 
-  private async execute(subscriptionId: string, command: SubscriptionCommand, context: CommandContext): Promise<number | null> {
-    return (await this.deps.aggregates.execute(subscriptionDecider, subscriptionStream(subscriptionId), command, context)).position;
+  private async execute(
+    subscriptionId: string,
+    command: SubscriptionCommand,
+    context: CommandContext,
+  ): Promise<number | null> {
+    return (
+      await this.deps.aggregates.execute(subscriptionDecider, subscriptionStream(subscriptionId), command, context)
+    ).position;
   }
 }
 
@@ -328,7 +425,12 @@ function snapshot(plan: ExistingPlan): PlanSnapshot {
 
 function outcomeOf(charge: Exclude<ChargeState, { status: 'none' }>): PaymentOutcome {
   if (charge.status === 'successful') return { succeeded: true };
-  return { succeeded: false, charged: true, failureCode: charge.failure?.failureCode ?? null, failureMessage: charge.failure?.failureMessage ?? 'The charge failed' };
+  return {
+    succeeded: false,
+    charged: true,
+    failureCode: charge.failure?.failureCode ?? null,
+    failureMessage: charge.failure?.failureMessage ?? 'The charge failed',
+  };
 }
 
 /** The later of two log positions (null: nothing recorded). */

@@ -36,7 +36,11 @@ export class TestClockCommands {
   async create(input: { frozenTime: number; name?: string }, context: CommandContext): Promise<CommandOutcome> {
     requireTestMode(context);
     const testClockId = newId('clock');
-    return this.run(testClockId, { type: 'CreateTestClock', testClockId, frozenTime: input.frozenTime, name: input.name ?? null }, context);
+    return this.run(
+      testClockId,
+      { type: 'CreateTestClock', testClockId, frozenTime: input.frozenTime, name: input.name ?? null },
+      context,
+    );
   }
 
   /** Moves the clock and hands the due work to a worker; the clock reports `advancing` until it is done. */
@@ -44,7 +48,9 @@ export class TestClockCommands {
     requireTestMode(context);
     const outcome = await this.run(testClockId, { type: 'StartAdvance', testClockId, frozenTime }, context);
     // A lost hand-over is found again by the scheduler: the clock stays `advancing` in the read model.
-    await this.deps.background.advanceClock({ accountId: context.accountId, mode: context.mode, testClockId, frozenTime }).catch(() => undefined);
+    await this.deps.background
+      .advanceClock({ accountId: context.accountId, mode: context.mode, testClockId, frozenTime })
+      .catch(() => undefined);
     return outcome;
   }
 
@@ -58,25 +64,35 @@ export class TestClockCommands {
    * first, then marks the clock ready. Idempotent: a rerun (after a crash) finds the steps already
    * done and the clock already ready.
    */
-  async runAdvance(tenant: Tenant, testClockId: string, frozenTime: number, system: Omit<CommandContext, 'now' | 'accountId' | 'mode'>): Promise<void> {
+  async runAdvance(
+    tenant: Tenant,
+    testClockId: string,
+    frozenTime: number,
+    system: Omit<CommandContext, 'now' | 'accountId' | 'mode'>,
+  ): Promise<void> {
     const { state: clock } = await this.deps.aggregates.load(testClockDecider, testClockStream(testClockId), tenant);
     if (clock.status !== 'advancing' || clock.frozenTime !== frozenTime) return;
     const ids = await this.deps.subscriptionsOnClock(tenant, testClockId);
     const states = new Map<string, SubscriptionState>();
-    const load = async (id: string) => states.set(id, (await this.deps.aggregates.load(subscriptionDecider, subscriptionStream(id), tenant)).state);
+    const load = async (id: string) =>
+      states.set(id, (await this.deps.aggregates.load(subscriptionDecider, subscriptionStream(id), tenant)).state);
     for (const id of ids) await load(id);
     let position = 0;
     let time = 0;
     for (let steps = 0; ; steps++) {
       const due = earliest(states, frozenTime);
       if (!due) break;
-      if (steps >= MAX_STEPS_PER_ADVANCE) throw new Error(`Test clock ${testClockId}: more than ${MAX_STEPS_PER_ADVANCE} steps in one advance`);
+      if (steps >= MAX_STEPS_PER_ADVANCE)
+        throw new Error(`Test clock ${testClockId}: more than ${MAX_STEPS_PER_ADVANCE} steps in one advance`);
       // Time never runs backwards: work that fell due while other work held it up (renewals
       // waiting for a past_due period to be paid) runs when it can, as a late worker would.
       time = Math.max(time, due.step.at);
       const at = new Date(time * 1000);
       const context: CommandContext = { ...system, ...tenant, now: () => at };
-      position = Math.max(position, (await this.deps.subscriptions.runStep(due.subscriptionId, due.step, context, { captureInline: true })) ?? 0);
+      position = Math.max(
+        position,
+        (await this.deps.subscriptions.runStep(due.subscriptionId, due.step, context, { captureInline: true })) ?? 0,
+      );
       const before = JSON.stringify(states.get(due.subscriptionId));
       await load(due.subscriptionId);
       // A step that changed nothing would come round again forever.
@@ -84,11 +100,16 @@ export class TestClockCommands {
     }
     // `ready` promises that every change is visible to queries.
     if (position > 0) await this.deps.waitForProjections(position);
-    await this.deps.aggregates.execute(testClockDecider, testClockStream(testClockId), { type: 'CompleteAdvance', testClockId, frozenTime }, {
-      ...system,
-      ...tenant,
-      now: () => new Date(),
-    });
+    await this.deps.aggregates.execute(
+      testClockDecider,
+      testClockStream(testClockId),
+      { type: 'CompleteAdvance', testClockId, frozenTime },
+      {
+        ...system,
+        ...tenant,
+        now: () => new Date(),
+      },
+    );
   }
 
   private async run(testClockId: string, command: TestClockCommand, context: CommandContext): Promise<CommandOutcome> {
@@ -98,7 +119,10 @@ export class TestClockCommands {
 }
 
 /** The earliest step due at or before `until` (ties: the subscription first listed). */
-function earliest(states: Map<string, SubscriptionState>, until: number): { subscriptionId: string; step: DueStep } | null {
+function earliest(
+  states: Map<string, SubscriptionState>,
+  until: number,
+): { subscriptionId: string; step: DueStep } | null {
   let found: { subscriptionId: string; step: DueStep } | null = null;
   for (const [subscriptionId, state] of states) {
     const step = nextStep(state);

@@ -23,20 +23,44 @@ export class TokenCommands {
     const card = await this.intake.fromDetails(input, now);
     const tokenId = newId('tok');
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
-    const result = await this.aggregates.execute(tokenDecider, tokenStream(tokenId), { type: 'CreateToken', tokenId, card, expiresAt }, context);
+    const result = await this.aggregates.execute(
+      tokenDecider,
+      tokenStream(tokenId),
+      { type: 'CreateToken', tokenId, card, expiresAt },
+      context,
+    );
     return { id: tokenId, position: result.position };
   }
 
   /** Consumes the token for one use and hands over its card; fails if used, expired or unknown. */
-  async use(tokenId: string, use: TokenUse, context: CommandContext): Promise<{ card: CardSnapshot; position: number | null }> {
-    const result = await this.aggregates.execute(tokenDecider, tokenStream(tokenId), { type: 'UseToken', tokenId, use, now: context.now() }, context);
+  async use(
+    tokenId: string,
+    use: TokenUse,
+    context: CommandContext,
+  ): Promise<{ card: CardSnapshot; position: number | null }> {
+    const result = await this.aggregates.execute(
+      tokenDecider,
+      tokenStream(tokenId),
+      { type: 'UseToken', tokenId, use, now: context.now() },
+      context,
+    );
     if (result.state.status === 'none') throw new Error('unreachable: a used token exists');
     return { card: result.state.card, position: result.position };
   }
 
   /** Records that the token's card was saved to a customer (the token then shows `card`). */
-  async recordCard(tokenId: string, customerId: string, cardId: string, context: CommandContext): Promise<number | null> {
-    const result = await this.aggregates.execute(tokenDecider, tokenStream(tokenId), { type: 'RecordTokenCard', tokenId, customerId, cardId }, context);
+  async recordCard(
+    tokenId: string,
+    customerId: string,
+    cardId: string,
+    context: CommandContext,
+  ): Promise<number | null> {
+    const result = await this.aggregates.execute(
+      tokenDecider,
+      tokenStream(tokenId),
+      { type: 'RecordTokenCard', tokenId, customerId, cardId },
+      context,
+    );
     return result.position;
   }
 }

@@ -1,5 +1,9 @@
 import { webhookDeliveryDecider } from '../domain/webhook-delivery/webhook-delivery-decider.ts';
-import { webhookDeliveryStream, type WebhookDeliveryAttempted, type WebhookDeliveryRef } from '../domain/webhook-delivery/webhook-delivery-events.ts';
+import {
+  webhookDeliveryStream,
+  type WebhookDeliveryAttempted,
+  type WebhookDeliveryRef,
+} from '../domain/webhook-delivery/webhook-delivery-events.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CommandContext } from './command-context.ts';
 
@@ -13,8 +17,7 @@ export interface AttemptResult {
 
 /** What recording an attempt decided; `recorded: false` when another run had recorded it already. */
 export type RecordedAttempt =
-  | { recorded: true; data: WebhookDeliveryAttempted['data']; position: number | null }
-  | { recorded: false };
+  { recorded: true; data: WebhookDeliveryAttempted['data']; position: number | null } | { recorded: false };
 
 /** Records the attempts of webhook deliveries, and their cancellation: the worker's commands. */
 export class WebhookDeliveryCommands {
@@ -23,7 +26,11 @@ export class WebhookDeliveryCommands {
     private readonly retryDelaysMs: readonly number[],
   ) {}
 
-  async recordAttempt(delivery: WebhookDeliveryRef, result: AttemptResult, context: CommandContext): Promise<RecordedAttempt> {
+  async recordAttempt(
+    delivery: WebhookDeliveryRef,
+    result: AttemptResult,
+    context: CommandContext,
+  ): Promise<RecordedAttempt> {
     const executed = await this.aggregates.execute(
       webhookDeliveryDecider,
       webhookDeliveryStream(delivery.deliveryId),
@@ -44,7 +51,16 @@ export class WebhookDeliveryCommands {
     return { recorded: true, data: event.data, position: executed.position };
   }
 
-  async cancel(delivery: WebhookDeliveryRef, reason: 'endpoint_deleted' | 'endpoint_disabled', context: CommandContext): Promise<void> {
-    await this.aggregates.execute(webhookDeliveryDecider, webhookDeliveryStream(delivery.deliveryId), { type: 'CancelWebhookDelivery', delivery, reason }, context);
+  async cancel(
+    delivery: WebhookDeliveryRef,
+    reason: 'endpoint_deleted' | 'endpoint_disabled',
+    context: CommandContext,
+  ): Promise<void> {
+    await this.aggregates.execute(
+      webhookDeliveryDecider,
+      webhookDeliveryStream(delivery.deliveryId),
+      { type: 'CancelWebhookDelivery', delivery, reason },
+      context,
+    );
   }
 }

@@ -1,5 +1,8 @@
 import { InvalidRequestError } from '../domain/errors.ts';
-import { webhookEndpointDecider, type WebhookEndpointCommand } from '../domain/webhook-endpoint/webhook-endpoint-decider.ts';
+import {
+  webhookEndpointDecider,
+  type WebhookEndpointCommand,
+} from '../domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../domain/webhook-endpoint/webhook-endpoint-events.ts';
 import { newId, randomBase62 } from '../ids/object-id.ts';
 import type { Vault } from '../vault/vault.ts';
@@ -45,7 +48,10 @@ export class WebhookEndpointCommands {
     private readonly resolver: HostResolver = systemResolver,
   ) {}
 
-  async create(input: CreateWebhookEndpointInput, context: CommandContext): Promise<CommandOutcome & { secret: string }> {
+  async create(
+    input: CreateWebhookEndpointInput,
+    context: CommandContext,
+  ): Promise<CommandOutcome & { secret: string }> {
     await this.checkUrl(input.url, context.mode);
     const endpointId = newId('we');
     const secret = `whsec_${randomBase62(32)}`;
@@ -73,7 +79,11 @@ export class WebhookEndpointCommands {
     }
   }
 
-  async update(endpointId: string, input: UpdateWebhookEndpointInput, context: CommandContext): Promise<CommandOutcome> {
+  async update(
+    endpointId: string,
+    input: UpdateWebhookEndpointInput,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
     if (input.url !== undefined) await this.checkUrl(input.url, context.mode);
     const command: WebhookEndpointCommand = { type: 'UpdateWebhookEndpoint', endpointId };
     if (input.url !== undefined) command.url = input.url;
@@ -84,14 +94,28 @@ export class WebhookEndpointCommands {
   }
 
   async delete(endpointId: string, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(webhookEndpointDecider, webhookEndpointStream(endpointId), { type: 'DeleteWebhookEndpoint', endpointId }, context);
+    const result = await this.aggregates.execute(
+      webhookEndpointDecider,
+      webhookEndpointStream(endpointId),
+      { type: 'DeleteWebhookEndpoint', endpointId },
+      context,
+    );
     // Nothing can be signed with it any more: pending deliveries of a deleted endpoint are canceled.
     if (result.state.status !== 'none') await this.vault.erase(result.state.endpoint.secretVaultRef);
     return { id: endpointId, position: result.position };
   }
 
-  private async run(endpointId: string, command: WebhookEndpointCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(webhookEndpointDecider, webhookEndpointStream(endpointId), command, context);
+  private async run(
+    endpointId: string,
+    command: WebhookEndpointCommand,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    const result = await this.aggregates.execute(
+      webhookEndpointDecider,
+      webhookEndpointStream(endpointId),
+      command,
+      context,
+    );
     return { id: endpointId, position: result.position };
   }
 

@@ -43,7 +43,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ConfigError';
   }
@@ -55,7 +58,9 @@ const UNECHOED_VARIABLES = new Set(['VAULT_KEY', 'FINGERPRINT_KEY', 'EVENTSTORE_
 /** 30 days: real networks take weeks; the simulator defaults to seconds. */
 const MAX_NETWORK_DELAY_MS = 30 * 24 * 3600 * 1000;
 /** 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then daily: the last (10th) attempt comes about 3.9 days after the first. */
-const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000];
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [
+  60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000,
+];
 
 function integerBetween(min: number, max: number) {
   const message = `must be an integer between ${min} and ${max}`;
@@ -69,7 +74,9 @@ function integerBetween(min: number, max: number) {
 function urlWithScheme(...schemes: string[]) {
   const pattern = new RegExp(`^(${schemes.map((scheme) => scheme.replace(/[+.]/g, '\\$&')).join('|')})://\\S+$`);
   // Not parsed with URL: MongoDB and EventStoreDB connection strings may list several hosts.
-  return z.string().regex(pattern, `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`);
+  return z
+    .string()
+    .regex(pattern, `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`);
 }
 
 const key32Bytes = z
@@ -120,38 +127,38 @@ const environmentSchema = z
       });
     }
   })
-  .transform(
-    (env): Config => ({
-      port: env.PORT,
-      host: env.HOST,
-      dataDir: env.DATA_DIR,
-      eventStoreUrl: env.EVENTSTORE_URL,
-      mongodbUrl: env.MONGODB_URL,
-      redisUrl: env.REDIS_URL,
-      vaultKey: env.VAULT_KEY,
-      fingerprintKey: env.FINGERPRINT_KEY,
-      logLevel: env.LOG_LEVEL,
-      rateLimit: { pointsPerSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
-      maxBodyBytes: env.MAX_BODY_BYTES,
-      idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
-      readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
-      tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
-      webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
-      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
-      serviceRole: env.SERVICE_ROLE,
-      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-      schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
-      networkDelaysMs: {
-        dispute: env.NETWORK_DISPUTE_DELAY_MS,
-        fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
-        disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
-      },
-    }),
-  );
+  .transform((env): Config => ({
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR,
+    eventStoreUrl: env.EVENTSTORE_URL,
+    mongodbUrl: env.MONGODB_URL,
+    redisUrl: env.REDIS_URL,
+    vaultKey: env.VAULT_KEY,
+    fingerprintKey: env.FINGERPRINT_KEY,
+    logLevel: env.LOG_LEVEL,
+    rateLimit: { pointsPerSecond: env.RATE_LIMIT_PER_SECOND, burst: env.RATE_LIMIT_BURST },
+    maxBodyBytes: env.MAX_BODY_BYTES,
+    idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
+    readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+    tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
+    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    serviceRole: env.SERVICE_ROLE,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
+    networkDelaysMs: {
+      dispute: env.NETWORK_DISPUTE_DELAY_MS,
+      fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
+      disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
+    },
+  }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const setVariables = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const setVariables = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const result = environmentSchema.safeParse(setVariables);
   if (result.success) return result.data;
 

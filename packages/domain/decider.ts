@@ -17,6 +17,9 @@ export interface DomainEvent<Type extends string = string, Data extends object =
 }
 
 /** Folds events into a state with a decider's evolve. */
-export function foldEvents<Event, State>(decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>, events: Event[]): State {
+export function foldEvents<Event, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'initialState' | 'evolve'>,
+  events: Event[],
+): State {
   return events.reduce(decider.evolve, decider.initialState());
 }

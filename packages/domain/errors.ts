@@ -41,7 +41,10 @@ export class InvalidRequestError extends DomainError {
 /** The object does not exist for this account and mode: HTTP 404 `invalid_request`. */
 export class NotFoundError extends DomainError {
   readonly kind = 'not_found' as const;
-  constructor(readonly objectName: string, readonly objectId: string) {
+  constructor(
+    readonly objectName: string,
+    readonly objectId: string,
+  ) {
     super(`${objectName} '${objectId}' does not exist`);
     this.name = 'NotFoundError';
   }
@@ -57,7 +60,11 @@ export interface CardErrorDetails {
 /** Card processing failed or card data is invalid: HTTP 402 `card_error` with `code`. */
 export class CardError extends DomainError {
   readonly kind = 'card_error' as const;
-  constructor(readonly code: CardErrorCode, message: string, readonly details: CardErrorDetails = {}) {
+  constructor(
+    readonly code: CardErrorCode,
+    message: string,
+    readonly details: CardErrorDetails = {},
+  ) {
     super(message);
     this.name = 'CardError';
   }

@@ -90,7 +90,10 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamId: string,
+    options: { fromRevision?: number; maxCount?: number } = {},
+  ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
       const read = this.client.readStream(streamId, {
@@ -139,7 +142,9 @@ export class EsdbEventStore implements EventStore {
   }
 
   subscribeToAll(handler: EventHandler, options: SubscribeOptions = {}): Subscription {
-    const subscription = new EsdbSubscription(this.client, handler, options, () => this.subscriptions.delete(subscription));
+    const subscription = new EsdbSubscription(this.client, handler, options, () =>
+      this.subscriptions.delete(subscription),
+    );
     this.subscriptions.add(subscription);
     return subscription;
   }
@@ -149,7 +154,11 @@ export class EsdbEventStore implements EventStore {
     await this.client.dispose();
   }
 
-  private async readAllPage(from: ReadPosition, direction: Direction, maxCount: number): Promise<AllStreamRecordedEvent[]> {
+  private async readAllPage(
+    from: ReadPosition,
+    direction: Direction,
+    maxCount: number,
+  ): Promise<AllStreamRecordedEvent[]> {
     const page: AllStreamRecordedEvent[] = [];
     for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount })) {
       if (resolved.event) page.push(resolved.event);
@@ -300,7 +309,8 @@ function isSystemEvent(event: EsdbRecordedEvent): boolean {
 }
 
 function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
-  if (!event.position) throw new Error(`Event ${event.id} came without a position: EventStoreDB 22.10 or later is required`);
+  if (!event.position)
+    throw new Error(`Event ${event.id} came without a position: EventStoreDB 22.10 or later is required`);
   return {
     id: event.id,
     streamId: event.streamId,

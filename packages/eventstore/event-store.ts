@@ -104,7 +104,11 @@ export interface EventStore {
    * Appends events atomically to one stream. Events appended by one call are contiguous
    * in the stream and in the global log. Throws WrongExpectedRevisionError on conflict.
    */
-  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
 
   /** Events of one stream in revision order; an empty array when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;

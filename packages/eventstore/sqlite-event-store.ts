@@ -69,7 +69,11 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectAll: Statement<[number, number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
-  private readonly appendTransaction: (streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
+  private readonly appendTransaction: (
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ) => AppendResult;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private poller: NodeJS.Timeout | undefined;
   private lastDataVersion = 0;
@@ -112,7 +116,10 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
-  async readStream(streamId: string, options: { fromRevision?: number; maxCount?: number } = {}): Promise<RecordedEvent[]> {
+  async readStream(
+    streamId: string,
+    options: { fromRevision?: number; maxCount?: number } = {},
+  ): Promise<RecordedEvent[]> {
     const rows = this.selectStream.all(streamId, options.fromRevision ?? 0, options.maxCount ?? NO_LIMIT);
     return rows.map(toRecordedEvent);
   }
@@ -174,12 +181,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** The result of an earlier append of exactly these events at the place `expected` points to, if there was one. */
-  private findOriginalAppend(streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult | undefined {
+  private findOriginalAppend(
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): AppendResult | undefined {
     const first = this.selectByEventId.get(events[0]!.id);
     if (!first || first.stream_id !== streamId) return undefined;
     const firstRevision = expected === 'any' ? first.revision : expected === 'no_stream' ? 0 : expected + 1;
     const rows = this.selectStream.all(streamId, firstRevision, events.length);
-    const isSameAppend = rows.length === events.length && rows.every((row, index) => row.event_id === events[index]!.id);
+    const isSameAppend =
+      rows.length === events.length && rows.every((row, index) => row.event_id === events[index]!.id);
     const last = rows.at(-1);
     return isSameAppend && last ? { nextExpectedRevision: last.revision, position: last.position } : undefined;
   }

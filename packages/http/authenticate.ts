@@ -41,9 +41,17 @@ export function requireApiKey(): RequestHandler {
 }
 
 /** Public keys may only call routes that allow them (token creation). */
-export function authorizeKeyKind(route: Pick<RouteDefinition<unknown, unknown, unknown>, 'auth'>, auth: AuthContext): void {
+export function authorizeKeyKind(
+  route: Pick<RouteDefinition<unknown, unknown, unknown>, 'auth'>,
+  auth: AuthContext,
+): void {
   if (auth.keyKind === 'public' && route.auth !== 'publicOrSecret') {
-    throw new HttpError(401, 'invalid_request', 'This endpoint requires a secret key; a public key was used', CHALLENGE);
+    throw new HttpError(
+      401,
+      'invalid_request',
+      'This endpoint requires a secret key; a public key was used',
+      CHALLENGE,
+    );
   }
 }
 

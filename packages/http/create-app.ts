@@ -54,7 +54,12 @@ export function createApp(options: AppOptions): Express {
     res.json(options.openApiDocument());
   });
 
-  app.use(identifyCaller(options.authenticate), rateLimit(options.rateLimiter), requireApiKey(), parseRequestBody(options.maxBodyBytes));
+  app.use(
+    identifyCaller(options.authenticate),
+    rateLimit(options.rateLimiter),
+    requireApiKey(),
+    parseRequestBody(options.maxBodyBytes),
+  );
   for (const route of options.routes) app[route.method](route.path, routeHandler(route, options));
 
   app.use((_req, _res, next) => {

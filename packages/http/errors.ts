@@ -41,20 +41,26 @@ export class HttpError extends Error {
 }
 
 /** Shown for every unexpected failure: the details stay in the log, found by the request id. */
-export const INTERNAL_ERROR_MESSAGE = 'An unexpected error occurred. Quote the X-Request-Id response header when reporting it.';
+export const INTERNAL_ERROR_MESSAGE =
+  'An unexpected error occurred. Quote the X-Request-Id response header when reporting it.';
 
 /**
  * Maps anything thrown while serving a request to the error envelope (DESIGN §6). Unexpected
  * errors are logged with their stack and answered with a generic message.
  */
 export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
-  if (error instanceof HttpError) return envelope(error.status, { type: error.type, message: error.message }, error.headers);
+  if (error instanceof HttpError)
+    return envelope(error.status, { type: error.type, message: error.message }, error.headers);
   if (error instanceof InvalidRequestError) return envelope(400, { type: 'invalid_request', message: error.message });
   if (error instanceof NotFoundError) return envelope(404, { type: 'invalid_request', message: error.message });
   if (error instanceof CursorNotFoundError) {
-    return envelope(400, { type: 'invalid_request', message: `Invalid parameter: ${error.parameter} does not name an existing object` });
+    return envelope(400, {
+      type: 'invalid_request',
+      message: `Invalid parameter: ${error.parameter} does not name an existing object`,
+    });
   }
-  if (error instanceof CardError) return envelope(402, { type: 'card_error', code: error.code, message: error.message, ...error.details });
+  if (error instanceof CardError)
+    return envelope(402, { type: 'card_error', code: error.code, message: error.message, ...error.details });
   // Express's own client errors, e.g. malformed percent-encoding in the path.
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -23,7 +23,11 @@ export function parseFormEncoded(text: string, what: 'body' | 'query string'): R
   } catch (error) {
     if (error instanceof HttpError) throw error;
     // qs reports exceeded limits as RangeError.
-    throw new HttpError(400, 'invalid_request', `Invalid request: the ${what} is nested too deeply or has too many parameters`);
+    throw new HttpError(
+      400,
+      'invalid_request',
+      `Invalid request: the ${what} is nested too deeply or has too many parameters`,
+    );
   }
 }
 

@@ -83,12 +83,17 @@ export class IdempotencyStore {
   }
 
   /** Runs `execute` once per key and fingerprint; every other call gets the stored response. */
-  async run(scope: IdempotencyScope, fingerprint: string, execute: () => Promise<StoredResponse>): Promise<IdempotentOutcome> {
+  async run(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    execute: () => Promise<StoredResponse>,
+  ): Promise<IdempotentOutcome> {
     const id = `${scope.accountId}:${scope.mode}:${scope.key}`;
     const giveUpAt = this.now() + this.waitTimeoutMs;
     for (;;) {
       const claim = this.pendingRecord(id, fingerprint);
-      if (await this.records.insert(claim)) return { response: await this.runAndRecord(claim, execute), replayed: false };
+      if (await this.records.insert(claim))
+        return { response: await this.runAndRecord(claim, execute), replayed: false };
 
       const existing = await this.records.get(id);
       // Gone since the insert failed (released after a 5xx, or expired): claim it again.
@@ -101,7 +106,11 @@ export class IdempotencyStore {
         return { response: await this.runAndRecord(takeover, execute), replayed: false };
       }
       if (this.now() >= giveUpAt) {
-        throw new HttpError(409, 'invalid_request', 'A request with this Idempotency-Key is still being processed; retry later.');
+        throw new HttpError(
+          409,
+          'invalid_request',
+          'A request with this Idempotency-Key is still being processed; retry later.',
+        );
       }
       await sleep(this.pollIntervalMs);
     }
@@ -109,10 +118,20 @@ export class IdempotencyStore {
 
   private pendingRecord(id: string, fingerprint: string): IdempotencyRecord {
     const now = this.now();
-    return { id, created: Math.floor(now / 1000), state: 'pending', fingerprint, startedAt: now, _expiresAt: now + this.ttlMs };
+    return {
+      id,
+      created: Math.floor(now / 1000),
+      state: 'pending',
+      fingerprint,
+      startedAt: now,
+      _expiresAt: now + this.ttlMs,
+    };
   }
 
-  private async runAndRecord(claim: IdempotencyRecord, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
+  private async runAndRecord(
+    claim: IdempotencyRecord,
+    execute: () => Promise<StoredResponse>,
+  ): Promise<StoredResponse> {
     let response: StoredResponse;
     try {
       response = await execute();
@@ -148,7 +167,9 @@ export class IdempotencyStore {
  */
 export function requestFingerprint(method: string, path: string, body: unknown, key: Buffer): string {
   // Keyed: bodies may carry card numbers, whose few possible values an unkeyed hash would give away.
-  return createHmac('sha256', key).update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,4 +1,9 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { z, type ZodType } from 'zod';
 import { errorEnvelopeSchema } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.ts';
@@ -22,7 +27,11 @@ export function buildOpenApiDocument(routes: readonly AnyRouteDefinition[], info
     scheme: 'basic',
     description: 'Your API key as the user name, a blank password. The key selects account and mode (test or live).',
   });
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Your API key as bearer token.' });
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Your API key as bearer token.',
+  });
   for (const route of routes) registry.registerPath(operation(route));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info: { ...info } });
 }
@@ -50,17 +59,17 @@ function operation(route: AnyRouteDefinition): RouteConfig {
     responses: {
       200: { description: 'Success', content: { 'application/json': { schema: route.response } } },
       ...errorResponses,
-      ...(route.method === 'post' && { 409: errorResponse('A request with the same Idempotency-Key is still being processed') }),
+      ...(route.method === 'post' && {
+        409: errorResponse('A request with the same Idempotency-Key is still being processed'),
+      }),
     },
   };
 }
 
 const idempotencyHeader = z.object({
-  'Idempotency-Key': z
-    .string()
-    .max(IDEMPOTENCY_KEY_MAX_LENGTH)
-    .optional()
-    .meta({ description: 'Makes the request safe to retry: a repeated key returns the first response (kept 24 hours).' }),
+  'Idempotency-Key': z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH).optional().meta({
+    description: 'Makes the request safe to retry: a repeated key returns the first response (kept 24 hours).',
+  }),
 });
 
 const errorResponse = (description: string): ResponseConfig => ({

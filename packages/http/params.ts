@@ -53,9 +53,12 @@ function bool(options: ParamDoc<boolean> = {}) {
 function string(options: { min?: number; max?: number } & ParamDoc<string> = {}) {
   let schema = z.string({ error: 'must be a string' });
   if (options.min !== undefined) {
-    schema = schema.min(options.min, { error: options.min === 1 ? 'must not be empty' : `must be at least ${options.min} characters long` });
+    schema = schema.min(options.min, {
+      error: options.min === 1 ? 'must not be empty' : `must be at least ${options.min} characters long`,
+    });
   }
-  if (options.max !== undefined) schema = schema.max(options.max, { error: `must be at most ${options.max} characters long` });
+  if (options.max !== undefined)
+    schema = schema.max(options.max, { error: `must be at most ${options.max} characters long` });
   return schema.meta(doc(options, {}));
 }
 
@@ -64,7 +67,11 @@ function timestamp(options: ParamDoc<number> = {}) {
   return z
     .preprocess(
       (value) => (typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value),
-      z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(MAX_TIMESTAMP, { error: message }),
+      z
+        .number({ error: message })
+        .int({ error: message })
+        .min(0, { error: message })
+        .max(MAX_TIMESTAMP, { error: message }),
     )
     .meta(doc(options, { description: 'Unix timestamp in seconds', example: 1_700_000_000 }));
 }
@@ -73,7 +80,9 @@ function metadata(options: ParamDoc<Record<string, string>> = {}) {
   return z
     .record(
       z.string(),
-      z.string({ error: 'must be a string' }).max(METADATA_MAX_LENGTH, { error: `must be at most ${METADATA_MAX_LENGTH} characters long` }),
+      z
+        .string({ error: 'must be a string' })
+        .max(METADATA_MAX_LENGTH, { error: `must be at most ${METADATA_MAX_LENGTH} characters long` }),
       { error: 'must be an object of string keys and string values' },
     )
     .superRefine((pairs, ctx) => {
@@ -98,7 +107,10 @@ function object<Shape extends z.ZodRawShape>(shape: Shape, options: ParamDoc<unk
   return z.strictObject(shape, { error: 'must be an object' }).meta(doc(options, {}));
 }
 
-function enumOf<const Values extends readonly [string, ...string[]]>(values: Values, options: ParamDoc<Values[number]> = {}) {
+function enumOf<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  options: ParamDoc<Values[number]> = {},
+) {
   return z.enum(values, { error: `must be one of: ${values.join(', ')}` }).meta(doc(options, { example: values[0] }));
 }
 
@@ -119,7 +131,9 @@ function id(prefix: string, options: ParamDoc<string> = {}) {
   return z
     .string({ error: `must be an id starting with ${start}` })
     .regex(pattern, { error: `must be an id starting with ${start}` })
-    .meta(doc(options, { description: `Identifier starting with ${start}`, example: `${start}2Zk9q7LmN4xP1aBcD3eF5gH6` }));
+    .meta(
+      doc(options, { description: `Identifier starting with ${start}`, example: `${start}2Zk9q7LmN4xP1aBcD3eF5gH6` }),
+    );
 }
 
 const cursor = (description: string) => string({ min: 1, max: 255, description });

@@ -1,6 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { HttpError } from './errors.ts';
 import { requestState } from './request-state.ts';
 
@@ -33,7 +39,8 @@ const BURST_WINDOW_SECONDS = 10;
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const sustained = counter(options, 'rate', options.pointsPerSecond, 1);
   const extra = options.burst - options.pointsPerSecond;
-  const limiter = extra > 0 ? new BurstyRateLimiter(sustained, counter(options, 'burst', extra, BURST_WINDOW_SECONDS)) : sustained;
+  const limiter =
+    extra > 0 ? new BurstyRateLimiter(sustained, counter(options, 'burst', extra, BURST_WINDOW_SECONDS)) : sustained;
   return {
     async consume(key) {
       try {
@@ -69,9 +76,14 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
     }
     const seconds = decision.retryAfterSeconds;
     next(
-      new HttpError(429, 'rate_limit_error', `Too many requests: retry after ${seconds} second${seconds === 1 ? '' : 's'}`, {
-        'Retry-After': String(seconds),
-      }),
+      new HttpError(
+        429,
+        'rate_limit_error',
+        `Too many requests: retry after ${seconds} second${seconds === 1 ? '' : 's'}`,
+        {
+          'Retry-After': String(seconds),
+        },
+      ),
     );
   };
 }

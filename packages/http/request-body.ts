@@ -52,7 +52,10 @@ function decodeBody(req: Request): Record<string, unknown> {
 function parseContentType(header: string | undefined): { mediaType?: string; charset?: string } {
   if (!header) return {};
   const [mediaType, ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = parameters
+    .find((parameter) => parameter.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   return { mediaType, charset };
 }
 
@@ -75,7 +78,11 @@ function jsonObject(text: string): Record<string, unknown> {
     throw new HttpError(400, 'invalid_request', 'Invalid request: the JSON body must be an object');
   }
   if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
-    throw new HttpError(400, 'invalid_request', `Invalid request: the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new HttpError(
+      400,
+      'invalid_request',
+      `Invalid request: the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -90,7 +97,11 @@ function nestedDeeperThan(value: unknown, levelsLeft: number): boolean {
 function readFailure(error: unknown, maxBodyBytes: number): HttpError {
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.too.large') {
-    return new HttpError(413, 'invalid_request', `Invalid request: the body exceeds the maximum size of ${maxBodyBytes} bytes`);
+    return new HttpError(
+      413,
+      'invalid_request',
+      `Invalid request: the body exceeds the maximum size of ${maxBodyBytes} bytes`,
+    );
   }
   if (type === 'encoding.unsupported') return new HttpError(415, 'invalid_request', 'Unsupported Content-Encoding');
   return new HttpError(400, 'invalid_request', 'Invalid request: the body could not be read');

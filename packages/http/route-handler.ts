@@ -38,7 +38,11 @@ export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }:
       return;
     }
     const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
-    const { response, replayed } = await idempotency.run(scope, idempotency.fingerprint(req.method, req.path, req.body), execute);
+    const { response, replayed } = await idempotency.run(
+      scope,
+      idempotency.fingerprint(req.method, req.path, req.body),
+      execute,
+    );
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     send(res, response);
   };
@@ -48,7 +52,11 @@ function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new HttpError(400, 'invalid_request', `Invalid Idempotency-Key header: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long`);
+    throw new HttpError(
+      400,
+      'invalid_request',
+      `Invalid Idempotency-Key header: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long`,
+    );
   }
   return key;
 }
@@ -60,7 +68,12 @@ interface Caller {
 }
 
 /** Never throws: failures become the error envelope, so that idempotency can store them. */
-async function executeRoute(route: AnyRouteDefinition, req: Request, caller: Caller, logger: Logger): Promise<StoredResponse> {
+async function executeRoute(
+  route: AnyRouteDefinition,
+  req: Request,
+  caller: Caller,
+  logger: Logger,
+): Promise<StoredResponse> {
   try {
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
@@ -74,7 +87,9 @@ async function executeRoute(route: AnyRouteDefinition, req: Request, caller: Cal
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };
     const result = await route.handler(ctx);
-    return isRouteResponse(result) ? { status: result.status ?? 200, body: result.body } : { status: 200, body: result };
+    return isRouteResponse(result)
+      ? { status: result.status ?? 200, body: result.body }
+      : { status: 200, body: result };
   } catch (error) {
     const { status, body } = errorResponse(error, logger);
     return { status, body };

@@ -63,5 +63,8 @@ export function defineRoute<P, Q, B>(def: RouteDefinition<P, Q, B>): RouteDefini
 export function isRouteResponse(value: unknown): value is RouteResponse {
   if (typeof value !== 'object' || value === null || !('body' in value)) return false;
   const keys = Object.keys(value);
-  return keys.every((key) => key === 'body' || key === 'status') && (!('status' in value) || typeof value.status === 'number');
+  return (
+    keys.every((key) => key === 'body' || key === 'status') &&
+    (!('status' in value) || typeof value.status === 'number')
+  );
 }

@@ -19,7 +19,11 @@ export function listen(app: Express, port: number, host?: string): Promise<Runni
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
-      resolve({ server, port: (server.address() as AddressInfo).port, close: (timeoutMs) => closeGracefully(server, timeoutMs) });
+      resolve({
+        server,
+        port: (server.address() as AddressInfo).port,
+        close: (timeoutMs) => closeGracefully(server, timeoutMs),
+      });
     });
   });
 }

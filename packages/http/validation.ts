@@ -26,10 +26,12 @@ function messageFor(issues: readonly z.core.$ZodIssue[]): string {
   // A misspelt parameter also shows up as a missing one; the unknown name is the better hint.
   const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
   if (!issue) return 'Invalid request';
-  if (issue.code === 'unrecognized_keys') return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
+  if (issue.code === 'unrecognized_keys')
+    return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
   const name = parameterName(issue.path);
   // A union (e.g. card fields taking text or numbers) reports a missing value as invalid_union.
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) return `Missing required parameter: ${name}`;
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined)
+    return `Missing required parameter: ${name}`;
   if (!name) return `Invalid request: ${issue.message}`;
   return `Invalid parameter: ${name} ${issue.message}`;
 }
@@ -49,7 +51,9 @@ function describeProblem(issue: z.core.$ZodRawIssue): string | undefined {
     case 'invalid_format':
       return issue.format === 'regex' ? 'has an invalid format' : `must be a valid ${issue.format}`;
     case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${String(issue.values[0])}` : `must be one of: ${issue.values.map(String).join(', ')}`;
+      return issue.values.length === 1
+        ? `must be ${String(issue.values[0])}`
+        : `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}`;
     case 'invalid_key':
@@ -59,7 +63,13 @@ function describeProblem(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-function bound(inclusiveWord: string, exclusiveWord: string, limit: number | bigint, inclusive: boolean | undefined, origin: string): string {
+function bound(
+  inclusiveWord: string,
+  exclusiveWord: string,
+  limit: number | bigint,
+  inclusive: boolean | undefined,
+  origin: string,
+): string {
   const relation = `${inclusive === false ? exclusiveWord : inclusiveWord} ${String(limit)}`;
   if (origin === 'string') return `must be ${relation} characters long`;
   if (origin === 'array' || origin === 'set') return `must have ${relation} items`;

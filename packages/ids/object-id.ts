@@ -16,7 +16,26 @@ export function randomBase62(length = 24): string {
 
 /** Prefixes of the spec's object ids (spec: Conventions), plus the ones this service adds. */
 export type IdPrefix =
-  | 'char' | 'card' | 'cust' | 'sub' | 'plan' | 'event' | 'tok' | 'blr' | 'cso' | 'cr' | 're' | 'log' | 'img'
-  | 'acct' | 'key' | 'vault' | 'req' | 'dp' | 'fw' | 'we' | 'clock';
+  | 'char'
+  | 'card'
+  | 'cust'
+  | 'sub'
+  | 'plan'
+  | 'event'
+  | 'tok'
+  | 'blr'
+  | 'cso'
+  | 'cr'
+  | 're'
+  | 'log'
+  | 'img'
+  | 'acct'
+  | 'key'
+  | 'vault'
+  | 'req'
+  | 'dp'
+  | 'fw'
+  | 'we'
+  | 'clock';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;

@@ -75,7 +75,12 @@ export class BullMqJobQueue implements JobQueue {
     this.onError = options.onError ?? ((error) => console.error('BullMQ job queue:', error));
   }
 
-  async enqueue<Data>(queueName: string, name: string, data: Data, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+  async enqueue<Data>(
+    queueName: string,
+    name: string,
+    data: Data,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueResult> {
     this.assertOpen();
     const queue = this.queue(queueName);
     const jobId = options.jobId ?? randomUUID();

@@ -88,7 +88,12 @@ export class InProcessJobQueue implements JobQueue {
     this.failedRetentionMs = options.failedRetentionMs ?? 7 * 24 * hour;
   }
 
-  async enqueue<Data>(queueName: string, name: string, data: Data, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+  async enqueue<Data>(
+    queueName: string,
+    name: string,
+    data: Data,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueResult> {
     this.assertOpen();
     const queue = this.namedQueue(queueName);
     this.pruneFinished(queue);

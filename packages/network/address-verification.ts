@@ -12,7 +12,10 @@ import type { TestCardBehaviour } from './test-cards.ts';
  *
  * `unavailable` is never produced by the simulator.
  */
-export function verifyAddress(behaviour: TestCardBehaviour, address: { zip: string | null; addressProvided: boolean }): AvsResult {
+export function verifyAddress(
+  behaviour: TestCardBehaviour,
+  address: { zip: string | null; addressProvided: boolean },
+): AvsResult {
   const zip = address.zip?.trim() ? address.zip : null;
   if (zip !== null) return behaviour.zipMismatch ? 'no_match' : 'full_match';
   return address.addressProvided ? 'partial_match' : 'not_provided';

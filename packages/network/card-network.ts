@@ -30,7 +30,10 @@ export interface CardEntry {
 }
 
 export interface CardValidationFailure {
-  code: Extract<CardErrorCode, 'invalid_number' | 'invalid_expiry_month' | 'invalid_expiry_year' | 'invalid_cvc' | 'expired_card'>;
+  code: Extract<
+    CardErrorCode,
+    'invalid_number' | 'invalid_expiry_month' | 'invalid_expiry_year' | 'invalid_cvc' | 'expired_card'
+  >;
   message: string;
 }
 
@@ -39,7 +42,14 @@ export interface ThreeDSecureRequest {
   requireEnrolledCard: boolean;
   requireSuccessfulLiabilityShiftForEnrolledCard: boolean;
   /** Result of an external 3-D Secure service, when the merchant ran one. */
-  external?: { version: string; eci: string; authenticationValue?: string; dsTransactionId?: string; acsTransactionId?: string; status: 'Y' | 'N' | 'A' | 'U' | 'R' | 'E' };
+  external?: {
+    version: string;
+    eci: string;
+    authenticationValue?: string;
+    dsTransactionId?: string;
+    acsTransactionId?: string;
+    status: 'Y' | 'N' | 'A' | 'U' | 'R' | 'E';
+  };
 }
 
 /** The 3-D Secure result as the charge records it. */
@@ -109,9 +119,21 @@ export interface CardNetwork {
   capture(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void>;
   /** Refunds address the authorization, so they work after the card itself was deleted. */
   refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
-  credit(request: { mode: Mode; number: string; expMonth: number; expYear: number; amount: number; currency: string; now: Date }): Promise<CreditOutcome>;
+  credit(request: {
+    mode: Mode;
+    number: string;
+    expMonth: number;
+    expYear: number;
+    amount: number;
+    currency: string;
+    now: Date;
+  }): Promise<CreditOutcome>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
-  representDispute(request: { mode: Mode; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome>;
+  representDispute(request: {
+    mode: Mode;
+    transactionId: string;
+    evidence: DisputeEvidence;
+  }): Promise<RepresentmentOutcome>;
   /** Fast-credit support check of a card. */
   checkFastCredit(request: { mode: Mode; number: string }): Promise<{ supported: boolean }>;
 }

@@ -63,7 +63,8 @@ export function validateCardEntry(entry: CardEntry, now: Date): CardValidationFa
   const currentYear = now.getUTCFullYear();
   const currentMonth = now.getUTCMonth() + 1;
   const fourDigits = Number.isInteger(expYear) && expYear >= 1000 && expYear <= 9999;
-  if (!fourDigits || expYear > currentYear + MAX_YEARS_AHEAD || expYear < currentYear) return failure('invalid_expiry_year');
+  if (!fourDigits || expYear > currentYear + MAX_YEARS_AHEAD || expYear < currentYear)
+    return failure('invalid_expiry_year');
   if (expYear === currentYear && expMonth < currentMonth) return failure('expired_card');
 
   if (entry.cvc !== undefined) {

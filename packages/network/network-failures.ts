@@ -35,7 +35,10 @@ const FAILURES = {
   limit_exceeded: { issuerDeclineCode: '61', message: 'The charge exceeds the limit of the card.' },
   do_not_try_again: { issuerDeclineCode: 'R1', message: 'The card was declined; do not try this card again.' },
   invalid_number: { issuerDeclineCode: '14', message: 'The card number is not a valid card number.' },
-  authentication_required: { issuerDeclineCode: null, message: 'The charge requires successful 3-D Secure authentication.' },
+  authentication_required: {
+    issuerDeclineCode: null,
+    message: 'The charge requires successful 3-D Secure authentication.',
+  },
   incorrect_zip: { issuerDeclineCode: null, message: "The card's zip code failed validation." },
   processing_error: { issuerDeclineCode: null, message: 'An error occurred while processing the card.' },
   suspected_fraud: { issuerDeclineCode: null, message: 'The charge was blocked as suspected fraud.' },
@@ -46,7 +49,10 @@ export type NetworkFailureCode = keyof typeof FAILURES;
 /** Issuer response code for "additional customer authentication required" (SCA soft decline). */
 export const ISSUER_AUTHENTICATION_REQUIRED = '1A';
 
-export function networkFailure(code: NetworkFailureCode, overrides: Partial<Omit<NetworkFailure, 'code'>> = {}): NetworkFailure {
+export function networkFailure(
+  code: NetworkFailureCode,
+  overrides: Partial<Omit<NetworkFailure, 'code'>> = {},
+): NetworkFailure {
   const { issuerDeclineCode, message } = FAILURES[code];
   return { code, issuerDeclineCode, message, ...overrides };
 }

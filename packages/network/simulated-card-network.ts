@@ -102,7 +102,10 @@ export class SimulatedCardNetwork implements CardNetwork {
       transactionId: approved ? simulatedTransactionId(behaviour.refundFails === true) : null,
       failure,
       avsResult,
-      fraud: !approved && fraudVerdict.status === 'in_progress' ? { status: 'safe', score: fraudVerdict.score } : fraudVerdict,
+      fraud:
+        !approved && fraudVerdict.status === 'in_progress'
+          ? { status: 'safe', score: fraudVerdict.score }
+          : fraudVerdict,
       threeDSecureInfo: threeDSecure.info,
       later: approved ? this.laterEvents(behaviour, request) : [],
     };
@@ -110,7 +113,12 @@ export class SimulatedCardNetwork implements CardNetwork {
 
   async capture(_request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void> {}
 
-  async refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome> {
+  async refund(request: {
+    mode: Mode;
+    transactionId: string;
+    amount: number;
+    currency: string;
+  }): Promise<RefundOutcome> {
     return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
   }
 
@@ -129,7 +137,11 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   /** Disputes are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later. */
-  async representDispute(request: { mode: Mode; transactionId: string; evidence: DisputeEvidence }): Promise<RepresentmentOutcome> {
+  async representDispute(request: {
+    mode: Mode;
+    transactionId: string;
+    evidence: DisputeEvidence;
+  }): Promise<RepresentmentOutcome> {
     return { outcome: reviewRepresentment(request.evidence), afterMs: this.disputeDecisionDelayMs };
   }
 
@@ -152,7 +164,11 @@ export class SimulatedCardNetwork implements CardNetwork {
     const later: LaterNetworkEvent[] = [];
     if (behaviour.disputeLater) later.push({ kind: 'dispute', afterMs: this.disputeDelayMs, reason: 'FRAUDULENT' });
     if (behaviour.fraud === 'warning_later') {
-      later.push({ kind: 'fraud_warning', afterMs: this.fraudWarningDelayMs, fraudDetails: fraudWarningVerdict(request.number, request.amount) });
+      later.push({
+        kind: 'fraud_warning',
+        afterMs: this.fraudWarningDelayMs,
+        fraudDetails: fraudWarningVerdict(request.number, request.amount),
+      });
     }
     return later;
   }

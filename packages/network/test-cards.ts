@@ -10,7 +10,17 @@ export interface TestCardBehaviour {
   /** One line from the DESIGN table, for docs and test names. */
   summary: string;
   /** Every authorization and credit on the card fails with this. */
-  decline?: Extract<NetworkFailureCode, 'card_declined' | 'insufficient_funds' | 'lost_or_stolen' | 'expired_card' | 'incorrect_cvc' | 'processing_error' | 'do_not_try_again' | 'limit_exceeded'>;
+  decline?: Extract<
+    NetworkFailureCode,
+    | 'card_declined'
+    | 'insufficient_funds'
+    | 'lost_or_stolen'
+    | 'expired_card'
+    | 'incorrect_cvc'
+    | 'processing_error'
+    | 'do_not_try_again'
+    | 'limit_exceeded'
+  >;
   /** AVS answers `no_match` to any zip, and the charge is declined `incorrect_zip`. */
   zipMismatch?: true;
   /** `fraudulent`: blocked as `suspected_fraud`; `warning_later`: approved, a fraud warning follows. */
@@ -35,7 +45,10 @@ export const TEST_CARDS: ReadonlyMap<string, TestCardBehaviour> = new Map<string
   ['30569309025904', { summary: 'Diners Club: succeeds' }],
   ['6759649826438453', { summary: 'Maestro: succeeds' }],
   ['4000000000000002', { summary: 'declined: card_declined', decline: 'card_declined' }],
-  ['4000000000009995', { summary: 'declined: insufficient_funds (issuer decline code 51)', decline: 'insufficient_funds' }],
+  [
+    '4000000000009995',
+    { summary: 'declined: insufficient_funds (issuer decline code 51)', decline: 'insufficient_funds' },
+  ],
   ['4000000000009987', { summary: 'declined: lost_or_stolen', decline: 'lost_or_stolen' }],
   ['4000000000000069', { summary: 'declined: expired_card', decline: 'expired_card' }],
   ['4000000000000127', { summary: 'declined: incorrect_cvc', decline: 'incorrect_cvc' }],
@@ -44,10 +57,22 @@ export const TEST_CARDS: ReadonlyMap<string, TestCardBehaviour> = new Map<string
   ['4100000000000019', { summary: 'blocked: suspected_fraud, fraudDetails fraudulent', fraud: 'fraudulent' }],
   ['4000000000000010', { summary: 'declined: do_not_try_again', decline: 'do_not_try_again' }],
   ['4000000000000044', { summary: 'declined: limit_exceeded', decline: 'limit_exceeded' }],
-  ['4000000000000341', { summary: 'can be saved; every charge on it declines card_declined', decline: 'card_declined' }],
-  ['4000000000003220', { summary: '3-D Secure enrolled, challenge: fails authentication_required without successful 3-D Secure', threeDSecure: 'challenge' }],
+  [
+    '4000000000000341',
+    { summary: 'can be saved; every charge on it declines card_declined', decline: 'card_declined' },
+  ],
+  [
+    '4000000000003220',
+    {
+      summary: '3-D Secure enrolled, challenge: fails authentication_required without successful 3-D Secure',
+      threeDSecure: 'challenge',
+    },
+  ],
   ['4000000000003063', { summary: '3-D Secure enrolled, frictionless success', threeDSecure: 'frictionless' }],
-  ['4000000000003089', { summary: 'not enrolled in 3-D Secure (liabilityShift not_possible)', threeDSecure: 'not_enrolled' }],
+  [
+    '4000000000003089',
+    { summary: 'not enrolled in 3-D Secure (liabilityShift not_possible)', threeDSecure: 'not_enrolled' },
+  ],
   ['4000000000000101', { summary: 'charge succeeds; any refund of it ends failed', refundFails: true }],
   ['4242000000000018', { summary: 'charge succeeds; a dispute opens shortly after', disputeLater: true }],
   ['4242000000000208', { summary: 'charge succeeds; a fraud warning arrives shortly after', fraud: 'warning_later' }],

@@ -39,9 +39,13 @@ const ISSUER_REQUIRES_AUTHENTICATION = networkFailure('authentication_required',
   issuerDeclineCode: ISSUER_AUTHENTICATION_REQUIRED,
   message: 'The card requires 3-D Secure authentication.',
 });
-const NO_ATTEMPT_POSSIBLE = networkFailure('authentication_required', { message: '3-D Secure authentication could not be attempted for the card.' });
+const NO_ATTEMPT_POSSIBLE = networkFailure('authentication_required', {
+  message: '3-D Secure authentication could not be attempted for the card.',
+});
 const NOT_ENROLLED = networkFailure('authentication_required', { message: 'The card is not enrolled in 3-D Secure.' });
-const NOT_AUTHENTICATED = networkFailure('authentication_required', { message: '3-D Secure authentication of the card was not successful.' });
+const NOT_AUTHENTICATED = networkFailure('authentication_required', {
+  message: '3-D Secure authentication of the card was not successful.',
+});
 
 export function evaluateThreeDSecure(
   behaviour: TestCardBehaviour,
@@ -62,13 +66,21 @@ export function evaluateThreeDSecure(
     liabilityShift = external.status === 'Y' || external.status === 'A' ? 'successful' : 'failed';
   } else {
     enrolled = tableFlow !== null;
-    liabilityShift = tableFlow === 'frictionless' ? 'successful' : tableFlow === 'challenge' ? 'failed' : 'not_possible';
+    liabilityShift =
+      tableFlow === 'frictionless' ? 'successful' : tableFlow === 'challenge' ? 'failed' : 'not_possible';
   }
-  const info: ThreeDSecureInfo = { amount: charge.amount, currency: charge.currency, enrolled, liabilityShift, authenticationFlow: tableFlow };
+  const info: ThreeDSecureInfo = {
+    amount: charge.amount,
+    currency: charge.currency,
+    enrolled,
+    liabilityShift,
+    authenticationFlow: tableFlow,
+  };
 
   let failure: NetworkFailure | null = null;
   if (options.requireAttempt && !enrolled && !external) failure = NO_ATTEMPT_POSSIBLE;
   else if (options.requireEnrolledCard && !enrolled) failure = NOT_ENROLLED;
-  else if (options.requireSuccessfulLiabilityShiftForEnrolledCard && enrolled && liabilityShift !== 'successful') failure = NOT_AUTHENTICATED;
+  else if (options.requireSuccessfulLiabilityShiftForEnrolledCard && enrolled && liabilityShift !== 'successful')
+    failure = NOT_AUTHENTICATED;
   return { info, failure: failure && { ...failure } };
 }

@@ -25,7 +25,15 @@ const requestContextFields = format((info) => {
 export function createLogger(level: LogLevel = 'info', destination?: Writable): Logger {
   return winston.createLogger({
     level,
-    format: format.combine(format.errors({ stack: true }), format.timestamp(), requestContextFields(), redactSensitive(), format.json()),
-    transports: [destination ? new winston.transports.Stream({ stream: destination }) : new winston.transports.Console()],
+    format: format.combine(
+      format.errors({ stack: true }),
+      format.timestamp(),
+      requestContextFields(),
+      redactSensitive(),
+      format.json(),
+    ),
+    transports: [
+      destination ? new winston.transports.Stream({ stream: destination }) : new winston.transports.Console(),
+    ],
   });
 }

@@ -24,7 +24,8 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[Truncated]';
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
-  const source = value instanceof Error ? { ...value, name: value.name, message: value.message, stack: value.stack } : value;
+  const source =
+    value instanceof Error ? { ...value, name: value.name, message: value.message, stack: value.stack } : value;
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(source)) {
     if (!DROPPED_FIELDS.has(key.toLowerCase())) copy[key] = redactValue(field, depth + 1);

@@ -23,11 +23,21 @@ export class ProjectionBatch implements ProjectionTransaction {
 
   put(collection: string, doc: Document): void {
     this.pending.set(`${collection}\u0000${doc.id}`, doc);
-    this.writes.push({ collection: physicalCollectionName(collection, this.generation), op: 'put', doc, position: this.position });
+    this.writes.push({
+      collection: physicalCollectionName(collection, this.generation),
+      op: 'put',
+      doc,
+      position: this.position,
+    });
   }
 
   delete(collection: string, id: string): void {
     this.pending.set(`${collection}\u0000${id}`, null);
-    this.writes.push({ collection: physicalCollectionName(collection, this.generation), op: 'delete', id, position: this.position });
+    this.writes.push({
+      collection: physicalCollectionName(collection, this.generation),
+      op: 'delete',
+      id,
+      position: this.position,
+    });
   }
 }

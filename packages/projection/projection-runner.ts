@@ -87,7 +87,9 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
 
   /** Checkpoint of the live build of each projection. */
   checkpoints(): Map<string, { generation: number; position: number }> {
-    return new Map([...this.live].map(([name, slot]) => [name, { generation: slot.generation, position: slot.checkpoint }]));
+    return new Map(
+      [...this.live].map(([name, slot]) => [name, { generation: slot.generation, position: slot.checkpoint }]),
+    );
   }
 
   /**
@@ -167,7 +169,10 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       await slot.projection.apply(event, tx);
     }
     if (last === slot.checkpoint) return;
-    await this.store.commitProjection(tx.writes, { key: checkpointKey(slot.projection.name, slot.generation), position: last });
+    await this.store.commitProjection(tx.writes, {
+      key: checkpointKey(slot.projection.name, slot.generation),
+      position: last,
+    });
     slot.checkpoint = last;
     this.emit('committed', slot.projection.name, slot.generation, last);
   }
@@ -188,7 +193,13 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       const current = await readProjectionState(this.store, name);
       await projectionStates(this.store).put({
         ...current,
-        rebuild: { generation, startedAt, position: slot.checkpoint, headPosition, ...(finishedAt ? { finishedAt } : {}) },
+        rebuild: {
+          generation,
+          startedAt,
+          position: slot.checkpoint,
+          headPosition,
+          ...(finishedAt ? { finishedAt } : {}),
+        },
       });
     };
 
@@ -222,7 +233,13 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       await projectionStates(this.store).put({
         ...latest,
         activeGeneration: generation,
-        rebuild: { generation, startedAt, position: slot.checkpoint, headPosition: Math.max(head, slot.checkpoint), finishedAt },
+        rebuild: {
+          generation,
+          startedAt,
+          position: slot.checkpoint,
+          headPosition: Math.max(head, slot.checkpoint),
+          finishedAt,
+        },
       });
       this.live.set(name, slot);
       this.emit('switched', name, generation);

@@ -66,7 +66,10 @@ export interface ListPage<T> {
  * when those are part of the filter).
  */
 export class CursorNotFoundError extends Error {
-  constructor(readonly parameter: 'startingAfterId' | 'endingBeforeId', readonly cursorId: string) {
+  constructor(
+    readonly parameter: 'startingAfterId' | 'endingBeforeId',
+    readonly cursorId: string,
+  ) {
     super(`No such object for ${parameter}: ${cursorId}`);
     this.name = 'CursorNotFoundError';
   }

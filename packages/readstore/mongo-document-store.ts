@@ -90,7 +90,11 @@ export class MongoDocumentStore implements DocumentStore {
     for (const [name, collectionWrites] of latestWritePerDocument(writes)) {
       await this.collection(name).applyProjectionWrites(collectionWrites);
     }
-    await this.checkpoints.updateOne({ _id: checkpoint.key }, { $max: { position: checkpoint.position } }, { upsert: true });
+    await this.checkpoints.updateOne(
+      { _id: checkpoint.key },
+      { $max: { position: checkpoint.position } },
+      { upsert: true },
+    );
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -163,7 +167,9 @@ export class MongoCollection<T extends Document> implements Collection<T> {
 
   async getMany(ids: string[]): Promise<T[]> {
     await this.indexesCreated();
-    const docs = await this.documents.find({ _id: { $in: ids }, ...live() }, { projection: WITHOUT_ADAPTER_FIELDS }).toArray();
+    const docs = await this.documents
+      .find({ _id: { $in: ids }, ...live() }, { projection: WITHOUT_ADAPTER_FIELDS })
+      .toArray();
     return docs as unknown as T[];
   }
 
@@ -175,7 +181,9 @@ export class MongoCollection<T extends Document> implements Collection<T> {
 
     const newerThanCursor = query.startingAfterId === undefined && query.endingBeforeId !== undefined;
     if (query.startingAfterId !== undefined) {
-      clauses.push(...beyondCursor(await this.cursorDocument('startingAfterId', query.startingAfterId, filter), 'older'));
+      clauses.push(
+        ...beyondCursor(await this.cursorDocument('startingAfterId', query.startingAfterId, filter), 'older'),
+      );
     } else if (query.endingBeforeId !== undefined) {
       clauses.push(...beyondCursor(await this.cursorDocument('endingBeforeId', query.endingBeforeId, filter), 'newer'));
     }
@@ -199,7 +207,10 @@ export class MongoCollection<T extends Document> implements Collection<T> {
       if (!isDuplicateKey(error)) throw error;
     }
     // The id is taken, perhaps by an expired document the TTL monitor has not deleted yet.
-    const replaced = await this.documents.replaceOne({ _id: doc.id, _expiresAt: { $lt: Date.now() } }, storedFields(doc));
+    const replaced = await this.documents.replaceOne(
+      { _id: doc.id, _expiresAt: { $lt: Date.now() } },
+      storedFields(doc),
+    );
     return replaced.matchedCount > 0;
   }
 
@@ -279,7 +290,8 @@ export class MongoCollection<T extends Document> implements Collection<T> {
     filter: Record<string, FieldValue>,
   ): Promise<CursorPosition> {
     const doc = await this.documents.findOne({ _id: id, ...live() });
-    const outOfScope = doc !== null && SCOPE_FIELDS.some((field) => field in filter && (doc[field] ?? null) !== filter[field]);
+    const outOfScope =
+      doc !== null && SCOPE_FIELDS.some((field) => field in filter && (doc[field] ?? null) !== filter[field]);
     if (doc === null || outOfScope) throw new CursorNotFoundError(parameter, id);
     return { id, created: doc.created as number, seq: (doc._seq as number | undefined) ?? null };
   }
@@ -346,7 +358,11 @@ function storedFields(doc: Document, position?: number): Omit<StoredDocument, '_
 /** The index for one declared field: behind the tenant scope when the scope is declared too. */
 function indexedFields(field: string, declared: string[]): Record<string, 1> {
   const scoped = SCOPE_FIELDS.every((scopeField) => declared.includes(scopeField));
-  const fields = !scoped ? [field] : (SCOPE_FIELDS as readonly string[]).includes(field) ? [...SCOPE_FIELDS] : [...SCOPE_FIELDS, field];
+  const fields = !scoped
+    ? [field]
+    : (SCOPE_FIELDS as readonly string[]).includes(field)
+      ? [...SCOPE_FIELDS]
+      : [...SCOPE_FIELDS, field];
   return Object.fromEntries(fields.map((name) => [name, 1]));
 }
 
@@ -360,7 +376,8 @@ function onlyNewerDocumentsKept(error: unknown): boolean {
 }
 
 function assertCollectionName(name: string): void {
-  if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_COLLECTION) throw new TypeError(`Invalid collection name: ${name}`);
+  if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_COLLECTION)
+    throw new TypeError(`Invalid collection name: ${name}`);
 }
 
 function assertFieldName(field: string): void {

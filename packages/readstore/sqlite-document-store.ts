@@ -40,10 +40,16 @@ const LIVE = '(expires_at IS NULL OR expires_at >= ?)';
 const SORT_KEY_DESC = 'created DESC, seq DESC, id DESC';
 const SORT_KEY_ASC = 'created ASC, seq ASC, id ASC';
 /** The columns a put replaces; `pos` is set by each kind of write. */
-const REPLACE_COLUMNS = 'created = excluded.created, seq = excluded.seq, expires_at = excluded.expires_at, doc = excluded.doc';
+const REPLACE_COLUMNS =
+  'created = excluded.created, seq = excluded.seq, expires_at = excluded.expires_at, doc = excluded.doc';
 const UPSERT_INTO = (table: string): string =>
   `INSERT INTO ${table} (id, created, seq, pos, expires_at, doc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE`;
-const CREATED_OPERATORS = [['gt', '>'], ['gte', '>='], ['lt', '<'], ['lte', '<=']] as const;
+const CREATED_OPERATORS = [
+  ['gt', '>'],
+  ['gte', '>='],
+  ['lt', '<'],
+  ['lte', '<='],
+] as const;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -54,11 +60,14 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly moveCheckpoint: Database.Statement<[string, number]>;
   private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
   private readonly tableNames: Database.Statement<[], { name: string }>;
-  private readonly applyBatch: Database.Transaction<(writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint) => void>;
+  private readonly applyBatch: Database.Transaction<
+    (writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint) => void
+  >;
 
   constructor(filePath: string, options: SqliteDocumentStoreOptions = {}) {
     const synchronous = options.synchronous ?? 'NORMAL';
-    if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new TypeError(`Unsupported synchronous mode: ${String(synchronous)}`);
+    if (synchronous !== 'NORMAL' && synchronous !== 'FULL')
+      throw new TypeError(`Unsupported synchronous mode: ${String(synchronous)}`);
     this.db = new Database(filePath);
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.db.pragma('journal_mode = WAL');
@@ -141,7 +150,8 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async get(id: string): Promise<T | null> {
-    const row = this.prepared(`SELECT doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(id, Date.now()) as { doc: string } | undefined;
+    const row = this.prepared(`SELECT doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(id, Date.now()) as
+      { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 
@@ -271,11 +281,12 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     const params: unknown[] = [Date.now(), ...equality.params];
 
     const newerThanCursor = query.startingAfterId === undefined && query.endingBeforeId !== undefined;
-    const cursor = query.startingAfterId !== undefined
-      ? this.cursorRow('startingAfterId', query.startingAfterId, filter)
-      : query.endingBeforeId !== undefined
-        ? this.cursorRow('endingBeforeId', query.endingBeforeId, filter)
-        : undefined;
+    const cursor =
+      query.startingAfterId !== undefined
+        ? this.cursorRow('startingAfterId', query.startingAfterId, filter)
+        : query.endingBeforeId !== undefined
+          ? this.cursorRow('endingBeforeId', query.endingBeforeId, filter)
+          : undefined;
     if (cursor) {
       where.push(`(created, seq, id) ${newerThanCursor ? '>' : '<'} (?, ?, ?)`);
       params.push(cursor.created, cursor.seq, cursor.id);
@@ -286,7 +297,8 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
       const bound = range[operator];
       // A bound the cursor already implies is left out: SQLite seeks on one lower bound only,
       // and it should be the cursor.
-      if (bound === undefined || (cursor && impliedByCursor(operator, bound, cursor.created, newerThanCursor))) continue;
+      if (bound === undefined || (cursor && impliedByCursor(operator, bound, cursor.created, newerThanCursor)))
+        continue;
       where.push(`created ${sqlOperator} ?`);
       params.push(bound);
     }
@@ -294,7 +306,11 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     // Newer-than-cursor pages are read oldest first (nearest the cursor), then reversed by list().
     const order = newerThanCursor ? SORT_KEY_ASC : SORT_KEY_DESC;
     params.push(query.limit + 1);
-    return { sql: `SELECT doc FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params, newerThanCursor };
+    return {
+      sql: `SELECT doc FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+      params,
+      newerThanCursor,
+    };
   }
 
   private cursorRow(
@@ -302,7 +318,10 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     id: string,
     filter: Record<string, FieldValue>,
   ): { created: number; seq: number; id: string } {
-    const row = this.prepared(`SELECT created, seq, doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(id, Date.now()) as CursorRow | undefined;
+    const row = this.prepared(`SELECT created, seq, doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(
+      id,
+      Date.now(),
+    ) as CursorRow | undefined;
     if (!row) throw new CursorNotFoundError(parameter, id);
     const doc = JSON.parse(row.doc) as Document;
     for (const field of SCOPE_FIELDS) {
@@ -319,8 +338,14 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
 }
 
 /** Whether every document beyond a cursor at `cursorCreated` satisfies `created <operator> bound`. */
-function impliedByCursor(operator: keyof CreatedRange, bound: number, cursorCreated: number, newerThanCursor: boolean): boolean {
-  if (newerThanCursor) return (operator === 'gt' && cursorCreated > bound) || (operator === 'gte' && cursorCreated >= bound);
+function impliedByCursor(
+  operator: keyof CreatedRange,
+  bound: number,
+  cursorCreated: number,
+  newerThanCursor: boolean,
+): boolean {
+  if (newerThanCursor)
+    return (operator === 'gt' && cursorCreated > bound) || (operator === 'gte' && cursorCreated >= bound);
   return (operator === 'lt' && cursorCreated < bound) || (operator === 'lte' && cursorCreated <= bound);
 }
 

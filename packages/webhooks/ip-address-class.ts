@@ -90,10 +90,15 @@ function classifyIpv6(bytes: Uint8Array): AddressClass {
 }
 
 /** The class of the longest matching prefix, or null when no range holds the address. */
-function mostSpecific(ranges: readonly Range[], bytes: Uint8Array, parse: (text: string) => Uint8Array): AddressClass | null {
+function mostSpecific(
+  ranges: readonly Range[],
+  bytes: Uint8Array,
+  parse: (text: string) => Uint8Array,
+): AddressClass | null {
   let best: { prefix: number; addressClass: AddressClass } | null = null;
   for (const [network, prefix, addressClass] of ranges) {
-    if ((best === null || prefix > best.prefix) && inRange(bytes, parse(network), prefix)) best = { prefix, addressClass };
+    if ((best === null || prefix > best.prefix) && inRange(bytes, parse(network), prefix))
+      best = { prefix, addressClass };
   }
   return best?.addressClass ?? null;
 }
@@ -125,7 +130,8 @@ function ipv6Bytes(text: string): Uint8Array {
     // `::ffff:` loses its trailing colon; a bare `::` stays the compression it is.
     if (!groupsText.endsWith('::')) groupsText = groupsText.slice(0, -1);
   }
-  const parseGroups = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const parseGroups = (part: string): number[] =>
+    part === '' ? [] : part.split(':').map((group) => parseInt(group, 16));
   const [head = '', rest] = groupsText.split('::');
   const before = parseGroups(head);
   const after = [...(rest === undefined ? [] : parseGroups(rest)), ...embedded];

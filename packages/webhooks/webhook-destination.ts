@@ -59,7 +59,11 @@ export function webhookUrlProblem(text: string, mode: Mode | null): string | nul
  * to. Throws DestinationRefused when the URL or an address is not allowed, or the name does not
  * resolve.
  */
-export async function resolveDestination(url: URL, mode: Mode, resolver: HostResolver = systemResolver): Promise<ResolvedAddress> {
+export async function resolveDestination(
+  url: URL,
+  mode: Mode,
+  resolver: HostResolver = systemResolver,
+): Promise<ResolvedAddress> {
   const problem = webhookUrlProblem(url.href, mode);
   if (problem) throw new DestinationRefused(`url ${problem}`);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;

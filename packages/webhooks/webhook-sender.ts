@@ -2,7 +2,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { DestinationRefused, resolveDestination, systemResolver, type HostResolver, type ResolvedAddress } from './webhook-destination.ts';
+import {
+  DestinationRefused,
+  resolveDestination,
+  systemResolver,
+  type HostResolver,
+  type ResolvedAddress,
+} from './webhook-destination.ts';
 import type { Mode } from '../domain/mode.ts';
 
 export interface WebhookRequest {
@@ -59,7 +65,11 @@ export function sendWebhook(request: WebhookRequest, resolver: HostResolver = sy
         const client = url.protocol === 'https:' ? https : http;
         outgoing = client.request(url, {
           method: 'POST',
-          headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)), 'user-agent': USER_AGENT },
+          headers: {
+            ...request.headers,
+            'content-length': String(Buffer.byteLength(request.body)),
+            'user-agent': USER_AGENT,
+          },
           // A fresh connection per attempt: a pooled socket could lead to an address checked for another request.
           agent: false,
           lookup: pinnedLookup(destination),
@@ -77,7 +87,8 @@ export function sendWebhook(request: WebhookRequest, resolver: HostResolver = sy
         outgoing.on('error', (error: NodeJS.ErrnoException) => finish(null, describeError(error)));
         outgoing.end(request.body);
       },
-      (error: unknown) => finish(null, error instanceof DestinationRefused ? error.message : 'destination could not be resolved'),
+      (error: unknown) =>
+        finish(null, error instanceof DestinationRefused ? error.message : 'destination could not be resolved'),
     );
   });
 }

@@ -26,7 +26,12 @@ export interface VerifyOptions {
 }
 
 /** What a receiver does: true when the header is well-formed, recent and signed with the secret. */
-export function verifySignature(secret: string, body: string, header: string | undefined, options: VerifyOptions = {}): boolean {
+export function verifySignature(
+  secret: string,
+  body: string,
+  header: string | undefined,
+  options: VerifyOptions = {},
+): boolean {
   if (!header) return false;
   let timestamp: number | null = null;
   const signatures: string[] = [];

@@ -29,7 +29,9 @@ export interface ChargeDoc extends Document {
 }
 
 function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
-  const refundedAmount = refunds.filter((refund) => refund.status === 'successful').reduce((sum, refund) => sum + refund.amount, 0);
+  const refundedAmount = refunds
+    .filter((refund) => refund.status === 'successful')
+    .reduce((sum, refund) => sum + refund.amount, 0);
   return {
     ...charge,
     _refunds: refunds,
@@ -56,7 +58,13 @@ export const chargeView: ObjectView<ChargeDoc> = {
         currency: data.currency,
         ...(data.type ? { type: data.type } : {}),
         description: data.description,
-        card: cardObject({ id: data.cardId, created, customerId: data.customerId, card: data.card, merchantAccountId: data.merchantAccountId }),
+        card: cardObject({
+          id: data.cardId,
+          created,
+          customerId: data.customerId,
+          card: data.card,
+          merchantAccountId: data.merchantAccountId,
+        }),
         status: failed ? 'failed' : 'successful',
         customerId: data.customerId,
         subscriptionId: data.subscriptionId,
@@ -72,7 +80,11 @@ export const chargeView: ObjectView<ChargeDoc> = {
         merchantAccountId: data.merchantAccountId,
         metadata: data.metadata,
         ...(failed
-          ? { failureCode: failed.failureCode, failureMessage: failed.failureMessage, failureIssuerDeclineCode: failed.failureIssuerDeclineCode }
+          ? {
+              failureCode: failed.failureCode,
+              failureMessage: failed.failureMessage,
+              failureIssuerDeclineCode: failed.failureIssuerDeclineCode,
+            }
           : {}),
         ...tenantFields(recorded),
         _refunds: [],
@@ -84,7 +96,8 @@ export const chargeView: ObjectView<ChargeDoc> = {
         return { ...current, captured: true };
       case 'ChargeUpdated': {
         const { chargeId: _id, ...changes } = event.data;
-        const card = changes.customerId !== undefined ? { ...current.card, customerId: changes.customerId } : current.card;
+        const card =
+          changes.customerId !== undefined ? { ...current.card, customerId: changes.customerId } : current.card;
         return { ...current, ...changes, card };
       }
       case 'RefundRequested':
@@ -93,7 +106,9 @@ export const chargeView: ObjectView<ChargeDoc> = {
       case 'RefundUpdated':
         return withRefunds(
           current,
-          current._refunds.map((refund) => (refund.id === event.data.refundId ? refundView.fold(refund, recorded)! : refund)),
+          current._refunds.map((refund) =>
+            refund.id === event.data.refundId ? refundView.fold(refund, recorded)! : refund,
+          ),
         );
       case 'DisputeOpened':
       case 'DisputeEvidenceSubmitted':

@@ -47,7 +47,11 @@ export const creditView: ObjectView<CreditDoc> = {
           status: failed ? 'failed' : 'successful',
           metadata: data.metadata,
           ...(failed
-            ? { failureCode: failed.failureCode, failureMessage: failed.failureMessage, failureIssuerDeclineCode: failed.failureIssuerDeclineCode }
+            ? {
+                failureCode: failed.failureCode,
+                failureMessage: failed.failureMessage,
+                failureIssuerDeclineCode: failed.failureIssuerDeclineCode,
+              }
             : {}),
           threeDSecureInfo: null,
           ...tenantFields(recorded),

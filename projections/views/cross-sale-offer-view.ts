@@ -1,4 +1,8 @@
-import { crossSaleOfferEventTypes, type CrossSaleOfferEvent, type OfferTerms } from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
+import {
+  crossSaleOfferEventTypes,
+  type CrossSaleOfferEvent,
+  type OfferTerms,
+} from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
@@ -14,7 +18,8 @@ export interface CrossSaleOfferDoc extends Document {
 }
 
 /** Where GET serves an offer image (unauthenticated; the id is unguessable). */
-export const offerImageUrl = (imageId: string | null): string | null => (imageId === null ? null : `/cross-sale-offers/images/${imageId}.png`);
+export const offerImageUrl = (imageId: string | null): string | null =>
+  imageId === null ? null : `/cross-sale-offers/images/${imageId}.png`;
 
 /** Offer fields as rendered: the image id becomes its address. */
 function rendered(terms: Partial<OfferTerms>): Record<string, unknown> {

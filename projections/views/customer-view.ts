@@ -67,7 +67,10 @@ export const customerView: ObjectView<CustomerDoc> = {
           current._cards.map((card) => (card.id === event.data.cardId ? cardView.fold(card, recorded)! : card)),
         );
       case 'CardDeleted':
-        return withCards(current, current._cards.filter((card) => card.id !== event.data.cardId));
+        return withCards(
+          current,
+          current._cards.filter((card) => card.id !== event.data.cardId),
+        );
       case 'DefaultCardChanged':
         return { ...current, defaultCardId: event.data.defaultCardId };
       default:

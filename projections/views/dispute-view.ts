@@ -1,4 +1,10 @@
-import { disputeEventTypes, type DisputeEvent, type DisputeEvidence, type DisputeReason, type DisputeStatus } from '../../packages/domain/charge/dispute-events.ts';
+import {
+  disputeEventTypes,
+  type DisputeEvent,
+  type DisputeEvidence,
+  type DisputeReason,
+  type DisputeStatus,
+} from '../../packages/domain/charge/dispute-events.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';

@@ -1,5 +1,12 @@
-import { subscriptionEventTypes, type SubscriptionEvent } from '../../packages/domain/subscription/subscription-events.ts';
-import { evolveSubscription, initialSubscriptionState, type SubscriptionState } from '../../packages/domain/subscription/subscription-state.ts';
+import {
+  subscriptionEventTypes,
+  type SubscriptionEvent,
+} from '../../packages/domain/subscription/subscription-events.ts';
+import {
+  evolveSubscription,
+  initialSubscriptionState,
+  type SubscriptionState,
+} from '../../packages/domain/subscription/subscription-state.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
@@ -29,7 +36,9 @@ export const subscriptionView: ObjectView<SubscriptionDoc> = {
     if (!current && event.type !== 'SubscriptionCreated') return current;
     const state = evolveSubscription(current?._state ?? initialSubscriptionState(), event);
     if (state.status === 'none') return current;
-    const scope = current ? { _accountId: current._accountId, _mode: current._mode, _seq: current._seq } : tenantFields(recorded);
+    const scope = current
+      ? { _accountId: current._accountId, _mode: current._mode, _seq: current._seq }
+      : tenantFields(recorded);
     return {
       id: state.subscriptionId,
       created: current?.created ?? occurredAtSeconds(recorded),

@@ -49,7 +49,12 @@ export const tokenView: ObjectView<TokenDoc> = {
         return current
           ? {
               ...current,
-              card: cardObject({ id: event.data.cardId, created: occurredAtSeconds(recorded), customerId: event.data.customerId, card: current._card }),
+              card: cardObject({
+                id: event.data.cardId,
+                created: occurredAtSeconds(recorded),
+                customerId: event.data.customerId,
+                card: current._card,
+              }),
             }
           : current;
       default:

@@ -1,4 +1,7 @@
-import { webhookEndpointEventTypes, type WebhookEndpointEvent } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import {
+  webhookEndpointEventTypes,
+  type WebhookEndpointEvent,
+} from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';

@@ -28,9 +28,16 @@ export class ObjectReader {
   ) {}
 
   /** `within` narrows further: e.g. a card must belong to the customer of the path. */
-  async get(collection: string, objectName: string, id: string, tenant: Tenant, within: Record<string, FieldValue> = {}): Promise<Record<string, unknown>> {
+  async get(
+    collection: string,
+    objectName: string,
+    id: string,
+    tenant: Tenant,
+    within: Record<string, FieldValue> = {},
+  ): Promise<Record<string, unknown>> {
     const doc = await this.readModels.collection(collection).get(id);
-    if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode) throw new NotFoundError(objectName, id);
+    if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode)
+      throw new NotFoundError(objectName, id);
     if (Object.entries(within).some(([field, value]) => doc[field] !== value)) throw new NotFoundError(objectName, id);
     return publicObject(doc);
   }

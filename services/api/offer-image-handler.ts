@@ -19,7 +19,10 @@ export function offerImageHandler(images: OfferImages): RequestHandler {
         res.status(404).json({ error: { type: 'invalid_request', message: 'No such image' } });
         return;
       }
-      res.status(200).set({ 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=86400, immutable' }).send(png);
+      res
+        .status(200)
+        .set({ 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=86400, immutable' })
+        .send(png);
     } catch {
       res.status(500).json({ error: { type: 'gateway_error', message: 'The image could not be read' } });
     }

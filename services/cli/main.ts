@@ -45,17 +45,26 @@ accounts
   .command('settings')
   .description("Change an account's settings; prints the settings in force afterwards")
   .argument('<accountId>', 'account id (acct_…)')
-  .option('--subscription-failure-status <status>', 'what a subscription becomes when every renewal retry failed: canceled (default) or unpaid')
+  .option(
+    '--subscription-failure-status <status>',
+    'what a subscription becomes when every renewal retry failed: canceled (default) or unpaid',
+  )
   .option('--json', 'print the settings as JSON')
   .action((accountId: string, options: { subscriptionFailureStatus?: string; json?: boolean }) =>
     withPlatform(async (platform) => {
       const status = options.subscriptionFailureStatus;
-      if (status !== undefined && status !== 'canceled' && status !== 'unpaid') throw new Error('--subscription-failure-status must be canceled or unpaid');
-      const settings = await changeAccountSettings(platform.aggregates, accountId, status ? { subscriptionFailureStatus: status } : {}, {
-        actor: 'system:cli',
-        requestId: newId('req'),
-        now: () => new Date(),
-      });
+      if (status !== undefined && status !== 'canceled' && status !== 'unpaid')
+        throw new Error('--subscription-failure-status must be canceled or unpaid');
+      const settings = await changeAccountSettings(
+        platform.aggregates,
+        accountId,
+        status ? { subscriptionFailureStatus: status } : {},
+        {
+          actor: 'system:cli',
+          requestId: newId('req'),
+          now: () => new Date(),
+        },
+      );
       if (options.json) console.log(JSON.stringify(settings));
       else for (const [name, value] of Object.entries(settings)) console.log(`${name.padEnd(26)} ${String(value)}`);
     }),
@@ -73,7 +82,8 @@ projections
       const names = options.all ? known : name ? [name] : [];
       if (names.length === 0) throw new Error(`Name a projection or pass --all (projections: ${known.join(', ')})`);
       const unknown = names.filter((candidate) => !known.includes(candidate));
-      if (unknown.length > 0) throw new Error(`Unknown projection: ${unknown.join(', ')} (projections: ${known.join(', ')})`);
+      if (unknown.length > 0)
+        throw new Error(`Unknown projection: ${unknown.join(', ')} (projections: ${known.join(', ')})`);
       await rebuildProjections(platform, names, (line) => console.log(line));
       console.log(`Rebuilt: ${names.join(', ')}`);
     }),
@@ -88,8 +98,15 @@ projections
       const rows = [];
       for (const projection of platform.projections) {
         const state = await readProjectionState(platform.readStore, projection.name);
-        const position = (await platform.readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
-        rows.push({ projection: projection.name, generation: state.activeGeneration, checkpoint: position, head, lag: head - position });
+        const position =
+          (await platform.readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
+        rows.push({
+          projection: projection.name,
+          generation: state.activeGeneration,
+          checkpoint: position,
+          head,
+          lag: head - position,
+        });
       }
       if (options.json) for (const row of rows) console.log(JSON.stringify(row));
       else console.table(rows);

@@ -13,7 +13,11 @@ const STALL_MS = 60_000;
  * holds the projections lease, the rebuild is asked of it (it is the single writer of the read
  * models); otherwise this process takes the lease and does the work itself.
  */
-export async function rebuildProjections(platform: Platform, names: string[], log: (line: string) => void): Promise<void> {
+export async function rebuildProjections(
+  platform: Platform,
+  names: string[],
+  log: (line: string) => void,
+): Promise<void> {
   const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
   if (await lease.tryAcquire()) {
     log('No projector is running: rebuilding in this process.');

@@ -5,7 +5,12 @@ import { streamOfObject } from './stream-of-object.ts';
  * For auditors: an object's domain events in order, with when, what, who (key id) and which
  * request. Card numbers and CVCs never appear: events do not hold them.
  */
-export async function showStream(events: EventStore, objectId: string, asJson: boolean, write: (line: string) => void): Promise<boolean> {
+export async function showStream(
+  events: EventStore,
+  objectId: string,
+  asJson: boolean,
+  write: (line: string) => void,
+): Promise<boolean> {
   const streamId = streamOfObject(objectId);
   const recorded = streamId ? await events.readStream(streamId) : [];
   if (recorded.length === 0) return false;
@@ -21,7 +26,10 @@ export async function showStream(events: EventStore, objectId: string, asJson: b
       data: event.data,
     };
     if (asJson) write(JSON.stringify(row));
-    else write(`${row.occurredAt}  #${row.revision} ${row.type}  actor=${row.actor}  request=${row.requestId}\n    ${JSON.stringify(row.data)}`);
+    else
+      write(
+        `${row.occurredAt}  #${row.revision} ${row.type}  actor=${row.actor}  request=${row.requestId}\n    ${JSON.stringify(row.data)}`,
+      );
   }
   return true;
 }

@@ -48,7 +48,12 @@ export class Lease {
   }
 
   private doc(): LeaseDoc {
-    return { id: this.name, created: Math.floor(Date.now() / 1000), holder: this.holder, _expiresAt: Date.now() + this.ttlMs };
+    return {
+      id: this.name,
+      created: Math.floor(Date.now() / 1000),
+      holder: this.holder,
+      _expiresAt: Date.now() + this.ttlMs,
+    };
   }
 }
 

@@ -57,9 +57,15 @@ export class Projector {
       }
       if (!(await this.lease.tryAcquire())) return;
       const runner = new ProjectionRunner(this.platform.events, this.platform.readStore, this.platform.projections, {
-        onError: (error) => this.logger.error('projection failed; restarting from checkpoints', { error: error.message, stack: error.stack }),
+        onError: (error) =>
+          this.logger.error('projection failed; restarting from checkpoints', {
+            error: error.message,
+            stack: error.stack,
+          }),
       });
-      runner.on('switched', (projection, generation) => this.logger.info('projection rebuilt and switched', { projection, generation }));
+      runner.on('switched', (projection, generation) =>
+        this.logger.info('projection rebuilt and switched', { projection, generation }),
+      );
       await runner.start();
       this.platform.readModels.attach(runner);
       this.runner = runner;

@@ -1,7 +1,11 @@
 import type { CommandContext } from '../../packages/commands/command-context.ts';
 import type { NetworkOutcomeKind } from '../../packages/domain/charge/network-outcome-events.ts';
 import type { Job } from '../../packages/jobs/job-queue.ts';
-import { NETWORK_OUTCOMES_DUE, outcomesDueBy, type NetworkOutcomeDueDoc } from '../../projections/network-outcomes-due-projection.ts';
+import {
+  NETWORK_OUTCOMES_DUE,
+  outcomesDueBy,
+  type NetworkOutcomeDueDoc,
+} from '../../projections/network-outcomes-due-projection.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import type { JobProcessor } from './worker.ts';
@@ -37,16 +41,27 @@ export function networkOutcomesDue(platform: Platform): DueWorkSource {
     async findDue(now: Date): Promise<DueWork[]> {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
-      const page = await platform.readModels.collection<NetworkOutcomeDueDoc>(NETWORK_OUTCOMES_DUE).list({ created: outcomesDueBy(horizonMs), limit: BATCH_SIZE });
+      const page = await platform.readModels
+        .collection<NetworkOutcomeDueDoc>(NETWORK_OUTCOMES_DUE)
+        .list({ created: outcomesDueBy(horizonMs), limit: BATCH_SIZE });
       return page.list
         .filter((due) => due.dueAtMs <= horizonMs)
         .map((due) => ({
           queue: NETWORK_OUTCOMES_QUEUE,
           name: due.kind,
           jobId: due.id,
-          data: { chargeId: due.chargeId, kind: due.kind, accountId: due._accountId, mode: due._mode } satisfies NetworkOutcomeJob,
+          data: {
+            chargeId: due.chargeId,
+            kind: due.kind,
+            accountId: due._accountId,
+            mode: due._mode,
+          } satisfies NetworkOutcomeJob,
           // Retries cover a store that is briefly away; the scheduler finds a failed job again anyway.
-          options: { delayMs: Math.max(0, due.dueAtMs - nowMs), attempts: 3, backoff: { type: 'exponential', delayMs: 1000 } },
+          options: {
+            delayMs: Math.max(0, due.dueAtMs - nowMs),
+            attempts: 3,
+            backoff: { type: 'exponential', delayMs: 1000 },
+          },
         }));
     },
   };
@@ -56,8 +71,19 @@ export function networkOutcomesDue(platform: Platform): DueWorkSource {
 export function networkOutcomeProcessor(platform: Platform): JobProcessor {
   async function deliver(job: Job<NetworkOutcomeJob>): Promise<void> {
     const { chargeId, kind, accountId, mode } = job.data;
-    const context: CommandContext = { accountId, mode, actor: 'system:worker', requestId: `job:${job.id}`, causationId: job.id, now: () => new Date() };
+    const context: CommandContext = {
+      accountId,
+      mode,
+      actor: 'system:worker',
+      requestId: `job:${job.id}`,
+      causationId: job.id,
+      now: () => new Date(),
+    };
     await platform.commands.networkOutcomes.deliver(chargeId, kind, context);
   }
-  return { queue: NETWORK_OUTCOMES_QUEUE, handler: (job) => deliver(job as Job<NetworkOutcomeJob>), options: { concurrency: 5 } };
+  return {
+    queue: NETWORK_OUTCOMES_QUEUE,
+    handler: (job) => deliver(job as Job<NetworkOutcomeJob>),
+    options: { concurrency: 5 },
+  };
 }

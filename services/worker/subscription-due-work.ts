@@ -31,7 +31,12 @@ export function subscriptionsDue(platform: Platform): DueWorkSource {
     async findDue(now: Date): Promise<DueWork[]> {
       const nowMs = now.getTime();
       const horizon = Math.floor((nowMs + platform.config.schedulerIntervalMs) / 1000);
-      const due = await listAll<SubscriptionDueDoc>(platform.readModels, 'subscription_due', { _due: true, _testClockId: null }, horizon);
+      const due = await listAll<SubscriptionDueDoc>(
+        platform.readModels,
+        'subscription_due',
+        { _due: true, _testClockId: null },
+        horizon,
+      );
       return due.flatMap((doc) => {
         if (!doc.step) return [];
         return [
@@ -39,7 +44,12 @@ export function subscriptionsDue(platform: Platform): DueWorkSource {
             queue: SUBSCRIPTIONS_QUEUE,
             name: doc.step.kind,
             jobId: stepJobId(doc.id, doc.step),
-            data: { accountId: doc._accountId, mode: doc._mode, subscriptionId: doc.id, step: doc.step } satisfies SubscriptionStepJob,
+            data: {
+              accountId: doc._accountId,
+              mode: doc._mode,
+              subscriptionId: doc.id,
+              step: doc.step,
+            } satisfies SubscriptionStepJob,
             options: { ...stepJobOptions, delayMs: Math.max(0, doc.created * 1000 - nowMs) },
           },
         ];
@@ -70,7 +80,10 @@ export function testClockAdvancesUnfinished(platform: Platform): DueWorkSource {
   return {
     name: 'test-clock-advances',
     async findDue(): Promise<DueWork[]> {
-      const clocks = await listAll<TestClockDoc>(platform.readModels, 'test_clocks', { status: 'advancing', _deleted: false });
+      const clocks = await listAll<TestClockDoc>(platform.readModels, 'test_clocks', {
+        status: 'advancing',
+        _deleted: false,
+      });
       return clocks.map((clock) => ({
         queue: TEST_CLOCKS_QUEUE,
         name: 'advance',
@@ -83,7 +96,12 @@ export function testClockAdvancesUnfinished(platform: Platform): DueWorkSource {
 }
 
 /** Every matching document (created at or before `until` when given), up to MAX_PER_SCAN. */
-async function listAll<T extends Document>(readModels: ReadModels, collection: string, filter: Record<string, string | boolean | null>, until?: number): Promise<T[]> {
+async function listAll<T extends Document>(
+  readModels: ReadModels,
+  collection: string,
+  filter: Record<string, string | boolean | null>,
+  until?: number,
+): Promise<T[]> {
   const found: T[] = [];
   let startingAfterId: string | undefined;
   while (found.length < MAX_PER_SCAN) {

@@ -46,7 +46,10 @@ export function jobBackgroundWork(jobs: JobQueue): BackgroundWork {
       await jobs.enqueue(CAPTURES_QUEUE, 'capture', job, { ...captureJobOptions, jobId: captureJobId(job.chargeId) });
     },
     async advanceClock(job: AdvanceClockJob) {
-      await jobs.enqueue(TEST_CLOCKS_QUEUE, 'advance', job, { ...advanceJobOptions, jobId: advanceJobId(job.testClockId, job.frozenTime) });
+      await jobs.enqueue(TEST_CLOCKS_QUEUE, 'advance', job, {
+        ...advanceJobOptions,
+        jobId: advanceJobId(job.testClockId, job.frozenTime),
+      });
     },
   };
 }

@@ -2,7 +2,12 @@ import type { AdvanceClockJob, CaptureJob } from '../../packages/commands/backgr
 import type { CommandContext } from '../../packages/commands/command-context.ts';
 import type { Job } from '../../packages/jobs/job-queue.ts';
 import type { Platform } from '../platform.ts';
-import { CAPTURES_QUEUE, SUBSCRIPTIONS_QUEUE, TEST_CLOCKS_QUEUE, type SubscriptionStepJob } from './subscription-jobs.ts';
+import {
+  CAPTURES_QUEUE,
+  SUBSCRIPTIONS_QUEUE,
+  TEST_CLOCKS_QUEUE,
+  type SubscriptionStepJob,
+} from './subscription-jobs.ts';
 import type { JobProcessor } from './worker.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
@@ -46,7 +51,12 @@ export function subscriptionProcessors(platform: Platform): JobProcessor[] {
       handler: async (job) => {
         const data = job.data as AdvanceClockJob;
         const { now: _now, accountId: _a, mode: _m, ...system } = systemContext(job, data);
-        await testClocks.runAdvance({ accountId: data.accountId, mode: data.mode }, data.testClockId, data.frozenTime, system);
+        await testClocks.runAdvance(
+          { accountId: data.accountId, mode: data.mode },
+          data.testClockId,
+          data.frozenTime,
+          system,
+        );
       },
       options: { concurrency: 2 },
     },

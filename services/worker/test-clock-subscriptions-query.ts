@@ -3,7 +3,11 @@ import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 
 /** Ids of every subscription whose customer lives on the test clock, oldest first. */
-export async function subscriptionsOnClock(readModels: ReadModels, tenant: Tenant, testClockId: string): Promise<string[]> {
+export async function subscriptionsOnClock(
+  readModels: ReadModels,
+  tenant: Tenant,
+  testClockId: string,
+): Promise<string[]> {
   const ids: string[] = [];
   let startingAfterId: string | undefined;
   for (;;) {

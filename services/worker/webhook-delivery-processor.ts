@@ -1,7 +1,10 @@
 import type { CommandContext } from '../../packages/commands/command-context.ts';
 import { WebhookDeliveryCommands } from '../../packages/commands/webhook-delivery-commands.ts';
 import { webhookDeliveryDecider } from '../../packages/domain/webhook-delivery/webhook-delivery-decider.ts';
-import { webhookDeliveryStream, type WebhookDeliveryRef } from '../../packages/domain/webhook-delivery/webhook-delivery-events.ts';
+import {
+  webhookDeliveryStream,
+  type WebhookDeliveryRef,
+} from '../../packages/domain/webhook-delivery/webhook-delivery-events.ts';
 import { webhookEndpointDecider } from '../../packages/domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import type { Job } from '../../packages/jobs/job-queue.ts';
@@ -31,7 +34,13 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
     const { deliveryId, endpointId, eventId, eventType, attempt, accountId, mode } = job.data;
     const tenant = { accountId, mode };
     const ref: WebhookDeliveryRef = { deliveryId, endpointId, eventId, eventType };
-    const context: CommandContext = { ...tenant, actor: 'system:worker', requestId: `job:${job.id}`, causationId: eventId, now: () => new Date() };
+    const context: CommandContext = {
+      ...tenant,
+      actor: 'system:worker',
+      requestId: `job:${job.id}`,
+      causationId: eventId,
+      now: () => new Date(),
+    };
 
     const delivery = await aggregates.load(webhookDeliveryDecider, webhookDeliveryStream(deliveryId), tenant);
     if (delivery.state.status !== 'pending' || delivery.state.attempts !== attempt - 1) return;
@@ -42,7 +51,8 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
 
     // Throwing fails the job without an attempt: the scheduler enqueues it again on a later scan.
     const event = await readModels.collection<PublicEventDoc>('events').get(eventId);
-    if (!event || event._accountId !== accountId || event._mode !== mode) throw new Error(`event ${eventId} is not readable yet`);
+    if (!event || event._accountId !== accountId || event._mode !== mode)
+      throw new Error(`event ${eventId} is not readable yet`);
     const secret = await vault.reveal(endpoint.state.endpoint.secretVaultRef);
     if (secret === null) throw new Error(`the secret of ${endpointId} is gone (deleted meanwhile?)`);
 
@@ -52,16 +62,27 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
       url: endpoint.state.endpoint.url,
       mode,
       body,
-      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(attemptedAt.getTime() / 1000)) },
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(attemptedAt.getTime() / 1000)),
+      },
       timeoutMs: config.webhookTimeoutMs,
     });
     const recorded = await deliveries.recordAttempt(ref, { attempt, attemptedAt, ...answer }, context);
     if (!recorded.recorded || recorded.data.nextAttemptAt === null) return;
 
-    const next = webhookAttemptWork({ ...job.data, attempt: attempt + 1 }, Date.parse(recorded.data.nextAttemptAt), Date.now());
+    const next = webhookAttemptWork(
+      { ...job.data, attempt: attempt + 1 },
+      Date.parse(recorded.data.nextAttemptAt),
+      Date.now(),
+    );
     // Best effort: should it fail (queue closing, Redis away), the scheduler finds the attempt.
     await jobs.enqueue(next.queue, next.name, next.data, { ...next.options, jobId: next.jobId }).catch(() => undefined);
   }
 
-  return { queue: WEBHOOK_DELIVERY_QUEUE, handler: (job) => deliver(job as Job<WebhookDeliveryJob>), options: { concurrency: CONCURRENCY } };
+  return {
+    queue: WEBHOOK_DELIVERY_QUEUE,
+    handler: (job) => deliver(job as Job<WebhookDeliveryJob>),
+    options: { concurrency: CONCURRENCY },
+  };
 }

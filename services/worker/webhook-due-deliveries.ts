@@ -18,8 +18,12 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
     async findDue(now: Date): Promise<DueWork[]> {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
-      const page = await platform.readModels.collection<WebhookDueDoc>(WEBHOOK_DUE).list({ created: dueBy(horizonMs), limit: BATCH_SIZE });
-      return page.list.filter((due) => due.dueAtMs <= horizonMs).map((due) => webhookAttemptWork(jobOfDue(due), due.dueAtMs, nowMs));
+      const page = await platform.readModels
+        .collection<WebhookDueDoc>(WEBHOOK_DUE)
+        .list({ created: dueBy(horizonMs), limit: BATCH_SIZE });
+      return page.list
+        .filter((due) => due.dueAtMs <= horizonMs)
+        .map((due) => webhookAttemptWork(jobOfDue(due), due.dueAtMs, nowMs));
     },
   };
 }

@@ -35,7 +35,13 @@ export class Worker {
         this.platform.jobs.process(processor.queue, processor.handler, {
           ...processor.options,
           onFailed: async (job, error) => {
-            this.logger.error('job failed for good', { queue: job.queue, job: job.name, jobId: job.id, attempts: job.attempt, error: error.message });
+            this.logger.error('job failed for good', {
+              queue: job.queue,
+              job: job.name,
+              jobId: job.id,
+              attempts: job.attempt,
+              error: error.message,
+            });
             await processor.options?.onFailed?.(job, error);
           },
         }),

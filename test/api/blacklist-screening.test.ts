@@ -21,8 +21,15 @@ describe('charges screened against the blacklist', function () {
     removeDataDir(service.dataDir);
   });
 
-  async function expectBlocked(charge: Record<string, unknown>, ruleId: string, headers: Record<string, string> = {}): Promise<void> {
-    const response = await api.post<ApiError & { error: { blacklistRuleId?: string } }>('/charges', { json: charge, headers });
+  async function expectBlocked(
+    charge: Record<string, unknown>,
+    ruleId: string,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
+    const response = await api.post<ApiError & { error: { blacklistRuleId?: string } }>('/charges', {
+      json: charge,
+      headers,
+    });
     expect(response.status).to.equal(402);
     expect(response.body.error).to.include({ type: 'card_error', code: 'blacklisted', blacklistRuleId: ruleId });
     const chargeId = response.body.error.chargeId!;
@@ -33,11 +40,15 @@ describe('charges screened against the blacklist', function () {
   }
 
   it('blocks a card by fingerprint (rule made from the card number), and stops once the rule is deleted', async () => {
-    const rule = (await api.post<Rule>('/blacklist', { json: { ruleType: 'fingerprint', cardNumber: '5555555555554444' } })).body;
+    const rule = (
+      await api.post<Rule>('/blacklist', { json: { ruleType: 'fingerprint', cardNumber: '5555555555554444' } })
+    ).body;
     const charge = { amount: 1000, currency: 'EUR', card: cardDetails('5555555555554444') };
     await expectBlocked(charge, rule.id);
     // Another card is not affected.
-    expect((await api.post('/charges', { json: { ...charge, card: cardDetails('4242424242424242') } })).status).to.equal(200);
+    expect(
+      (await api.post('/charges', { json: { ...charge, card: cardDetails('4242424242424242') } })).status,
+    ).to.equal(200);
     await api.delete(`/blacklist/${rule.id}`);
     expect((await api.post('/charges', { json: charge })).status).to.equal(200);
   });
@@ -56,20 +67,31 @@ describe('charges screened against the blacklist', function () {
     await expectBlocked({ amount: 100, currency: 'EUR', card }, language, { 'accept-language': 'xx-XX' });
 
     const ip = await create({ ruleType: 'ip_address', ipAddress: '203.0.113.7' });
-    await expectBlocked({ amount: 100, currency: 'EUR', card: { ...card, fraudCheckData: { ipAddress: '203.0.113.7' } } }, ip);
+    await expectBlocked(
+      { amount: 100, currency: 'EUR', card: { ...card, fraudCheckData: { ipAddress: '203.0.113.7' } } },
+      ip,
+    );
 
     const country = await create({ ruleType: 'ip_country', ipCountry: 'kp' });
-    await expectBlocked({ amount: 100, currency: 'EUR', card: { ...card, fraudCheckData: { ipCountry: 'KP' } } }, country);
+    await expectBlocked(
+      { amount: 100, currency: 'EUR', card: { ...card, fraudCheckData: { ipCountry: 'KP' } } },
+      country,
+    );
 
     const metadata = await create({ ruleType: 'metadata', metadataKey: 'campaign', metadataValue: 'stolen-cards' });
     await expectBlocked({ amount: 100, currency: 'EUR', card, metadata: { campaign: 'stolen-cards' } }, metadata);
-    expect((await api.post('/charges', { json: { amount: 100, currency: 'EUR', card, metadata: { campaign: 'spring' } } })).status).to.equal(200);
+    expect(
+      (await api.post('/charges', { json: { amount: 100, currency: 'EUR', card, metadata: { campaign: 'spring' } } }))
+        .status,
+    ).to.equal(200);
   });
 
   it("does not apply another mode's rules", async () => {
     const live = api.withKey(service.keys!.liveSecretKey);
     await live.post('/blacklist', { json: { ruleType: 'fingerprint', cardNumber: '6011111111111117' } });
-    const response = await api.post('/charges', { json: { amount: 100, currency: 'EUR', card: cardDetails('6011111111111117') } });
+    const response = await api.post('/charges', {
+      json: { amount: 100, currency: 'EUR', card: cardDetails('6011111111111117') },
+    });
     expect(response.status).to.equal(200);
   });
 });

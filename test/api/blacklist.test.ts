@@ -8,9 +8,18 @@ import { allProjections } from '../../projections/index.ts';
 import { liveBlacklistRules } from '../../services/api/blacklist-rules-query.ts';
 import { ApiClient, type ApiResponse } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
+import {
+  removeDataDir,
+  runCli,
+  startService,
+  type AccountKeys,
+  type ServiceProcess,
+} from '../support/service-process.ts';
 
-type Rule = { id: string; created: number; objectType: string; ruleType: string; deleted?: boolean } & Record<string, unknown>;
+type Rule = { id: string; created: number; objectType: string; ruleType: string; deleted?: boolean } & Record<
+  string,
+  unknown
+>;
 type Page<T> = { list: T[]; hasMore: boolean };
 type ErrorBody = { error: { type: string; message: string } };
 
@@ -21,10 +30,22 @@ const ruleCases: { ruleType: string; send: Record<string, string>; carries: Reco
   { ruleType: 'fingerprint', send: { fingerprint: 'fp-test-0001' }, carries: { fingerprint: 'fp-test-0001' } },
   { ruleType: 'ip_address', send: { ipAddress: '203.0.113.7' }, carries: { ipAddress: '203.0.113.7' } },
   { ruleType: 'ip_country', send: { ipCountry: 'pl' }, carries: { ipCountry: 'PL' } },
-  { ruleType: 'metadata', send: { metadataKey: 'campaign', metadataValue: 'spam' }, carries: { metadataKey: 'campaign', metadataValue: 'spam' } },
+  {
+    ruleType: 'metadata',
+    send: { metadataKey: 'campaign', metadataValue: 'spam' },
+    carries: { metadataKey: 'campaign', metadataValue: 'spam' },
+  },
   { ruleType: 'email', send: { email: 'Fraud@Example.com' }, carries: { email: 'Fraud@Example.com' } },
-  { ruleType: 'user_agent', send: { userAgent: 'BadBot/1.0 (+http://bad.example)' }, carries: { userAgent: 'BadBot/1.0 (+http://bad.example)' } },
-  { ruleType: 'accept_language', send: { acceptLanguage: 'xx-XX,xx;q=0.9' }, carries: { acceptLanguage: 'xx-XX,xx;q=0.9' } },
+  {
+    ruleType: 'user_agent',
+    send: { userAgent: 'BadBot/1.0 (+http://bad.example)' },
+    carries: { userAgent: 'BadBot/1.0 (+http://bad.example)' },
+  },
+  {
+    ruleType: 'accept_language',
+    send: { acceptLanguage: 'xx-XX,xx;q=0.9' },
+    carries: { acceptLanguage: 'xx-XX,xx;q=0.9' },
+  },
 ];
 
 describe('blacklist rules over HTTP', function () {
@@ -44,7 +65,8 @@ describe('blacklist rules over HTTP', function () {
     removeDataDir(service.dataDir);
   });
 
-  const allRules = async (query: Record<string, string> = {}): Promise<Rule[]> => (await api.get<Page<Rule>>('/blacklist', { query: { limit: '100', ...query } })).body.list;
+  const allRules = async (query: Record<string, string> = {}): Promise<Rule[]> =>
+    (await api.get<Page<Rule>>('/blacklist', { query: { limit: '100', ...query } })).body.list;
 
   const expectBadRequest = (response: ApiResponse<unknown>, message: RegExp, what: string) => {
     expect(response.status, what).to.equal(400);
@@ -59,7 +81,10 @@ describe('blacklist rules over HTTP', function () {
       for (const response of [fromJson, fromForm]) {
         expect(response.status, ruleType).to.equal(200);
         expect(response.body.id).to.match(/^blr_[A-Za-z0-9]{24}$/);
-        expect(response.body.created).to.be.within(Math.floor(Date.now() / 1000) - 60, Math.floor(Date.now() / 1000) + 1);
+        expect(response.body.created).to.be.within(
+          Math.floor(Date.now() / 1000) - 60,
+          Math.floor(Date.now() / 1000) + 1,
+        );
         const { id: _id, created: _created, ...rest } = response.body;
         // The rule type's attributes and nothing else.
         expect(rest, ruleType).to.deep.equal({ objectType: 'blacklistRule', ruleType, ...carries });
@@ -73,7 +98,9 @@ describe('blacklist rules over HTTP', function () {
   });
 
   it('turns a card number into its fingerprint and never keeps, shows or logs the number', async () => {
-    const fromNumber = await api.post<Rule>('/blacklist', { json: { ruleType: 'fingerprint', cardNumber: CARD_NUMBER } });
+    const fromNumber = await api.post<Rule>('/blacklist', {
+      json: { ruleType: 'fingerprint', cardNumber: CARD_NUMBER },
+    });
     expect(fromNumber.status).to.equal(200);
     const fingerprint = fromNumber.body.fingerprint as string;
     expect(fingerprint).to.be.a('string').and.not.equal(CARD_NUMBER);
@@ -83,29 +110,45 @@ describe('blacklist rules over HTTP', function () {
 
     const fromFingerprint = await api.post<Rule>('/blacklist', { json: { ruleType: 'fingerprint', fingerprint } });
     expect(fromFingerprint.body.fingerprint).to.equal(fingerprint);
-    const fromForm = await api.post<Rule>('/blacklist', { form: { ruleType: 'fingerprint', cardNumber: ` ${CARD_NUMBER} ` } });
+    const fromForm = await api.post<Rule>('/blacklist', {
+      form: { ruleType: 'fingerprint', cardNumber: ` ${CARD_NUMBER} ` },
+    });
     expect(fromForm.body.fingerprint).to.equal(fingerprint);
 
     const read = await api.get<Rule>(`/blacklist/${fromNumber.body.id}`);
     const listed = await api.get<Page<Rule>>('/blacklist', { query: { limit: '100' } });
     const shown = await runCli(['streams', 'show', fromNumber.body.id, '--json'], service.dataDir);
     expect(shown.code, shown.stderr).to.equal(0);
-    const rows = shown.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+    const rows = shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
     expect(rows.map((row) => row.type)).to.deep.equal(['BlacklistRuleCreated']);
     expect(rows[0]!.data).to.deep.equal({ ruleId: fromNumber.body.id, ruleType: 'fingerprint', fingerprint });
-    for (const text of [JSON.stringify(fromNumber.body), JSON.stringify(read.body), JSON.stringify(listed.body), shown.stdout, service.output()]) {
+    for (const text of [
+      JSON.stringify(fromNumber.body),
+      JSON.stringify(read.body),
+      JSON.stringify(listed.body),
+      shown.stdout,
+      service.output(),
+    ]) {
       expect(text).to.not.include(CARD_NUMBER);
     }
   });
 
   it('wants exactly one of fingerprint and cardNumber for a fingerprint rule', async () => {
-    const both = await api.post('/blacklist', { json: { ruleType: 'fingerprint', fingerprint: 'fp-x', cardNumber: CARD_NUMBER } });
+    const both = await api.post('/blacklist', {
+      json: { ruleType: 'fingerprint', fingerprint: 'fp-x', cardNumber: CARD_NUMBER },
+    });
     expectBadRequest(both, /fingerprint.*cardNumber/, 'both');
     const neither = await api.post('/blacklist', { form: { ruleType: 'fingerprint' } });
     expectBadRequest(neither, /fingerprint.*cardNumber/, 'neither');
-    const notACard = await api.post('/blacklist', { json: { ruleType: 'fingerprint', cardNumber: '4242424242424241' } });
+    const notACard = await api.post('/blacklist', {
+      json: { ruleType: 'fingerprint', cardNumber: '4242424242424241' },
+    });
     expectBadRequest(notACard, /cardNumber/, 'Luhn failure');
-    for (const response of [both, neither, notACard]) expect(JSON.stringify(response.body)).to.not.match(/424242424242424/);
+    for (const response of [both, neither, notACard])
+      expect(JSON.stringify(response.body)).to.not.match(/424242424242424/);
   });
 
   it('answers bad input with 400 invalid_request naming the parameter, and records nothing', async () => {
@@ -135,9 +178,16 @@ describe('blacklist rules over HTTP', function () {
     for (const [body, message] of cases) {
       expectBadRequest(await api.post('/blacklist', { json: body }), message, JSON.stringify(body));
       const form = Object.fromEntries(Object.entries(body).map(([name, value]) => [name, String(value)]));
-      if (typeof body.email !== 'number') expectBadRequest(await api.post('/blacklist', { form }), message, `form ${JSON.stringify(form)}`);
+      if (typeof body.email !== 'number')
+        expectBadRequest(await api.post('/blacklist', { form }), message, `form ${JSON.stringify(form)}`);
     }
-    const badQueries: Record<string, string>[] = [{ limit: '0' }, { limit: '101' }, { deleted: 'maybe' }, { ruleType: 'email' }, { startingAfterId: 'blr_doesnotexist' }];
+    const badQueries: Record<string, string>[] = [
+      { limit: '0' },
+      { limit: '101' },
+      { deleted: 'maybe' },
+      { ruleType: 'email' },
+      { startingAfterId: 'blr_doesnotexist' },
+    ];
     for (const query of badQueries) {
       const response = await api.get('/blacklist', { query });
       expect(response.status, JSON.stringify(query)).to.equal(400);
@@ -158,7 +208,9 @@ describe('blacklist rules over HTTP', function () {
     const live = (await allRules()).map((rule) => rule.id);
     expect(live).to.include(kept.id).and.not.include(gone.id);
     const onlyDeleted = await allRules({ deleted: 'true' });
-    expect(onlyDeleted.map((rule) => rule.id)).to.include(gone.id).and.not.include(kept.id);
+    expect(onlyDeleted.map((rule) => rule.id))
+      .to.include(gone.id)
+      .and.not.include(kept.id);
     expect(onlyDeleted.every((rule) => rule.deleted === true)).to.equal(true);
 
     const again = await api.delete(`/blacklist/${gone.id}`);
@@ -171,7 +223,8 @@ describe('blacklist rules over HTTP', function () {
   it("keeps tenants apart: another account's or mode's rule is a 404 and never listed", async () => {
     const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'Other shop');
 
-    const mine = (await api.post<Rule>('/blacklist', { json: { ruleType: 'ip_address', ipAddress: '198.51.100.1' } })).body;
+    const mine = (await api.post<Rule>('/blacklist', { json: { ruleType: 'ip_address', ipAddress: '198.51.100.1' } }))
+      .body;
     const live = api.withKey(keys.liveSecretKey);
     for (const stranger of [otherApi, live]) {
       const read = await stranger.get(`/blacklist/${mine.id}`);
@@ -188,9 +241,16 @@ describe('blacklist rules over HTTP', function () {
 
   it('gives charges every live rule of the account and mode, over several pages, as domain rules', async () => {
     const created: Rule[] = [];
-    for (let i = 0; i < 105; i++) created.push((await api.post<Rule>('/blacklist', { json: { ruleType: 'email', email: `bulk-${i}@example.com` } })).body);
+    for (let i = 0; i < 105; i++)
+      created.push(
+        (await api.post<Rule>('/blacklist', { json: { ruleType: 'email', email: `bulk-${i}@example.com` } })).body,
+      );
     await api.delete(`/blacklist/${created[0]!.id}`);
-    const inLive = (await api.withKey(keys.liveSecretKey).post<Rule>('/blacklist', { json: { ruleType: 'ip_country', ipCountry: 'DE' } })).body;
+    const inLive = (
+      await api
+        .withKey(keys.liveSecretKey)
+        .post<Rule>('/blacklist', { json: { ruleType: 'ip_country', ipCountry: 'DE' } })
+    ).body;
 
     const readStore = await createDocumentStore({ sqlitePath: join(service.dataDir, 'read.sqlite') });
     try {
@@ -201,7 +261,11 @@ describe('blacklist rules over HTTP', function () {
       expect(new Set(ids).size).to.equal(ids.length);
       expect(ids).to.include.members(created.slice(1).map((rule) => rule.id));
       expect(ids).to.not.include(created[0]!.id).and.not.include(inLive.id);
-      expect(rules.find((rule) => rule.ruleId === created[1]!.id)).to.deep.equal({ ruleId: created[1]!.id, ruleType: 'email', email: 'bulk-1@example.com' });
+      expect(rules.find((rule) => rule.ruleId === created[1]!.id)).to.deep.equal({
+        ruleId: created[1]!.id,
+        ruleType: 'email',
+        email: 'bulk-1@example.com',
+      });
       // More than one page of the store's list (100).
       expect(rules.length).to.be.greaterThan(100);
       const liveRules = await liveBlacklistRules(readModels, { accountId: keys.id, mode: 'live' });

@@ -1,6 +1,17 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
-import { cardDetails, cardForm, createOtherAccount, eventsOf, type ApiError, type Card, type Charge, type Customer, type Page, type Refund } from '../support/payments.ts';
+import {
+  cardDetails,
+  cardForm,
+  createOtherAccount,
+  eventsOf,
+  type ApiError,
+  type Card,
+  type Charge,
+  type Customer,
+  type Page,
+  type Refund,
+} from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
 describe('charges and refunds over HTTP', function () {
@@ -19,7 +30,9 @@ describe('charges and refunds over HTTP', function () {
   });
 
   const newCharge = async (extra: Record<string, unknown> = {}, number = '4242424242424242'): Promise<Charge> => {
-    const response = await api.post<Charge>('/charges', { json: { amount: 1000, currency: 'EUR', card: cardDetails(number), ...extra } });
+    const response = await api.post<Charge>('/charges', {
+      json: { amount: 1000, currency: 'EUR', card: cardDetails(number), ...extra },
+    });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     return response.body;
   };
@@ -66,9 +79,21 @@ describe('charges and refunds over HTTP', function () {
     });
     expect(json.status, JSON.stringify(json.body)).to.equal(200);
     expect(form.status, JSON.stringify(form.body)).to.equal(200);
-    const comparable = (charge: Charge) => ({ ...charge, id: undefined, created: undefined, card: { ...charge.card, id: undefined, created: undefined } });
+    const comparable = (charge: Charge) => ({
+      ...charge,
+      id: undefined,
+      created: undefined,
+      card: { ...charge.card, id: undefined, created: undefined },
+    });
     expect(comparable(form.body)).to.deep.equal(comparable(json.body));
-    expect(json.body).to.include({ amount: 2599, currency: 'USD', description: 'Order 1', status: 'successful', captured: true, customerId: null });
+    expect(json.body).to.include({
+      amount: 2599,
+      currency: 'USD',
+      description: 'Order 1',
+      status: 'successful',
+      captured: true,
+      customerId: null,
+    });
     expect(json.body.metadata).to.deep.equal({ order: '1' });
     expect(json.body.id).to.match(/^char_[A-Za-z0-9]{24}$/);
     expect(json.body.card).to.include({ brand: 'MasterCard', cardholderName: 'Jane Doe', last4: '4444' });
@@ -80,15 +105,25 @@ describe('charges and refunds over HTTP', function () {
   it('replays a charge, declined or not, for a repeated Idempotency-Key instead of charging again', async () => {
     const key = `charge-${Date.now()}`;
     const body = { amount: 1234, currency: 'EUR', card: cardDetails('4242424242424242'), description: key };
-    const [first, second] = await Promise.all([0, 1].map(() => api.post<Charge>('/charges', { json: body, headers: { 'idempotency-key': key } })));
+    const [first, second] = await Promise.all(
+      [0, 1].map(() => api.post<Charge>('/charges', { json: body, headers: { 'idempotency-key': key } })),
+    );
     expect(first!.status).to.equal(200);
     expect(second!.body).to.deep.equal(first!.body);
-    const listed = (await api.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list.filter((charge) => charge.description === key);
+    const listed = (await api.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list.filter(
+      (charge) => charge.description === key,
+    );
     expect(listed.map((charge) => charge.id)).to.deep.equal([first!.body.id]);
 
     const declinedBody = { amount: 1234, currency: 'EUR', card: cardDetails('4000000000000002') };
-    const declined = await api.post<ApiError>('/charges', { json: declinedBody, headers: { 'idempotency-key': `${key}-declined` } });
-    const replayed = await api.post<ApiError>('/charges', { json: declinedBody, headers: { 'idempotency-key': `${key}-declined` } });
+    const declined = await api.post<ApiError>('/charges', {
+      json: declinedBody,
+      headers: { 'idempotency-key': `${key}-declined` },
+    });
+    const replayed = await api.post<ApiError>('/charges', {
+      json: declinedBody,
+      headers: { 'idempotency-key': `${key}-declined` },
+    });
     expect(declined.status).to.equal(402);
     expect(replayed.status).to.equal(402);
     expect(replayed.headers.get('idempotent-replayed')).to.equal('true');
@@ -97,7 +132,9 @@ describe('charges and refunds over HTTP', function () {
 
   describe('capture', () => {
     it('captures an authorization once; a second capture is a 400', async () => {
-      const authorized = await api.post<Charge>('/charges', { form: { amount: '1000', currency: 'EUR', captured: 'false', ...cardForm('card', '4242424242424242') } });
+      const authorized = await api.post<Charge>('/charges', {
+        form: { amount: '1000', currency: 'EUR', captured: 'false', ...cardForm('card', '4242424242424242') },
+      });
       expect(authorized.status).to.equal(200);
       expect(authorized.body).to.include({ status: 'successful', captured: false });
 
@@ -116,7 +153,9 @@ describe('charges and refunds over HTTP', function () {
     });
 
     it('a failed charge cannot be captured', async () => {
-      const declined = await api.post<ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', captured: false, card: cardDetails('4000000000000002') } });
+      const declined = await api.post<ApiError>('/charges', {
+        json: { amount: 1000, currency: 'EUR', captured: false, card: cardDetails('4000000000000002') },
+      });
       expect(declined.status).to.equal(402);
       const chargeId = declined.body.error.chargeId!;
       expectBadRequest(await api.post(`/charges/${chargeId}/capture`), /failed/);
@@ -125,15 +164,22 @@ describe('charges and refunds over HTTP', function () {
 
     it('an uncaptured charge cannot be refunded until it is captured', async () => {
       const authorized = await newCharge({ captured: false });
-      expectBadRequest(await api.post(`/charges/${authorized.id}/refund`, { json: { amount: 100 } }), /not been captured/);
+      expectBadRequest(
+        await api.post(`/charges/${authorized.id}/refund`, { json: { amount: 100 } }),
+        /not been captured/,
+      );
       expectBadRequest(await api.post('/refunds', { json: { chargeId: authorized.id } }), /not been captured/);
       expect((await getCharge(authorized.id)).refunds).to.deep.equal([]);
       await api.post(`/charges/${authorized.id}/capture`);
-      expect((await api.post<Charge>(`/charges/${authorized.id}/refund`, { json: { amount: 100 } })).body.refunds).to.have.length(1);
+      expect(
+        (await api.post<Charge>(`/charges/${authorized.id}/refund`, { json: { amount: 100 } })).body.refunds,
+      ).to.have.length(1);
     });
 
     it('a failed charge cannot be refunded', async () => {
-      const declined = await api.post<ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', card: cardDetails('4000000000009995') } });
+      const declined = await api.post<ApiError>('/charges', {
+        json: { amount: 1000, currency: 'EUR', card: cardDetails('4000000000009995') },
+      });
       expectBadRequest(await api.post(`/charges/${declined.body.error.chargeId}/refund`), /failed/);
     });
   });
@@ -146,12 +192,27 @@ describe('charges and refunds over HTTP', function () {
       expect(first.status, JSON.stringify(first.body)).to.equal(200);
       expect(first.body).to.include({ id: charge.id, refunded: false, amount: 1000 });
       expect(first.body.refunds).to.have.length(1);
-      expect(first.body.refunds[0]).to.include({ amount: 300, currency: 'EUR', objectType: 'refund', charge: charge.id, status: 'successful' });
+      expect(first.body.refunds[0]).to.include({
+        amount: 300,
+        currency: 'EUR',
+        objectType: 'refund',
+        charge: charge.id,
+        status: 'successful',
+      });
       expect(first.body.refunds[0]!.created).to.be.a('number');
 
-      const second = await api.post<Refund>('/refunds', { json: { chargeId: charge.id, amount: 200, reason: 'fraudulent', metadata: { ticket: 'T-1' } } });
+      const second = await api.post<Refund>('/refunds', {
+        json: { chargeId: charge.id, amount: 200, reason: 'fraudulent', metadata: { ticket: 'T-1' } },
+      });
       expect(second.status, JSON.stringify(second.body)).to.equal(200);
-      expect(second.body).to.include({ objectType: 'refund', amount: 200, currency: 'EUR', charge: charge.id, reason: 'fraudulent', status: 'successful' });
+      expect(second.body).to.include({
+        objectType: 'refund',
+        amount: 200,
+        currency: 'EUR',
+        charge: charge.id,
+        reason: 'fraudulent',
+        status: 'successful',
+      });
       expect(second.body.id).to.match(/^re_/);
       expect(second.body.metadata).to.deep.equal({ ticket: 'T-1' });
 
@@ -222,16 +283,29 @@ describe('charges and refunds over HTTP', function () {
   describe('update', () => {
     it('changes description, metadata and fraudDetails status; an unchanged update changes nothing', async () => {
       const charge = await newCharge({ description: 'before', metadata: { a: '1' } });
-      const updated = await api.post<Charge>(`/charges/${charge.id}`, { form: { description: 'after', 'metadata[b]': '2', 'fraudDetails[status]': 'suspicious' } });
+      const updated = await api.post<Charge>(`/charges/${charge.id}`, {
+        form: { description: 'after', 'metadata[b]': '2', 'fraudDetails[status]': 'suspicious' },
+      });
       expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
-      expect(updated.body).to.deep.equal({ ...charge, description: 'after', metadata: { b: '2' }, fraudDetails: { ...charge.fraudDetails, status: 'suspicious' } });
+      expect(updated.body).to.deep.equal({
+        ...charge,
+        description: 'after',
+        metadata: { b: '2' },
+        fraudDetails: { ...charge.fraudDetails, status: 'suspicious' },
+      });
       expect(await getCharge(charge.id)).to.deep.equal(updated.body);
 
       const same = await api.post<Charge>(`/charges/${charge.id}`, { json: { description: 'after' } });
       expect(same.body).to.deep.equal(updated.body);
-      expect((await eventsOf(api, charge.id)).map((event) => event.type)).to.deep.equal(['CHARGE_UPDATED', 'CHARGE_SUCCEEDED']);
+      expect((await eventsOf(api, charge.id)).map((event) => event.type)).to.deep.equal([
+        'CHARGE_UPDATED',
+        'CHARGE_SUCCEEDED',
+      ]);
 
-      expectBadRequest(await api.post(`/charges/${charge.id}`, { json: { fraudDetails: { status: 'evil' } } }), /fraudDetails\[status\]/);
+      expectBadRequest(
+        await api.post(`/charges/${charge.id}`, { json: { fraudDetails: { status: 'evil' } } }),
+        /fraudDetails\[status\]/,
+      );
       expectBadRequest(await api.post(`/charges/${charge.id}`, { json: { amount: 5 } }), /Unknown parameter: amount/);
       expect((await api.post('/charges/char_doesnotexist', { json: { description: 'x' } })).status).to.equal(404);
     });
@@ -254,24 +328,35 @@ describe('charges and refunds over HTTP', function () {
       expect(saved.body).to.include({ last4: '4242', fingerprint: charge.card.fingerprint, customerId: customer.id });
 
       // The same customer again changes nothing; another customer is refused.
-      expect((await api.post<Charge>(`/charges/${charge.id}`, { json: { customerId: customer.id } })).status).to.equal(200);
+      expect((await api.post<Charge>(`/charges/${charge.id}`, { json: { customerId: customer.id } })).status).to.equal(
+        200,
+      );
       expectBadRequest(await api.post(`/charges/${charge.id}`, { json: { customerId: other.id } }), /already assigned/);
       expect((await getCharge(charge.id)).customerId).to.equal(customer.id);
       expect((await api.get<Customer>(`/customers/${other.id}`)).body.cards).to.deep.equal([]);
-      expectBadRequest(await api.post(`/charges/${(await newCharge()).id}`, { json: { customerId: 'cust_doesnotexist' } }), /customerId/);
+      expectBadRequest(
+        await api.post(`/charges/${(await newCharge()).id}`, { json: { customerId: 'cust_doesnotexist' } }),
+        /customerId/,
+      );
 
       const byCustomer = await api.get<Page<Charge>>('/charges', { query: { customerId: customer.id } });
       expect(byCustomer.body.list.map((listed) => listed.id)).to.deep.equal([charge.id]);
       // The customer can now be charged with that card by default.
-      const again = await api.post<Charge>('/charges', { json: { amount: 100, currency: 'EUR', customerId: customer.id } });
+      const again = await api.post<Charge>('/charges', {
+        json: { amount: 100, currency: 'EUR', customerId: customer.id },
+      });
       expect(again.status, JSON.stringify(again.body)).to.equal(200);
       expect(again.body.card.id).to.equal(charge.card.id);
     });
 
     it('assigning a failed charge to a customer saves no card', async () => {
       const customer = await newCustomer('assign-failed@example.com');
-      const declined = await api.post<ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', card: cardDetails('4000000000000002') } });
-      const assigned = await api.post<Charge>(`/charges/${declined.body.error.chargeId}`, { json: { customerId: customer.id } });
+      const declined = await api.post<ApiError>('/charges', {
+        json: { amount: 1000, currency: 'EUR', card: cardDetails('4000000000000002') },
+      });
+      const assigned = await api.post<Charge>(`/charges/${declined.body.error.chargeId}`, {
+        json: { customerId: customer.id },
+      });
       expect(assigned.status, JSON.stringify(assigned.body)).to.equal(200);
       expect(assigned.body.customerId).to.equal(customer.id);
       expect((await api.get<Customer>(`/customers/${customer.id}`)).body).to.include({ defaultCardId: null });
@@ -290,11 +375,15 @@ describe('charges and refunds over HTTP', function () {
       expect(after.defaultCardId).to.equal(charge.card.id);
       expect(after.cards.map((card) => card.id)).to.deep.equal([charge.card.id, firstCardId]);
 
-      const byDefault = await api.post<Charge>('/charges', { json: { amount: 700, currency: 'EUR', customerId: customer.id } });
+      const byDefault = await api.post<Charge>('/charges', {
+        json: { amount: 700, currency: 'EUR', customerId: customer.id },
+      });
       expect(byDefault.status, JSON.stringify(byDefault.body)).to.equal(200);
       expect(byDefault.body.card.id).to.equal(charge.card.id);
       expect(byDefault.body.card.last4).to.equal('5556');
-      const byId = await api.post<Charge>('/charges', { json: { amount: 700, currency: 'EUR', customerId: customer.id, card: firstCardId } });
+      const byId = await api.post<Charge>('/charges', {
+        json: { amount: 700, currency: 'EUR', customerId: customer.id, card: firstCardId },
+      });
       expect(byId.status).to.equal(200);
       expect(byId.body.card).to.include({ id: firstCardId, last4: '4444' });
       // Charging a saved card does not add it again nor change the default.
@@ -303,12 +392,18 @@ describe('charges and refunds over HTTP', function () {
       expect(unchanged.cards).to.have.length(2);
 
       const listed = await api.get<Page<Charge>>('/charges', { query: { customerId: customer.id } });
-      expect(listed.body.list.map((listedCharge) => listedCharge.id)).to.deep.equal([byId.body.id, byDefault.body.id, charge.id]);
+      expect(listed.body.list.map((listedCharge) => listedCharge.id)).to.deep.equal([
+        byId.body.id,
+        byDefault.body.id,
+        charge.id,
+      ]);
     });
 
     it('a declined charge with customerId and a new card saves nothing', async () => {
       const customer = await newCustomer('declined-card@example.com');
-      const declined = await api.post<ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', customerId: customer.id, card: cardDetails('4000000000000002') } });
+      const declined = await api.post<ApiError>('/charges', {
+        json: { amount: 1000, currency: 'EUR', customerId: customer.id, card: cardDetails('4000000000000002') },
+      });
       expect(declined.status).to.equal(402);
       expect((await getCharge(declined.body.error.chargeId!)).customerId).to.equal(customer.id);
       expect((await api.get<Customer>(`/customers/${customer.id}`)).body).to.include({ defaultCardId: null });
@@ -317,11 +412,25 @@ describe('charges and refunds over HTTP', function () {
     it("refuses another customer's card, a customer without a card and a card id without a customer", async () => {
       const owner = await newCustomer('owner@example.com', { card: cardDetails('4242424242424242') });
       const stranger = await newCustomer('stranger@example.com', { card: cardDetails('5555555555554444') });
-      expectBadRequest(await api.post('/charges', { json: { amount: 100, currency: 'EUR', customerId: stranger.id, card: owner.defaultCardId } }), /card/);
-      expectBadRequest(await api.post('/charges', { json: { amount: 100, currency: 'EUR', card: owner.defaultCardId } }), /customerId/);
+      expectBadRequest(
+        await api.post('/charges', {
+          json: { amount: 100, currency: 'EUR', customerId: stranger.id, card: owner.defaultCardId },
+        }),
+        /card/,
+      );
+      expectBadRequest(
+        await api.post('/charges', { json: { amount: 100, currency: 'EUR', card: owner.defaultCardId } }),
+        /customerId/,
+      );
       const empty = await newCustomer('empty@example.com');
-      expectBadRequest(await api.post('/charges', { json: { amount: 100, currency: 'EUR', customerId: empty.id } }), /default card/);
-      expectBadRequest(await api.post('/charges', { json: { amount: 100, currency: 'EUR', customerId: 'cust_doesnotexist' } }), /customerId/);
+      expectBadRequest(
+        await api.post('/charges', { json: { amount: 100, currency: 'EUR', customerId: empty.id } }),
+        /default card/,
+      );
+      expectBadRequest(
+        await api.post('/charges', { json: { amount: 100, currency: 'EUR', customerId: 'cust_doesnotexist' } }),
+        /customerId/,
+      );
       expectBadRequest(await api.post('/charges', { json: { amount: 100, currency: 'EUR' } }), /customerId or card/);
       const listed = await api.get<Page<Charge>>('/charges', { query: { customerId: stranger.id } });
       expect(listed.body.list).to.deep.equal([]);
@@ -351,9 +460,21 @@ describe('charges and refunds over HTTP', function () {
         [{ amount: 1000, currency: 'EUR', card: 'nonsense' }, /card/],
       ];
       for (const [body, message] of cases) expectBadRequest(await api.post('/charges', { json: body }), message);
-      expectBadRequest(await api.post('/charges', { form: { amount: '99.99', currency: 'EUR', ...cardForm('card', '4242424242424242') } }), /amount/);
-      expectBadRequest(await api.post('/charges', { form: { amount: '1000', currency: 'EUR', ...cardForm('card', '4242424242424242'), 'card[colour]': 'red' } }), /card/);
-      expect((await api.post('/charges', { json: { amount: 99_999_999, currency: 'EUR', card } })).status).to.equal(200);
+      expectBadRequest(
+        await api.post('/charges', {
+          form: { amount: '99.99', currency: 'EUR', ...cardForm('card', '4242424242424242') },
+        }),
+        /amount/,
+      );
+      expectBadRequest(
+        await api.post('/charges', {
+          form: { amount: '1000', currency: 'EUR', ...cardForm('card', '4242424242424242'), 'card[colour]': 'red' },
+        }),
+        /card/,
+      );
+      expect((await api.post('/charges', { json: { amount: 99_999_999, currency: 'EUR', card } })).status).to.equal(
+        200,
+      );
       const after = (await api.get<Page<Charge>>('/charges', { query: { limit: '2' } })).body.list;
       expect(after[0]!.amount).to.equal(99_999_999);
       expect(after[1]?.id).to.equal(before);
@@ -373,7 +494,9 @@ describe('charges and refunds over HTTP', function () {
     expect((await otherApi.post(`/charges/${mine.id}/capture`)).status).to.equal(404);
     expect((await otherApi.post(`/charges/${mine.id}/refund`, { json: { amount: 1 } })).status).to.equal(404);
     expectBadRequest(await otherApi.post('/refunds', { json: { chargeId: mine.id, amount: 1 } }), /chargeId/);
-    expect((await otherApi.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list.map((charge) => charge.id)).to.not.include(mine.id);
+    expect(
+      (await otherApi.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list.map((charge) => charge.id),
+    ).to.not.include(mine.id);
 
     await api.post(`/charges/${mine.id}/capture`);
     const refund = (await api.post<Refund>('/refunds', { json: { chargeId: mine.id, amount: 1 } })).body;
@@ -381,7 +504,9 @@ describe('charges and refunds over HTTP', function () {
     expect((await otherApi.post(`/refunds/${refund.id}`, { json: { metadata: { a: 'b' } } })).status).to.equal(404);
     expect((await api.withKey(service.keys!.liveSecretKey).get(`/charges/${mine.id}`)).status).to.equal(404);
 
-    const theirs = await otherApi.post<Charge>('/charges', { json: { amount: 100, currency: 'EUR', card: cardDetails('4242424242424242') } });
+    const theirs = await otherApi.post<Charge>('/charges', {
+      json: { amount: 100, currency: 'EUR', card: cardDetails('4242424242424242') },
+    });
     expect(theirs.status).to.equal(200);
     expect((await api.get(`/charges/${theirs.body.id}`)).status).to.equal(404);
     const unchanged = await getCharge(mine.id);
@@ -392,26 +517,39 @@ describe('charges and refunds over HTTP', function () {
   describe('public events', () => {
     it('emits CHARGE_SUCCEEDED, CHARGE_UPDATED, CHARGE_CAPTURED and CHARGE_REFUNDED with the charge as it stood', async () => {
       const created = await newCharge({ captured: false });
-      const updated = (await api.post<Charge>(`/charges/${created.id}`, { json: { metadata: { step: 'updated' } } })).body;
+      const updated = (await api.post<Charge>(`/charges/${created.id}`, { json: { metadata: { step: 'updated' } } }))
+        .body;
       const captured = (await api.post<Charge>(`/charges/${created.id}/capture`)).body;
       const partly = (await api.post<Charge>(`/charges/${created.id}/refund`, { json: { amount: 400 } })).body;
       await api.post('/refunds', { json: { chargeId: created.id } });
       const refunded = await getCharge(created.id);
 
       const events = await eventsOf<Charge>(api, created.id);
-      expect(events.map((event) => event.type)).to.deep.equal(['CHARGE_REFUNDED', 'CHARGE_REFUNDED', 'CHARGE_CAPTURED', 'CHARGE_UPDATED', 'CHARGE_SUCCEEDED']);
+      expect(events.map((event) => event.type)).to.deep.equal([
+        'CHARGE_REFUNDED',
+        'CHARGE_REFUNDED',
+        'CHARGE_CAPTURED',
+        'CHARGE_UPDATED',
+        'CHARGE_SUCCEEDED',
+      ]);
       expect(events.map((event) => event.data)).to.deep.equal([refunded, partly, captured, updated, created]);
       for (const event of events) {
         expect(event.id).to.match(/^event_/);
         expect(event.objectType).to.equal('event');
         expect((await api.get(`/events/${event.id}`)).body).to.deep.equal(event);
       }
-      const onlyCaptures = await api.get<Page<{ type: string; data: Charge }>>('/events', { query: { type: 'CHARGE_CAPTURED' } });
-      expect(onlyCaptures.body.list.map((event) => event.type)).to.include('CHARGE_CAPTURED').and.not.include('CHARGE_SUCCEEDED');
+      const onlyCaptures = await api.get<Page<{ type: string; data: Charge }>>('/events', {
+        query: { type: 'CHARGE_CAPTURED' },
+      });
+      expect(onlyCaptures.body.list.map((event) => event.type))
+        .to.include('CHARGE_CAPTURED')
+        .and.not.include('CHARGE_SUCCEEDED');
     });
 
     it('emits CHARGE_FAILED with the failed charge', async () => {
-      const declined = await api.post<ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', card: cardDetails('4000000000009987') } });
+      const declined = await api.post<ApiError>('/charges', {
+        json: { amount: 1000, currency: 'EUR', card: cardDetails('4000000000009987') },
+      });
       const failed = await getCharge(declined.body.error.chargeId!);
       const events = await eventsOf<Charge>(api, failed.id);
       expect(events.map((event) => event.type)).to.deep.equal(['CHARGE_FAILED']);

@@ -1,9 +1,23 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
+import {
+  removeDataDir,
+  runCli,
+  startService,
+  type AccountKeys,
+  type ServiceProcess,
+} from '../support/service-process.ts';
 
-type Card = { id: string; objectType: string; first6: string; last4: string; customerId: string | null; expMonth: string; expYear: string };
+type Card = {
+  id: string;
+  objectType: string;
+  first6: string;
+  last4: string;
+  customerId: string | null;
+  expMonth: string;
+  expYear: string;
+};
 type Credit = {
   id: string;
   created: number;
@@ -23,7 +37,9 @@ type Credit = {
 type Customer = { id: string; defaultCardId: string | null; cards: Card[] };
 type Token = { id: string; used: boolean };
 type Page<T> = { list: T[]; hasMore: boolean };
-type ErrorBody = { error: { type: string; code?: string; message: string; creditId?: string; issuerDeclineCode?: string } };
+type ErrorBody = {
+  error: { type: string; code?: string; message: string; creditId?: string; issuerDeclineCode?: string };
+};
 
 const VISA = '4242424242424242';
 const DECLINED = '4000000000000002';
@@ -47,7 +63,9 @@ describe('credits over HTTP', function () {
   });
 
   it('sends a credit to card details given as JSON or as a form, readable at once', async () => {
-    const fromJson = await api.post<Credit>('/credits', { json: { amount: 1500, currency: 'EUR', card: details(), description: 'Payout', metadata: { batch: '7' } } });
+    const fromJson = await api.post<Credit>('/credits', {
+      json: { amount: 1500, currency: 'EUR', card: details(), description: 'Payout', metadata: { batch: '7' } },
+    });
     const fromForm = await api.post<Credit>('/credits', {
       form: {
         amount: '1500',
@@ -64,10 +82,25 @@ describe('credits over HTTP', function () {
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       const credit = response.body;
       expect(credit.id).to.match(/^cr_[A-Za-z0-9]{24}$/);
-      expect(credit).to.include({ objectType: 'credit', amount: 1500, currency: 'EUR', description: 'Payout', customerId: null, status: 'successful', threeDSecureInfo: null });
+      expect(credit).to.include({
+        objectType: 'credit',
+        amount: 1500,
+        currency: 'EUR',
+        description: 'Payout',
+        customerId: null,
+        status: 'successful',
+        threeDSecureInfo: null,
+      });
       expect(credit.metadata).to.deep.equal({ batch: '7' });
       expect(credit.card.id).to.match(/^card_/);
-      expect(credit.card).to.include({ objectType: 'card', first6: '424242', last4: '4242', expMonth: '12', expYear: '2040', customerId: null });
+      expect(credit.card).to.include({
+        objectType: 'card',
+        first6: '424242',
+        last4: '4242',
+        expMonth: '12',
+        expYear: '2040',
+        customerId: null,
+      });
       expect(credit).to.not.have.property('failureCode');
       expect(credit.created).to.be.within(Math.floor(Date.now() / 1000) - 60, Math.floor(Date.now() / 1000) + 1);
       const read = await api.get<Credit>(`/credits/${credit.id}`);
@@ -92,21 +125,29 @@ describe('credits over HTTP', function () {
   });
 
   it("credits a customer's default card, or a saved card named by id", async () => {
-    const customer = (await api.post<Customer>('/customers', { json: { email: 'payee@example.com', card: details() } })).body;
-    const second = (await api.post<Card>(`/customers/${customer.id}/cards`, { json: details('5555555555554444') })).body;
+    const customer = (await api.post<Customer>('/customers', { json: { email: 'payee@example.com', card: details() } }))
+      .body;
+    const second = (await api.post<Card>(`/customers/${customer.id}/cards`, { json: details('5555555555554444') }))
+      .body;
     const defaultCardId = (await api.get<Customer>(`/customers/${customer.id}`)).body.defaultCardId!;
 
-    const toDefault = await api.post<Credit>('/credits', { json: { amount: 300, currency: 'EUR', customerId: customer.id } });
+    const toDefault = await api.post<Credit>('/credits', {
+      json: { amount: 300, currency: 'EUR', customerId: customer.id },
+    });
     expect(toDefault.status, JSON.stringify(toDefault.body)).to.equal(200);
     expect(toDefault.body.customerId).to.equal(customer.id);
     expect(toDefault.body.card).to.include({ id: defaultCardId, customerId: customer.id });
 
-    const toSaved = await api.post<Credit>('/credits', { form: { amount: '400', currency: 'EUR', customerId: customer.id, card: customer.cards[0]!.id } });
+    const toSaved = await api.post<Credit>('/credits', {
+      form: { amount: '400', currency: 'EUR', customerId: customer.id, card: customer.cards[0]!.id },
+    });
     expect(toSaved.status, JSON.stringify(toSaved.body)).to.equal(200);
     expect(toSaved.body.card).to.include({ id: customer.cards[0]!.id, last4: '4242', customerId: customer.id });
     expect(defaultCardId).to.equal(second.id);
 
-    const withoutCustomer = await api.post<ErrorBody>('/credits', { json: { amount: 400, currency: 'EUR', card: second.id } });
+    const withoutCustomer = await api.post<ErrorBody>('/credits', {
+      json: { amount: 400, currency: 'EUR', card: second.id },
+    });
     expect(withoutCustomer.status).to.equal(400);
     expect(withoutCustomer.body.error.message).to.match(/customerId/);
     const nothing = await api.post<ErrorBody>('/credits', { json: { amount: 400, currency: 'EUR' } });
@@ -114,9 +155,11 @@ describe('credits over HTTP', function () {
     expect(nothing.body.error.message).to.match(/customerId or card/);
   });
 
-  it('leaves a customer\'s cards alone when crediting new card details for them', async () => {
+  it("leaves a customer's cards alone when crediting new card details for them", async () => {
     const customer = (await api.post<Customer>('/customers', { json: { email: 'newcard@example.com' } })).body;
-    const credit = await api.post<Credit>('/credits', { json: { amount: 100, currency: 'EUR', customerId: customer.id, card: details() } });
+    const credit = await api.post<Credit>('/credits', {
+      json: { amount: 100, currency: 'EUR', customerId: customer.id, card: details() },
+    });
     expect(credit.status).to.equal(200);
     expect(credit.body.customerId).to.equal(customer.id);
     // The card was not saved, so it belongs to no customer.
@@ -127,7 +170,9 @@ describe('credits over HTTP', function () {
   });
 
   it('records a declined credit: 402 card_error with creditId, and the credit shows the failure', async () => {
-    const declined = await api.post<ErrorBody>('/credits', { json: { amount: 700, currency: 'EUR', card: details(DECLINED), description: 'Declined payout' } });
+    const declined = await api.post<ErrorBody>('/credits', {
+      json: { amount: 700, currency: 'EUR', card: details(DECLINED), description: 'Declined payout' },
+    });
     expect(declined.status).to.equal(402);
     expect(declined.body.error).to.include({ type: 'card_error', code: 'card_declined', issuerDeclineCode: '05' });
     const creditId = declined.body.error.creditId!;
@@ -149,7 +194,9 @@ describe('credits over HTTP', function () {
 
   it('answers an invalid card number with 402 invalid_number and records no credit', async () => {
     const before = (await api.get<Page<Credit>>('/credits', { query: { limit: '1' } })).body.list[0]?.id;
-    const invalid = await api.post<ErrorBody>('/credits', { json: { amount: 700, currency: 'EUR', card: details('4242424242424241') } });
+    const invalid = await api.post<ErrorBody>('/credits', {
+      json: { amount: 700, currency: 'EUR', card: details('4242424242424241') },
+    });
     expect(invalid.status).to.equal(402);
     expect(invalid.body.error).to.include({ type: 'card_error', code: 'invalid_number' });
     expect(invalid.body.error).to.not.have.property('creditId');
@@ -159,8 +206,14 @@ describe('credits over HTTP', function () {
   });
 
   it('updates description and metadata only', async () => {
-    const credit = (await api.post<Credit>('/credits', { json: { amount: 900, currency: 'EUR', card: details(), description: 'Before', metadata: { a: '1' } } })).body;
-    const updated = await api.post<Credit>(`/credits/${credit.id}`, { form: { description: 'After', 'metadata[b]': '2' } });
+    const credit = (
+      await api.post<Credit>('/credits', {
+        json: { amount: 900, currency: 'EUR', card: details(), description: 'Before', metadata: { a: '1' } },
+      })
+    ).body;
+    const updated = await api.post<Credit>(`/credits/${credit.id}`, {
+      form: { description: 'After', 'metadata[b]': '2' },
+    });
     expect(updated.status).to.equal(200);
     expect(updated.body).to.deep.equal({ ...credit, description: 'After', metadata: { b: '2' } });
     expect((await api.get<Credit>(`/credits/${credit.id}`)).body).to.deep.equal(updated.body);
@@ -177,9 +230,15 @@ describe('credits over HTTP', function () {
   });
 
   it('lists credits newest first, filtered by customerId', async () => {
-    const customer = (await api.post<Customer>('/customers', { json: { email: 'listed@example.com', card: details() } })).body;
+    const customer = (
+      await api.post<Customer>('/customers', { json: { email: 'listed@example.com', card: details() } })
+    ).body;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await api.post<Credit>('/credits', { json: { amount: 100 + i, currency: 'EUR', customerId: customer.id } })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await api.post<Credit>('/credits', { json: { amount: 100 + i, currency: 'EUR', customerId: customer.id } }))
+          .body.id,
+      );
     await api.post<Credit>('/credits', { json: { amount: 100, currency: 'EUR', card: details() } });
 
     const listed = await api.get<Page<Credit>>('/credits', { query: { customerId: customer.id } });
@@ -227,7 +286,8 @@ describe('credits over HTTP', function () {
   });
 
   it('produces no public events: the spec has no credit event types', async () => {
-    const credit = (await api.post<Credit>('/credits', { json: { amount: 100, currency: 'EUR', card: details() } })).body;
+    const credit = (await api.post<Credit>('/credits', { json: { amount: 100, currency: 'EUR', card: details() } }))
+      .body;
     await api.post(`/credits/${credit.id}`, { json: { description: 'changed' } });
     const events = (await api.get<Page<{ data: { id: string } }>>('/events', { query: { limit: '100' } })).body.list;
     expect(events.map((event) => event.data.id)).to.not.include(credit.id);
@@ -235,9 +295,13 @@ describe('credits over HTTP', function () {
 
   it('never shows the card number or CVC: not in responses, events, or the log', async () => {
     const number = '4000056655665556';
-    const credit = await api.post<Credit>('/credits', { json: { amount: 100, currency: 'EUR', card: { ...details(number), cvc: '987' } } });
+    const credit = await api.post<Credit>('/credits', {
+      json: { amount: 100, currency: 'EUR', card: { ...details(number), cvc: '987' } },
+    });
     expect(credit.status).to.equal(200);
-    const declined = await api.post<ErrorBody>('/credits', { json: { amount: 100, currency: 'EUR', card: details(DECLINED) } });
+    const declined = await api.post<ErrorBody>('/credits', {
+      json: { amount: 100, currency: 'EUR', card: details(DECLINED) },
+    });
     const texts = [
       JSON.stringify(credit.body),
       JSON.stringify(declined.body),
@@ -250,7 +314,10 @@ describe('credits over HTTP', function () {
 
     const shown = await runCli(['streams', 'show', credit.body.id, '--json'], service.dataDir);
     expect(shown.code, shown.stderr).to.equal(0);
-    const rows = shown.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+    const rows = shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
     expect(rows.map((row) => row.type)).to.deep.equal(['CreditSucceeded']);
     expect(shown.stdout).to.not.include(number);
     expect(shown.stdout).to.not.include('"cvc"');

@@ -26,7 +26,12 @@ async function pngBase64(width = 40, height = 30, color = 0xff0000ff): Promise<s
   return (await image.getBuffer('image/png')).toString('base64');
 }
 
-const textOffer = (extra: Record<string, unknown> = {}) => ({ charge: { amount: 1500, currency: 'eur' }, template: 'text_only', title: 'Extra', ...extra });
+const textOffer = (extra: Record<string, unknown> = {}) => ({
+  charge: { amount: 1500, currency: 'eur' },
+  template: 'text_only',
+  title: 'Extra',
+  ...extra,
+});
 
 describe('cross-sale offers over HTTP', function () {
   this.timeout(60_000);
@@ -90,7 +95,14 @@ describe('cross-sale offers over HTTP', function () {
 
   it('creates an offer from a form, with defaults for what is omitted', async () => {
     const response = await api.post<Offer>('/cross-sale-offers', {
-      form: { 'charge[amount]': '700', 'charge[currency]': 'GBP', template: 'text_only', title: 'Insurance', 'partnerIds[0]': 'acct_a', 'partnerIds[1]': 'acct_b' },
+      form: {
+        'charge[amount]': '700',
+        'charge[currency]': 'GBP',
+        template: 'text_only',
+        title: 'Insurance',
+        'partnerIds[0]': 'acct_a',
+        'partnerIds[1]': 'acct_b',
+      },
     });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     expect(response.body).to.deep.include({
@@ -109,7 +121,10 @@ describe('cross-sale offers over HTTP', function () {
 
   it('validates the parameters and the image', async () => {
     const notImage = Buffer.from('just some text, not an image').toString('base64');
-    const fakePng = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('garbage')]).toString('base64');
+    const fakePng = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('garbage'),
+    ]).toString('base64');
     for (const [json, parameter] of [
       [{ title: undefined }, 'title'],
       [{ template: 'video' }, 'template'],
@@ -126,25 +141,44 @@ describe('cross-sale offers over HTTP', function () {
       expect(response.status, parameter).to.equal(400);
       expect(response.body.error.message, parameter).to.include(parameter);
     }
-    const missing = await api.post<ApiError>('/cross-sale-offers', { json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only' } });
+    const missing = await api.post<ApiError>('/cross-sale-offers', {
+      json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only' },
+    });
     expect(missing.body.error.message).to.equal('Missing required parameter: title');
   });
 
   it('updates any parameter (charge parts merge); an update that changes nothing emits no event', async () => {
     const offer = await create(textOffer());
     const updated = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, {
-      json: { charge: { amount: 1800 }, template: 'image_and_text', imageData: await pngBase64(500, 500, 0x00ff00ff), title: 'Renamed', companyLocation: 'DE' },
+      json: {
+        charge: { amount: 1800 },
+        template: 'image_and_text',
+        imageData: await pngBase64(500, 500, 0x00ff00ff),
+        title: 'Renamed',
+        companyLocation: 'DE',
+      },
     });
     expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
-    expect(updated.body).to.deep.include({ charge: { amount: 1800, currency: 'EUR', capture: true }, template: 'image_and_text', title: 'Renamed', companyLocation: 'DE' });
+    expect(updated.body).to.deep.include({
+      charge: { amount: 1800, currency: 'EUR', capture: true },
+      template: 'image_and_text',
+      title: 'Renamed',
+      companyLocation: 'DE',
+    });
     expect(updated.body.imageUrl).to.match(/^\/cross-sale-offers\/images\/img_/);
-    const image = await Jimp.read(Buffer.from(await (await fetch(`${service.baseUrl}${updated.body.imageUrl}`)).arrayBuffer()));
+    const image = await Jimp.read(
+      Buffer.from(await (await fetch(`${service.baseUrl}${updated.body.imageUrl}`)).arrayBuffer()),
+    );
     expect([image.width, image.height]).to.deep.equal([247, 156]);
 
     await api.post(`/cross-sale-offers/${offer.id}`, { json: { title: 'Renamed', charge: { currency: 'eur' } } });
     const cleared = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, { json: { companyLocation: null } });
     expect(cleared.body.companyLocation).to.equal(null);
-    expect((await eventsOf(api, offer.id)).map((event) => event.type)).to.deep.equal(['CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_CREATED']);
+    expect((await eventsOf(api, offer.id)).map((event) => event.type)).to.deep.equal([
+      'CROSS_SALE_OFFER_UPDATED',
+      'CROSS_SALE_OFFER_UPDATED',
+      'CROSS_SALE_OFFER_CREATED',
+    ]);
     const events = await eventsOf<Offer>(api, offer.id);
     expect(events[0]!.data).to.deep.equal(cleared.body);
   });
@@ -153,7 +187,8 @@ describe('cross-sale offers over HTTP', function () {
     const offer = await create(textOffer({ title: 'Short-lived' }));
     expect((await api.delete(`/cross-sale-offers/${offer.id}`)).body).to.deep.equal({ id: offer.id });
     expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body).to.include({ id: offer.id, deleted: true });
-    const ids = async (query: Record<string, string>) => (await api.get<Page<Offer>>('/cross-sale-offers', { query })).body.list.map((item) => item.id);
+    const ids = async (query: Record<string, string>) =>
+      (await api.get<Page<Offer>>('/cross-sale-offers', { query })).body.list.map((item) => item.id);
     expect(await ids({ limit: '100' })).to.not.include(offer.id);
     expect(await ids({ limit: '100', owner: 'self' })).to.not.include(offer.id);
     expect(await ids({ deleted: 'true' })).to.include(offer.id);

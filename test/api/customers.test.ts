@@ -1,9 +1,25 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
+import {
+  removeDataDir,
+  runCli,
+  startService,
+  type AccountKeys,
+  type ServiceProcess,
+} from '../support/service-process.ts';
 
-type Customer = { id: string; created: number; objectType: string; email: string; description: string | null; metadata: Record<string, string>; deleted?: boolean; defaultCardId: string | null; cards: unknown[] };
+type Customer = {
+  id: string;
+  created: number;
+  objectType: string;
+  email: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  deleted?: boolean;
+  defaultCardId: string | null;
+  cards: unknown[];
+};
 type Page<T> = { list: T[]; hasMore: boolean };
 type Event = { id: string; type: string; objectType: string; created: number; data: Customer; log: string };
 
@@ -25,9 +41,16 @@ describe('customers and events over HTTP', function () {
   });
 
   it('creates from JSON and from a form body alike, readable at once', async () => {
-    const fromJson = await api.post<Customer>('/customers', { json: { email: 'json@example.com', description: 'J', metadata: { tier: 'gold' } } });
-    const fromForm = await api.post<Customer>('/customers', { form: { email: 'form@example.com', description: 'F', 'metadata[tier]': 'gold' } });
-    for (const [response, email] of [[fromJson, 'json@example.com'], [fromForm, 'form@example.com']] as const) {
+    const fromJson = await api.post<Customer>('/customers', {
+      json: { email: 'json@example.com', description: 'J', metadata: { tier: 'gold' } },
+    });
+    const fromForm = await api.post<Customer>('/customers', {
+      form: { email: 'form@example.com', description: 'F', 'metadata[tier]': 'gold' },
+    });
+    for (const [response, email] of [
+      [fromJson, 'json@example.com'],
+      [fromForm, 'form@example.com'],
+    ] as const) {
       expect(response.status).to.equal(200);
       expect(response.body).to.include({ objectType: 'customer', email, defaultCardId: null });
       expect(response.body.id).to.match(/^cust_[A-Za-z0-9]{24}$/);
@@ -42,7 +65,9 @@ describe('customers and events over HTTP', function () {
 
   it('walks a full lifecycle, each step visible in /events with the customer as data', async () => {
     const created = (await api.post<Customer>('/customers', { json: { email: 'life@example.com' } })).body;
-    const updated = await api.post<Customer>(`/customers/${created.id}`, { form: { description: 'Regular', 'metadata[a]': '1' } });
+    const updated = await api.post<Customer>(`/customers/${created.id}`, {
+      form: { description: 'Regular', 'metadata[a]': '1' },
+    });
     expect(updated.status).to.equal(200);
     expect(updated.body).to.include({ id: created.id, email: 'life@example.com', description: 'Regular' });
     expect(updated.body.metadata).to.deep.equal({ a: '1' });
@@ -54,8 +79,14 @@ describe('customers and events over HTTP', function () {
     expect(afterDelete.status).to.equal(200);
     expect(afterDelete.body).to.include({ id: created.id, deleted: true, description: 'Regular' });
 
-    const events = (await api.get<Page<Event>>('/events', { query: { limit: '100' } })).body.list.filter((event) => event.data.id === created.id);
-    expect(events.map((event) => event.type)).to.deep.equal(['CUSTOMER_DELETED', 'CUSTOMER_UPDATED', 'CUSTOMER_CREATED']);
+    const events = (await api.get<Page<Event>>('/events', { query: { limit: '100' } })).body.list.filter(
+      (event) => event.data.id === created.id,
+    );
+    expect(events.map((event) => event.type)).to.deep.equal([
+      'CUSTOMER_DELETED',
+      'CUSTOMER_UPDATED',
+      'CUSTOMER_CREATED',
+    ]);
     expect(events[2]!.data).to.deep.equal(created);
     expect(events[1]!.data).to.deep.equal(updated.body);
     expect(events[0]!.data).to.deep.equal(afterDelete.body);
@@ -67,7 +98,9 @@ describe('customers and events over HTTP', function () {
       expect(single.body).to.deep.equal(event);
     }
     const onlyDeletes = await api.get<Page<Event>>('/events', { query: { type: 'CUSTOMER_DELETED' } });
-    expect(onlyDeletes.body.list.map((event) => event.type)).to.include('CUSTOMER_DELETED').and.not.include('CUSTOMER_CREATED');
+    expect(onlyDeletes.body.list.map((event) => event.type))
+      .to.include('CUSTOMER_DELETED')
+      .and.not.include('CUSTOMER_CREATED');
   });
 
   it('lists newest first and pages with startingAfterId and endingBeforeId without gaps or repeats', async () => {
@@ -79,13 +112,19 @@ describe('customers and events over HTTP', function () {
     const first = await api.get<Page<Customer>>('/customers', { query: { email, limit: '3' } });
     expect(first.body.list.map((c) => c.id)).to.deep.equal(newestFirst.slice(0, 3));
     expect(first.body.hasMore).to.equal(true);
-    const second = await api.get<Page<Customer>>('/customers', { query: { email, limit: '3', startingAfterId: newestFirst[2]! } });
+    const second = await api.get<Page<Customer>>('/customers', {
+      query: { email, limit: '3', startingAfterId: newestFirst[2]! },
+    });
     expect(second.body.list.map((c) => c.id)).to.deep.equal(newestFirst.slice(3, 6));
     expect(second.body.hasMore).to.equal(true);
-    const third = await api.get<Page<Customer>>('/customers', { query: { email, limit: '3', startingAfterId: newestFirst[5]! } });
+    const third = await api.get<Page<Customer>>('/customers', {
+      query: { email, limit: '3', startingAfterId: newestFirst[5]! },
+    });
     expect(third.body.list.map((c) => c.id)).to.deep.equal(newestFirst.slice(6));
     expect(third.body.hasMore).to.equal(false);
-    const back = await api.get<Page<Customer>>('/customers', { query: { email, limit: '3', endingBeforeId: newestFirst[6]! } });
+    const back = await api.get<Page<Customer>>('/customers', {
+      query: { email, limit: '3', endingBeforeId: newestFirst[6]! },
+    });
     expect(back.body.list.map((c) => c.id)).to.deep.equal(newestFirst.slice(3, 6));
     expect(back.body.hasMore).to.equal(true);
   });
@@ -105,9 +144,13 @@ describe('customers and events over HTTP', function () {
   it('filters lists on created', async () => {
     const email = `created-${Date.now()}@example.com`;
     const customer = (await api.post<Customer>('/customers', { json: { email } })).body;
-    const inRange = await api.get<Page<Customer>>('/customers', { query: { email, 'created[gte]': String(customer.created), 'created[lte]': String(customer.created) } });
+    const inRange = await api.get<Page<Customer>>('/customers', {
+      query: { email, 'created[gte]': String(customer.created), 'created[lte]': String(customer.created) },
+    });
     expect(inRange.body.list.map((c) => c.id)).to.deep.equal([customer.id]);
-    const after = await api.get<Page<Customer>>('/customers', { query: { email, 'created[gt]': String(customer.created) } });
+    const after = await api.get<Page<Customer>>('/customers', {
+      query: { email, 'created[gt]': String(customer.created) },
+    });
     expect(after.body.list).to.deep.equal([]);
   });
 
@@ -122,12 +165,21 @@ describe('customers and events over HTTP', function () {
       [{ email: 42 }, /email/, 'json'],
     ];
     for (const [body, message, encoding] of cases) {
-      const response = encoding === 'json' ? await api.post('/customers', { json: body }) : await api.post('/customers', { form: body as Record<string, string> });
+      const response =
+        encoding === 'json'
+          ? await api.post('/customers', { json: body })
+          : await api.post('/customers', { form: body as Record<string, string> });
       expect(response.status, JSON.stringify(body)).to.equal(400);
       expect(response.body).to.have.nested.property('error.type', 'invalid_request');
       expect((response.body as { error: { message: string } }).error.message).to.match(message);
     }
-    const badQueries: Record<string, string>[] = [{ limit: '0' }, { limit: '101' }, { limit: 'ten' }, { 'created[gte]': 'yesterday' }, { startingAfterId: 'cust_doesnotexist' }];
+    const badQueries: Record<string, string>[] = [
+      { limit: '0' },
+      { limit: '101' },
+      { limit: 'ten' },
+      { 'created[gte]': 'yesterday' },
+      { startingAfterId: 'cust_doesnotexist' },
+    ];
     for (const query of badQueries) {
       const response = await api.get('/customers', { query });
       expect(response.status, JSON.stringify(query)).to.equal(400);
@@ -135,7 +187,10 @@ describe('customers and events over HTTP', function () {
     }
     const malformed = await fetch(`${service.baseUrl}/customers`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${keys.testSecretKey}:`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${keys.testSecretKey}:`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
       body: '{"email": ',
     });
     expect(malformed.status).to.equal(400);
@@ -171,7 +226,9 @@ describe('customers and events over HTTP', function () {
     const key = `idem-${Date.now()}`;
     const email = `${key}@example.com`;
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () => api.post<Customer>('/customers', { json: { email }, headers: { 'idempotency-key': key } })),
+      Array.from({ length: 8 }, () =>
+        api.post<Customer>('/customers', { json: { email }, headers: { 'idempotency-key': key } }),
+      ),
     );
     const ids = new Set(responses.map((response) => response.body.id));
     expect(responses.map((response) => response.status)).to.deep.equal(Array(8).fill(200));
@@ -181,9 +238,14 @@ describe('customers and events over HTTP', function () {
 
     const later = await api.post<Customer>('/customers', { json: { email }, headers: { 'idempotency-key': key } });
     expect(later.body).to.deep.equal(responses[0]!.body);
-    const different = await api.post('/customers', { json: { email: 'other@example.com' }, headers: { 'idempotency-key': key } });
+    const different = await api.post('/customers', {
+      json: { email: 'other@example.com' },
+      headers: { 'idempotency-key': key },
+    });
     expect(different.status).to.equal(400);
-    expect(different.body).to.deep.equal({ error: { type: 'invalid_request', message: 'Idempotent key used for request with different parameters.' } });
+    expect(different.body).to.deep.equal({
+      error: { type: 'invalid_request', message: 'Idempotent key used for request with different parameters.' },
+    });
   });
 
   it('tells auditors who did what: streams show prints the customer events with actor and request', async () => {
@@ -191,7 +253,12 @@ describe('customers and events over HTTP', function () {
     await api.post(`/customers/${created.body.id}`, { json: { description: 'audited' } });
     const shown = await runCli(['streams', 'show', created.body.id, '--json'], service.dataDir);
     expect(shown.code, shown.stderr).to.equal(0);
-    const rows = shown.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; actor: string; requestId: string; data: Record<string, unknown> });
+    const rows = shown.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { type: string; actor: string; requestId: string; data: Record<string, unknown> },
+      );
     expect(rows.map((row) => row.type)).to.deep.equal(['CustomerCreated', 'CustomerUpdated']);
     expect(rows[0]!.requestId).to.equal(created.headers.get('x-request-id'));
     expect(rows[0]!.actor).to.match(/^key_/);

@@ -50,7 +50,10 @@ describe('disputes over HTTP', function () {
   const eventTypes = (chargeId: string, count: number): Promise<string[]> => eventualEventTypes(api, chargeId, count);
   /** Decided, as the dispute and its embedded charge both show. */
   const decided = (id: string) =>
-    eventually(() => getDispute(id), (dispute) => dispute.status !== 'CHARGEBACK_NEW' && dispute.charge.dispute?.status === dispute.status);
+    eventually(
+      () => getDispute(id),
+      (dispute) => dispute.status !== 'CHARGEBACK_NEW' && dispute.charge.dispute?.status === dispute.status,
+    );
   const expectBadRequest = (response: { status: number; body: unknown }, message: RegExp) => {
     expect(response.status, JSON.stringify(response.body)).to.equal(400);
     expect((response.body as ApiError).error.type).to.equal('invalid_request');
@@ -63,7 +66,10 @@ describe('disputes over HTTP', function () {
     expect(created).not.to.have.property('dispute');
     const ordinary = await createCharge(api, '4242424242424242');
 
-    const charge = await eventually(() => readCharge(api, created.id), (read) => read.disputed);
+    const charge = await eventually(
+      () => readCharge(api, created.id),
+      (read) => read.disputed,
+    );
     await eventualEventTypes(api, charge.id, 3);
     expect(charge.dispute).to.deep.include({
       objectType: 'dispute',
@@ -79,14 +85,26 @@ describe('disputes over HTTP', function () {
     expect(charge.dispute!.created).to.be.at.least(created.created);
     expect(charge.dispute!.updated).to.equal(charge.dispute!.created);
     expect(charge.dispute, 'the charge embeds its dispute without the charge').not.to.have.property('charge');
-    expect({ ...charge, disputed: false, dispute: undefined }).to.deep.equal({ ...created, dispute: undefined }, 'nothing else changed');
+    expect({ ...charge, disputed: false, dispute: undefined }).to.deep.equal(
+      { ...created, dispute: undefined },
+      'nothing else changed',
+    );
     expect((await readCharge(api, ordinary.id)).disputed, 'an ordinary card is not disputed').to.equal(false);
 
-    const dispute = (await eventually(() => api.get<Dispute>(`/disputes/${charge.dispute!.id}`), (response) => response.status === 200)).body;
+    const dispute = (
+      await eventually(
+        () => api.get<Dispute>(`/disputes/${charge.dispute!.id}`),
+        (response) => response.status === 200,
+      )
+    ).body;
     expect(dispute).to.deep.equal({ ...charge.dispute, charge }, 'GET /disputes/{id} renders the charge object');
 
     const events = await eventsOf<DisputedCharge>(api, charge.id);
-    expect(events.map((event) => event.type)).to.deep.equal(['CHARGE_DISPUTE_FUNDS_WITHDRAWN', 'CHARGE_DISPUTE_CREATED', 'CHARGE_SUCCEEDED']);
+    expect(events.map((event) => event.type)).to.deep.equal([
+      'CHARGE_DISPUTE_FUNDS_WITHDRAWN',
+      'CHARGE_DISPUTE_CREATED',
+      'CHARGE_SUCCEEDED',
+    ]);
     for (const event of events.slice(0, 2)) expect(event.data, event.type).to.deep.equal(charge);
     const single = await api.get<PublicEvent>(`/events/${events[0]!.id}`);
     expect(single.body).to.deep.equal(events[0]);
@@ -102,11 +120,15 @@ describe('disputes over HTTP', function () {
     expect(page.body.list.map((dispute) => dispute.id)).to.deep.equal([second.dispute.id, first.dispute.id]);
     expect(page.body.list[0]!.charge.id).to.equal(second.id);
     expect(page.body.hasMore).to.equal(true);
-    const next = await api.get<Page<Dispute>>('/disputes', { query: { limit: '100', startingAfterId: second.dispute.id } });
+    const next = await api.get<Page<Dispute>>('/disputes', {
+      query: { limit: '100', startingAfterId: second.dispute.id },
+    });
     expect(next.body.list[0]!.id).to.equal(first.dispute.id);
     const before = await api.get<Page<Dispute>>('/disputes', { query: { endingBeforeId: first.dispute.id } });
     expect(before.body.list.map((dispute) => dispute.id)).to.deep.equal([second.dispute.id]);
-    const later = await api.get<Page<Dispute>>('/disputes', { query: { 'created[gt]': String(second.dispute.created) } });
+    const later = await api.get<Page<Dispute>>('/disputes', {
+      query: { 'created[gt]': String(second.dispute.created) },
+    });
     expect(later.body.list).to.deep.equal([]);
     expectBadRequest(await api.get('/disputes', { query: { limit: '0' } }), /limit/);
     expectBadRequest(await api.get('/disputes', { query: { chargeId: first.id } }), /Unknown parameter: chargeId/);
@@ -114,13 +136,26 @@ describe('disputes over HTTP', function () {
 
   it('winning evidence: under review, then won, with CHARGE_DISPUTE_WON and CHARGE_DISPUTE_FUNDS_RESTORED', async () => {
     const charge = await disputedCharge(api);
-    const evidence = { customerName: 'Jane Doe', customerEmail: 'jane@example.com', shippingTrackingNumber: 'TRK-1', uncategorizedText: 'Delivered: winning_evidence' };
+    const evidence = {
+      customerName: 'Jane Doe',
+      customerEmail: 'jane@example.com',
+      shippingTrackingNumber: 'TRK-1',
+      uncategorizedText: 'Delivered: winning_evidence',
+    };
     const submitted = await submitEvidence(charge.dispute.id, evidence);
-    expect(submitted).to.deep.include({ status: 'CHARGEBACK_NEW', evidence, evidenceDetails: { hasEvidence: true, submissionCount: 1 }, acceptedAsLost: false });
+    expect(submitted).to.deep.include({
+      status: 'CHARGEBACK_NEW',
+      evidence,
+      evidenceDetails: { hasEvidence: true, submissionCount: 1 },
+      acceptedAsLost: false,
+    });
     expect(submitted.charge.dispute).to.deep.include({ evidence });
 
     // Under review: a second submission is refused.
-    expectBadRequest(await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { customerName: 'Again' } } }), /already been submitted/);
+    expectBadRequest(
+      await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { customerName: 'Again' } } }),
+      /already been submitted/,
+    );
 
     const won = await decided(charge.dispute.id);
     expect(won).to.deep.include({ status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY', acceptedAsLost: false, evidence });
@@ -150,12 +185,22 @@ describe('disputes over HTTP', function () {
       form: { 'evidence[productDescription]': 'Blue mug', 'evidence[refundPolicy]': 'No refunds after 30 days' },
     });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    expect(response.body.evidence).to.deep.equal({ productDescription: 'Blue mug', refundPolicy: 'No refunds after 30 days' });
+    expect(response.body.evidence).to.deep.equal({
+      productDescription: 'Blue mug',
+      refundPolicy: 'No refunds after 30 days',
+    });
 
     const lost = await decided(charge.dispute.id);
     expect(lost).to.deep.include({ status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost: false });
-    expect((await eventTypes(charge.id, 6)).slice(3)).to.deep.equal(['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST']);
-    expectBadRequest(await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { customerName: 'Late' } } }), /already been closed/);
+    expect((await eventTypes(charge.id, 6)).slice(3)).to.deep.equal([
+      'CHARGE_DISPUTE_UPDATED',
+      'CHARGE_DISPUTE_UPDATED',
+      'CHARGE_DISPUTE_LOST',
+    ]);
+    expectBadRequest(
+      await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { customerName: 'Late' } } }),
+      /already been closed/,
+    );
   });
 
   it('close accepts a dispute as lost at once; a decision due later changes nothing', async () => {
@@ -178,15 +223,27 @@ describe('disputes over HTTP', function () {
     const accepted = await api.post<Dispute>(`/disputes/${contested.dispute.id}/close`);
     expect(accepted.body).to.deep.include({ status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost: true });
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(await getDispute(contested.dispute.id)).to.deep.include({ status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost: true });
+    expect(await getDispute(contested.dispute.id)).to.deep.include({
+      status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY',
+      acceptedAsLost: true,
+    });
     expect(await eventTypes(contested.id, 6)).not.to.include('CHARGE_DISPUTE_WON');
   });
 
   it('validates evidence: known fields only, at least one; no evidence changes nothing', async () => {
     const charge = await disputedCharge(api);
-    expectBadRequest(await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { favouriteColour: 'blue' } } }), /Unknown parameter: evidence\[favouriteColour\]/);
-    expectBadRequest(await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: {} } }), /evidence must have at least one field/);
-    expectBadRequest(await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { customerName: 'x'.repeat(20_001) } } }), /evidence\[customerName\]/);
+    expectBadRequest(
+      await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { favouriteColour: 'blue' } } }),
+      /Unknown parameter: evidence\[favouriteColour\]/,
+    );
+    expectBadRequest(
+      await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: {} } }),
+      /evidence must have at least one field/,
+    );
+    expectBadRequest(
+      await api.post(`/disputes/${charge.dispute.id}`, { json: { evidence: { customerName: 'x'.repeat(20_001) } } }),
+      /evidence\[customerName\]/,
+    );
     const unchanged = await api.post<Dispute>(`/disputes/${charge.dispute.id}`, { json: {} });
     expect(unchanged.status).to.equal(200);
     expect(unchanged.body).to.deep.equal(await getDispute(charge.dispute.id));
@@ -221,7 +278,11 @@ describe('delayed network outcomes across a restart', function () {
   });
 
   it('delivers a dispute and a fraud warning that fell due while the service was down (derived from state, not the queue)', async () => {
-    const env = { SCHEDULER_INTERVAL_MS: '100', NETWORK_DISPUTE_DELAY_MS: '2500', NETWORK_FRAUD_WARNING_DELAY_MS: '2500' };
+    const env = {
+      SCHEDULER_INTERVAL_MS: '100',
+      NETWORK_DISPUTE_DELAY_MS: '2500',
+      NETWORK_FRAUD_WARNING_DELAY_MS: '2500',
+    };
     service = await startService({ env });
     const keys = service.keys!;
     let api = new ApiClient(service.baseUrl, keys.testSecretKey);
@@ -233,15 +294,23 @@ describe('delayed network outcomes across a restart', function () {
 
     service = await startService({ dataDir: service.dataDir, env });
     api = new ApiClient(service.baseUrl, keys.testSecretKey);
-    const charge = await eventually(() => readCharge(api, disputed.id), (read) => read.disputed);
+    const charge = await eventually(
+      () => readCharge(api, disputed.id),
+      (read) => read.disputed,
+    );
     expect(charge.dispute).to.deep.include({ status: 'CHARGEBACK_NEW' });
     await eventualEventTypes(api, disputed.id, 3);
     expect(charge.dispute!.created, 'opened by the restarted service').to.be.at.least(stoppedAt);
-    const fraud = await eventually(() => readCharge(api, warned.id), (read) => read.fraudDetails.status !== 'in_progress');
+    const fraud = await eventually(
+      () => readCharge(api, warned.id),
+      (read) => read.fraudDetails.status !== 'in_progress',
+    );
     expect(fraud.fraudDetails.status).to.equal('fraudulent');
     await eventualEventTypes(api, warned.id, 2);
     // Delivered exactly once, however many scans found them.
-    expect((await eventsOf(api, disputed.id)).filter((event) => event.type === 'CHARGE_DISPUTE_CREATED')).to.have.length(1);
+    expect(
+      (await eventsOf(api, disputed.id)).filter((event) => event.type === 'CHARGE_DISPUTE_CREATED'),
+    ).to.have.length(1);
     expect((await eventsOf(api, warned.id)).filter((event) => event.type === 'CHARGE_UPDATED')).to.have.length(1);
   });
 });

@@ -32,7 +32,8 @@ describe('durability of acknowledged writes', function () {
     service = await startService({ dataDir: service.dataDir });
     expect(service.keys, 'no second default account').to.equal(null);
     const api = new ApiClient(service.baseUrl, keys.testSecretKey);
-    for (const customer of created) expect((await api.get<Customer>(`/customers/${customer.id}`)).body).to.deep.equal(customer);
+    for (const customer of created)
+      expect((await api.get<Customer>(`/customers/${customer.id}`)).body).to.deep.equal(customer);
   });
 
   it('keeps every acknowledged customer after kill -9 in the middle of writing', async () => {
@@ -44,7 +45,9 @@ describe('durability of acknowledged writes', function () {
     const writers = Array.from({ length: 4 }, async (_, writer) => {
       for (let i = 0; writing; i++) {
         try {
-          const response = await api.post<Customer>('/customers', { json: { email: `killed-${writer}-${i}@example.com` } });
+          const response = await api.post<Customer>('/customers', {
+            json: { email: `killed-${writer}-${i}@example.com` },
+          });
           if (response.status === 200) acknowledged.push(response.body);
         } catch {
           return; // the connection died with the process: that write was never acknowledged

@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
-import { FRAUD_WARNING_CARD, createCharge, eventualEventTypes, eventually, readCharge, type DisputedCharge, type FraudWarning } from '../support/disputes.ts';
+import {
+  FRAUD_WARNING_CARD,
+  createCharge,
+  eventualEventTypes,
+  eventually,
+  readCharge,
+  type DisputedCharge,
+  type FraudWarning,
+} from '../support/disputes.ts';
 import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
@@ -10,7 +18,9 @@ describe('fraud warnings over HTTP', function () {
   let api: ApiClient;
 
   before(async () => {
-    service = await startService({ env: { SCHEDULER_INTERVAL_MS: '100', NETWORK_FRAUD_WARNING_DELAY_MS: '300', NETWORK_DISPUTE_DELAY_MS: '300' } });
+    service = await startService({
+      env: { SCHEDULER_INTERVAL_MS: '100', NETWORK_FRAUD_WARNING_DELAY_MS: '300', NETWORK_DISPUTE_DELAY_MS: '300' },
+    });
     api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
   });
 
@@ -20,10 +30,15 @@ describe('fraud warnings over HTTP', function () {
   });
 
   /** A charge on the fraud-warning card, once the warning arrived, and the warning. */
-  const warnedCharge = async (extra: Record<string, unknown> = {}): Promise<{ charge: DisputedCharge; warning: FraudWarning }> => {
+  const warnedCharge = async (
+    extra: Record<string, unknown> = {},
+  ): Promise<{ charge: DisputedCharge; warning: FraudWarning }> => {
     const created = await createCharge(api, FRAUD_WARNING_CARD, extra);
     expect(created.fraudDetails.status).to.equal('in_progress');
-    const charge = await eventually(() => readCharge(api, created.id), (read) => read.fraudDetails.status !== 'in_progress');
+    const charge = await eventually(
+      () => readCharge(api, created.id),
+      (read) => read.fraudDetails.status !== 'in_progress',
+    );
     // Each read model catches up on its own: the warnings and the events may follow the charge by a moment.
     const list = await eventually(
       () => api.get<Page<FraudWarning>>('/fraud-warnings', { query: { chargeId: charge.id } }),
@@ -40,7 +55,13 @@ describe('fraud warnings over HTTP', function () {
     expect(charge.fraudDetails.status).to.equal('fraudulent');
     expect(charge.fraudDetails.score).to.be.within(90, 100);
     expect(charge.disputed).to.equal(false);
-    expect(warning).to.deep.equal({ id: warning.id, created: warning.created, objectType: 'fraud_warning', charge: charge.id, actionable: true });
+    expect(warning).to.deep.equal({
+      id: warning.id,
+      created: warning.created,
+      objectType: 'fraud_warning',
+      charge: charge.id,
+      actionable: true,
+    });
     expect(warning.id).to.match(/^fw_[A-Za-z0-9]{24}$/);
     expect(warning.created).to.be.at.least(charge.created);
 
@@ -53,8 +74,12 @@ describe('fraud warnings over HTTP', function () {
     expect(events[0]!.data).to.deep.equal(charge);
     expect(events[1]!.data.fraudDetails.status).to.equal('in_progress');
 
-    expect((await readCharge(api, ordinary.id)).fraudDetails.status, 'an ordinary card gets no warning').to.equal('safe');
-    expect((await api.get<Page<FraudWarning>>('/fraud-warnings', { query: { chargeId: ordinary.id } })).body.list).to.deep.equal([]);
+    expect((await readCharge(api, ordinary.id)).fraudDetails.status, 'an ordinary card gets no warning').to.equal(
+      'safe',
+    );
+    expect(
+      (await api.get<Page<FraudWarning>>('/fraud-warnings', { query: { chargeId: ordinary.id } })).body.list,
+    ).to.deep.equal([]);
   });
 
   it('lists warnings newest first; filters by charge and by actionable (an uncaptured charge is not actionable)', async () => {
@@ -65,13 +90,19 @@ describe('fraud warnings over HTTP', function () {
     const all = await api.get<Page<FraudWarning>>('/fraud-warnings', { query: { limit: '2' } });
     expect(all.body.list.map((warning) => warning.id)).to.deep.equal([authorized.warning.id, captured.warning.id]);
     expect(all.body.hasMore).to.equal(true);
-    const next = await api.get<Page<FraudWarning>>('/fraud-warnings', { query: { startingAfterId: authorized.warning.id, limit: '1' } });
+    const next = await api.get<Page<FraudWarning>>('/fraud-warnings', {
+      query: { startingAfterId: authorized.warning.id, limit: '1' },
+    });
     expect(next.body.list.map((warning) => warning.id)).to.deep.equal([captured.warning.id]);
 
     const notActionable = await api.get<Page<FraudWarning>>('/fraud-warnings', { query: { actionable: 'false' } });
     expect(notActionable.body.list.map((warning) => warning.id)).to.deep.equal([authorized.warning.id]);
-    const actionable = await api.get<Page<FraudWarning>>('/fraud-warnings', { query: { actionable: 'true', limit: '100' } });
-    expect(actionable.body.list.map((warning) => warning.id)).to.include(captured.warning.id).and.not.include(authorized.warning.id);
+    const actionable = await api.get<Page<FraudWarning>>('/fraud-warnings', {
+      query: { actionable: 'true', limit: '100' },
+    });
+    expect(actionable.body.list.map((warning) => warning.id))
+      .to.include(captured.warning.id)
+      .and.not.include(authorized.warning.id);
 
     const unknown = await api.get<ApiError>('/fraud-warnings', { query: { chargeId: 'char_doesnotexist' } });
     expect(unknown.status).to.equal(400);

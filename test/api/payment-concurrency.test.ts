@@ -19,10 +19,18 @@ describe('payment invariants under concurrent requests', function () {
     removeDataDir(service.dataDir);
   });
 
-  const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  const statusCounts = (statuses: number[]) =>
+    statuses.reduce<Record<number, number>>(
+      (counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+      {},
+    );
 
   it('50 concurrent 1-unit refunds of a charge of 20: exactly 20 succeed, the charge is refunded exactly once over', async () => {
-    const charge = (await api.post<Charge>('/charges', { json: { amount: 20, currency: 'EUR', card: cardDetails('4242424242424242') } })).body;
+    const charge = (
+      await api.post<Charge>('/charges', {
+        json: { amount: 20, currency: 'EUR', card: cardDetails('4242424242424242') },
+      })
+    ).body;
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         i % 2 === 0
@@ -31,7 +39,8 @@ describe('payment invariants under concurrent requests', function () {
       ),
     );
     expect(statusCounts(responses.map((response) => response.status))).to.deep.equal({ 200: 20, 400: 30 });
-    for (const response of responses.filter((r) => r.status === 400)) expect(response.body).to.have.nested.property('error.type', 'invalid_request');
+    for (const response of responses.filter((r) => r.status === 400))
+      expect(response.body).to.have.nested.property('error.type', 'invalid_request');
 
     const after = (await api.get<Charge>(`/charges/${charge.id}`)).body;
     expect(after.refunded).to.equal(true);
@@ -45,12 +54,21 @@ describe('payment invariants under concurrent requests', function () {
   });
 
   it('10 concurrent charges with one token: exactly one charge is made', async () => {
-    const token = (await api.post<Token>('/tokens', { json: cardDetails('5555555555554444'), key: service.keys!.testPublicKey })).body;
+    const token = (
+      await api.post<Token>('/tokens', { json: cardDetails('5555555555554444'), key: service.keys!.testPublicKey })
+    ).body;
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => api.post<Charge>('/charges', { json: { amount: 100, currency: 'EUR', card: token.id, description: 'token race' } })),
+      Array.from({ length: 10 }, () =>
+        api.post<Charge>('/charges', {
+          json: { amount: 100, currency: 'EUR', card: token.id, description: 'token race' },
+        }),
+      ),
     );
     expect(statusCounts(responses.map((response) => response.status))).to.deep.equal({ 200: 1, 400: 9 });
-    for (const response of responses.filter((r) => r.status === 400)) expect(response.body).to.have.nested.property('error.message').that.matches(/already been used/);
+    for (const response of responses.filter((r) => r.status === 400))
+      expect(response.body)
+        .to.have.nested.property('error.message')
+        .that.matches(/already been used/);
 
     const winner = responses.find((response) => response.status === 200)!.body;
     const charges = (await api.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list;
@@ -61,9 +79,15 @@ describe('payment invariants under concurrent requests', function () {
   });
 
   it('10 concurrent captures of one authorization: exactly one captures, one CHARGE_CAPTURED event', async () => {
-    const charge = (await api.post<Charge>('/charges', { json: { amount: 500, currency: 'EUR', captured: false, card: cardDetails('4242424242424242') } })).body;
+    const charge = (
+      await api.post<Charge>('/charges', {
+        json: { amount: 500, currency: 'EUR', captured: false, card: cardDetails('4242424242424242') },
+      })
+    ).body;
     expect(charge.captured).to.equal(false);
-    const responses = await Promise.all(Array.from({ length: 10 }, () => api.post<Charge>(`/charges/${charge.id}/capture`)));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => api.post<Charge>(`/charges/${charge.id}/capture`)),
+    );
     expect(statusCounts(responses.map((response) => response.status))).to.deep.equal({ 200: 1, 400: 9 });
     expect(responses.find((response) => response.status === 200)!.body.captured).to.equal(true);
     expect((await api.get<Charge>(`/charges/${charge.id}`)).body.captured).to.equal(true);
@@ -72,8 +96,14 @@ describe('payment invariants under concurrent requests', function () {
   });
 
   it('concurrent full refunds (no amount) of one charge: exactly one succeeds', async () => {
-    const charge = (await api.post<Charge>('/charges', { json: { amount: 900, currency: 'EUR', card: cardDetails('4242424242424242') } })).body;
-    const responses = await Promise.all(Array.from({ length: 10 }, () => api.post<Refund>('/refunds', { json: { chargeId: charge.id } })));
+    const charge = (
+      await api.post<Charge>('/charges', {
+        json: { amount: 900, currency: 'EUR', card: cardDetails('4242424242424242') },
+      })
+    ).body;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => api.post<Refund>('/refunds', { json: { chargeId: charge.id } })),
+    );
     expect(statusCounts(responses.map((response) => response.status))).to.deep.equal({ 200: 1, 400: 9 });
     const after = (await api.get<Charge>(`/charges/${charge.id}`)).body;
     expect(after.refunds.map((refund) => refund.amount)).to.deep.equal([900]);

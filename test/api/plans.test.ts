@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import { eventsOf, type ApiError, type Page } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
-import { advance, at, chargesOf, createClock, createPlan, customerOnClock, getSubscription, monthsAfter, subscribe, type Plan } from '../support/subscriptions.ts';
+import {
+  advance,
+  at,
+  chargesOf,
+  createClock,
+  createPlan,
+  customerOnClock,
+  getSubscription,
+  monthsAfter,
+  subscribe,
+  type Plan,
+} from '../support/subscriptions.ts';
 
 describe('plans over HTTP', function () {
   this.timeout(60_000);
@@ -20,11 +31,23 @@ describe('plans over HTTP', function () {
   });
 
   it('creates a plan from a form with defaults for what is omitted, readable at once', async () => {
-    const response = await api.post<Plan>('/plans', { form: { amount: '1999', currency: 'usd', interval: 'month', name: 'Pro', 'metadata[tier]': 'pro' } });
+    const response = await api.post<Plan>('/plans', {
+      form: { amount: '1999', currency: 'usd', interval: 'month', name: 'Pro', 'metadata[tier]': 'pro' },
+    });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     const plan = response.body;
     expect(plan.id).to.match(/^plan_[A-Za-z0-9]{24}$/);
-    expect(plan).to.include({ objectType: 'plan', amount: 1999, currency: 'USD', interval: 'month', intervalCount: 1, billingCycles: null, name: 'Pro', trialPeriodDays: null, recursTo: null });
+    expect(plan).to.include({
+      objectType: 'plan',
+      amount: 1999,
+      currency: 'USD',
+      interval: 'month',
+      intervalCount: 1,
+      billingCycles: null,
+      name: 'Pro',
+      trialPeriodDays: null,
+      recursTo: null,
+    });
     expect(plan.metadata).to.deep.equal({ tier: 'pro' });
     expect((await api.get<Plan>(`/plans/${plan.id}`)).body).to.deep.equal(plan);
     expect((await eventsOf(api, plan.id)).map((event) => event.type)).to.deep.equal(['PLAN_CREATED']);
@@ -42,11 +65,15 @@ describe('plans over HTTP', function () {
       [{ trialPeriodDays: -1 }, 'trialPeriodDays'],
       [{ currency: 'XXY' }, 'currency'],
     ] as [Record<string, unknown>, string][]) {
-      const response = await api.post<ApiError>('/plans', { json: { amount: 100, currency: 'EUR', interval: 'month', name: 'x', ...json } });
+      const response = await api.post<ApiError>('/plans', {
+        json: { amount: 100, currency: 'EUR', interval: 'month', name: 'x', ...json },
+      });
       expect(response.status, parameter).to.equal(400);
       expect(response.body.error.message, parameter).to.include(parameter);
     }
-    const unknownTarget = await api.post<ApiError>('/plans', { json: { amount: 100, currency: 'EUR', interval: 'month', name: 'x', billingCycles: 2, recursTo: 'plan_missing' } });
+    const unknownTarget = await api.post<ApiError>('/plans', {
+      json: { amount: 100, currency: 'EUR', interval: 'month', name: 'x', billingCycles: 2, recursTo: 'plan_missing' },
+    });
     expect(unknownTarget.status).to.equal(400);
     expect(unknownTarget.body.error.message).to.include('recursTo');
   });
@@ -55,10 +82,29 @@ describe('plans over HTTP', function () {
     const plan = await createPlan(api, { amount: 500 });
     const next = await createPlan(api, { name: 'Next' });
     const updated = await api.post<Plan>(`/plans/${plan.id}`, {
-      json: { amount: 700, currency: 'GBP', interval: 'week', intervalCount: 2, billingCycles: 6, name: 'Renamed', trialPeriodDays: 3, recursTo: next.id, metadata: { a: 'b' } },
+      json: {
+        amount: 700,
+        currency: 'GBP',
+        interval: 'week',
+        intervalCount: 2,
+        billingCycles: 6,
+        name: 'Renamed',
+        trialPeriodDays: 3,
+        recursTo: next.id,
+        metadata: { a: 'b' },
+      },
     });
     expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
-    expect(updated.body).to.include({ amount: 700, currency: 'GBP', interval: 'week', intervalCount: 2, billingCycles: 6, name: 'Renamed', trialPeriodDays: 3, recursTo: next.id });
+    expect(updated.body).to.include({
+      amount: 700,
+      currency: 'GBP',
+      interval: 'week',
+      intervalCount: 2,
+      billingCycles: 6,
+      name: 'Renamed',
+      trialPeriodDays: 3,
+      recursTo: next.id,
+    });
     await api.post(`/plans/${plan.id}`, { json: { amount: 700 } });
     expect((await eventsOf(api, plan.id)).map((event) => event.type)).to.deep.equal(['PLAN_UPDATED', 'PLAN_CREATED']);
   });
@@ -68,8 +114,12 @@ describe('plans over HTTP', function () {
     const deleted = await api.delete(`/plans/${plan.id}`);
     expect(deleted.body).to.deep.equal({ id: plan.id });
     expect((await api.get<Plan>(`/plans/${plan.id}`)).body).to.include({ id: plan.id, deleted: true });
-    expect((await api.get<Page<Plan>>('/plans', { query: { limit: '100' } })).body.list.map((item) => item.id)).to.not.include(plan.id);
-    expect((await api.get<Page<Plan>>('/plans', { query: { deleted: 'true' } })).body.list.map((item) => item.id)).to.include(plan.id);
+    expect(
+      (await api.get<Page<Plan>>('/plans', { query: { limit: '100' } })).body.list.map((item) => item.id),
+    ).to.not.include(plan.id);
+    expect(
+      (await api.get<Page<Plan>>('/plans', { query: { deleted: 'true' } })).body.list.map((item) => item.id),
+    ).to.include(plan.id);
     expect((await api.post(`/plans/${plan.id}`, { json: { amount: 1 } })).status).to.equal(400);
     expect((await api.delete(`/plans/${plan.id}`)).status).to.equal(400);
     expect((await eventsOf(api, plan.id))[0]!.type).to.equal('PLAN_DELETED');
@@ -84,7 +134,9 @@ describe('plans over HTTP', function () {
     await api.delete(`/plans/${plan.id}`);
 
     await advance(api, clock.id, monthsAfter(T0, 2));
-    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([800, 800, 800]);
+    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([
+      800, 800, 800,
+    ]);
     expect((await getSubscription(api, subscription.id)).status).to.equal('active');
     const refused = await api.post<ApiError>(`/customers/${customer.id}/subscriptions`, { json: { planId: plan.id } });
     expect(refused.status).to.equal(400);

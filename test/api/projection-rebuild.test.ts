@@ -10,7 +10,9 @@ async function listAll(api: ApiClient, path: string, query: Record<string, strin
   const all: Doc[] = [];
   let startingAfterId: string | undefined;
   for (;;) {
-    const response = await api.get<Page>(path, { query: { ...query, limit: '100', ...(startingAfterId ? { startingAfterId } : {}) } });
+    const response = await api.get<Page>(path, {
+      query: { ...query, limit: '100', ...(startingAfterId ? { startingAfterId } : {}) },
+    });
     expect(response.status).to.equal(200);
     all.push(...response.body.list);
     if (!response.body.hasMore) return all;
@@ -28,7 +30,9 @@ describe('rebuilding projections while requests are served', function () {
     service = await startService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
     api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     for (let i = 0; i < 150; i++) {
-      const customer = await api.post<Doc>('/customers', { json: { email: `rebuild-${i % 10}@example.com`, metadata: { n: String(i) } } });
+      const customer = await api.post<Doc>('/customers', {
+        json: { email: `rebuild-${i % 10}@example.com`, metadata: { n: String(i) } },
+      });
       if (i % 3 === 0) await api.post(`/customers/${customer.body.id}`, { json: { description: `updated ${i}` } });
       if (i % 7 === 0) await api.delete(`/customers/${customer.body.id}`);
     }
@@ -55,7 +59,8 @@ describe('rebuilding projections while requests are served', function () {
           api.get('/events', { query: { limit: '5' } }),
           api.post<Doc>('/customers', { json: { email: 'during@example.com' } }),
         ]);
-        for (const check of checks) if (check.status !== 200) failures.push(`${check.status} ${JSON.stringify(check.body)}`);
+        for (const check of checks)
+          if (check.status !== 200) failures.push(`${check.status} ${JSON.stringify(check.body)}`);
         const created = checks[3]!.body;
         createdDuring.push(created.id);
         // Read-your-writes holds during the rebuild too.
@@ -75,7 +80,10 @@ describe('rebuilding projections while requests are served', function () {
     expect(failures.slice(0, 5), `${failures.length} failed queries`).to.deep.equal([]);
     expect(createdDuring.length).to.be.greaterThan(5);
     const status = await runCli(['projections', 'status', '--json'], service.dataDir);
-    const generations = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as { projection: string; generation: number; lag: number });
+    const generations = status.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { projection: string; generation: number; lag: number });
     expect(generations.map((row) => row.projection)).to.include.members(['accounts', 'customers', 'events']);
     for (const row of generations) expect(row.generation, row.projection).to.equal(2);
 
@@ -86,7 +94,12 @@ describe('rebuilding projections while requests are served', function () {
     expect(customersAfter.filter((doc) => !during.has(doc.id))).to.deep.equal(customersBefore);
     expect(deletedAfter).to.deep.equal(deletedBefore);
     expect(eventsAfter.filter((event) => !during.has((event.data as Doc).id))).to.deep.equal(eventsBefore);
-    expect(customersAfter.filter((doc) => during.has(doc.id)).map((doc) => doc.id).sort()).to.deep.equal([...during].sort());
+    expect(
+      customersAfter
+        .filter((doc) => during.has(doc.id))
+        .map((doc) => doc.id)
+        .sort(),
+    ).to.deep.equal([...during].sort());
   });
 });
 

@@ -40,28 +40,63 @@ describe('subscription renewals (test clocks)', function () {
     const plan = await createPlan(api, { amount: 1250, currency: 'USD' });
 
     const created = await subscribe(api, customer.id, { planId: plan.id });
-    expect(created).to.include({ objectType: 'subscription', status: 'active', created: T0, start: T0, currentPeriodStart: T0, currentPeriodEnd: monthsAfter(T0, 1) });
-    expect(created).to.include({ quantity: 1, captureCharges: true, remainingBillingCycles: null, cancelAtPeriodEnd: false, trialStart: null, trialEnd: null, canceledAt: null, endedAt: null });
+    expect(created).to.include({
+      objectType: 'subscription',
+      status: 'active',
+      created: T0,
+      start: T0,
+      currentPeriodStart: T0,
+      currentPeriodEnd: monthsAfter(T0, 1),
+    });
+    expect(created).to.include({
+      quantity: 1,
+      captureCharges: true,
+      remainingBillingCycles: null,
+      cancelAtPeriodEnd: false,
+      trialStart: null,
+      trialEnd: null,
+      canceledAt: null,
+      endedAt: null,
+    });
 
     await advance(api, clock.id, monthsAfter(T0, 11) + 3_600);
 
     const charges = await chargesOf(api, customer.id, created.id);
-    expect(charges.map((charge) => charge.created)).to.deep.equal(Array.from({ length: 12 }, (_, month) => monthsAfter(T0, month)));
+    expect(charges.map((charge) => charge.created)).to.deep.equal(
+      Array.from({ length: 12 }, (_, month) => monthsAfter(T0, month)),
+    );
     expect(new Date(charges[1]!.created * 1000).toISOString()).to.equal('2026-02-28T10:00:00.000Z');
     expect(new Date(charges[2]!.created * 1000).toISOString()).to.equal('2026-03-31T10:00:00.000Z');
     for (const [index, charge] of charges.entries()) {
-      expect(charge).to.include({ amount: 1250, currency: 'USD', status: 'successful', captured: true, customerId: customer.id, subscriptionId: created.id });
+      expect(charge).to.include({
+        amount: 1250,
+        currency: 'USD',
+        status: 'successful',
+        captured: true,
+        customerId: customer.id,
+        subscriptionId: created.id,
+      });
       expect(charge.type).to.equal(index === 0 ? 'first_recurring' : 'subsequent_recurring');
       expect(charge.card.id).to.equal(customer.defaultCardId);
     }
     const renewed = await getSubscription(api, created.id);
-    expect(renewed).to.include({ status: 'active', start: T0, currentPeriodStart: monthsAfter(T0, 11), currentPeriodEnd: monthsAfter(T0, 12) });
+    expect(renewed).to.include({
+      status: 'active',
+      start: T0,
+      currentPeriodStart: monthsAfter(T0, 11),
+      currentPeriodEnd: monthsAfter(T0, 12),
+    });
 
     // Every period change is a CUSTOMER_SUBSCRIPTION_UPDATED whose data is the subscription then.
     const events = await eventsOf<Subscription>(api, created.id);
     expect(events.filter((event) => event.type === 'CUSTOMER_SUBSCRIPTION_CREATED')).to.have.length(1);
-    const periodStarts = new Set(events.filter((event) => event.type === 'CUSTOMER_SUBSCRIPTION_UPDATED').map((event) => event.data.currentPeriodStart));
-    for (let month = 1; month < 12; month++) expect(periodStarts.has(monthsAfter(T0, month)), `period ${month}`).to.equal(true);
+    const periodStarts = new Set(
+      events
+        .filter((event) => event.type === 'CUSTOMER_SUBSCRIPTION_UPDATED')
+        .map((event) => event.data.currentPeriodStart),
+    );
+    for (let month = 1; month < 12; month++)
+      expect(periodStarts.has(monthsAfter(T0, month)), `period ${month}`).to.equal(true);
     expect(events[0]!.created).to.equal(monthsAfter(T0, 11));
   });
 
@@ -74,10 +109,15 @@ describe('subscription renewals (test clocks)', function () {
     await advance(api, clock.id, T0 + 10 * DAY);
     expect((await api.post(`/plans/${plan.id}`, { json: { amount: 2000 } })).body).to.include({ amount: 2000 });
     expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([1000]);
-    expect(await getSubscription(api, subscription.id)).to.include({ currentPeriodStart: T0, currentPeriodEnd: monthsAfter(T0, 1) });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      currentPeriodStart: T0,
+      currentPeriodEnd: monthsAfter(T0, 1),
+    });
 
     await advance(api, clock.id, monthsAfter(T0, 2));
-    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([1000, 2000, 2000]);
+    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([
+      1000, 2000, 2000,
+    ]);
   });
 
   it('charges plan amount × quantity; a quantity change applies from the next charge', async () => {
@@ -90,7 +130,9 @@ describe('subscription renewals (test clocks)', function () {
     const updated = await api.post<Subscription>(`/subscriptions/${subscription.id}`, { json: { quantity: 2 } });
     expect(updated.body).to.include({ quantity: 2, currentPeriodStart: T0 });
     await advance(api, clock.id, monthsAfter(T0, 1));
-    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([500, 200]);
+    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => charge.amount)).to.deep.equal([
+      500, 200,
+    ]);
   });
 
   it('ends after billingCycles charges: canceled at the end of the last period, nothing charged after', async () => {
@@ -106,7 +148,13 @@ describe('subscription renewals (test clocks)', function () {
 
     expect(await chargesOf(api, customer.id, subscription.id)).to.have.length(3);
     const ended = await getSubscription(api, subscription.id);
-    expect(ended).to.include({ status: 'canceled', deleted: true, remainingBillingCycles: 0, canceledAt: monthsAfter(T0, 3), endedAt: monthsAfter(T0, 3) });
+    expect(ended).to.include({
+      status: 'canceled',
+      deleted: true,
+      remainingBillingCycles: 0,
+      canceledAt: monthsAfter(T0, 3),
+      endedAt: monthsAfter(T0, 3),
+    });
     expect((await eventsOf(api, subscription.id))[0]!.type).to.equal('CUSTOMER_SUBSCRIPTION_DELETED');
   });
 
@@ -127,7 +175,12 @@ describe('subscription renewals (test clocks)', function () {
       [300, monthsAfter(T0, 3)],
     ]);
     const recurred = await getSubscription(api, subscription.id);
-    expect(recurred).to.include({ status: 'active', planId: monthly.id, start: monthsAfter(T0, 2), remainingBillingCycles: null });
+    expect(recurred).to.include({
+      status: 'active',
+      planId: monthly.id,
+      start: monthsAfter(T0, 2),
+      remainingBillingCycles: null,
+    });
     expect(recurred).to.include({ currentPeriodStart: monthsAfter(T0, 3), currentPeriodEnd: monthsAfter(T0, 4) });
   });
 
@@ -139,9 +192,18 @@ describe('subscription renewals (test clocks)', function () {
     const subscription = await subscribe(api, customer.id, { planId: monthly.id });
 
     await advance(api, clock.id, T0 + 10 * DAY);
-    const changed = await api.post<Subscription>(`/customers/${customer.id}/subscriptions/${subscription.id}`, { json: { planId: weekly.id } });
+    const changed = await api.post<Subscription>(`/customers/${customer.id}/subscriptions/${subscription.id}`, {
+      json: { planId: weekly.id },
+    });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
-    expect(changed.body).to.include({ planId: weekly.id, status: 'active', created: T0, start: T0 + 10 * DAY, currentPeriodStart: T0 + 10 * DAY, currentPeriodEnd: T0 + 17 * DAY });
+    expect(changed.body).to.include({
+      planId: weekly.id,
+      status: 'active',
+      created: T0,
+      start: T0 + 10 * DAY,
+      currentPeriodStart: T0 + 10 * DAY,
+      currentPeriodEnd: T0 + 17 * DAY,
+    });
 
     await advance(api, clock.id, T0 + 17 * DAY);
     const charges = await chargesOf(api, customer.id, subscription.id);
@@ -173,7 +235,9 @@ describe('subscription renewals (test clocks)', function () {
     const customer = await customerOnClock(api, clock.id);
     const plan = await createPlan(api);
     const subscription = await subscribe(api, customer.id, { planId: plan.id });
-    const mastercard = await api.post<{ id: string }>(`/customers/${customer.id}/cards`, { json: cardDetails('5555555555554444') });
+    const mastercard = await api.post<{ id: string }>(`/customers/${customer.id}/cards`, {
+      json: cardDetails('5555555555554444'),
+    });
 
     await advance(api, clock.id, monthsAfter(T0, 1));
     const charges = await chargesOf(api, customer.id, subscription.id);

@@ -43,7 +43,13 @@ describe('subscription states (test clocks)', function () {
     const plan = await createPlan(api, { amount: 900, trialPeriodDays: 14 });
 
     const trialing = await subscribe(api, customer.id, { planId: plan.id });
-    expect(trialing).to.include({ status: 'trialing', trialStart: T0, trialEnd: T0 + 14 * DAY, currentPeriodStart: T0, currentPeriodEnd: T0 + 14 * DAY });
+    expect(trialing).to.include({
+      status: 'trialing',
+      trialStart: T0,
+      trialEnd: T0 + 14 * DAY,
+      currentPeriodStart: T0,
+      currentPeriodEnd: T0 + 14 * DAY,
+    });
     expect(await chargesOf(api, customer.id, trialing.id)).to.have.length(0);
 
     await advance(api, clock.id, T0 + 14 * DAY - 1);
@@ -51,9 +57,16 @@ describe('subscription states (test clocks)', function () {
 
     await advance(api, clock.id, T0 + 14 * DAY);
     const active = await getSubscription(api, trialing.id);
-    expect(active).to.include({ status: 'active', trialEnd: T0 + 14 * DAY, currentPeriodStart: T0 + 14 * DAY, currentPeriodEnd: monthsAfter(T0 + 14 * DAY, 1) });
+    expect(active).to.include({
+      status: 'active',
+      trialEnd: T0 + 14 * DAY,
+      currentPeriodStart: T0 + 14 * DAY,
+      currentPeriodEnd: monthsAfter(T0 + 14 * DAY, 1),
+    });
     const charges = await chargesOf(api, customer.id, trialing.id);
-    expect(charges.map((charge) => [charge.amount, charge.created, charge.type])).to.deep.equal([[900, T0 + 14 * DAY, 'first_recurring']]);
+    expect(charges.map((charge) => [charge.amount, charge.created, charge.type])).to.deep.equal([
+      [900, T0 + 14 * DAY, 'first_recurring'],
+    ]);
     expect(await statusesIn(trialing.id)).to.deep.equal([
       'CUSTOMER_SUBSCRIPTION_CREATED:trialing',
       'CUSTOMER_SUBSCRIPTION_UPDATED:trialing',
@@ -71,8 +84,15 @@ describe('subscription states (test clocks)', function () {
     await advance(api, clock.id, T0 + 2 * DAY);
     const ended = await api.post<Subscription>(`/subscriptions/${trialing.id}`, { json: { trialEnd: -1 } });
     expect(ended.status, JSON.stringify(ended.body)).to.equal(200);
-    expect(ended.body).to.include({ status: 'active', trialEnd: T0 + 2 * DAY, currentPeriodStart: T0 + 2 * DAY, currentPeriodEnd: monthsAfter(T0 + 2 * DAY, 1) });
-    expect((await chargesOf(api, customer.id, trialing.id)).map((charge) => charge.created)).to.deep.equal([T0 + 2 * DAY]);
+    expect(ended.body).to.include({
+      status: 'active',
+      trialEnd: T0 + 2 * DAY,
+      currentPeriodStart: T0 + 2 * DAY,
+      currentPeriodEnd: monthsAfter(T0 + 2 * DAY, 1),
+    });
+    expect((await chargesOf(api, customer.id, trialing.id)).map((charge) => charge.created)).to.deep.equal([
+      T0 + 2 * DAY,
+    ]);
   });
 
   it('without a trial the first charge is made at once: active; when it fails the create still answers, incomplete, never charged again', async () => {
@@ -85,7 +105,12 @@ describe('subscription states (test clocks)', function () {
     const incomplete = await subscribe(api, decliner.id, { planId: plan.id });
     expect(incomplete.status).to.equal('incomplete');
     const [failed] = await chargesOf(api, decliner.id, incomplete.id);
-    expect(failed).to.include({ status: 'failed', failureCode: 'card_declined', type: 'first_recurring', subscriptionId: incomplete.id });
+    expect(failed).to.include({
+      status: 'failed',
+      failureCode: 'card_declined',
+      type: 'first_recurring',
+      subscriptionId: incomplete.id,
+    });
 
     await advance(api, clock.id, monthsAfter(T0, 3));
     expect(await chargesOf(api, decliner.id, incomplete.id)).to.have.length(1);
@@ -101,14 +126,22 @@ describe('subscription states (test clocks)', function () {
     const renewal = monthsAfter(T0, 1);
 
     await advance(api, clock.id, renewal);
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'past_due', currentPeriodStart: renewal, currentPeriodEnd: monthsAfter(T0, 2) });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'past_due',
+      currentPeriodStart: renewal,
+      currentPeriodEnd: monthsAfter(T0, 2),
+    });
     await advance(api, clock.id, renewal + DAY);
     expect((await getSubscription(api, subscription.id)).status).to.equal('past_due');
 
     // The customer fixes the card before the second retry.
     await api.post(`/customers/${customer.id}/cards`, { json: cardDetails('5555555555554444') });
     await advance(api, clock.id, renewal + 3 * DAY);
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'active', currentPeriodStart: renewal, currentPeriodEnd: monthsAfter(T0, 2) });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'active',
+      currentPeriodStart: renewal,
+      currentPeriodEnd: monthsAfter(T0, 2),
+    });
 
     await advance(api, clock.id, monthsAfter(T0, 2));
     const charges = await chargesOf(api, customer.id, subscription.id);
@@ -119,7 +152,10 @@ describe('subscription states (test clocks)', function () {
       ['successful', renewal + 3 * DAY, 700],
       ['successful', monthsAfter(T0, 2), 700],
     ]);
-    expect(await statusesIn(subscription.id)).to.include.members(['CUSTOMER_SUBSCRIPTION_UPDATED:past_due', 'CUSTOMER_SUBSCRIPTION_UPDATED:active']);
+    expect(await statusesIn(subscription.id)).to.include.members([
+      'CUSTOMER_SUBSCRIPTION_UPDATED:past_due',
+      'CUSTOMER_SUBSCRIPTION_UPDATED:active',
+    ]);
   });
 
   it('when every retry (days 1, 3, 5) fails it is canceled (the account default); a failed trial end counts as a failed renewal', async () => {
@@ -140,14 +176,22 @@ describe('subscription states (test clocks)', function () {
       ['failed', trialEnd + 3 * DAY],
       ['failed', trialEnd + 5 * DAY],
     ]);
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'canceled', deleted: true, canceledAt: trialEnd + 5 * DAY, endedAt: trialEnd + 5 * DAY });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'canceled',
+      deleted: true,
+      canceledAt: trialEnd + 5 * DAY,
+      endedAt: trialEnd + 5 * DAY,
+    });
     const events = await eventsOf(api, subscription.id);
     expect(events[0]!.type).to.equal('CUSTOMER_SUBSCRIPTION_DELETED');
   });
 
   it('when every retry fails on an account set to unpaid, it becomes unpaid and is charged no more', async () => {
     const other = await createOtherAccount(api, service.dataDir, 'Unpaid shop');
-    const set = await runCli(['accounts', 'settings', other.keys.id, '--subscription-failure-status', 'unpaid', '--json'], service.dataDir);
+    const set = await runCli(
+      ['accounts', 'settings', other.keys.id, '--subscription-failure-status', 'unpaid', '--json'],
+      service.dataDir,
+    );
     expect(set.code, set.stderr).to.equal(0);
     expect(JSON.parse(set.stdout)).to.deep.equal({ subscriptionFailureStatus: 'unpaid' });
 
@@ -159,7 +203,12 @@ describe('subscription states (test clocks)', function () {
 
     await advance(other.api, clock.id, monthsAfter(T0, 3));
     const unpaid = await getSubscription(other.api, subscription.id);
-    expect(unpaid).to.include({ status: 'unpaid', canceledAt: null, endedAt: null, currentPeriodStart: monthsAfter(T0, 1) });
+    expect(unpaid).to.include({
+      status: 'unpaid',
+      canceledAt: null,
+      endedAt: null,
+      currentPeriodStart: monthsAfter(T0, 1),
+    });
     expect(unpaid).to.not.have.property('deleted');
     expect(await chargesOf(other.api, customer.id, subscription.id)).to.have.length(5);
     const listed = await other.api.get<Page<Subscription>>(`/customers/${customer.id}/subscriptions`);
@@ -175,11 +224,20 @@ describe('subscription states (test clocks)', function () {
 
     const canceled = await api.delete<Subscription>(`/customers/${customer.id}/subscriptions/${subscription.id}`);
     expect(canceled.status, JSON.stringify(canceled.body)).to.equal(200);
-    expect(canceled.body).to.include({ id: subscription.id, status: 'canceled', deleted: true, canceledAt: T0 + 5 * DAY, endedAt: T0 + 5 * DAY, cancelAtPeriodEnd: false });
+    expect(canceled.body).to.include({
+      id: subscription.id,
+      status: 'canceled',
+      deleted: true,
+      canceledAt: T0 + 5 * DAY,
+      endedAt: T0 + 5 * DAY,
+      cancelAtPeriodEnd: false,
+    });
     expect((await api.get<Page<Subscription>>(`/customers/${customer.id}/subscriptions`)).body.list).to.deep.equal([]);
-    expect((await api.get<Page<Subscription>>('/subscriptions', { query: { customerId: customer.id, deleted: 'true' } })).body.list.map((item) => item.id)).to.deep.equal([
-      subscription.id,
-    ]);
+    expect(
+      (
+        await api.get<Page<Subscription>>('/subscriptions', { query: { customerId: customer.id, deleted: 'true' } })
+      ).body.list.map((item) => item.id),
+    ).to.deep.equal([subscription.id]);
     expect((await eventsOf(api, subscription.id))[0]!.type).to.equal('CUSTOMER_SUBSCRIPTION_DELETED');
 
     await advance(api, clock.id, monthsAfter(T0, 3));
@@ -195,16 +253,30 @@ describe('subscription states (test clocks)', function () {
     const subscription = await subscribe(api, customer.id, { planId: plan.id });
     await advance(api, clock.id, T0 + 5 * DAY);
 
-    const scheduled = await api.delete<Subscription>(`/subscriptions/${subscription.id}`, { query: { atPeriodEnd: 'true' } });
-    expect(scheduled.body).to.include({ status: 'active', cancelAtPeriodEnd: true, canceledAt: T0 + 5 * DAY, endedAt: monthsAfter(T0, 1) });
+    const scheduled = await api.delete<Subscription>(`/subscriptions/${subscription.id}`, {
+      query: { atPeriodEnd: 'true' },
+    });
+    expect(scheduled.body).to.include({
+      status: 'active',
+      cancelAtPeriodEnd: true,
+      canceledAt: T0 + 5 * DAY,
+      endedAt: monthsAfter(T0, 1),
+    });
     expect(scheduled.body).to.not.have.property('deleted');
 
     await advance(api, clock.id, monthsAfter(T0, 2));
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'canceled', deleted: true, canceledAt: T0 + 5 * DAY, endedAt: monthsAfter(T0, 1) });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'canceled',
+      deleted: true,
+      canceledAt: T0 + 5 * DAY,
+      endedAt: monthsAfter(T0, 1),
+    });
     expect(await chargesOf(api, customer.id, subscription.id)).to.have.length(1);
-    expect((await eventsOf(api, subscription.id)).map((event) => event.type).slice(0, 2)).to.deep.equal(['CUSTOMER_SUBSCRIPTION_DELETED', 'CUSTOMER_SUBSCRIPTION_UPDATED']);
+    expect((await eventsOf(api, subscription.id)).map((event) => event.type).slice(0, 2)).to.deep.equal([
+      'CUSTOMER_SUBSCRIPTION_DELETED',
+      'CUSTOMER_SUBSCRIPTION_UPDATED',
+    ]);
   });
-
 
   it('a daily plan recovered late from past_due renews the periods that passed meanwhile, one by one, at once', async () => {
     const clock = await createClock(api, T0);
@@ -213,7 +285,11 @@ describe('subscription states (test clocks)', function () {
     const subscription = await subscribe(api, customer.id, { planId: plan.id });
     await api.post(`/customers/${customer.id}/cards`, { json: cardDetails(ALWAYS_DECLINES) });
     await advance(api, clock.id, T0 + 2 * DAY);
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'past_due', currentPeriodStart: T0 + DAY, currentPeriodEnd: T0 + 2 * DAY });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'past_due',
+      currentPeriodStart: T0 + DAY,
+      currentPeriodEnd: T0 + 2 * DAY,
+    });
 
     await api.post(`/customers/${customer.id}/cards`, { json: cardDetails('4242424242424242') });
     await advance(api, clock.id, T0 + 4 * DAY + 3_600);
@@ -227,7 +303,11 @@ describe('subscription states (test clocks)', function () {
       ['successful', T0 + 4 * DAY],
       ['successful', T0 + 4 * DAY],
     ]);
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'active', currentPeriodStart: T0 + 4 * DAY, currentPeriodEnd: T0 + 5 * DAY });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'active',
+      currentPeriodStart: T0 + 4 * DAY,
+      currentPeriodEnd: T0 + 5 * DAY,
+    });
   });
 
   it('a plan change during a trial keeps the trial, restarts start, and its end charges the new plan', async () => {
@@ -239,10 +319,18 @@ describe('subscription states (test clocks)', function () {
     await advance(api, clock.id, T0 + 3 * DAY);
 
     const changed = await api.post<Subscription>(`/subscriptions/${subscription.id}`, { json: { planId: premium.id } });
-    expect(changed.body).to.include({ status: 'trialing', planId: premium.id, start: T0 + 3 * DAY, trialEnd: T0 + 10 * DAY, currentPeriodEnd: T0 + 10 * DAY });
+    expect(changed.body).to.include({
+      status: 'trialing',
+      planId: premium.id,
+      start: T0 + 3 * DAY,
+      trialEnd: T0 + 10 * DAY,
+      currentPeriodEnd: T0 + 10 * DAY,
+    });
     expect(await chargesOf(api, customer.id, subscription.id)).to.have.length(0);
     await advance(api, clock.id, T0 + 10 * DAY);
-    expect((await chargesOf(api, customer.id, subscription.id)).map((charge) => [charge.amount, charge.created])).to.deep.equal([[1500, T0 + 10 * DAY]]);
+    expect(
+      (await chargesOf(api, customer.id, subscription.id)).map((charge) => [charge.amount, charge.created]),
+    ).to.deep.equal([[1500, T0 + 10 * DAY]]);
   });
 
   it('remainingBillingCycles: on create it replaces the plan’s billingCycles; 0 on update ends it at the current period’s end', async () => {
@@ -253,7 +341,10 @@ describe('subscription states (test clocks)', function () {
     expect(short.remainingBillingCycles).to.equal(1);
     const stopping = await subscribe(api, customer.id, { planId: plan.id });
     expect(stopping.remainingBillingCycles).to.equal(11);
-    expect((await api.post<Subscription>(`/subscriptions/${stopping.id}`, { json: { remainingBillingCycles: 0 } })).body.remainingBillingCycles).to.equal(0);
+    expect(
+      (await api.post<Subscription>(`/subscriptions/${stopping.id}`, { json: { remainingBillingCycles: 0 } })).body
+        .remainingBillingCycles,
+    ).to.equal(0);
 
     await advance(api, clock.id, monthsAfter(T0, 3));
     expect(await chargesOf(api, customer.id, short.id)).to.have.length(2);
@@ -267,7 +358,9 @@ describe('subscription states (test clocks)', function () {
     const customer = await customerOnClock(api, clock.id, ALWAYS_DECLINES);
     const plan = await createPlan(api);
     const incomplete = await subscribe(api, customer.id, { planId: plan.id });
-    const canceled = await api.delete<Subscription>(`/subscriptions/${incomplete.id}`, { query: { atPeriodEnd: 'true' } });
+    const canceled = await api.delete<Subscription>(`/subscriptions/${incomplete.id}`, {
+      query: { atPeriodEnd: 'true' },
+    });
     expect(canceled.body).to.include({ status: 'canceled', canceledAt: T0, endedAt: T0 });
   });
   it('a subscription whose customer was deleted is canceled when its next charge falls due', async () => {
@@ -278,7 +371,11 @@ describe('subscription states (test clocks)', function () {
     expect((await api.delete(`/customers/${customer.id}`)).status).to.equal(200);
 
     await advance(api, clock.id, monthsAfter(T0, 1));
-    expect(await getSubscription(api, subscription.id)).to.include({ status: 'canceled', canceledAt: monthsAfter(T0, 1), endedAt: monthsAfter(T0, 1) });
+    expect(await getSubscription(api, subscription.id)).to.include({
+      status: 'canceled',
+      canceledAt: monthsAfter(T0, 1),
+      endedAt: monthsAfter(T0, 1),
+    });
     expect(await chargesOf(api, customer.id, subscription.id)).to.have.length(1);
   });
 });

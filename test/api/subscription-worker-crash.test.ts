@@ -7,8 +7,21 @@ import { BullMqJobQueue } from '../../packages/jobs/bullmq-job-queue.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, eventsOf } from '../support/payments.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
-import { removeDataDir, runCli, startService, type AccountKeys, type ServiceProcess } from '../support/service-process.ts';
-import { chargesOf, createPlan, getSubscription, waitUntil, type Plan, type Subscription } from '../support/subscriptions.ts';
+import {
+  removeDataDir,
+  runCli,
+  startService,
+  type AccountKeys,
+  type ServiceProcess,
+} from '../support/service-process.ts';
+import {
+  chargesOf,
+  createPlan,
+  getSubscription,
+  waitUntil,
+  type Plan,
+  type Subscription,
+} from '../support/subscriptions.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
@@ -53,9 +66,15 @@ describeWithRedis('subscription renewals survive a killed BullMQ worker', functi
 
   /** A subscription whose trial ends in two seconds: its first paid period then falls due on real time. */
   async function subscriptionDueSoon(): Promise<{ customerId: string; subscription: Subscription }> {
-    const customer = (await api.post<{ id: string }>('/customers', { json: { email: 'crash@example.com', card: cardDetails('4242424242424242') } })).body;
+    const customer = (
+      await api.post<{ id: string }>('/customers', {
+        json: { email: 'crash@example.com', card: cardDetails('4242424242424242') },
+      })
+    ).body;
     const trialEnd = Math.floor(Date.now() / 1000) + 2;
-    const subscription = (await api.post<Subscription>(`/customers/${customer.id}/subscriptions`, { json: { planId: plan.id, trialEnd } })).body;
+    const subscription = (
+      await api.post<Subscription>(`/customers/${customer.id}/subscriptions`, { json: { planId: plan.id, trialEnd } })
+    ).body;
     expect(subscription.status).to.equal('trialing');
     return { customerId: customer.id, subscription };
   }
@@ -63,20 +82,31 @@ describeWithRedis('subscription renewals survive a killed BullMQ worker', functi
   async function domainEvents(objectId: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
     const shown = await runCli(['streams', 'show', objectId, '--json'], dataDir);
     expect(shown.code, shown.stderr).to.equal(0);
-    return shown.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+    return shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
   }
 
   /** Waits until the subscription is active and no subscription or capture job is left in Redis. */
   async function settled(subscriptionId: string): Promise<void> {
-    await waitUntil(async () => (await getSubscription(api, subscriptionId)).status === 'active', 'the renewal to be finished by the new worker', 30_000);
+    await waitUntil(
+      async () => (await getSubscription(api, subscriptionId)).status === 'active',
+      'the renewal to be finished by the new worker',
+      30_000,
+    );
     const queue = new BullMqJobQueue(redis.url, { prefix: 'payments' });
     try {
       for (const name of ['subscriptions', 'subscription-captures']) {
-        await waitUntil(async () => {
-          const counts = await queue.counts(name);
-          expect(counts.failed, `failed ${name} jobs`).to.equal(0);
-          return counts.active + counts.waiting + counts.delayed === 0 && counts.completed > 0;
-        }, `the ${name} jobs (the killed worker's one again) to be run`, 30_000);
+        await waitUntil(
+          async () => {
+            const counts = await queue.counts(name);
+            expect(counts.failed, `failed ${name} jobs`).to.equal(0);
+            return counts.active + counts.waiting + counts.delayed === 0 && counts.completed > 0;
+          },
+          `the ${name} jobs (the killed worker's one again) to be run`,
+          30_000,
+        );
       }
     } finally {
       await queue.close();
@@ -84,7 +114,10 @@ describeWithRedis('subscription renewals survive a killed BullMQ worker', functi
   }
 
   for (const killPoint of ['ChargeSucceeded', 'SubscriptionPaymentStarted'] as const) {
-    const when = killPoint === 'ChargeSucceeded' ? 'after charging and before recording the outcome' : 'after recording the charge as started and before charging';
+    const when =
+      killPoint === 'ChargeSucceeded'
+        ? 'after charging and before recording the outcome'
+        : 'after recording the charge as started and before charging';
     it(`a worker killed ${when} is followed by one that leaves exactly one charge for the period`, async () => {
       const { customerId, subscription } = await subscriptionDueSoon();
       const doomed = startWorker(redis.url, dataDir, { FAULT_HANG_AFTER_EVENT: killPoint });
@@ -94,8 +127,14 @@ describeWithRedis('subscription renewals survive a killed BullMQ worker', functi
 
       // Killed mid-renewal: the period has started, its charge is made (or not yet), the outcome is not recorded.
       const expectedBefore = killPoint === 'ChargeSucceeded' ? 1 : 0;
-      await waitUntil(async () => (await chargesOf(api, customerId, subscription.id)).length === expectedBefore, 'the killed worker’s charge to be readable');
-      await waitUntil(async () => (await getSubscription(api, subscription.id)).currentPeriodStart === subscription.trialEnd, 'the new period to be readable');
+      await waitUntil(
+        async () => (await chargesOf(api, customerId, subscription.id)).length === expectedBefore,
+        'the killed worker’s charge to be readable',
+      );
+      await waitUntil(
+        async () => (await getSubscription(api, subscription.id)).currentPeriodStart === subscription.trialEnd,
+        'the new period to be readable',
+      );
       expect((await getSubscription(api, subscription.id)).status).to.equal('trialing');
 
       const survivor = startWorker(redis.url, dataDir, {});
@@ -117,7 +156,9 @@ describeWithRedis('subscription renewals survive a killed BullMQ worker', functi
       expect(started[0]!.data.chargeId).to.equal(charges[0]!.id);
       expect(stream.filter((event) => event.type === 'SubscriptionPaymentSucceeded')).to.have.length(1);
       expect(stream.filter((event) => event.type === 'SubscriptionPeriodStarted')).to.have.length(1);
-      expect((await eventsOf(api, charges[0]!.id)).filter((event) => event.type === 'CHARGE_SUCCEEDED')).to.have.length(1);
+      expect((await eventsOf(api, charges[0]!.id)).filter((event) => event.type === 'CHARGE_SUCCEEDED')).to.have.length(
+        1,
+      );
     });
   }
 });
@@ -129,10 +170,21 @@ interface WorkerProcess {
 }
 
 function startWorker(redisUrl: string, dataDir: string, env: Record<string, string>): WorkerProcess {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', 'test/support/subscription-worker-process.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, REDIS_URL: redisUrl, SCHEDULER_INTERVAL_MS: '200', LOG_LEVEL: 'warn', ...env },
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/subscription-worker-process.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        REDIS_URL: redisUrl,
+        SCHEDULER_INTERVAL_MS: '200',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    },
+  );
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

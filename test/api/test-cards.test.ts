@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { ApiClient, type ApiResponse } from '../support/api-client.ts';
-import { cardDetails, cardForm, FUTURE_YEAR, type ApiError, type Card, type Charge, type Customer, type Refund } from '../support/payments.ts';
+import {
+  cardDetails,
+  cardForm,
+  FUTURE_YEAR,
+  type ApiError,
+  type Card,
+  type Charge,
+  type Customer,
+  type Refund,
+} from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
 /** The DESIGN §5 test-card table, row by row, through POST /charges with card details. */
@@ -24,7 +33,14 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
 
   async function expectSuccess(response: ApiResponse<Charge & ApiError>): Promise<Charge> {
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    expect(response.body).to.include({ objectType: 'charge', status: 'successful', amount: 1000, currency: 'EUR', captured: true, refunded: false });
+    expect(response.body).to.include({
+      objectType: 'charge',
+      status: 'successful',
+      amount: 1000,
+      currency: 'EUR',
+      captured: true,
+      refunded: false,
+    });
     expect(response.body).to.not.have.any.keys('failureCode', 'failureMessage');
     const read = await api.get<Charge>(`/charges/${response.body.id}`);
     expect(read.body).to.deep.equal(response.body);
@@ -32,7 +48,11 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
   }
 
   /** A decline: 402 card_error with the code and the charge id; the charge is recorded as failed. */
-  async function expectDecline(response: ApiResponse<Charge & ApiError>, code: string, issuerDeclineCode: string | null): Promise<Charge> {
+  async function expectDecline(
+    response: ApiResponse<Charge & ApiError>,
+    code: string,
+    issuerDeclineCode: string | null,
+  ): Promise<Charge> {
     expect(response.status, JSON.stringify(response.body)).to.equal(402);
     const { error } = response.body;
     expect(error).to.include({ type: 'card_error', code });
@@ -42,7 +62,14 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
     else expect(error.issuerDeclineCode).to.equal(issuerDeclineCode);
     const read = await api.get<Charge>(`/charges/${error.chargeId}`);
     expect(read.status).to.equal(200);
-    expect(read.body).to.include({ id: error.chargeId, status: 'failed', failureCode: code, failureMessage: error.message, captured: false, amount: 1000 });
+    expect(read.body).to.include({
+      id: error.chargeId,
+      status: 'failed',
+      failureCode: code,
+      failureMessage: error.message,
+      captured: false,
+      amount: 1000,
+    });
     expect(read.body.failureIssuerDeclineCode ?? null).to.equal(issuerDeclineCode);
     return read.body;
   }
@@ -70,7 +97,16 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
     for (const [number, brand, type, country, issuer] of rows) {
       it(`${number}: ${brand} ${type} succeeds`, async () => {
         const created = await expectSuccess(await charge(cardDetails(number)));
-        expect(created.card).to.include({ brand, type, country, issuer, first6: number.slice(0, 6), last4: number.slice(-4), expMonth: '12', expYear: FUTURE_YEAR });
+        expect(created.card).to.include({
+          brand,
+          type,
+          country,
+          issuer,
+          first6: number.slice(0, 6),
+          last4: number.slice(-4),
+          expMonth: '12',
+          expYear: FUTURE_YEAR,
+        });
         expect(created.card.id).to.match(/^card_/);
         expect(created.fraudDetails.status).to.equal('safe');
         expect(created.avsCheck).to.deep.equal({ result: 'not_provided' });
@@ -105,7 +141,11 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
 
   describe('4000000000000036: AVS', () => {
     it('declines incorrect_zip with AVS no_match when a billing zip is given', async () => {
-      const failed = await expectDecline(await charge(cardDetails('4000000000000036'), { billing: { address: { zip: '10001' } } }), 'incorrect_zip', null);
+      const failed = await expectDecline(
+        await charge(cardDetails('4000000000000036'), { billing: { address: { zip: '10001' } } }),
+        'incorrect_zip',
+        null,
+      );
       expect(failed.avsCheck).to.deep.equal({ result: 'no_match' });
     });
 
@@ -124,7 +164,9 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
     });
 
     it('another card with a zip gets AVS full_match', async () => {
-      const created = await expectSuccess(await charge(cardDetails('4242424242424242'), { billing: { address: { zip: '10001' } } }));
+      const created = await expectSuccess(
+        await charge(cardDetails('4242424242424242'), { billing: { address: { zip: '10001' } } }),
+      );
       expect(created.avsCheck).to.deep.equal({ result: 'full_match' });
     });
   });
@@ -142,46 +184,93 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
     expect(saved.body).to.include({ last4: '0341', customerId: customer.id });
     expect((await api.get<Customer>(`/customers/${customer.id}`)).body.defaultCardId).to.equal(saved.body.id);
 
-    const byDefault = await expectDecline(await api.post<Charge & ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', customerId: customer.id } }), 'card_declined', '05');
+    const byDefault = await expectDecline(
+      await api.post<Charge & ApiError>('/charges', {
+        json: { amount: 1000, currency: 'EUR', customerId: customer.id },
+      }),
+      'card_declined',
+      '05',
+    );
     expect(byDefault.card.id).to.equal(saved.body.id);
     expect(byDefault.customerId).to.equal(customer.id);
-    const byId = await api.post<Charge & ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', customerId: customer.id, card: saved.body.id } });
+    const byId = await api.post<Charge & ApiError>('/charges', {
+      json: { amount: 1000, currency: 'EUR', customerId: customer.id, card: saved.body.id },
+    });
     await expectDecline(byId, 'card_declined', '05');
   });
 
   describe('3-D Secure', () => {
-    const external = { version: '2.2.0', eci: '05', authenticationValue: 'AAABBBCCC', dsTransactionId: 'ds-1', acsTransactionId: 'acs-1' };
+    const external = {
+      version: '2.2.0',
+      eci: '05',
+      authenticationValue: 'AAABBBCCC',
+      dsTransactionId: 'ds-1',
+      acsTransactionId: 'acs-1',
+    };
 
     it('4000000000003220 without 3-D Secure: authentication_required', async () => {
-      const failed = await expectDecline(await charge(cardDetails('4000000000003220')), 'authentication_required', '1A');
+      const failed = await expectDecline(
+        await charge(cardDetails('4000000000003220')),
+        'authentication_required',
+        '1A',
+      );
       expect(failed.threeDSecureInfo).to.equal(null);
     });
 
     it('4000000000003220 with a successful external 3-D Secure (status Y): succeeds with liability shift', async () => {
-      const created = await expectSuccess(await charge(cardDetails('4000000000003220'), { threeDSecure: { external: { ...external, status: 'Y' } } }));
-      expect(created.threeDSecureInfo).to.deep.equal({ amount: 1000, currency: 'EUR', enrolled: true, liabilityShift: 'successful', authenticationFlow: 'challenge' });
+      const created = await expectSuccess(
+        await charge(cardDetails('4000000000003220'), { threeDSecure: { external: { ...external, status: 'Y' } } }),
+      );
+      expect(created.threeDSecureInfo).to.deep.equal({
+        amount: 1000,
+        currency: 'EUR',
+        enrolled: true,
+        liabilityShift: 'successful',
+        authenticationFlow: 'challenge',
+      });
     });
 
     it('4000000000003220 with a failed external 3-D Secure (status N): authentication_required, liabilityShift failed', async () => {
-      const failed = await expectDecline(await charge(cardDetails('4000000000003220'), { threeDSecure: { external: { ...external, status: 'N' } } }), 'authentication_required', null);
+      const failed = await expectDecline(
+        await charge(cardDetails('4000000000003220'), { threeDSecure: { external: { ...external, status: 'N' } } }),
+        'authentication_required',
+        null,
+      );
       expect(failed.threeDSecureInfo).to.include({ enrolled: true, liabilityShift: 'failed' });
     });
 
     it('4000000000003063 with requireAttempt: frictionless success', async () => {
       const response = await api.post<Charge & ApiError>('/charges', {
-        form: { amount: '1000', currency: 'EUR', ...cardForm('card', '4000000000003063'), 'threeDSecure[requireAttempt]': 'true' },
+        form: {
+          amount: '1000',
+          currency: 'EUR',
+          ...cardForm('card', '4000000000003063'),
+          'threeDSecure[requireAttempt]': 'true',
+        },
       });
       const created = await expectSuccess(response);
-      expect(created.threeDSecureInfo).to.deep.equal({ amount: 1000, currency: 'EUR', enrolled: true, liabilityShift: 'successful', authenticationFlow: 'frictionless' });
+      expect(created.threeDSecureInfo).to.deep.equal({
+        amount: 1000,
+        currency: 'EUR',
+        enrolled: true,
+        liabilityShift: 'successful',
+        authenticationFlow: 'frictionless',
+      });
     });
 
     it('4000000000003089 with requireEnrolledCard: authentication_required, liabilityShift not_possible', async () => {
-      const failed = await expectDecline(await charge(cardDetails('4000000000003089'), { threeDSecure: { requireEnrolledCard: true } }), 'authentication_required', null);
+      const failed = await expectDecline(
+        await charge(cardDetails('4000000000003089'), { threeDSecure: { requireEnrolledCard: true } }),
+        'authentication_required',
+        null,
+      );
       expect(failed.threeDSecureInfo).to.include({ enrolled: false, liabilityShift: 'not_possible' });
     });
 
     it('4000000000003089 without requirements: succeeds, liabilityShift not_possible', async () => {
-      const created = await expectSuccess(await charge(cardDetails('4000000000003089'), { threeDSecure: { requireAttempt: false } }));
+      const created = await expectSuccess(
+        await charge(cardDetails('4000000000003089'), { threeDSecure: { requireAttempt: false } }),
+      );
       expect(created.threeDSecureInfo).to.include({ enrolled: false, liabilityShift: 'not_possible' });
     });
   });
@@ -225,17 +314,25 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
 
     it('a malformed or past year: invalid_expiry_year', async () => {
       await expectInvalid(await charge(cardDetails('4242424242424242', { expYear: 'abc' })), 'invalid_expiry_year');
-      await expectInvalid(await charge(cardDetails('4242424242424242', { expYear: String(new Date().getUTCFullYear() - 1) })), 'invalid_expiry_year');
+      await expectInvalid(
+        await charge(cardDetails('4242424242424242', { expYear: String(new Date().getUTCFullYear() - 1) })),
+        'invalid_expiry_year',
+      );
     });
 
     it('an earlier month of the current year: expired_card', async function () {
       const now = new Date();
       if (now.getUTCMonth() === 0) this.skip();
-      await expectInvalid(await charge(cardDetails('4242424242424242', { expMonth: '1', expYear: String(now.getUTCFullYear()) })), 'expired_card');
+      await expectInvalid(
+        await charge(cardDetails('4242424242424242', { expMonth: '1', expYear: String(now.getUTCFullYear()) })),
+        'expired_card',
+      );
     });
 
     it('a two-digit year means 20YY', async () => {
-      const created = await expectSuccess(await charge(cardDetails('4242424242424242', { expYear: FUTURE_YEAR.slice(2) })));
+      const created = await expectSuccess(
+        await charge(cardDetails('4242424242424242', { expYear: FUTURE_YEAR.slice(2) })),
+      );
       expect(created.card.expYear).to.equal(FUTURE_YEAR);
       const thirty = await expectSuccess(await charge(cardDetails('4242424242424242', { expYear: '30' })));
       expect(thirty.card.expYear).to.equal('2030');

@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type ApiError, type Charge, type Page } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
-import { advance, at, chargesOf, createClock, createPlan, customerOnClock, DAY, monthsAfter, subscribe, type TestClock } from '../support/subscriptions.ts';
+import {
+  advance,
+  at,
+  chargesOf,
+  createClock,
+  createPlan,
+  customerOnClock,
+  DAY,
+  monthsAfter,
+  subscribe,
+  type TestClock,
+} from '../support/subscriptions.ts';
 
 describe('test clocks over HTTP', function () {
   this.timeout(60_000);
@@ -34,14 +45,22 @@ describe('test clocks over HTTP', function () {
     const backwards = await api.post<ApiError>(`/test-clocks/${clock.id}/advance`, { json: { frozenTime: T0 } });
     expect(backwards.status).to.equal(400);
     expect(backwards.body.error.message).to.include('frozenTime');
-    expect((await api.post<ApiError>('/test-clocks', { json: {} })).body.error.message).to.equal('Missing required parameter: frozenTime');
+    expect((await api.post<ApiError>('/test-clocks', { json: {} })).body.error.message).to.equal(
+      'Missing required parameter: frozenTime',
+    );
 
     expect((await api.delete(`/test-clocks/${clock.id}`)).body).to.deep.equal({ id: clock.id });
     expect((await api.get<TestClock>(`/test-clocks/${clock.id}`)).body).to.include({ deleted: true });
     expect((await api.get<Page<TestClock>>('/test-clocks')).body.list.map((item) => item.id)).to.not.include(clock.id);
-    expect((await api.get<Page<TestClock>>('/test-clocks', { query: { deleted: 'true' } })).body.list.map((item) => item.id)).to.include(clock.id);
-    expect((await api.post(`/test-clocks/${clock.id}/advance`, { json: { frozenTime: T0 + 2 * DAY } })).status).to.equal(400);
-    expect((await api.post('/customers', { json: { email: 'late@example.com', testClockId: clock.id } })).status).to.equal(400);
+    expect(
+      (await api.get<Page<TestClock>>('/test-clocks', { query: { deleted: 'true' } })).body.list.map((item) => item.id),
+    ).to.include(clock.id);
+    expect(
+      (await api.post(`/test-clocks/${clock.id}/advance`, { json: { frozenTime: T0 + 2 * DAY } })).status,
+    ).to.equal(400);
+    expect(
+      (await api.post('/customers', { json: { email: 'late@example.com', testClockId: clock.id } })).status,
+    ).to.equal(400);
     expect((await api.get('/test-clocks/clock_unknown')).status).to.equal(404);
   });
 
@@ -64,17 +83,26 @@ describe('test clocks over HTTP', function () {
 
   it('customers on a clock live on its time: their objects’ timestamps follow it', async () => {
     const clock = await createClock(api, T0);
-    const customer = await api.post<{ id: string; created: number; testClockId: string; cards: { created: number }[] }>('/customers', {
-      json: { email: 'clocked@example.com', testClockId: clock.id, card: cardDetails('4242424242424242') },
-    });
+    const customer = await api.post<{ id: string; created: number; testClockId: string; cards: { created: number }[] }>(
+      '/customers',
+      {
+        json: { email: 'clocked@example.com', testClockId: clock.id, card: cardDetails('4242424242424242') },
+      },
+    );
     expect(customer.body).to.include({ created: T0, testClockId: clock.id });
     expect(customer.body.cards[0]!.created).to.equal(T0);
     await advance(api, clock.id, T0 + 3 * DAY);
-    const charge = await api.post<Charge>('/charges', { json: { amount: 100, currency: 'EUR', customerId: customer.body.id } });
+    const charge = await api.post<Charge>('/charges', {
+      json: { amount: 100, currency: 'EUR', customerId: customer.body.id },
+    });
     expect(charge.body.created).to.equal(T0 + 3 * DAY);
-    const card = await api.post<{ created: number }>(`/customers/${customer.body.id}/cards`, { json: cardDetails('5555555555554444') });
+    const card = await api.post<{ created: number }>(`/customers/${customer.body.id}/cards`, {
+      json: cardDetails('5555555555554444'),
+    });
     expect(card.body.created).to.equal(T0 + 3 * DAY);
-    const unknown = await api.post<ApiError>('/customers', { json: { email: 'x@example.com', testClockId: 'clock_unknown' } });
+    const unknown = await api.post<ApiError>('/customers', {
+      json: { email: 'x@example.com', testClockId: 'clock_unknown' },
+    });
     expect(unknown.status).to.equal(400);
   });
 
@@ -93,7 +121,10 @@ describe('test clocks over HTTP', function () {
 
     await advance(api, clock.id, monthsAfter(T0, 1) + DAY);
 
-    expect((await chargesOf(api, first.id, monthlySub.id)).map((charge) => charge.created)).to.deep.equal([T0, monthsAfter(T0, 1)]);
+    expect((await chargesOf(api, first.id, monthlySub.id)).map((charge) => charge.created)).to.deep.equal([
+      T0,
+      monthsAfter(T0, 1),
+    ]);
     expect((await chargesOf(api, second.id, weeklySub.id)).map((charge) => charge.created)).to.deep.equal(
       [0, 1, 2, 3, 4].map((week) => T0 + 2 * DAY + week * 7 * DAY),
     );

@@ -63,7 +63,11 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     for (const group of eventGroups) await group.perform(api);
     const events = await allEvents(api);
     for (const group of eventGroups) {
-      for (const type of group.types) expect([...events.values()].map((event) => event.type), `${group.group}: ${type}`).to.include(type);
+      for (const type of group.types)
+        expect(
+          [...events.values()].map((event) => event.type),
+          `${group.group}: ${type}`,
+        ).to.include(type);
     }
 
     await receiver.waitFor((received) => received.length >= 3, 20_000, 'the first attempts');
@@ -73,11 +77,19 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
 
     service = await startService({ dataDir: service.dataDir, env });
     api = new ApiClient(service.baseUrl, keys.testSecretKey);
-    const deliveries = await waitForDeliveries(api, endpoint.id, (list) => list.length === events.size && list.every((d) => d.status === 'delivered'), 30_000);
+    const deliveries = await waitForDeliveries(
+      api,
+      endpoint.id,
+      (list) => list.length === events.size && list.every((d) => d.status === 'delivered'),
+      30_000,
+    );
 
     expect(new Set(deliveries.map((d) => d.eventId))).to.deep.equal(new Set(events.keys()));
     for (const delivery of deliveries) {
-      expect(delivery.attempts.map((attempt) => attempt.statusCode), delivery.eventType).to.deep.equal([500, 200]);
+      expect(
+        delivery.attempts.map((attempt) => attempt.statusCode),
+        delivery.eventType,
+      ).to.deep.equal([500, 200]);
     }
     const delivered = receiver.received.filter((webhook) => webhook.answered === 200);
     expect(new Set(delivered.map(eventIdOf))).to.deep.equal(new Set(events.keys()));
@@ -100,7 +112,10 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     await receiver.waitFor((received) => received.length >= 3);
     const arrivals = receiver.received.map((webhook) => webhook.receivedAt);
     RETRY_DELAYS.slice(0, 2).forEach((delay, index) => {
-      expect(arrivals[index + 1]! - arrivals[index]!, `wait before retry ${index + 1}`).to.be.within(delay - 30, delay + 1_000);
+      expect(arrivals[index + 1]! - arrivals[index]!, `wait before retry ${index + 1}`).to.be.within(
+        delay - 30,
+        delay + 1_000,
+      );
     });
     const [delivery] = await waitForDeliveries(api, endpoint.id, (list) => list[0]?.status === 'delivered');
     expect(delivery!.attempts.map((attempt) => attempt.statusCode)).to.deep.equal([500, 500, 200]);
@@ -116,7 +131,11 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     let api = new ApiClient(service.baseUrl, keys.testSecretKey);
     const endpoint = await createEndpoint(api, receiver);
     for (let i = 0; i < EVENTS; i++) await api.post('/customers', { json: { email: `lost-redis-${i}@example.com` } });
-    await waitForDeliveries(api, endpoint.id, (list) => list.length === EVENTS && list.every((d) => d.attempts.length >= 1));
+    await waitForDeliveries(
+      api,
+      endpoint.id,
+      (list) => list.length === EVENTS && list.every((d) => d.attempts.length >= 1),
+    );
     await service.stop();
     await first.kill();
 
@@ -125,12 +144,18 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     await receiver.listen();
     service = await startService({ dataDir: service.dataDir, env: envFor(second, delays) });
     api = new ApiClient(service.baseUrl, keys.testSecretKey);
-    const deliveries = await waitForDeliveries(api, endpoint.id, (list) => list.length === EVENTS && list.every((d) => d.status === 'delivered'), 30_000);
+    const deliveries = await waitForDeliveries(
+      api,
+      endpoint.id,
+      (list) => list.length === EVENTS && list.every((d) => d.status === 'delivered'),
+      30_000,
+    );
 
     expect(new Set(receiver.received.map(eventIdOf))).to.deep.equal(new Set(deliveries.map((d) => d.eventId)));
     for (const delivery of deliveries) {
       expect(delivery.attempts.at(-1)).to.include({ statusCode: 200 });
-      for (const attempt of delivery.attempts.slice(0, -1)) expect(attempt).to.include({ statusCode: null, error: 'connection refused' });
+      for (const attempt of delivery.attempts.slice(0, -1))
+        expect(attempt).to.include({ statusCode: null, error: 'connection refused' });
     }
   });
 });

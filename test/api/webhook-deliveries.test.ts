@@ -4,7 +4,15 @@ import { eventGroups } from '../support/event-groups.ts';
 import type { PublicEvent } from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
 import { freePort, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { allEvents, createEndpoint, deliveriesOf, eventIdOf, signatureVerifies, waitForDeliveries, type WebhookDelivery } from '../support/webhooks.ts';
+import {
+  allEvents,
+  createEndpoint,
+  deliveriesOf,
+  eventIdOf,
+  signatureVerifies,
+  waitForDeliveries,
+  type WebhookDelivery,
+} from '../support/webhooks.ts';
 
 const RETRY_DELAYS = [200, 400, 800];
 const SERVICE_ENV = {
@@ -63,9 +71,17 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
 
       const expected = [...(await allEvents(api)).values()].filter((event) => !before.has(event.id));
       for (const group of eventGroups) {
-        for (const type of group.types) expect(expected.map((event) => event.type), `${group.group}: ${type}`).to.include(type);
+        for (const type of group.types)
+          expect(
+            expected.map((event) => event.type),
+            `${group.group}: ${type}`,
+          ).to.include(type);
       }
-      await receiver.waitFor((received) => new Set(received.map(eventIdOf)).size >= expected.length, 20_000, `${expected.length} events`);
+      await receiver.waitFor(
+        (received) => new Set(received.map(eventIdOf)).size >= expected.length,
+        20_000,
+        `${expected.length} events`,
+      );
 
       const received = new Map(receiver.received.map((webhook) => [eventIdOf(webhook), webhook]));
       for (const event of expected) {
@@ -77,7 +93,9 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
         expect(webhook!.method).to.equal('POST');
         expect(webhook!.headers['content-type']).to.equal('application/json');
         expect(signatureVerifies(endpoint.secret, webhook!), `signature of ${event.type}`).to.equal(true);
-        expect(signatureVerifies(narrow.secret, webhook!), 'another endpoint secret does not verify it').to.equal(false);
+        expect(signatureVerifies(narrow.secret, webhook!), 'another endpoint secret does not verify it').to.equal(
+          false,
+        );
       }
       // Nothing from before the endpoint existed, nothing twice.
       expect(receiver.received.every((webhook) => !before.has(eventIdOf(webhook)))).to.equal(true);
@@ -88,14 +106,25 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
       expect(onlySucceeded.received.map(eventIdOf).sort()).to.deep.equal(succeeded.map((event) => event.id).sort());
       expect(disabled.received).to.have.length(0);
 
-      const deliveries = await waitForDeliveries(api, endpoint.id, (list) => list.length === expected.length && list.every((d) => d.status === 'delivered'));
+      const deliveries = await waitForDeliveries(
+        api,
+        endpoint.id,
+        (list) => list.length === expected.length && list.every((d) => d.status === 'delivered'),
+      );
       for (const delivery of deliveries) {
-        expect(delivery).to.include({ objectType: 'webhookDelivery', endpointId: endpoint.id, status: 'delivered', nextAttemptAt: null });
+        expect(delivery).to.include({
+          objectType: 'webhookDelivery',
+          endpointId: endpoint.id,
+          status: 'delivered',
+          nextAttemptAt: null,
+        });
         expect(delivery.id).to.match(/^wd_/);
         expect(delivery.attempts).to.have.length(1);
         expect(delivery.attempts[0]).to.include({ attempt: 1, statusCode: 200, error: null });
       }
-      expect(deliveries.map((delivery) => delivery.eventId).sort()).to.deep.equal(expected.map((event) => event.id).sort());
+      expect(deliveries.map((delivery) => delivery.eventId).sort()).to.deep.equal(
+        expected.map((event) => event.id).sort(),
+      );
     } finally {
       await onlySucceeded.close();
       await disabled.close();
@@ -109,11 +138,18 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
 
     await receiver.waitFor((received) => received.length >= 3);
     const [first, second, third] = receiver.received;
-    expect([first, second, third].map((webhook) => eventIdOf(webhook!))).to.deep.equal(Array(3).fill(eventIdOf(first!)));
+    expect([first, second, third].map((webhook) => eventIdOf(webhook!))).to.deep.equal(
+      Array(3).fill(eventIdOf(first!)),
+    );
     expect(JSON.parse(first!.body)).to.deep.include({ type: 'CUSTOMER_CREATED' });
     expect((JSON.parse(first!.body) as PublicEvent<{ id: string }>).data.id).to.equal(customer.id);
     const gaps = [second!.receivedAt - first!.receivedAt, third!.receivedAt - second!.receivedAt];
-    gaps.forEach((gap, index) => expect(gap, `wait before retry ${index + 1}`).to.be.within(RETRY_DELAYS[index]! - EARLY_SLACK_MS, RETRY_DELAYS[index]! + LATE_SLACK_MS));
+    gaps.forEach((gap, index) =>
+      expect(gap, `wait before retry ${index + 1}`).to.be.within(
+        RETRY_DELAYS[index]! - EARLY_SLACK_MS,
+        RETRY_DELAYS[index]! + LATE_SLACK_MS,
+      ),
+    );
     // Each attempt is signed afresh.
     for (const webhook of [first, second, third]) expect(signatureVerifies(endpoint.secret, webhook!)).to.equal(true);
 
@@ -126,7 +162,10 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
     for (const attempt of delivery!.attempts) expect(attempt.durationMs).to.be.a('number').at.least(0);
     // Auditors see each attempt as a domain event of the delivery's stream.
     const stream = await runCli(['streams', 'show', delivery!.id, '--json'], service.dataDir);
-    const recorded = stream.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; actor: string; data: { attempt: number; outcome: string } });
+    const recorded = stream.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; actor: string; data: { attempt: number; outcome: string } });
     expect(recorded.map((event) => [event.type, event.data.attempt, event.data.outcome, event.actor])).to.deep.equal([
       ['WebhookDeliveryAttempted', 1, 'retrying', 'system:worker'],
       ['WebhookDeliveryAttempted', 2, 'retrying', 'system:worker'],
@@ -142,11 +181,17 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
       const endpoint = await endpointFor(down);
       await api.post('/customers', { json: { email: 'down-1@example.com' } });
       await api.post('/customers', { json: { email: 'down-2@example.com' } });
-      await waitForDeliveries(api, endpoint.id, (list) => list.length === 2 && list.every((d) => d.attempts.length >= 2));
+      await waitForDeliveries(
+        api,
+        endpoint.id,
+        (list) => list.length === 2 && list.every((d) => d.attempts.length >= 2),
+      );
       await down.listen();
 
       await down.waitFor((received) => received.length >= 2);
-      const deliveries = await waitForDeliveries(api, endpoint.id, (list) => list.every((d) => d.status === 'delivered'));
+      const deliveries = await waitForDeliveries(api, endpoint.id, (list) =>
+        list.every((d) => d.status === 'delivered'),
+      );
       for (const delivery of deliveries) {
         const failed = delivery.attempts.slice(0, -1);
         expect(failed.length).to.be.at.least(2);
@@ -187,7 +232,11 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
     receiver.respondWith((_request, index) => (index === 0 ? 500 : 200));
     const endpoint = await endpointFor(receiver);
     for (let i = 0; i < 3; i++) await api.post('/customers', { json: { email: `rebuild-${i}@example.com` } });
-    const delivered = await waitForDeliveries(api, endpoint.id, (list) => list.length === 3 && list.every((d) => d.status === 'delivered'));
+    const delivered = await waitForDeliveries(
+      api,
+      endpoint.id,
+      (list) => list.length === 3 && list.every((d) => d.status === 'delivered'),
+    );
     const sent = receiver.received.length;
 
     const rebuild = await runCli(['projections', 'rebuild', 'webhook-deliveries'], service.dataDir);
@@ -240,15 +289,22 @@ describe('webhook deliveries across a killed service (embedded profile)', functi
       let api = new ApiClient(service.baseUrl, keys.testSecretKey);
       const endpoint = await createEndpoint(api, receiver);
       for (let i = 0; i < 5; i++) await api.post('/customers', { json: { email: `killed-${i}@example.com` } });
-      await waitForDeliveries(api, endpoint.id, (list) => list.length === 5 && list.every((d) => d.attempts.length === 1));
+      await waitForDeliveries(
+        api,
+        endpoint.id,
+        (list) => list.length === 5 && list.every((d) => d.attempts.length === 1),
+      );
       await service.kill();
 
       await receiver.listen();
       service = await startService({ dataDir: service.dataDir, env });
       api = new ApiClient(service.baseUrl, keys.testSecretKey);
-      const deliveries = await waitForDeliveries(api, endpoint.id, (list) => list.every((d) => d.status === 'delivered'));
+      const deliveries = await waitForDeliveries(api, endpoint.id, (list) =>
+        list.every((d) => d.status === 'delivered'),
+      );
       expect(new Set(receiver.received.map(eventIdOf))).to.deep.equal(new Set(deliveries.map((d) => d.eventId)));
-      for (const delivery of deliveries) expect(delivery.attempts.map((attempt) => attempt.statusCode)).to.deep.equal([null, 200]);
+      for (const delivery of deliveries)
+        expect(delivery.attempts.map((attempt) => attempt.statusCode)).to.deep.equal([null, 200]);
     } finally {
       await service.stop();
       removeDataDir(service.dataDir);

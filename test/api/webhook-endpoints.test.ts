@@ -28,7 +28,12 @@ describe('webhook endpoints over HTTP', function () {
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const endpoint = created.body;
     expect(endpoint.id).to.match(/^we_[A-Za-z0-9]{24}$/);
-    expect(endpoint).to.include({ objectType: 'webhookEndpoint', url: 'http://127.0.0.1:9/hooks', description: 'Orders', enabled: true });
+    expect(endpoint).to.include({
+      objectType: 'webhookEndpoint',
+      url: 'http://127.0.0.1:9/hooks',
+      description: 'Orders',
+      enabled: true,
+    });
     expect(endpoint.events).to.deep.equal(['CHARGE_SUCCEEDED', 'CHARGE_REFUNDED']);
     expect(endpoint.secret).to.match(/^whsec_[A-Za-z0-9]{32}$/);
 
@@ -42,21 +47,34 @@ describe('webhook endpoints over HTTP', function () {
   });
 
   it('accepts form bodies, defaults to every event type, and takes enabled', async () => {
-    const created = await api.post<WebhookEndpoint>('/webhook-endpoints', { form: { url: 'https://hooks.example.com/all', enabled: 'false' } });
+    const created = await api.post<WebhookEndpoint>('/webhook-endpoints', {
+      form: { url: 'https://hooks.example.com/all', enabled: 'false' },
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     expect(created.body).to.include({ enabled: false, description: null });
     expect(created.body.events).to.deep.equal([]);
-    const typed = await api.post<WebhookEndpoint>('/webhook-endpoints', { form: { url: 'https://hooks.example.com/t', 'events[0]': 'CUSTOMER_CREATED', 'events[1]': 'CUSTOMER_CREATED' } });
+    const typed = await api.post<WebhookEndpoint>('/webhook-endpoints', {
+      form: { url: 'https://hooks.example.com/t', 'events[0]': 'CUSTOMER_CREATED', 'events[1]': 'CUSTOMER_CREATED' },
+    });
     expect(typed.body.events, 'each type once').to.deep.equal(['CUSTOMER_CREATED']);
   });
 
   it('updates url, events, description and enabled', async () => {
-    const endpoint = (await api.post<WebhookEndpoint>('/webhook-endpoints', { json: { url: 'http://localhost:9/a', description: 'Old' } })).body;
+    const endpoint = (
+      await api.post<WebhookEndpoint>('/webhook-endpoints', {
+        json: { url: 'http://localhost:9/a', description: 'Old' },
+      })
+    ).body;
     const updated = await api.post<WebhookEndpoint>(`/webhook-endpoints/${endpoint.id}`, {
       json: { url: 'http://localhost:9/b', events: ['CUSTOMER_DELETED'], description: null, enabled: false },
     });
     expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
-    expect(updated.body).to.include({ id: endpoint.id, url: 'http://localhost:9/b', description: null, enabled: false });
+    expect(updated.body).to.include({
+      id: endpoint.id,
+      url: 'http://localhost:9/b',
+      description: null,
+      enabled: false,
+    });
     expect(updated.body.events).to.deep.equal(['CUSTOMER_DELETED']);
     expect(updated.body).to.not.have.property('secret');
     expect((await api.get(`/webhook-endpoints/${endpoint.id}`)).body).to.deep.equal(updated.body);
@@ -65,18 +83,31 @@ describe('webhook endpoints over HTTP', function () {
   });
 
   it('deletes softly: readable with deleted: true, listed only with deleted=true, no longer updatable', async () => {
-    const endpoint = (await api.post<WebhookEndpoint>('/webhook-endpoints', { json: { url: 'http://localhost:9/gone' } })).body;
+    const endpoint = (
+      await api.post<WebhookEndpoint>('/webhook-endpoints', { json: { url: 'http://localhost:9/gone' } })
+    ).body;
     const deleted = await api.delete(`/webhook-endpoints/${endpoint.id}`);
     expect(deleted.status).to.equal(200);
     expect(deleted.body).to.deep.equal({ id: endpoint.id });
     expect((await api.get(`/webhook-endpoints/${endpoint.id}`)).body).to.include({ id: endpoint.id, deleted: true });
-    expect((await api.get<Page<WebhookEndpoint>>('/webhook-endpoints', { query: { limit: '100' } })).body.list.map((item) => item.id)).to.not.include(endpoint.id);
-    expect((await api.get<Page<WebhookEndpoint>>('/webhook-endpoints', { query: { deleted: 'true' } })).body.list.map((item) => item.id)).to.include(endpoint.id);
+    expect(
+      (await api.get<Page<WebhookEndpoint>>('/webhook-endpoints', { query: { limit: '100' } })).body.list.map(
+        (item) => item.id,
+      ),
+    ).to.not.include(endpoint.id);
+    expect(
+      (await api.get<Page<WebhookEndpoint>>('/webhook-endpoints', { query: { deleted: 'true' } })).body.list.map(
+        (item) => item.id,
+      ),
+    ).to.include(endpoint.id);
     const update = await api.post<ApiError>(`/webhook-endpoints/${endpoint.id}`, { json: { enabled: false } });
     expect(update.status).to.equal(400);
     expect(update.body.error.message).to.match(/has been deleted/);
     expect((await api.delete(`/webhook-endpoints/${endpoint.id}`)).status).to.equal(400);
-    expect((await api.get(`/webhook-endpoints/${endpoint.id}/deliveries`)).status, 'its deliveries stay readable').to.equal(200);
+    expect(
+      (await api.get(`/webhook-endpoints/${endpoint.id}/deliveries`)).status,
+      'its deliveries stay readable',
+    ).to.equal(200);
   });
 
   it('refuses invalid parameters with 400', async () => {
@@ -84,10 +115,19 @@ describe('webhook endpoints over HTTP', function () {
       [{}, /^Missing required parameter: url$/],
       [{ url: 'ftp://example.com/x' }, /^Invalid parameter: url must be an absolute http or https URL$/],
       [{ url: 'not a url' }, /^Invalid parameter: url must be an absolute http or https URL$/],
-      [{ url: 'https://user:secret@example.com/' }, /^Invalid parameter: url must not contain a user name or password$/],
-      [{ url: `https://example.com/${'a'.repeat(2048)}` }, /^Invalid parameter: url must be at most 2048 characters long$/],
+      [
+        { url: 'https://user:secret@example.com/' },
+        /^Invalid parameter: url must not contain a user name or password$/,
+      ],
+      [
+        { url: `https://example.com/${'a'.repeat(2048)}` },
+        /^Invalid parameter: url must be at most 2048 characters long$/,
+      ],
       [{ url: 'https://example.com/', events: ['NOT_A_TYPE'] }, /^Invalid parameter: events\[0\] must be one of: /],
-      [{ url: 'https://example.com/', events: 'CHARGE_SUCCEEDED' }, /^Invalid parameter: events must be a list of event types$/],
+      [
+        { url: 'https://example.com/', events: 'CHARGE_SUCCEEDED' },
+        /^Invalid parameter: events must be a list of event types$/,
+      ],
       [{ url: 'https://example.com/', secret: 'whsec_mine' }, /^Unknown parameter: secret$/],
     ];
     for (const [json, message] of cases) {
@@ -99,7 +139,8 @@ describe('webhook endpoints over HTTP', function () {
   });
 
   it("answers 404 for an unknown endpoint, or another mode's", async () => {
-    const endpoint = (await api.post<WebhookEndpoint>('/webhook-endpoints', { json: { url: 'http://localhost:9/t' } })).body;
+    const endpoint = (await api.post<WebhookEndpoint>('/webhook-endpoints', { json: { url: 'http://localhost:9/t' } }))
+      .body;
     for (const [client, path] of [
       [api, '/webhook-endpoints/we_unknown'],
       [api, '/webhook-endpoints/we_unknown/deliveries'],
@@ -132,22 +173,34 @@ describe('webhook endpoints over HTTP', function () {
         const response = await live.post<ApiError>('/webhook-endpoints', { json: { url } });
         expect(response.status).to.equal(400);
         expect(response.body.error.type).to.equal('invalid_request');
-        expect(response.body.error.message).to.match(/^Invalid parameter: url /).and.to.match(message);
+        expect(response.body.error.message)
+          .to.match(/^Invalid parameter: url /)
+          .and.to.match(message);
       });
     }
 
     it('accepts an https URL with a public address, and refuses changing it to a private one', async () => {
-      const created = await live.post<WebhookEndpoint>('/webhook-endpoints', { json: { url: 'https://93.184.215.14/hooks' } });
+      const created = await live.post<WebhookEndpoint>('/webhook-endpoints', {
+        json: { url: 'https://93.184.215.14/hooks' },
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
-      const update = await live.post<ApiError>(`/webhook-endpoints/${created.body.id}`, { json: { url: 'https://192.168.0.1/hooks' } });
+      const update = await live.post<ApiError>(`/webhook-endpoints/${created.body.id}`, {
+        json: { url: 'https://192.168.0.1/hooks' },
+      });
       expect(update.status).to.equal(400);
       expect(update.body.error.message).to.match(/private/);
-      expect((await live.get<WebhookEndpoint>(`/webhook-endpoints/${created.body.id}`)).body.url).to.equal('https://93.184.215.14/hooks');
-      expect((await live.get<Page<WebhookEndpoint>>('/webhook-endpoints')).body.list.map((item) => item.id)).to.deep.equal([created.body.id]);
+      expect((await live.get<WebhookEndpoint>(`/webhook-endpoints/${created.body.id}`)).body.url).to.equal(
+        'https://93.184.215.14/hooks',
+      );
+      expect(
+        (await live.get<Page<WebhookEndpoint>>('/webhook-endpoints')).body.list.map((item) => item.id),
+      ).to.deep.equal([created.body.id]);
     });
 
     it('lets test mode target loopback addresses', async () => {
-      expect((await api.post('/webhook-endpoints', { json: { url: 'http://127.0.0.1:3000/hooks' } })).status).to.equal(200);
+      expect((await api.post('/webhook-endpoints', { json: { url: 'http://127.0.0.1:3000/hooks' } })).status).to.equal(
+        200,
+      );
       expect((await api.post('/webhook-endpoints', { json: { url: 'http://[::1]:3000/hooks' } })).status).to.equal(200);
     });
   });

@@ -53,13 +53,15 @@ function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds (got ${JSON.stringify(raw)})`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number of seconds (got ${JSON.stringify(raw)})`);
   return value;
 }
 
 function positiveInteger(name: string, fallback: number): number {
   const value = positiveNumber(name, fallback);
-  if (!Number.isInteger(value)) throw new Error(`${name} must be a positive integer (got ${JSON.stringify(process.env[name])})`);
+  if (!Number.isInteger(value))
+    throw new Error(`${name} must be a positive integer (got ${JSON.stringify(process.env[name])})`);
   return value;
 }
 
@@ -68,8 +70,14 @@ function basicAuth(key: string): string {
 }
 
 /** One request outside autocannon: setup, sanity checks and, on failure, showing what the server said. */
-async function request(scenario: Pick<Scenario, 'method' | 'url' | 'headers' | 'body'>): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(scenario.url, { method: scenario.method, headers: scenario.headers, body: scenario.body });
+async function request(
+  scenario: Pick<Scenario, 'method' | 'url' | 'headers' | 'body'>,
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(scenario.url, {
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -80,9 +88,12 @@ async function request(scenario: Pick<Scenario, 'method' | 'url' | 'headers' | '
   return { status: response.status, body };
 }
 
-async function expectOk(scenario: Pick<Scenario, 'method' | 'url' | 'headers' | 'body'>): Promise<Record<string, unknown>> {
+async function expectOk(
+  scenario: Pick<Scenario, 'method' | 'url' | 'headers' | 'body'>,
+): Promise<Record<string, unknown>> {
   const { status, body } = await request(scenario);
-  if (status < 200 || status > 299) throw new Error(`${scenario.method} ${scenario.url} answered ${status}: ${JSON.stringify(body)}`);
+  if (status < 200 || status > 299)
+    throw new Error(`${scenario.method} ${scenario.url} answered ${status}: ${JSON.stringify(body)}`);
   return body as Record<string, unknown>;
 }
 
@@ -122,7 +133,9 @@ async function measure(scenario: Scenario): Promise<Measurement> {
   const trouble = [...problems(warmup).map((problem) => `warm-up: ${problem}`), ...problems(result)];
   // The load generator shares the machine with the servers: its own CPU time shows how much it took.
   const clientCpu = `bench process CPU ${formatNumber((cpu.user + cpu.system) / 1e6, 1)} s`;
-  process.stderr.write(`${Math.round(result.requests.mean)} req/s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`);
+  process.stderr.write(
+    `${Math.round(result.requests.mean)} req/s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`,
+  );
   return { scenario, result, problems: trouble };
 }
 
@@ -139,7 +152,9 @@ function table(measurements: Measurement[]): string {
   for (const { scenario, result, problems: found } of measurements) {
     const name = found.length > 0 ? `${scenario.name} **FAILED: ${found.join('; ')}**` : scenario.name;
     const baseline = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline);
-    const ratio = baseline ? `${formatNumber(result.requests.mean / baseline.result.requests.mean, 2)} (of ${scenario.baseline})` : '1.00 (baseline)';
+    const ratio = baseline
+      ? `${formatNumber(result.requests.mean / baseline.result.requests.mean, 2)} (of ${scenario.baseline})`
+      : '1.00 (baseline)';
     lines.push(
       `| ${name} | ${formatNumber(result.requests.mean, 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} |`,
     );
@@ -156,7 +171,11 @@ function commandLine(): string {
   return `${settings.join(' ')} npm run bench`;
 }
 
-async function createCustomers(service: ServiceProcess, headers: Record<string, string>, count: number): Promise<string[]> {
+async function createCustomers(
+  service: ServiceProcess,
+  headers: Record<string, string>,
+  count: number,
+): Promise<string[]> {
   const ids: string[] = [];
   const batch = 10;
   for (let done = 0; done < count; done += batch) {
@@ -214,18 +233,56 @@ async function main(): Promise<number> {
     process.stderr.write(`Creating ${LIST_SIZE} customers…\n`);
     const [customerId] = await createCustomers(service, { ...auth, ...json }, LIST_SIZE);
     const list = await expectOk({ method: 'GET', url: `${service.baseUrl}/customers?limit=10`, headers: auth });
-    const charge = await expectOk({ method: 'POST', url: `${service.baseUrl}/charges`, headers: { ...auth, ...json }, body: CHARGE_BODY });
-    if (!Array.isArray(list.list) || list.list.length !== 10) throw new Error(`GET /customers?limit=10 did not return 10 customers: ${JSON.stringify(list)}`);
+    const charge = await expectOk({
+      method: 'POST',
+      url: `${service.baseUrl}/charges`,
+      headers: { ...auth, ...json },
+      body: CHARGE_BODY,
+    });
+    if (!Array.isArray(list.list) || list.list.length !== 10)
+      throw new Error(`GET /customers?limit=10 did not return 10 customers: ${JSON.stringify(list)}`);
 
     // Reads run before the write scenario so that they see the same data set whatever its throughput.
     const scenarios: Scenario[] = [
       { name: 'bare GET /bare', method: 'GET', url: `${bare.baseUrl}/bare`, headers: {} },
       { name: 'bare POST /bare', method: 'POST', url: `${bare.baseUrl}/bare`, headers: json, body: BARE_BODY },
-      { name: 'GET /customers/{id}', method: 'GET', url: `${service.baseUrl}/customers/${customerId}`, headers: auth, baseline: 'bare GET /bare' },
-      { name: 'GET /customers?limit=10', method: 'GET', url: `${service.baseUrl}/customers?limit=10`, headers: auth, baseline: 'bare GET /bare' },
-      { name: 'GET /charges/{id}', method: 'GET', url: `${service.baseUrl}/charges/${String(charge.id)}`, headers: auth, baseline: 'bare GET /bare' },
-      { name: 'POST /customers', method: 'POST', url: `${service.baseUrl}/customers`, headers: { ...auth, ...json }, body: CUSTOMER_BODY, baseline: 'bare POST /bare' },
-      { name: 'POST /charges (new card details)', method: 'POST', url: `${service.baseUrl}/charges`, headers: { ...auth, ...json }, body: CHARGE_BODY, baseline: 'bare POST /bare' },
+      {
+        name: 'GET /customers/{id}',
+        method: 'GET',
+        url: `${service.baseUrl}/customers/${customerId}`,
+        headers: auth,
+        baseline: 'bare GET /bare',
+      },
+      {
+        name: 'GET /customers?limit=10',
+        method: 'GET',
+        url: `${service.baseUrl}/customers?limit=10`,
+        headers: auth,
+        baseline: 'bare GET /bare',
+      },
+      {
+        name: 'GET /charges/{id}',
+        method: 'GET',
+        url: `${service.baseUrl}/charges/${String(charge.id)}`,
+        headers: auth,
+        baseline: 'bare GET /bare',
+      },
+      {
+        name: 'POST /customers',
+        method: 'POST',
+        url: `${service.baseUrl}/customers`,
+        headers: { ...auth, ...json },
+        body: CUSTOMER_BODY,
+        baseline: 'bare POST /bare',
+      },
+      {
+        name: 'POST /charges (new card details)',
+        method: 'POST',
+        url: `${service.baseUrl}/charges`,
+        headers: { ...auth, ...json },
+        body: CHARGE_BODY,
+        baseline: 'bare POST /bare',
+      },
     ];
     for (const scenario of scenarios) await expectOk(scenario);
 
@@ -249,7 +306,9 @@ async function main(): Promise<number> {
       console.error('');
       for (const { scenario, problems: found } of failed) {
         const { status, body } = await request(scenario).catch((error: Error) => ({ status: 0, body: error.message }));
-        console.error(`FAILED ${scenario.name}: ${found.join('; ')}; one more request now answers ${status}: ${JSON.stringify(body).slice(0, 500)}`);
+        console.error(
+          `FAILED ${scenario.name}: ${found.join('; ')}; one more request now answers ${status}: ${JSON.stringify(body).slice(0, 500)}`,
+        );
       }
       reportServiceErrors(service);
       return 1;

@@ -138,7 +138,9 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         ];
         for (const [title, filter, expected] of cases) {
           it(title, async () => {
-            const charges = store.collection(fresh('charges'), { indexes: ['_accountId', '_mode', 'status', 'deleted'] });
+            const charges = store.collection(fresh('charges'), {
+              indexes: ['_accountId', '_mode', 'status', 'deleted'],
+            });
             for (const fixture of fixtures) await charges.put(fixture);
             expect(ids(await charges.list({ filter, limit: 10 }))).to.deep.equal(expected);
             expect(await charges.count(filter)).to.equal(expected.length);
@@ -163,12 +165,17 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         expect(await charges.list({ limit: 2 })).to.deep.include({ hasMore: true });
         expect(ids(await charges.list({ limit: 2 }))).to.deep.equal(['ch_3', 'ch_2']);
         expect(await charges.list({ limit: 3 })).to.deep.include({ hasMore: false });
-        expect(await charges.list({ limit: 1, filter: { status: 'none' } })).to.deep.equal({ list: [], hasMore: false });
+        expect(await charges.list({ limit: 1, filter: { status: 'none' } })).to.deep.equal({
+          list: [],
+          hasMore: false,
+        });
       });
 
       describe('paging through 25 documents in pages of 10', () => {
         // Three documents per second: ties on created everywhere.
-        const all = Array.from({ length: 25 }, (_, i) => doc(`ch_${String(i).padStart(2, '0')}`, 1000 + Math.floor(i / 3), i));
+        const all = Array.from({ length: 25 }, (_, i) =>
+          doc(`ch_${String(i).padStart(2, '0')}`, 1000 + Math.floor(i / 3), i),
+        );
         const newestFirst = [...all].reverse().map((d) => d.id);
 
         it('forward with startingAfterId: no duplicates, no gaps', async () => {
@@ -267,7 +274,9 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         await charges.put(doc('ch_1', 1, 1, { status: 'open' }));
         await charges.put(doc('ch_2', 2, 2, { status: 'paid' }));
         await charges.put(doc('ch_3', 3, 3, { status: 'open' }));
-        expect(ids(await charges.list({ filter: { status: 'open' }, limit: 10, startingAfterId: 'ch_2' }))).to.deep.equal(['ch_1']);
+        expect(
+          ids(await charges.list({ filter: { status: 'open' }, limit: 10, startingAfterId: 'ch_2' })),
+        ).to.deep.equal(['ch_1']);
       });
 
       describe('unknown cursors', () => {
@@ -275,9 +284,13 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
           const charges = store.collection(fresh('charges'));
           await charges.put(doc('ch_1', 1, 1));
           const after = await rejectionOf(charges.list({ limit: 10, startingAfterId: 'ch_missing' }));
-          expect(after).to.be.instanceOf(CursorNotFoundError).and.include({ parameter: 'startingAfterId', cursorId: 'ch_missing' });
+          expect(after)
+            .to.be.instanceOf(CursorNotFoundError)
+            .and.include({ parameter: 'startingAfterId', cursorId: 'ch_missing' });
           const before = await rejectionOf(charges.list({ limit: 10, endingBeforeId: 'ch_missing' }));
-          expect(before).to.be.instanceOf(CursorNotFoundError).and.include({ parameter: 'endingBeforeId', cursorId: 'ch_missing' });
+          expect(before)
+            .to.be.instanceOf(CursorNotFoundError)
+            .and.include({ parameter: 'endingBeforeId', cursorId: 'ch_missing' });
         });
 
         it("rejects another account's or mode's document when the filter is scoped", async () => {
@@ -286,12 +299,15 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
           await charges.put(doc('ch_b', 2, 2, { _accountId: 'acct_b', _mode: 'live' }));
           await charges.put(doc('ch_t', 3, 3, { _accountId: 'acct_a', _mode: 'test' }));
           const scoped = { _accountId: 'acct_a', _mode: 'live' };
-          expect(await rejectionOf(charges.list({ filter: { _accountId: 'acct_a' }, limit: 10, startingAfterId: 'ch_b' })))
-            .to.be.instanceOf(CursorNotFoundError);
-          expect(await rejectionOf(charges.list({ filter: scoped, limit: 10, endingBeforeId: 'ch_b' })))
-            .to.be.instanceOf(CursorNotFoundError);
-          expect(await rejectionOf(charges.list({ filter: scoped, limit: 10, startingAfterId: 'ch_t' })))
-            .to.be.instanceOf(CursorNotFoundError);
+          expect(
+            await rejectionOf(charges.list({ filter: { _accountId: 'acct_a' }, limit: 10, startingAfterId: 'ch_b' })),
+          ).to.be.instanceOf(CursorNotFoundError);
+          expect(
+            await rejectionOf(charges.list({ filter: scoped, limit: 10, endingBeforeId: 'ch_b' })),
+          ).to.be.instanceOf(CursorNotFoundError);
+          expect(
+            await rejectionOf(charges.list({ filter: scoped, limit: 10, startingAfterId: 'ch_t' })),
+          ).to.be.instanceOf(CursorNotFoundError);
           expect(ids(await charges.list({ limit: 10, startingAfterId: 'ch_b' }))).to.deep.equal(['ch_a']);
         });
       });
@@ -310,7 +326,9 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         expect(ids(await keys.list({ filter: { _accountId: 'acct_a' }, limit: 10 }))).to.deep.equal(['key_live']);
         expect(await keys.count()).to.equal(1);
         expect(await keys.count({ _accountId: 'acct_a' })).to.equal(1);
-        expect(await rejectionOf(keys.list({ limit: 10, startingAfterId: 'key_old' }))).to.be.instanceOf(CursorNotFoundError);
+        expect(await rejectionOf(keys.list({ limit: 10, startingAfterId: 'key_old' }))).to.be.instanceOf(
+          CursorNotFoundError,
+        );
         expect(await keys.delete('key_old')).to.equal(false);
 
         const retaken = doc('key_old', 3, 3, { _accountId: 'acct_a' });
@@ -335,8 +353,12 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
           ],
           { key, position: 7 },
         );
-        expect(await store.collection(customers).get('cust_1')).to.deep.equal(doc('cust_1', 10, 5, { email: 'a@example.com' }));
-        expect(await store.collection(cards).get('card_1')).to.deep.equal(doc('card_1', 11, 6, { customerId: 'cust_1' }));
+        expect(await store.collection(customers).get('cust_1')).to.deep.equal(
+          doc('cust_1', 10, 5, { email: 'a@example.com' }),
+        );
+        expect(await store.collection(cards).get('card_1')).to.deep.equal(
+          doc('card_1', 11, 6, { customerId: 'cust_1' }),
+        );
         expect(await store.collection(customers).get('cust_gone')).to.equal(null);
         expect(await store.getCheckpoint(key)).to.equal(7);
       });
@@ -345,9 +367,19 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         const customers = fresh('customers__g1');
         const key = freshKey('customers');
         const batch = [
-          { collection: customers, op: 'put' as const, doc: doc('cust_1', 10, 5, { email: 'a@example.com' }), position: 5 },
+          {
+            collection: customers,
+            op: 'put' as const,
+            doc: doc('cust_1', 10, 5, { email: 'a@example.com' }),
+            position: 5,
+          },
           { collection: customers, op: 'put' as const, doc: doc('cust_2', 11, 6), position: 6 },
-          { collection: customers, op: 'put' as const, doc: doc('cust_1', 10, 5, { email: 'b@example.com' }), position: 7 },
+          {
+            collection: customers,
+            op: 'put' as const,
+            doc: doc('cust_1', 10, 5, { email: 'b@example.com' }),
+            position: 7,
+          },
           { collection: customers, op: 'delete' as const, id: 'cust_2', position: 8 },
         ];
         await store.commitProjection(batch, { key, position: 8 });
@@ -379,16 +411,25 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         const customers = fresh('customers__g1');
         const key = freshKey('customers');
         const newer = doc('cust_1', 10, 5, { email: 'new@example.com' });
-        await store.commitProjection([{ collection: customers, op: 'put', doc: newer, position: 20 }], { key, position: 20 });
+        await store.commitProjection([{ collection: customers, op: 'put', doc: newer, position: 20 }], {
+          key,
+          position: 20,
+        });
         await store.commitProjection(
           [{ collection: customers, op: 'put', doc: doc('cust_1', 10, 5, { email: 'old@example.com' }), position: 12 }],
           { key, position: 12 },
         );
-        await store.commitProjection([{ collection: customers, op: 'delete', id: 'cust_1', position: 15 }], { key, position: 15 });
+        await store.commitProjection([{ collection: customers, op: 'delete', id: 'cust_1', position: 15 }], {
+          key,
+          position: 15,
+        });
         expect(await store.collection(customers).get('cust_1')).to.deep.equal(newer);
         expect(await store.getCheckpoint(key)).to.equal(20);
 
-        await store.commitProjection([{ collection: customers, op: 'delete', id: 'cust_1', position: 21 }], { key, position: 21 });
+        await store.commitProjection([{ collection: customers, op: 'delete', id: 'cust_1', position: 21 }], {
+          key,
+          position: 21,
+        });
         expect(await store.collection(customers).get('cust_1')).to.equal(null);
         expect(await store.getCheckpoint(key)).to.equal(21);
       });
@@ -416,7 +457,9 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         expect(await store.listCollections(name)).to.deep.equal([]);
         expect(await customers.get('cust_1')).to.equal(null);
         await customers.put(doc('cust_2', 2, 2, { _accountId: 'acct_a', _mode: 'live' }));
-        expect(ids(await customers.list({ filter: { _accountId: 'acct_a', _mode: 'live' }, limit: 10 }))).to.deep.equal(['cust_2']);
+        expect(ids(await customers.list({ filter: { _accountId: 'acct_a', _mode: 'live' }, limit: 10 }))).to.deep.equal(
+          ['cust_2'],
+        );
       });
 
       it('drops a collection that does not exist without error', async () => {

@@ -36,7 +36,9 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
         expect(result.nextExpectedRevision).to.equal(0);
         expect(result.position).to.be.greaterThan(0);
 
-        const error = await rejectionOf(store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' }));
+        const error = await rejectionOf(
+          store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' }),
+        );
         expect(error).to.be.instanceOf(WrongExpectedRevisionError);
         expect(error).to.include({ streamId, expected: 'no_stream', actual: 0 });
         expect(await store.readStream(streamId)).to.have.length(1);
@@ -169,7 +171,10 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
           refunds: [],
           description: 'Zażółć gęślą jaźń – 日本語 – emoji 💳',
           card: { brand: 'visa', last4: '4242', checks: { cvc: 'pass', address: null } },
-          lines: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 2.5 }],
+          lines: [
+            { sku: 'a', qty: 1 },
+            { sku: 'b', qty: 2.5 },
+          ],
         };
         const metadata: EventMetadata = {
           accountId: 'acct_ünïcødé',
@@ -187,7 +192,14 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
         await store.appendToStream(streamId, [event], { expectedRevision: 'no_stream' });
 
         const [fromStream] = await store.readStream(streamId);
-        expect(fromStream).to.deep.include({ id: event.id, streamId, revision: 0, type: 'ChargeCreated', data, metadata });
+        expect(fromStream).to.deep.include({
+          id: event.id,
+          streamId,
+          revision: 0,
+          type: 'ChargeCreated',
+          data,
+          metadata,
+        });
         expect(fromStream!.recordedAt).to.be.instanceOf(Date);
         expect(Number.isNaN(fromStream!.recordedAt.getTime())).to.equal(false);
         const fromLog = await store.readAll({ afterPosition: head });
@@ -302,7 +314,9 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
         const events = Array.from({ length: 6 }, () => newEvent());
         try {
           for (const [revision, event] of events.entries()) {
-            await store.appendToStream(streamId, [event], { expectedRevision: revision === 0 ? 'no_stream' : revision - 1 });
+            await store.appendToStream(streamId, [event], {
+              expectedRevision: revision === 0 ? 'no_stream' : revision - 1,
+            });
           }
           await waitUntil(() => received.length === events.length);
         } finally {
@@ -368,7 +382,10 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
   });
 }
 
-export function newEvent(type = 'SomethingHappened', data: Record<string, unknown> = { value: randomUUID() }): NewEvent {
+export function newEvent(
+  type = 'SomethingHappened',
+  data: Record<string, unknown> = { value: randomUUID() },
+): NewEvent {
   return {
     id: randomUUID(),
     type,

@@ -10,7 +10,10 @@ describe('EventStore adapters', () => {
   const directory = mkdtempSync(join(tmpdir(), 'event-store-contract-'));
   after(() => rmSync(directory, { recursive: true, force: true }));
 
-  describeEventStoreContract('SqliteEventStore', async () => new SqliteEventStore(join(directory, `${randomUUID()}.sqlite`)));
+  describeEventStoreContract(
+    'SqliteEventStore',
+    async () => new SqliteEventStore(join(directory, `${randomUUID()}.sqlite`)),
+  );
 
   const eventStoreUrl = process.env.EVENTSTORE_URL;
   if (eventStoreUrl) {

@@ -38,11 +38,16 @@ describe('InProcessJobQueue on a fake clock', function () {
       throw new Error('acquirer unavailable');
     });
 
-    await jobs.enqueue('expiries', 'expire-authorization', {}, {
-      delayMs: 7 * 24 * 60 * 60_000,
-      attempts: 2,
-      backoff: { type: 'fixed', delayMs: 60 * 60_000 },
-    });
+    await jobs.enqueue(
+      'expiries',
+      'expire-authorization',
+      {},
+      {
+        delayMs: 7 * 24 * 60 * 60_000,
+        attempts: 2,
+        backoff: { type: 'fixed', delayMs: 60 * 60_000 },
+      },
+    );
     await clock.tickAsync(7 * 24 * 60 * 60_000 - 1);
     expect(attempts).to.deep.equal([]);
     await clock.tickAsync(1);
@@ -111,7 +116,11 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
         const receipt = { jobId: 'receipt:ch_1' };
         await api.enqueue('receipts', 'send-receipt', { chargeId: 'ch_1' }, receipt);
 
-        expect(await processed).to.deep.include({ id: 'receipt:ch_1', name: 'send-receipt', data: { chargeId: 'ch_1' } });
+        expect(await processed).to.deep.include({
+          id: 'receipt:ch_1',
+          name: 'send-receipt',
+          data: { chargeId: 'ch_1' },
+        });
         expect((await api.enqueue('receipts', 'send-receipt', {}, receipt)).deduplicated).to.equal(true);
       } finally {
         await api.close();

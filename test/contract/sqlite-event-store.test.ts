@@ -75,7 +75,9 @@ describe('SqliteEventStore', () => {
     const event = newEvent();
     await store.appendToStream(streamA, [event], { expectedRevision: 'no_stream' });
 
-    const inOtherStream = await rejectionOf(store.appendToStream(streamB, [newEvent(), event], { expectedRevision: 'any' }));
+    const inOtherStream = await rejectionOf(
+      store.appendToStream(streamB, [newEvent(), event], { expectedRevision: 'any' }),
+    );
     const atOtherRevision = await rejectionOf(store.appendToStream(streamA, [event], { expectedRevision: 0 }));
 
     expect(inOtherStream).to.be.instanceOf(WrongExpectedRevisionError);
@@ -129,7 +131,9 @@ describe('SqliteEventStore', () => {
       const [one, other] = [open(filePath), open(filePath)];
       await one.appendToStream('contended', [newEvent()], { expectedRevision: 'no_stream' });
 
-      const error = await rejectionOf(other.appendToStream('contended', [newEvent()], { expectedRevision: 'no_stream' }));
+      const error = await rejectionOf(
+        other.appendToStream('contended', [newEvent()], { expectedRevision: 'no_stream' }),
+      );
 
       expect(error).to.be.instanceOf(WrongExpectedRevisionError);
       expect(error).to.include({ actual: 0 });

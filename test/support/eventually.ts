@@ -7,7 +7,8 @@ export async function eventually<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = 10_000,
-  describe: (last: T) => string = (last) => `condition not reached within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`,
+  describe: (last: T) => string = (last) =>
+    `condition not reached within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

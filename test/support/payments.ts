@@ -48,7 +48,13 @@ export type Charge = {
   refunded: boolean;
   refunds: Refund[];
   fraudDetails: { status: string; score: number };
-  threeDSecureInfo: { amount: number; currency: string; enrolled: boolean; liabilityShift: string; authenticationFlow: string | null } | null;
+  threeDSecureInfo: {
+    amount: number;
+    currency: string;
+    enrolled: boolean;
+    liabilityShift: string;
+    authenticationFlow: string | null;
+  } | null;
   avsCheck: { result: string } | null;
   metadata: Record<string, string>;
   failureCode?: string;
@@ -81,8 +87,17 @@ export type Token = {
 };
 
 export type Page<T> = { list: T[]; hasMore: boolean };
-export type PublicEvent<T = Record<string, unknown>> = { id: string; type: string; objectType: 'event'; created: number; data: T; log: string };
-export type ApiError = { error: { type: string; code?: string; message: string; chargeId?: string; issuerDeclineCode?: string } };
+export type PublicEvent<T = Record<string, unknown>> = {
+  id: string;
+  type: string;
+  objectType: 'event';
+  created: number;
+  data: T;
+  log: string;
+};
+export type ApiError = {
+  error: { type: string; code?: string; message: string; chargeId?: string; issuerDeclineCode?: string };
+};
 
 /** A year safely in the future for every test card. */
 export const FUTURE_YEAR = String(new Date().getUTCFullYear() + 3);
@@ -95,11 +110,17 @@ export function cardDetails(number: string, extra: Record<string, string> = {}):
 /** The same card details as form fields under `prefix` (`card[number]=…`), or at top level for ''. */
 export function cardForm(prefix: string, number: string, extra: Record<string, string> = {}): Record<string, string> {
   const details = cardDetails(number, extra);
-  return Object.fromEntries(Object.entries(details).map(([name, value]) => [prefix ? `${prefix}[${name}]` : name, value]));
+  return Object.fromEntries(
+    Object.entries(details).map(([name, value]) => [prefix ? `${prefix}[${name}]` : name, value]),
+  );
 }
 
 /** A second account made with the operators' CLI, once the running service accepts its key. */
-export async function createOtherAccount(api: ApiClient, dataDir: string, name: string): Promise<{ keys: AccountKeys; api: ApiClient }> {
+export async function createOtherAccount(
+  api: ApiClient,
+  dataDir: string,
+  name: string,
+): Promise<{ keys: AccountKeys; api: ApiClient }> {
   const created = await runCli(['accounts', 'create', '--name', name, '--json'], dataDir);
   if (created.code !== 0) throw new Error(`accounts create failed: ${created.stderr}`);
   const keys = JSON.parse(created.stdout) as AccountKeys;
@@ -113,7 +134,10 @@ export async function createOtherAccount(api: ApiClient, dataDir: string, name: 
 }
 
 /** Public events of one object, newest first (pages through the whole event list). */
-export async function eventsOf<T = Record<string, unknown>>(api: ApiClient, objectId: string): Promise<PublicEvent<T>[]> {
+export async function eventsOf<T = Record<string, unknown>>(
+  api: ApiClient,
+  objectId: string,
+): Promise<PublicEvent<T>[]> {
   const found: PublicEvent<T>[] = [];
   let startingAfterId: string | undefined;
   for (;;) {

@@ -79,7 +79,11 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   };
 }
 
-async function stopChild(child: ChildProcessWithoutNullStreams, exited: Promise<number | null>, signal: NodeJS.Signals): Promise<number | null> {
+async function stopChild(
+  child: ChildProcessWithoutNullStreams,
+  exited: Promise<number | null>,
+  signal: NodeJS.Signals,
+): Promise<number | null> {
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   return exited;
 }
@@ -89,7 +93,11 @@ export function removeDataDir(dataDir: string): void {
 }
 
 /** Runs the operators' CLI against a data directory; resolves with its stdout. */
-export async function runCli(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/cli/main.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, ...env },

@@ -42,7 +42,15 @@ export type Subscription = {
   deleted?: true;
 };
 
-export type TestClock = { id: string; created: number; objectType: 'testClock'; frozenTime: number; status: 'ready' | 'advancing'; name: string | null; deleted?: true };
+export type TestClock = {
+  id: string;
+  created: number;
+  objectType: 'testClock';
+  frozenTime: number;
+  status: 'ready' | 'advancing';
+  name: string | null;
+  deleted?: true;
+};
 
 export type SubscriptionCharge = Charge & { subscriptionId: string | null; type?: string };
 
@@ -57,14 +65,25 @@ export const at = (iso: string): number => Date.parse(iso) / 1000;
 /** `from` plus `months` calendar months in UTC, clamped to the month's end (what a monthly plan bills on). */
 export function monthsAfter(from: number, months: number): number {
   const start = new Date(from * 1000);
-  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds()));
+  const target = new Date(
+    Date.UTC(
+      start.getUTCFullYear(),
+      start.getUTCMonth() + months,
+      1,
+      start.getUTCHours(),
+      start.getUTCMinutes(),
+      start.getUTCSeconds(),
+    ),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return target.getTime() / 1000;
 }
 
 export async function createPlan(api: ApiClient, fields: Record<string, unknown> = {}): Promise<Plan> {
-  const response = await api.post<Plan>('/plans', { json: { amount: 1000, currency: 'EUR', interval: 'month', name: 'Monthly', ...fields } });
+  const response = await api.post<Plan>('/plans', {
+    json: { amount: 1000, currency: 'EUR', interval: 'month', name: 'Monthly', ...fields },
+  });
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
   return response.body;
 }
@@ -76,7 +95,11 @@ export async function createClock(api: ApiClient, frozenTime: number): Promise<T
 }
 
 /** A customer living on the clock, with a saved default card. */
-export async function customerOnClock(api: ApiClient, clockId: string, number = VISA): Promise<{ id: string; defaultCardId: string }> {
+export async function customerOnClock(
+  api: ApiClient,
+  clockId: string,
+  number = VISA,
+): Promise<{ id: string; defaultCardId: string }> {
   const response = await api.post<{ id: string; defaultCardId: string }>('/customers', {
     json: { email: 'subscriber@example.com', testClockId: clockId, card: cardDetails(number) },
   });
@@ -84,7 +107,11 @@ export async function customerOnClock(api: ApiClient, clockId: string, number = 
   return response.body;
 }
 
-export async function subscribe(api: ApiClient, customerId: string, fields: Record<string, unknown>): Promise<Subscription> {
+export async function subscribe(
+  api: ApiClient,
+  customerId: string,
+  fields: Record<string, unknown>,
+): Promise<Subscription> {
   const response = await api.post<Subscription>(`/customers/${customerId}/subscriptions`, { json: fields });
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
   return response.body;
@@ -108,11 +135,19 @@ export async function getSubscription(api: ApiClient, id: string): Promise<Subsc
 }
 
 /** Charges of a subscription, oldest first. */
-export async function chargesOf(api: ApiClient, customerId: string, subscriptionId: string): Promise<SubscriptionCharge[]> {
+export async function chargesOf(
+  api: ApiClient,
+  customerId: string,
+  subscriptionId: string,
+): Promise<SubscriptionCharge[]> {
   const page = (await api.get<Page<SubscriptionCharge>>('/charges', { query: { customerId, limit: '100' } })).body;
   return page.list.filter((charge) => charge.subscriptionId === subscriptionId).reverse();
 }
 
-export async function waitUntil<T>(probe: () => Promise<T | null | false | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => Promise<T | null | false | undefined>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   return (await eventually(probe, Boolean, timeoutMs, () => `Timed out waiting for ${what}`)) as T;
 }

@@ -17,7 +17,10 @@ export interface ReceivedWebhook {
 }
 
 /** Answers the n-th request (0-based, over the receiver's life) with a status, a status after a while, or never ('hang'). */
-export type Responder = (request: ReceivedWebhook, index: number) => number | 'hang' | { status: number; afterMs: number };
+export type Responder = (
+  request: ReceivedWebhook,
+  index: number,
+) => number | 'hang' | { status: number; afterMs: number };
 
 export interface WebhookReceiver {
   readonly port: number;
@@ -32,7 +35,9 @@ export interface WebhookReceiver {
   listen(): Promise<void>;
 }
 
-export async function startWebhookReceiver(options: { port?: number; listening?: boolean } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { port?: number; listening?: boolean } = {},
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   let responder: Responder = () => 200;
   let server: Server | null = null;

@@ -18,7 +18,13 @@ export type WebhookEndpoint = {
   deleted?: true;
 };
 
-export type WebhookAttempt = { attempt: number; created: number; statusCode: number | null; durationMs: number; error: string | null };
+export type WebhookAttempt = {
+  attempt: number;
+  created: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+};
 
 export type WebhookDelivery = {
   id: string;
@@ -32,15 +38,25 @@ export type WebhookDelivery = {
   nextAttemptAt: number | null;
 };
 
-export async function createEndpoint(api: ApiClient, receiver: WebhookReceiver | string, extra: Record<string, unknown> = {}): Promise<WebhookEndpoint & { secret: string }> {
+export async function createEndpoint(
+  api: ApiClient,
+  receiver: WebhookReceiver | string,
+  extra: Record<string, unknown> = {},
+): Promise<WebhookEndpoint & { secret: string }> {
   const url = typeof receiver === 'string' ? receiver : receiver.url;
-  const response = await api.post<WebhookEndpoint & { secret: string }>('/webhook-endpoints', { json: { url, ...extra } });
+  const response = await api.post<WebhookEndpoint & { secret: string }>('/webhook-endpoints', {
+    json: { url, ...extra },
+  });
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
   return response.body;
 }
 
 /** Every delivery of an endpoint, newest first. */
-export async function deliveriesOf(api: ApiClient, endpointId: string, query: Record<string, string> = {}): Promise<WebhookDelivery[]> {
+export async function deliveriesOf(
+  api: ApiClient,
+  endpointId: string,
+  query: Record<string, string> = {},
+): Promise<WebhookDelivery[]> {
   const found: WebhookDelivery[] = [];
   let startingAfterId: string | undefined;
   for (;;) {
@@ -65,7 +81,8 @@ export async function waitForDeliveries(
     () => deliveriesOf(api, endpointId),
     predicate,
     timeoutMs,
-    (deliveries) => `deliveries never matched: ${JSON.stringify(deliveries.map((d) => [d.eventType, d.status, d.attempts.length]))}`,
+    (deliveries) =>
+      `deliveries never matched: ${JSON.stringify(deliveries.map((d) => [d.eventType, d.status, d.attempts.length]))}`,
   );
 }
 
@@ -74,7 +91,9 @@ export async function allEvents(api: ApiClient): Promise<Map<string, PublicEvent
   const found = new Map<string, PublicEvent>();
   let startingAfterId: string | undefined;
   for (;;) {
-    const response = await api.get<Page<PublicEvent>>('/events', { query: { limit: '100', ...(startingAfterId ? { startingAfterId } : {}) } });
+    const response = await api.get<Page<PublicEvent>>('/events', {
+      query: { limit: '100', ...(startingAfterId ? { startingAfterId } : {}) },
+    });
     expect(response.status).to.equal(200);
     for (const event of response.body.list) found.set(event.id, event);
     if (!response.body.hasMore) return found;

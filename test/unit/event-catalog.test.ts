@@ -27,26 +27,37 @@ describe('event catalog (docs/events.md)', () => {
       const sample = { data: { status: 'successful' }, metadata: {} } as never;
       const failedSample = { data: { status: 'failed' }, metadata: {} } as never;
       for (const rule of rules) {
-        for (const type of [...rule.types(sample), ...rule.types(failedSample)]) expect(catalog, `${domainType} → ${type}`).to.include(`\`${type}\``);
+        for (const type of [...rule.types(sample), ...rule.types(failedSample)])
+          expect(catalog, `${domainType} → ${type}`).to.include(`\`${type}\``);
       }
     }
   });
 
   it('documents every domain event of every aggregate', () => {
-    const all = ['AccountCreated', ...customerEventTypes, ...tokenEventTypes, ...chargeEventTypes, ...creditEventTypes, ...blacklistRuleEventTypes];
+    const all = [
+      'AccountCreated',
+      ...customerEventTypes,
+      ...tokenEventTypes,
+      ...chargeEventTypes,
+      ...creditEventTypes,
+      ...blacklistRuleEventTypes,
+    ];
     for (const type of all) expect(catalog, type).to.include(`| \`${type}\` |`);
   });
 
   it('documents the webhook endpoint and delivery events', () => {
-    for (const type of [...webhookEndpointEventTypes, ...webhookDeliveryEventTypes]) expect(catalog, type).to.include(`| \`${type}\` |`);
+    for (const type of [...webhookEndpointEventTypes, ...webhookDeliveryEventTypes])
+      expect(catalog, type).to.include(`| \`${type}\` |`);
   });
 
   it('documents the dispute, fraud warning and network outcome events of the charge stream', () => {
-    for (const type of [...networkOutcomeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes]) expect(catalog, type).to.include(`| \`${type}\` |`);
+    for (const type of [...networkOutcomeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes])
+      expect(catalog, type).to.include(`| \`${type}\` |`);
   });
 
   it('documents the account, plan, subscription and test clock events', () => {
-    for (const type of [...accountEventTypes, ...planEventTypes, ...subscriptionEventTypes, ...testClockEventTypes]) expect(catalog, type).to.include(`| \`${type}\` |`);
+    for (const type of [...accountEventTypes, ...planEventTypes, ...subscriptionEventTypes, ...testClockEventTypes])
+      expect(catalog, type).to.include(`| \`${type}\` |`);
   });
 
   it('documents the cross-sale offer events', () => {

@@ -1,6 +1,11 @@
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
-import { defaultAccountSettings, type AccountEvent, type AccountSettings, type ApiKeyRecord } from './account-events.ts';
+import {
+  defaultAccountSettings,
+  type AccountEvent,
+  type AccountSettings,
+  type ApiKeyRecord,
+} from './account-events.ts';
 
 export type AccountCommand =
   | { type: 'CreateAccount'; accountId: string; name: string; keys: ApiKeyRecord[] }
@@ -31,7 +36,12 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
         return [
           {
             type: 'AccountCreated',
-            data: { accountId: command.accountId, name: command.name, keys: command.keys, settings: defaultAccountSettings() },
+            data: {
+              accountId: command.accountId,
+              name: command.name,
+              keys: command.keys,
+              settings: defaultAccountSettings(),
+            },
           },
         ];
       }

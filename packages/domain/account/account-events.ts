@@ -34,7 +34,10 @@ export type AccountCreated = DomainEvent<
 >;
 
 /** Settings changed by an operator (`accounts settings`); carries the whole new settings. */
-export type AccountSettingsChanged = DomainEvent<'AccountSettingsChanged', { accountId: string; settings: AccountSettings }>;
+export type AccountSettingsChanged = DomainEvent<
+  'AccountSettingsChanged',
+  { accountId: string; settings: AccountSettings }
+>;
 
 export type AccountEvent = AccountCreated | AccountSettingsChanged;
 

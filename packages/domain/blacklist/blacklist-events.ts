@@ -11,7 +11,10 @@ export type BlacklistRuleDeleted = DomainEvent<'BlacklistRuleDeleted', { ruleId:
 
 export type BlacklistRuleEvent = BlacklistRuleCreated | BlacklistRuleDeleted;
 
-export const blacklistRuleEventTypes: ReadonlyArray<BlacklistRuleEvent['type']> = ['BlacklistRuleCreated', 'BlacklistRuleDeleted'];
+export const blacklistRuleEventTypes: ReadonlyArray<BlacklistRuleEvent['type']> = [
+  'BlacklistRuleCreated',
+  'BlacklistRuleDeleted',
+];
 
 /** Also here for callers that think of rules through their events; defined in blacklist-rule.ts. */
 export type { BlacklistRule } from './blacklist-rule.ts';

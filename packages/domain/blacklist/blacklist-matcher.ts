@@ -33,7 +33,10 @@ function matches(condition: BlacklistRuleCondition, request: ChargeScreening): b
       return request.ipCountry !== null && request.ipCountry.toUpperCase() === condition.ipCountry.toUpperCase();
     case 'metadata':
       // Own keys only: `constructor` or `__proto__` in a rule must not match every request.
-      return Object.hasOwn(request.metadata, condition.metadataKey) && request.metadata[condition.metadataKey] === condition.metadataValue;
+      return (
+        Object.hasOwn(request.metadata, condition.metadataKey) &&
+        request.metadata[condition.metadataKey] === condition.metadataValue
+      );
     case 'email':
       return request.email !== null && request.email.toLowerCase() === condition.email.toLowerCase();
     case 'user_agent':

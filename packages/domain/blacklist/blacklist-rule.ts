@@ -3,7 +3,15 @@
  * Blacklist rule). The spec names only the `fingerprint` attribute; the attribute names of the
  * other rule types are our decision (docs/api.md, Blacklist).
  */
-export const blacklistRuleTypes = ['fingerprint', 'ip_address', 'ip_country', 'metadata', 'email', 'user_agent', 'accept_language'] as const;
+export const blacklistRuleTypes = [
+  'fingerprint',
+  'ip_address',
+  'ip_country',
+  'metadata',
+  'email',
+  'user_agent',
+  'accept_language',
+] as const;
 
 export type BlacklistRuleType = (typeof blacklistRuleTypes)[number];
 

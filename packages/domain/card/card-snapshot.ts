@@ -26,7 +26,8 @@ export interface CardSnapshot {
   fraudCheckData: FraudCheckData | null;
 }
 
-export type CardBrand = 'Visa' | 'American Express' | 'MasterCard' | 'Maestro' | 'Discover' | 'JCB' | 'Diners Club' | 'Unknown';
+export type CardBrand =
+  'Visa' | 'American Express' | 'MasterCard' | 'Maestro' | 'Discover' | 'JCB' | 'Diners Club' | 'Unknown';
 export type CardType = 'Credit Card' | 'Debit Card' | 'Prepaid Card' | 'Unknown';
 
 export interface FraudCheckData {

@@ -10,9 +10,21 @@ export type ChargeAftermathCommand =
    * Delivers an announced network outcome. Ids are generated before deciding and used only when
    * the outcome is recorded now; a delivered, unannounced or moot outcome records nothing.
    */
-  | { type: 'DeliverNetworkOutcome'; chargeId: string; kind: NetworkOutcomeKind; disputeId: string; fraudWarningId: string }
+  | {
+      type: 'DeliverNetworkOutcome';
+      chargeId: string;
+      kind: NetworkOutcomeKind;
+      disputeId: string;
+      fraudWarningId: string;
+    }
   /** `decision`: what the network answered to the representment, and when it will say so. */
-  | { type: 'SubmitDisputeEvidence'; chargeId: string; disputeId: string; evidence: DisputeEvidence; decision: { outcome: 'won' | 'lost'; dueAt: string } }
+  | {
+      type: 'SubmitDisputeEvidence';
+      chargeId: string;
+      disputeId: string;
+      evidence: DisputeEvidence;
+      decision: { outcome: 'won' | 'lost'; dueAt: string };
+    }
   | { type: 'CloseDispute'; chargeId: string; disputeId: string };
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
@@ -25,8 +37,14 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
     case 'SubmitDisputeEvidence': {
       assertEvidenceAccepted(state, command.disputeId);
       return [
-        { type: 'DisputeEvidenceSubmitted', data: { chargeId: command.chargeId, disputeId: command.disputeId, evidence: command.evidence } },
-        { type: 'NetworkOutcomesExpected', data: { chargeId: command.chargeId, outcomes: [{ kind: 'dispute_decision', ...command.decision }] } },
+        {
+          type: 'DisputeEvidenceSubmitted',
+          data: { chargeId: command.chargeId, disputeId: command.disputeId, evidence: command.evidence },
+        },
+        {
+          type: 'NetworkOutcomesExpected',
+          data: { chargeId: command.chargeId, outcomes: [{ kind: 'dispute_decision', ...command.decision }] },
+        },
       ];
     }
     case 'CloseDispute': {
@@ -34,7 +52,12 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
       return [
         {
           type: 'DisputeLost',
-          data: { chargeId: command.chargeId, disputeId: command.disputeId, status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost: true },
+          data: {
+            chargeId: command.chargeId,
+            disputeId: command.disputeId,
+            status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY',
+            acceptedAsLost: true,
+          },
         },
       ];
     }
@@ -47,17 +70,24 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
  */
 export function assertEvidenceAccepted(state: ChargeState, disputeId: string): void {
   const dispute = openDispute(state, disputeId);
-  if (dispute.evidence !== null) throw new InvalidRequestError(`Evidence for dispute '${disputeId}' has already been submitted; the dispute is under review`);
+  if (dispute.evidence !== null)
+    throw new InvalidRequestError(
+      `Evidence for dispute '${disputeId}' has already been submitted; the dispute is under review`,
+    );
 }
 
 function openDispute(state: ChargeState, disputeId: string) {
   const dispute = state.status === 'none' ? undefined : state.dispute;
   if (!dispute || dispute.disputeId !== disputeId) throw new NotFoundError('Dispute', disputeId);
-  if (dispute.status !== 'CHARGEBACK_NEW') throw new InvalidRequestError(`Dispute '${disputeId}' has already been closed`);
+  if (dispute.status !== 'CHARGEBACK_NEW')
+    throw new InvalidRequestError(`Dispute '${disputeId}' has already been closed`);
   return dispute;
 }
 
-function deliverNetworkOutcome(charge: ExistingCharge, command: Extract<ChargeAftermathCommand, { type: 'DeliverNetworkOutcome' }>): ChargeEvent[] {
+function deliverNetworkOutcome(
+  charge: ExistingCharge,
+  command: Extract<ChargeAftermathCommand, { type: 'DeliverNetworkOutcome' }>,
+): ChargeEvent[] {
   const expected = charge.networkOutcomes?.find((outcome) => outcome.kind === command.kind);
   if (!expected || charge.status !== 'successful') return [];
   const chargeId = charge.chargeId;
@@ -67,7 +97,14 @@ function deliverNetworkOutcome(charge: ExistingCharge, command: Extract<ChargeAf
       return [
         {
           type: 'DisputeOpened',
-          data: { chargeId, disputeId: command.disputeId, amount: charge.amount, currency: charge.currency, reason: expected.reason, status: 'CHARGEBACK_NEW' },
+          data: {
+            chargeId,
+            disputeId: command.disputeId,
+            amount: charge.amount,
+            currency: charge.currency,
+            reason: expected.reason,
+            status: 'CHARGEBACK_NEW',
+          },
         },
       ];
     case 'fraud_warning':
@@ -75,7 +112,12 @@ function deliverNetworkOutcome(charge: ExistingCharge, command: Extract<ChargeAf
       return [
         {
           type: 'FraudWarningReceived',
-          data: { chargeId, fraudWarningId: command.fraudWarningId, fraudDetails: expected.fraudDetails, actionable: refundableAmount(charge) > 0 && !charge.dispute },
+          data: {
+            chargeId,
+            fraudWarningId: command.fraudWarningId,
+            fraudDetails: expected.fraudDetails,
+            actionable: refundableAmount(charge) > 0 && !charge.dispute,
+          },
         },
       ];
     case 'dispute_decision': {
@@ -83,8 +125,23 @@ function deliverNetworkOutcome(charge: ExistingCharge, command: Extract<ChargeAf
       // Closed meanwhile (accepted as lost): the decision is moot.
       if (!dispute || dispute.status !== 'CHARGEBACK_NEW') return [];
       return expected.outcome === 'won'
-        ? [{ type: 'DisputeWon', data: { chargeId, disputeId: dispute.disputeId, status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' } }]
-        : [{ type: 'DisputeLost', data: { chargeId, disputeId: dispute.disputeId, status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost: false } }];
+        ? [
+            {
+              type: 'DisputeWon',
+              data: { chargeId, disputeId: dispute.disputeId, status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' },
+            },
+          ]
+        : [
+            {
+              type: 'DisputeLost',
+              data: {
+                chargeId,
+                disputeId: dispute.disputeId,
+                status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY',
+                acceptedAsLost: false,
+              },
+            },
+          ];
     }
   }
 }

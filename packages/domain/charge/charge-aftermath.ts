@@ -27,22 +27,39 @@ export interface ChargeAftermath {
 export type ChargeAftermathEvent = NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived;
 
 /** Folds an aftermath event into a charge's state (a fraud warning also sets its `fraudDetails`). */
-export function evolveAftermath<State extends ChargeAftermath & { fraudDetails: { status: string; score: number } }>(state: State, event: ChargeAftermathEvent): State {
+export function evolveAftermath<State extends ChargeAftermath & { fraudDetails: { status: string; score: number } }>(
+  state: State,
+  event: ChargeAftermathEvent,
+): State {
   switch (event.type) {
     case 'NetworkOutcomesExpected': {
       const announced = new Set(event.data.outcomes.map((outcome) => outcome.kind));
-      return { ...state, networkOutcomes: [...(state.networkOutcomes ?? []).filter((outcome) => !announced.has(outcome.kind)), ...event.data.outcomes] };
+      return {
+        ...state,
+        networkOutcomes: [
+          ...(state.networkOutcomes ?? []).filter((outcome) => !announced.has(outcome.kind)),
+          ...event.data.outcomes,
+        ],
+      };
     }
     case 'DisputeOpened': {
       const { disputeId, amount, currency, reason, status } = event.data;
-      return { ...state, dispute: { disputeId, amount, currency, reason, status, acceptedAsLost: false, evidence: null } };
+      return {
+        ...state,
+        dispute: { disputeId, amount, currency, reason, status, acceptedAsLost: false, evidence: null },
+      };
     }
     case 'DisputeEvidenceSubmitted':
       return state.dispute ? { ...state, dispute: { ...state.dispute, evidence: event.data.evidence } } : state;
     case 'DisputeWon':
       return state.dispute ? { ...state, dispute: { ...state.dispute, status: event.data.status } } : state;
     case 'DisputeLost':
-      return state.dispute ? { ...state, dispute: { ...state.dispute, status: event.data.status, acceptedAsLost: event.data.acceptedAsLost } } : state;
+      return state.dispute
+        ? {
+            ...state,
+            dispute: { ...state.dispute, status: event.data.status, acceptedAsLost: event.data.acceptedAsLost },
+          }
+        : state;
     case 'FraudWarningReceived':
       return { ...state, fraudWarningId: event.data.fraudWarningId, fraudDetails: event.data.fraudDetails };
   }

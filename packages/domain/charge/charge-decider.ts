@@ -8,7 +8,12 @@ import { evolveCharge, initialChargeState, refundableAmount, type ChargeState } 
 
 export type ChargeCommand =
   /** `expectedOutcomes`: what the network announced for later about a successful charge. */
-  | { type: 'RecordCharge'; attempt: ChargeAttempt; failure: ChargeFailure | null; expectedOutcomes?: NetworkOutcomeDue[] }
+  | {
+      type: 'RecordCharge';
+      attempt: ChargeAttempt;
+      failure: ChargeFailure | null;
+      expectedOutcomes?: NetworkOutcomeDue[];
+    }
   | { type: 'CaptureCharge'; chargeId: string }
   | {
       type: 'UpdateCharge';
@@ -21,7 +26,14 @@ export type ChargeCommand =
       metadata?: Metadata;
     }
   /** `amount` undefined refunds everything still refundable. */
-  | { type: 'RequestRefund'; chargeId: string; refundId: string; amount?: number; reason: 'fraudulent' | null; metadata: Metadata }
+  | {
+      type: 'RequestRefund';
+      chargeId: string;
+      refundId: string;
+      amount?: number;
+      reason: 'fraudulent' | null;
+      metadata: Metadata;
+    }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
   | ChargeAftermathCommand;
@@ -34,13 +46,18 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
   decide(command, state) {
     switch (command.type) {
       case 'RecordCharge':
-        if (state.status !== 'none') throw new InvalidRequestError(`Charge '${command.attempt.chargeId}' already exists`);
+        if (state.status !== 'none')
+          throw new InvalidRequestError(`Charge '${command.attempt.chargeId}' already exists`);
         return command.failure
           ? [{ type: 'ChargeFailed', data: { ...command.attempt, ...command.failure } }]
-          : [{ type: 'ChargeSucceeded', data: command.attempt }, ...expectedOutcomes(command.attempt.chargeId, command.expectedOutcomes)];
+          : [
+              { type: 'ChargeSucceeded', data: command.attempt },
+              ...expectedOutcomes(command.attempt.chargeId, command.expectedOutcomes),
+            ];
       case 'CaptureCharge': {
         const charge = requireCharge(state, command.chargeId);
-        if (charge.status === 'failed') throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be captured`);
+        if (charge.status === 'failed')
+          throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be captured`);
         if (charge.captured) throw new InvalidRequestError(`Charge '${command.chargeId}' has already been captured`);
         return [{ type: 'ChargeCaptured', data: { chargeId: command.chargeId, amount: charge.amount } }];
       }
@@ -48,44 +65,71 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
         const charge = requireCharge(state, command.chargeId);
         const changes: ChargeUpdated['data'] = { chargeId: command.chargeId };
         if (command.customerId !== undefined && command.customerId !== charge.customerId) {
-          if (charge.customerId !== null) throw new InvalidRequestError(`Charge '${command.chargeId}' is already assigned to a customer`);
+          if (charge.customerId !== null)
+            throw new InvalidRequestError(`Charge '${command.chargeId}' is already assigned to a customer`);
           changes.customerId = command.customerId;
         }
-        if (command.description !== undefined && command.description !== charge.description) changes.description = command.description;
-        if (command.shipping !== undefined && JSON.stringify(command.shipping) !== JSON.stringify(charge.shipping)) changes.shipping = command.shipping;
-        if (command.billing !== undefined && JSON.stringify(command.billing) !== JSON.stringify(charge.billing)) changes.billing = command.billing;
+        if (command.description !== undefined && command.description !== charge.description)
+          changes.description = command.description;
+        if (command.shipping !== undefined && JSON.stringify(command.shipping) !== JSON.stringify(charge.shipping))
+          changes.shipping = command.shipping;
+        if (command.billing !== undefined && JSON.stringify(command.billing) !== JSON.stringify(charge.billing))
+          changes.billing = command.billing;
         if (command.fraudStatus !== undefined && command.fraudStatus !== charge.fraudDetails.status) {
           changes.fraudDetails = { ...charge.fraudDetails, status: command.fraudStatus };
         }
-        if (command.metadata !== undefined && !sameMetadata(command.metadata, charge.metadata)) changes.metadata = command.metadata;
+        if (command.metadata !== undefined && !sameMetadata(command.metadata, charge.metadata))
+          changes.metadata = command.metadata;
         return Object.keys(changes).length > 1 ? [{ type: 'ChargeUpdated', data: changes }] : [];
       }
       case 'RequestRefund': {
         const charge = requireCharge(state, command.chargeId);
-        if (charge.status === 'failed') throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be refunded`);
-        if (!charge.captured) throw new InvalidRequestError(`Charge '${command.chargeId}' has not been captured and cannot be refunded`);
+        if (charge.status === 'failed')
+          throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be refunded`);
+        if (!charge.captured)
+          throw new InvalidRequestError(`Charge '${command.chargeId}' has not been captured and cannot be refunded`);
         const refundable = refundableAmount(charge);
-        if (refundable === 0) throw new InvalidRequestError(`Charge '${command.chargeId}' has already been fully refunded`);
+        if (refundable === 0)
+          throw new InvalidRequestError(`Charge '${command.chargeId}' has already been fully refunded`);
         const amount = command.amount ?? refundable;
         if (amount > refundable) {
-          throw new InvalidRequestError(`Invalid parameter: amount must not exceed the amount left to refund (${refundable})`);
+          throw new InvalidRequestError(
+            `Invalid parameter: amount must not exceed the amount left to refund (${refundable})`,
+          );
         }
         return [
           {
             type: 'RefundRequested',
-            data: { chargeId: command.chargeId, refundId: command.refundId, amount, currency: charge.currency, reason: command.reason, metadata: command.metadata },
+            data: {
+              chargeId: command.chargeId,
+              refundId: command.refundId,
+              amount,
+              currency: charge.currency,
+              reason: command.reason,
+              metadata: command.metadata,
+            },
           },
         ];
       }
       case 'SettleRefund': {
         const refund = requireRefund(requireCharge(state, command.chargeId), command.refundId);
         if (refund.status !== 'pending') return [];
-        return [{ type: 'RefundSettled', data: { chargeId: command.chargeId, refundId: command.refundId, status: command.status } }];
+        return [
+          {
+            type: 'RefundSettled',
+            data: { chargeId: command.chargeId, refundId: command.refundId, status: command.status },
+          },
+        ];
       }
       case 'UpdateRefund': {
         const refund = requireRefund(requireCharge(state, command.chargeId), command.refundId);
         if (sameMetadata(refund.metadata, command.metadata)) return [];
-        return [{ type: 'RefundUpdated', data: { chargeId: command.chargeId, refundId: command.refundId, metadata: command.metadata } }];
+        return [
+          {
+            type: 'RefundUpdated',
+            data: { chargeId: command.chargeId, refundId: command.refundId, metadata: command.metadata },
+          },
+        ];
       }
       case 'DeliverNetworkOutcome':
       case 'SubmitDisputeEvidence':

@@ -94,12 +94,29 @@ export type ChargeUpdated = DomainEvent<
 /** A refund reserves its amount at once; the network's answer settles it. */
 export type RefundRequested = DomainEvent<
   'RefundRequested',
-  { chargeId: string; refundId: string; amount: number; currency: string; reason: 'fraudulent' | null; metadata: Metadata }
+  {
+    chargeId: string;
+    refundId: string;
+    amount: number;
+    currency: string;
+    reason: 'fraudulent' | null;
+    metadata: Metadata;
+  }
 >;
-export type RefundSettled = DomainEvent<'RefundSettled', { chargeId: string; refundId: string; status: 'successful' | 'failed' }>;
+export type RefundSettled = DomainEvent<
+  'RefundSettled',
+  { chargeId: string; refundId: string; status: 'successful' | 'failed' }
+>;
 export type RefundUpdated = DomainEvent<'RefundUpdated', { chargeId: string; refundId: string; metadata: Metadata }>;
 
-export type ChargeEvent = ChargeSucceeded | ChargeFailed | ChargeCaptured | ChargeUpdated | RefundRequested | RefundSettled | RefundUpdated
+export type ChargeEvent =
+  | ChargeSucceeded
+  | ChargeFailed
+  | ChargeCaptured
+  | ChargeUpdated
+  | RefundRequested
+  | RefundSettled
+  | RefundUpdated
   // Disputes, fraud warnings and announced network outcomes (`charge-aftermath.ts`).
   | ChargeAftermathEvent;
 

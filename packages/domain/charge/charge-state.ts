@@ -11,7 +11,8 @@ export interface RefundState {
 
 export type ChargeState =
   | { status: 'none' }
-  | ({ status: 'successful' | 'failed'; failure: ChargeFailure | null; refunds: RefundState[] } & ChargeAttempt & ChargeAftermath);
+  | ({ status: 'successful' | 'failed'; failure: ChargeFailure | null; refunds: RefundState[] } & ChargeAttempt &
+      ChargeAftermath);
 
 export const initialChargeState = (): ChargeState => ({ status: 'none' });
 
@@ -21,7 +22,12 @@ export function evolveCharge(state: ChargeState, event: ChargeEvent): ChargeStat
       return { status: 'successful', failure: null, refunds: [], ...event.data };
     case 'ChargeFailed': {
       const { failureCode, failureMessage, failureIssuerDeclineCode, blacklistRuleId, ...attempt } = event.data;
-      return { status: 'failed', failure: { failureCode, failureMessage, failureIssuerDeclineCode, blacklistRuleId }, refunds: [], ...attempt };
+      return {
+        status: 'failed',
+        failure: { failureCode, failureMessage, failureIssuerDeclineCode, blacklistRuleId },
+        refunds: [],
+        ...attempt,
+      };
     }
   }
   if (state.status === 'none') return state;
@@ -35,12 +41,30 @@ export function evolveCharge(state: ChargeState, event: ChargeEvent): ChargeStat
     case 'RefundRequested':
       return {
         ...state,
-        refunds: [...state.refunds, { refundId: event.data.refundId, amount: event.data.amount, status: 'pending', metadata: event.data.metadata }],
+        refunds: [
+          ...state.refunds,
+          {
+            refundId: event.data.refundId,
+            amount: event.data.amount,
+            status: 'pending',
+            metadata: event.data.metadata,
+          },
+        ],
       };
     case 'RefundSettled':
-      return { ...state, refunds: state.refunds.map((refund) => (refund.refundId === event.data.refundId ? { ...refund, status: event.data.status } : refund)) };
+      return {
+        ...state,
+        refunds: state.refunds.map((refund) =>
+          refund.refundId === event.data.refundId ? { ...refund, status: event.data.status } : refund,
+        ),
+      };
     case 'RefundUpdated':
-      return { ...state, refunds: state.refunds.map((refund) => (refund.refundId === event.data.refundId ? { ...refund, metadata: event.data.metadata } : refund)) };
+      return {
+        ...state,
+        refunds: state.refunds.map((refund) =>
+          refund.refundId === event.data.refundId ? { ...refund, metadata: event.data.metadata } : refund,
+        ),
+      };
     default:
       return evolveAftermath(state, event);
   }
@@ -49,6 +73,8 @@ export function evolveCharge(state: ChargeState, event: ChargeEvent): ChargeStat
 /** What may still be refunded: the captured amount less successful and pending refunds. */
 export function refundableAmount(state: ChargeState): number {
   if (state.status !== 'successful' || !state.captured) return 0;
-  const reserved = state.refunds.filter((refund) => refund.status !== 'failed').reduce((sum, refund) => sum + refund.amount, 0);
+  const reserved = state.refunds
+    .filter((refund) => refund.status !== 'failed')
+    .reduce((sum, refund) => sum + refund.amount, 0);
   return state.amount - reserved;
 }

@@ -61,11 +61,24 @@ export type DisputeEvidence = Partial<Record<DisputeEvidenceField, string>>;
 
 export type DisputeOpened = DomainEvent<
   'DisputeOpened',
-  { chargeId: string; disputeId: string; amount: number; currency: string; reason: DisputeReason; status: 'CHARGEBACK_NEW' }
+  {
+    chargeId: string;
+    disputeId: string;
+    amount: number;
+    currency: string;
+    reason: DisputeReason;
+    status: 'CHARGEBACK_NEW';
+  }
 >;
 /** The merchant contested the dispute; the network reviews it (a `dispute_decision` outcome follows). */
-export type DisputeEvidenceSubmitted = DomainEvent<'DisputeEvidenceSubmitted', { chargeId: string; disputeId: string; evidence: DisputeEvidence }>;
-export type DisputeWon = DomainEvent<'DisputeWon', { chargeId: string; disputeId: string; status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' }>;
+export type DisputeEvidenceSubmitted = DomainEvent<
+  'DisputeEvidenceSubmitted',
+  { chargeId: string; disputeId: string; evidence: DisputeEvidence }
+>;
+export type DisputeWon = DomainEvent<
+  'DisputeWon',
+  { chargeId: string; disputeId: string; status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' }
+>;
 /** Lost on review, or accepted as lost by the merchant (`acceptedAsLost`). */
 export type DisputeLost = DomainEvent<
   'DisputeLost',
@@ -74,4 +87,9 @@ export type DisputeLost = DomainEvent<
 
 export type DisputeEvent = DisputeOpened | DisputeEvidenceSubmitted | DisputeWon | DisputeLost;
 
-export const disputeEventTypes: ReadonlyArray<DisputeEvent['type']> = ['DisputeOpened', 'DisputeEvidenceSubmitted', 'DisputeWon', 'DisputeLost'];
+export const disputeEventTypes: ReadonlyArray<DisputeEvent['type']> = [
+  'DisputeOpened',
+  'DisputeEvidenceSubmitted',
+  'DisputeWon',
+  'DisputeLost',
+];

@@ -17,9 +17,13 @@ export type NetworkOutcomeDue =
   | { kind: 'fraud_warning'; dueAt: string; fraudDetails: FraudVerdict }
   | { kind: 'dispute_decision'; dueAt: string; outcome: 'won' | 'lost' };
 
-export type NetworkOutcomesExpected = DomainEvent<'NetworkOutcomesExpected', { chargeId: string; outcomes: NetworkOutcomeDue[] }>;
+export type NetworkOutcomesExpected = DomainEvent<
+  'NetworkOutcomesExpected',
+  { chargeId: string; outcomes: NetworkOutcomeDue[] }
+>;
 
 export const networkOutcomeEventTypes: ReadonlyArray<NetworkOutcomesExpected['type']> = ['NetworkOutcomesExpected'];
 
 /** The job (and due-work) id of one outcome: one charge has at most one outcome of each kind. */
-export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind): string => `network-outcome:${chargeId}:${kind}`;
+export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind): string =>
+  `network-outcome:${chargeId}:${kind}`;

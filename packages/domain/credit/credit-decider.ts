@@ -15,15 +15,18 @@ export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
   decide(command, state) {
     switch (command.type) {
       case 'RecordCredit':
-        if (state.status !== 'none') throw new InvalidRequestError(`Credit '${command.attempt.creditId}' already exists`);
+        if (state.status !== 'none')
+          throw new InvalidRequestError(`Credit '${command.attempt.creditId}' already exists`);
         return command.failure
           ? [{ type: 'CreditFailed', data: { ...command.attempt, ...command.failure } }]
           : [{ type: 'CreditSucceeded', data: command.attempt }];
       case 'UpdateCredit': {
         if (state.status === 'none') throw new NotFoundError('Credit', command.creditId);
         const changes: CreditUpdated['data'] = { creditId: command.creditId };
-        if (command.description !== undefined && command.description !== state.description) changes.description = command.description;
-        if (command.metadata !== undefined && !sameMetadata(command.metadata, state.metadata)) changes.metadata = command.metadata;
+        if (command.description !== undefined && command.description !== state.description)
+          changes.description = command.description;
+        if (command.metadata !== undefined && !sameMetadata(command.metadata, state.metadata))
+          changes.metadata = command.metadata;
         // An update that changes nothing records nothing.
         return Object.keys(changes).length > 1 ? [{ type: 'CreditUpdated', data: changes }] : [];
       }

@@ -33,8 +33,15 @@ export type CreditSucceeded = DomainEvent<'CreditSucceeded', CreditAttempt>;
 export type CreditFailed = DomainEvent<'CreditFailed', CreditAttempt & CreditFailure>;
 
 /** Only the fields that changed are present. */
-export type CreditUpdated = DomainEvent<'CreditUpdated', { creditId: string; description?: string | null; metadata?: Metadata }>;
+export type CreditUpdated = DomainEvent<
+  'CreditUpdated',
+  { creditId: string; description?: string | null; metadata?: Metadata }
+>;
 
 export type CreditEvent = CreditSucceeded | CreditFailed | CreditUpdated;
 
-export const creditEventTypes: ReadonlyArray<CreditEvent['type']> = ['CreditSucceeded', 'CreditFailed', 'CreditUpdated'];
+export const creditEventTypes: ReadonlyArray<CreditEvent['type']> = [
+  'CreditSucceeded',
+  'CreditFailed',
+  'CreditUpdated',
+];

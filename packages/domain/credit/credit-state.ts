@@ -2,8 +2,7 @@ import type { CreditAttempt, CreditEvent, CreditFailure } from './credit-events.
 
 /** A credit is settled when recorded: it only ever changes its description and metadata. */
 export type CreditState =
-  | { status: 'none' }
-  | ({ status: 'successful' | 'failed'; failure: CreditFailure | null } & CreditAttempt);
+  { status: 'none' } | ({ status: 'successful' | 'failed'; failure: CreditFailure | null } & CreditAttempt);
 
 export const initialCreditState = (): CreditState => ({ status: 'none' });
 

@@ -3,7 +3,13 @@ import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { CardChanges, CardSource, CustomerEvent, CustomerUpdated } from './customer-events.ts';
-import { evolveCustomer, initialCustomerState, liveCards, type CustomerState, type SavedCard } from './customer-state.ts';
+import {
+  evolveCustomer,
+  initialCustomerState,
+  liveCards,
+  type CustomerState,
+  type SavedCard,
+} from './customer-state.ts';
 
 /** A card to save: it becomes the customer's default. */
 export interface NewCard {
@@ -14,8 +20,24 @@ export interface NewCard {
 }
 
 export type CustomerCommand =
-  | { type: 'CreateCustomer'; customerId: string; email: string; description?: string | null; metadata?: Metadata; card?: NewCard; testClockId?: string }
-  | { type: 'UpdateCustomer'; customerId: string; email?: string; description?: string | null; metadata?: Metadata; defaultCardId?: string; card?: NewCard }
+  | {
+      type: 'CreateCustomer';
+      customerId: string;
+      email: string;
+      description?: string | null;
+      metadata?: Metadata;
+      card?: NewCard;
+      testClockId?: string;
+    }
+  | {
+      type: 'UpdateCustomer';
+      customerId: string;
+      email?: string;
+      description?: string | null;
+      metadata?: Metadata;
+      defaultCardId?: string;
+      card?: NewCard;
+    }
   | { type: 'DeleteCustomer'; customerId: string }
   /** A new card always becomes the default (spec: Customer card default). */
   | ({ type: 'AddCard'; customerId: string } & NewCard)
@@ -49,8 +71,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
         const events: CustomerEvent[] = [];
         const changes: CustomerUpdated['data'] = { customerId: command.customerId };
         if (command.email !== undefined && command.email !== current.email) changes.email = command.email;
-        if (command.description !== undefined && command.description !== current.description) changes.description = command.description;
-        if (command.metadata !== undefined && !sameMetadata(command.metadata, current.metadata)) changes.metadata = command.metadata;
+        if (command.description !== undefined && command.description !== current.description)
+          changes.description = command.description;
+        if (command.metadata !== undefined && !sameMetadata(command.metadata, current.metadata))
+          changes.metadata = command.metadata;
         // An update that changes nothing records nothing (and so emits no CUSTOMER_UPDATED).
         if (Object.keys(changes).length > 1) events.push({ type: 'CustomerUpdated', data: changes });
         if (command.card) {
@@ -58,7 +82,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
           events.push(...addCard(command.customerId, command.card));
         } else if (command.defaultCardId !== undefined && command.defaultCardId !== current.defaultCardId) {
           requireLiveCard(current, command.defaultCardId, 'defaultCardId');
-          events.push({ type: 'DefaultCardChanged', data: { customerId: command.customerId, defaultCardId: command.defaultCardId } });
+          events.push({
+            type: 'DefaultCardChanged',
+            data: { customerId: command.customerId, defaultCardId: command.defaultCardId },
+          });
         }
         return events;
       }
@@ -80,12 +107,16 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
             (changes as Record<string, unknown>)[field] = value;
           }
         }
-        return Object.keys(changes).length > 0 ? [{ type: 'CardUpdated', data: { customerId: command.customerId, cardId: command.cardId, ...changes } }] : [];
+        return Object.keys(changes).length > 0
+          ? [{ type: 'CardUpdated', data: { customerId: command.customerId, cardId: command.cardId, ...changes } }]
+          : [];
       }
       case 'DeleteCard': {
         const current = requireActiveCustomer(state, command.customerId);
         requireLiveCard(current, command.cardId);
-        const events: CustomerEvent[] = [{ type: 'CardDeleted', data: { customerId: command.customerId, cardId: command.cardId } }];
+        const events: CustomerEvent[] = [
+          { type: 'CardDeleted', data: { customerId: command.customerId, cardId: command.cardId } },
+        ];
         if (current.defaultCardId === command.cardId) {
           // The most recently added remaining card becomes the default; none left: null.
           const remaining = liveCards(current).filter((saved) => saved.cardId !== command.cardId);
@@ -102,14 +133,21 @@ function addCard(customerId: string, card: NewCard): CustomerEvent[] {
   return [
     {
       type: 'CardAdded',
-      data: { customerId, cardId: card.cardId, card: card.card, source: card.source, merchantAccountId: card.merchantAccountId ?? null },
+      data: {
+        customerId,
+        cardId: card.cardId,
+        card: card.card,
+        source: card.source,
+        merchantAccountId: card.merchantAccountId ?? null,
+      },
     },
     { type: 'DefaultCardChanged', data: { customerId, defaultCardId: card.cardId } },
   ];
 }
 
 function requireNewCardId(customer: ExistingCustomer, cardId: string): void {
-  if (customer.cards.some((saved) => saved.cardId === cardId)) throw new InvalidRequestError(`Card '${cardId}' is already saved for this customer`);
+  if (customer.cards.some((saved) => saved.cardId === cardId))
+    throw new InvalidRequestError(`Card '${cardId}' is already saved for this customer`);
 }
 
 function requireActiveCustomer(state: CustomerState, customerId: string): ExistingCustomer {
@@ -122,8 +160,10 @@ function requireActiveCustomer(state: CustomerState, customerId: string): Existi
 function requireLiveCard(customer: ExistingCustomer, cardId: string, parameter?: string): SavedCard {
   const saved = customer.cards.find((candidate) => candidate.cardId === cardId && !candidate.deleted);
   if (saved) return saved;
-  if (parameter) throw new InvalidRequestError(`Invalid parameter: ${parameter} '${cardId}' is not a card of this customer`);
+  if (parameter)
+    throw new InvalidRequestError(`Invalid parameter: ${parameter} '${cardId}' is not a card of this customer`);
   // A deleted card is still readable (deleted: true): changing it is a bad request, as for customers.
-  if (customer.cards.some((candidate) => candidate.cardId === cardId)) throw new InvalidRequestError(`Card '${cardId}' has been deleted`);
+  if (customer.cards.some((candidate) => candidate.cardId === cardId))
+    throw new InvalidRequestError(`Card '${cardId}' has been deleted`);
   throw new NotFoundError('Card', cardId);
 }

@@ -31,7 +31,8 @@ export type CustomerUpdated = DomainEvent<
 export type CustomerDeleted = DomainEvent<'CustomerDeleted', { customerId: string }>;
 
 /** How a saved card came to be: typed in, from a token, or from a successful charge. */
-export type CardSource = { kind: 'details' } | { kind: 'token'; tokenId: string } | { kind: 'charge'; chargeId: string };
+export type CardSource =
+  { kind: 'details' } | { kind: 'token'; tokenId: string } | { kind: 'charge'; chargeId: string };
 
 export type CardAdded = DomainEvent<
   'CardAdded',
@@ -57,9 +58,13 @@ export type CardUpdated = DomainEvent<'CardUpdated', { customerId: string; cardI
 export type CardDeleted = DomainEvent<'CardDeleted', { customerId: string; cardId: string }>;
 
 /** The card subscriptions and default charges use; null when the customer has no card. */
-export type DefaultCardChanged = DomainEvent<'DefaultCardChanged', { customerId: string; defaultCardId: string | null }>;
+export type DefaultCardChanged = DomainEvent<
+  'DefaultCardChanged',
+  { customerId: string; defaultCardId: string | null }
+>;
 
-export type CustomerEvent = CustomerCreated | CustomerUpdated | CustomerDeleted | CardAdded | CardUpdated | CardDeleted | DefaultCardChanged;
+export type CustomerEvent =
+  CustomerCreated | CustomerUpdated | CustomerDeleted | CardAdded | CardUpdated | CardDeleted | DefaultCardChanged;
 
 export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = [
   'CustomerCreated',

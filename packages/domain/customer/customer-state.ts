@@ -35,16 +35,28 @@ export function evolveCustomer(state: CustomerState, event: CustomerEvent): Cust
     case 'CustomerDeleted':
       return { ...state, status: 'deleted' };
     case 'CardAdded':
-      return { ...state, cards: [...state.cards, { cardId: event.data.cardId, card: event.data.card, deleted: false }] };
+      return {
+        ...state,
+        cards: [...state.cards, { cardId: event.data.cardId, card: event.data.card, deleted: false }],
+      };
     case 'CardUpdated': {
       const { customerId: _c, cardId, fastCredit: _f, ...changes } = event.data;
-      return { ...state, cards: state.cards.map((saved) => (saved.cardId === cardId ? { ...saved, card: { ...saved.card, ...changes } } : saved)) };
+      return {
+        ...state,
+        cards: state.cards.map((saved) =>
+          saved.cardId === cardId ? { ...saved, card: { ...saved.card, ...changes } } : saved,
+        ),
+      };
     }
     case 'CardDeleted':
-      return { ...state, cards: state.cards.map((saved) => (saved.cardId === event.data.cardId ? { ...saved, deleted: true } : saved)) };
+      return {
+        ...state,
+        cards: state.cards.map((saved) => (saved.cardId === event.data.cardId ? { ...saved, deleted: true } : saved)),
+      };
     case 'DefaultCardChanged':
       return { ...state, defaultCardId: event.data.defaultCardId };
   }
 }
 
-export const liveCards = (state: Extract<CustomerState, { cards: SavedCard[] }>): SavedCard[] => state.cards.filter((saved) => !saved.deleted);
+export const liveCards = (state: Extract<CustomerState, { cards: SavedCard[] }>): SavedCard[] =>
+  state.cards.filter((saved) => !saved.deleted);

@@ -23,7 +23,8 @@ export const planDecider: Decider<PlanCommand, PlanEvent, PlanState> = {
         const changes: PlanUpdated['data'] = { planId: command.planId };
         for (const [field, value] of Object.entries(command.changes) as [keyof PlanTerms, unknown][]) {
           if (value === undefined) continue;
-          const same = field === 'metadata' ? sameMetadata(value as PlanTerms['metadata'], plan.metadata) : value === plan[field];
+          const same =
+            field === 'metadata' ? sameMetadata(value as PlanTerms['metadata'], plan.metadata) : value === plan[field];
           if (!same) (changes as Record<string, unknown>)[field] = value;
         }
         // An update that changes nothing records nothing (and emits no PLAN_UPDATED).

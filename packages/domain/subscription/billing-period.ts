@@ -28,8 +28,10 @@ export function addIntervals(from: number, interval: PlanInterval, count: number
   return Date.UTC(year, month, day, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds()) / 1000;
 }
 
-export const periodStartOf = (cycle: BillingCycle): number => addIntervals(cycle.anchor, cycle.interval, cycle.intervalCount * cycle.index);
-export const periodEndOf = (cycle: BillingCycle): number => addIntervals(cycle.anchor, cycle.interval, cycle.intervalCount * (cycle.index + 1));
+export const periodStartOf = (cycle: BillingCycle): number =>
+  addIntervals(cycle.anchor, cycle.interval, cycle.intervalCount * cycle.index);
+export const periodEndOf = (cycle: BillingCycle): number =>
+  addIntervals(cycle.anchor, cycle.interval, cycle.intervalCount * (cycle.index + 1));
 
 /** A new cycle whose first period starts at `start`. */
 export const firstCycle = (start: number, plan: { interval: PlanInterval; intervalCount: number }): BillingCycle => ({
@@ -43,8 +45,17 @@ export const firstCycle = (start: number, plan: { interval: PlanInterval; interv
  * The cycle of the period after `current`. A plan whose interval changed since the cycle began
  * starts a new cycle at the boundary (its new interval applies from there on).
  */
-export function nextCycle(current: BillingCycle | null, boundary: number, plan: { interval: PlanInterval; intervalCount: number }): BillingCycle {
-  if (!current || current.interval !== plan.interval || current.intervalCount !== plan.intervalCount || periodEndOf(current) !== boundary) {
+export function nextCycle(
+  current: BillingCycle | null,
+  boundary: number,
+  plan: { interval: PlanInterval; intervalCount: number },
+): BillingCycle {
+  if (
+    !current ||
+    current.interval !== plan.interval ||
+    current.intervalCount !== plan.intervalCount ||
+    periodEndOf(current) !== boundary
+  ) {
     return firstCycle(boundary, plan);
   }
   return { ...current, index: current.index + 1 };

@@ -4,9 +4,19 @@ import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { PlanInterval } from '../plan/plan-events.ts';
 import { firstCycle, nextCycle, periodEndOf, type BillingCycle } from './billing-period.ts';
-import type { SubscriptionChanges, SubscriptionEvent, SubscriptionPaymentStarted, SubscriptionUpdated } from './subscription-events.ts';
+import type {
+  SubscriptionChanges,
+  SubscriptionEvent,
+  SubscriptionPaymentStarted,
+  SubscriptionUpdated,
+} from './subscription-events.ts';
 import { RETRY_DELAYS_SECONDS } from './subscription-schedule.ts';
-import { evolveSubscription, initialSubscriptionState, type ExistingSubscription, type SubscriptionState } from './subscription-state.ts';
+import {
+  evolveSubscription,
+  initialSubscriptionState,
+  type ExistingSubscription,
+  type SubscriptionState,
+} from './subscription-state.ts';
 
 /** A plan's terms as read when deciding (plans are their own streams; the amount applies at each charge). */
 export interface PlanSnapshot {
@@ -20,7 +30,8 @@ export interface PlanSnapshot {
 }
 
 /** What became of a subscription's charge. `charged` false: no charge could be made at all. */
-export type PaymentOutcome = { succeeded: true } | { succeeded: false; charged: boolean; failureCode: string | null; failureMessage: string };
+export type PaymentOutcome =
+  { succeeded: true } | { succeeded: false; charged: boolean; failureCode: string | null; failureMessage: string };
 
 /** `trialEnd` -1 means "no trial" on create and "end the trial now" on update. Times are Unix seconds. */
 export type SubscriptionCommand =
@@ -42,12 +53,48 @@ export type SubscriptionCommand =
       chargeId: string;
       now: number;
     }
-  | { type: 'UpdateSubscription'; subscriptionId: string; changes: SubscriptionChanges; plan?: PlanSnapshot; chargeId: string; now: number }
-  | { type: 'StartPeriod'; subscriptionId: string; periodStart: number; plan: PlanSnapshot; chargeId: string; now: number }
-  | { type: 'RecurToPlan'; subscriptionId: string; periodStart: number; plan: PlanSnapshot; chargeId: string; now: number }
-  | { type: 'RetryPayment'; subscriptionId: string; periodStart: number; attempt: number; plan: PlanSnapshot; chargeId: string; now: number }
+  | {
+      type: 'UpdateSubscription';
+      subscriptionId: string;
+      changes: SubscriptionChanges;
+      plan?: PlanSnapshot;
+      chargeId: string;
+      now: number;
+    }
+  | {
+      type: 'StartPeriod';
+      subscriptionId: string;
+      periodStart: number;
+      plan: PlanSnapshot;
+      chargeId: string;
+      now: number;
+    }
+  | {
+      type: 'RecurToPlan';
+      subscriptionId: string;
+      periodStart: number;
+      plan: PlanSnapshot;
+      chargeId: string;
+      now: number;
+    }
+  | {
+      type: 'RetryPayment';
+      subscriptionId: string;
+      periodStart: number;
+      attempt: number;
+      plan: PlanSnapshot;
+      chargeId: string;
+      now: number;
+    }
   | { type: 'EndPeriod'; subscriptionId: string; periodEnd: number }
-  | { type: 'SettlePayment'; subscriptionId: string; chargeId: string; outcome: PaymentOutcome; failureStatus: 'canceled' | 'unpaid'; now: number }
+  | {
+      type: 'SettlePayment';
+      subscriptionId: string;
+      chargeId: string;
+      outcome: PaymentOutcome;
+      failureStatus: 'canceled' | 'unpaid';
+      now: number;
+    }
   | { type: 'CancelSubscription'; subscriptionId: string; atPeriodEnd: boolean; now: number }
   | { type: 'CancelForDeletedCustomer'; subscriptionId: string; now: number };
 
@@ -68,9 +115,15 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
         return update(command, requireLive(state, command.subscriptionId));
       case 'StartPeriod': {
         const sub = requireExisting(state, command.subscriptionId);
-        const due = atBoundary(sub, command.periodStart, ['trialing', 'active']) && !sub.cancelAtPeriodEnd && sub.remainingBillingCycles !== 0;
+        const due =
+          atBoundary(sub, command.periodStart, ['trialing', 'active']) &&
+          !sub.cancelAtPeriodEnd &&
+          sub.remainingBillingCycles !== 0;
         if (!due || sub.planId !== command.plan.planId) return [];
-        const cycle = sub.status === 'trialing' ? firstCycle(command.periodStart, command.plan) : nextCycle(sub.cycle, command.periodStart, command.plan);
+        const cycle =
+          sub.status === 'trialing'
+            ? firstCycle(command.periodStart, command.plan)
+            : nextCycle(sub.cycle, command.periodStart, command.plan);
         return [
           {
             type: 'SubscriptionPeriodStarted',
@@ -82,12 +135,26 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
               remainingBillingCycles: sub.remainingBillingCycles === null ? null : sub.remainingBillingCycles - 1,
             },
           },
-          paymentStarted(sub, command.periodStart, 0, command.plan, sub.quantity, sub.captureCharges, command.chargeId, command.now),
+          paymentStarted(
+            sub,
+            command.periodStart,
+            0,
+            command.plan,
+            sub.quantity,
+            sub.captureCharges,
+            command.chargeId,
+            command.now,
+          ),
         ];
       }
       case 'RecurToPlan': {
         const sub = requireExisting(state, command.subscriptionId);
-        if (!atBoundary(sub, command.periodStart, ['trialing', 'active']) || sub.cancelAtPeriodEnd || sub.remainingBillingCycles !== 0) return [];
+        if (
+          !atBoundary(sub, command.periodStart, ['trialing', 'active']) ||
+          sub.cancelAtPeriodEnd ||
+          sub.remainingBillingCycles !== 0
+        )
+          return [];
         const cycle = firstCycle(command.periodStart, command.plan);
         return [
           {
@@ -104,7 +171,16 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
               remainingBillingCycles: command.plan.billingCycles === null ? null : command.plan.billingCycles - 1,
             },
           },
-          paymentStarted(sub, command.periodStart, 0, command.plan, sub.quantity, sub.captureCharges, command.chargeId, command.now),
+          paymentStarted(
+            sub,
+            command.periodStart,
+            0,
+            command.plan,
+            sub.quantity,
+            sub.captureCharges,
+            command.chargeId,
+            command.now,
+          ),
         ];
       }
       case 'RetryPayment': {
@@ -117,7 +193,18 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
           sub.failedAttempts === command.attempt &&
           sub.planId === command.plan.planId;
         if (!due) return [];
-        return [paymentStarted(sub, command.periodStart, command.attempt, command.plan, sub.quantity, sub.captureCharges, command.chargeId, command.now)];
+        return [
+          paymentStarted(
+            sub,
+            command.periodStart,
+            command.attempt,
+            command.plan,
+            sub.quantity,
+            sub.captureCharges,
+            command.chargeId,
+            command.now,
+          ),
+        ];
       }
       case 'EndPeriod': {
         const sub = requireExisting(state, command.subscriptionId);
@@ -134,11 +221,17 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
         return settle(command, requireExisting(state, command.subscriptionId));
       case 'CancelSubscription': {
         const sub = requireExisting(state, command.subscriptionId);
-        if (sub.status === 'canceled') throw new InvalidRequestError(`Subscription '${command.subscriptionId}' has already been canceled`);
+        if (sub.status === 'canceled')
+          throw new InvalidRequestError(`Subscription '${command.subscriptionId}' has already been canceled`);
         // Only a subscription that is being served has a period end to wait for.
         if (command.atPeriodEnd && ['trialing', 'active', 'past_due'].includes(sub.status)) {
           if (sub.cancelAtPeriodEnd) return [];
-          return [{ type: 'SubscriptionCancellationScheduled', data: { subscriptionId: sub.subscriptionId, canceledAt: command.now, endedAt: sub.currentPeriodEnd } }];
+          return [
+            {
+              type: 'SubscriptionCancellationScheduled',
+              data: { subscriptionId: sub.subscriptionId, canceledAt: command.now, endedAt: sub.currentPeriodEnd },
+            },
+          ];
         }
         return [canceled(sub, command.now, command.now, 'requested')];
       }
@@ -150,12 +243,16 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
   },
 };
 
-function create(command: Extract<SubscriptionCommand, { type: 'CreateSubscription' }>, state: SubscriptionState): SubscriptionEvent[] {
+function create(
+  command: Extract<SubscriptionCommand, { type: 'CreateSubscription' }>,
+  state: SubscriptionState,
+): SubscriptionEvent[] {
   if (state.status !== 'none') throw new InvalidRequestError(`Subscription '${command.subscriptionId}' already exists`);
   const { now, plan } = command;
   let trialEnd: number | null = null;
   if (command.trialEnd !== undefined && command.trialEnd !== -1) {
-    if (command.trialEnd <= now) throw new InvalidRequestError('Invalid parameter: trialEnd must be in the future, or -1 for no trial');
+    if (command.trialEnd <= now)
+      throw new InvalidRequestError('Invalid parameter: trialEnd must be in the future, or -1 for no trial');
     trialEnd = command.trialEnd;
   } else if (command.trialEnd === undefined && plan.trialPeriodDays) {
     trialEnd = now + plan.trialPeriodDays * 86_400;
@@ -178,7 +275,16 @@ function create(command: Extract<SubscriptionCommand, { type: 'CreateSubscriptio
     return [
       {
         type: 'SubscriptionCreated',
-        data: { ...common, status: 'trialing', remainingBillingCycles: cycles, trialStart: now, trialEnd, currentPeriodStart: now, currentPeriodEnd: trialEnd, cycle: null },
+        data: {
+          ...common,
+          status: 'trialing',
+          remainingBillingCycles: cycles,
+          trialStart: now,
+          trialEnd,
+          currentPeriodStart: now,
+          currentPeriodEnd: trialEnd,
+          cycle: null,
+        },
       },
     ];
   }
@@ -200,7 +306,10 @@ function create(command: Extract<SubscriptionCommand, { type: 'CreateSubscriptio
   return [created, paymentStarted(sub, now, 0, plan, command.quantity, command.captureCharges, command.chargeId, now)];
 }
 
-function update(command: Extract<SubscriptionCommand, { type: 'UpdateSubscription' }>, sub: ExistingSubscription): SubscriptionEvent[] {
+function update(
+  command: Extract<SubscriptionCommand, { type: 'UpdateSubscription' }>,
+  sub: ExistingSubscription,
+): SubscriptionEvent[] {
   const { changes: asked, now } = command;
   const planChange = command.plan !== undefined && command.plan.planId !== sub.planId ? command.plan : null;
   const changes: SubscriptionUpdated['data'] = { subscriptionId: sub.subscriptionId };
@@ -208,16 +317,22 @@ function update(command: Extract<SubscriptionCommand, { type: 'UpdateSubscriptio
   for (const field of simple) {
     // With a new plan, remainingBillingCycles counts that plan's cycles (recorded with the change).
     if (field === 'remainingBillingCycles' && planChange) continue;
-    if (asked[field] !== undefined && asked[field] !== sub[field]) (changes as unknown as Record<string, unknown>)[field] = asked[field];
+    if (asked[field] !== undefined && asked[field] !== sub[field])
+      (changes as unknown as Record<string, unknown>)[field] = asked[field];
   }
   for (const field of ['shipping', 'billing'] as const) {
-    if (asked[field] !== undefined && JSON.stringify(asked[field]) !== JSON.stringify(sub[field])) (changes as unknown as Record<string, unknown>)[field] = asked[field];
+    if (asked[field] !== undefined && JSON.stringify(asked[field]) !== JSON.stringify(sub[field]))
+      (changes as unknown as Record<string, unknown>)[field] = asked[field];
   }
   if (asked.metadata !== undefined && !sameMetadata(asked.metadata, sub.metadata)) changes.metadata = asked.metadata;
   if (asked.trialEnd !== undefined) {
-    if (sub.status !== 'trialing') throw new InvalidRequestError('Invalid parameter: trialEnd can only be changed while the subscription is trialing');
+    if (sub.status !== 'trialing')
+      throw new InvalidRequestError(
+        'Invalid parameter: trialEnd can only be changed while the subscription is trialing',
+      );
     const trialEnd = asked.trialEnd === -1 ? now : asked.trialEnd;
-    if (asked.trialEnd !== -1 && trialEnd <= now) throw new InvalidRequestError('Invalid parameter: trialEnd must be in the future, or -1 to end the trial now');
+    if (asked.trialEnd !== -1 && trialEnd <= now)
+      throw new InvalidRequestError('Invalid parameter: trialEnd must be in the future, or -1 to end the trial now');
     if (trialEnd !== sub.trialEnd) changes.trialEnd = trialEnd;
   }
   const events: SubscriptionEvent[] = [];
@@ -228,34 +343,75 @@ function update(command: Extract<SubscriptionCommand, { type: 'UpdateSubscriptio
   if (!['trialing', 'active', 'past_due'].includes(sub.status)) {
     throw new InvalidRequestError(`Subscription '${sub.subscriptionId}' is ${sub.status}; its plan cannot be changed`);
   }
-  if (sub.pendingPayment) throw new InvalidRequestError(`A charge of subscription '${sub.subscriptionId}' is in progress; try again`);
+  if (sub.pendingPayment)
+    throw new InvalidRequestError(`A charge of subscription '${sub.subscriptionId}' is in progress; try again`);
   const updated = events.reduce(evolveSubscription, sub as SubscriptionState) as ExistingSubscription;
   const override = asked.remainingBillingCycles;
-  const base = { subscriptionId: sub.subscriptionId, planId: planChange.planId, previousPlanId: sub.planId, reason: 'update' as const, start: now };
+  const base = {
+    subscriptionId: sub.subscriptionId,
+    planId: planChange.planId,
+    previousPlanId: sub.planId,
+    reason: 'update' as const,
+    start: now,
+  };
   if (updated.status === 'trialing') {
     // The trial goes on; its end charges the new plan.
     events.push({
       type: 'SubscriptionPlanChanged',
-      data: { ...base, currentPeriodStart: updated.currentPeriodStart, currentPeriodEnd: updated.currentPeriodEnd, cycle: null, remainingBillingCycles: override !== undefined ? override : planChange.billingCycles },
+      data: {
+        ...base,
+        currentPeriodStart: updated.currentPeriodStart,
+        currentPeriodEnd: updated.currentPeriodEnd,
+        cycle: null,
+        remainingBillingCycles: override !== undefined ? override : planChange.billingCycles,
+      },
     });
     return events;
   }
   // A new plan starts a new period now, charged now; the rest of the old period is not refunded.
   const cycle: BillingCycle = firstCycle(now, planChange);
-  const remaining = override !== undefined ? override : planChange.billingCycles === null ? null : planChange.billingCycles - 1;
-  events.push({ type: 'SubscriptionPlanChanged', data: { ...base, currentPeriodStart: now, currentPeriodEnd: periodEndOf(cycle), cycle, remainingBillingCycles: remaining } });
-  events.push(paymentStarted(updated, now, 0, planChange, updated.quantity, updated.captureCharges, command.chargeId, now));
+  const remaining =
+    override !== undefined ? override : planChange.billingCycles === null ? null : planChange.billingCycles - 1;
+  events.push({
+    type: 'SubscriptionPlanChanged',
+    data: {
+      ...base,
+      currentPeriodStart: now,
+      currentPeriodEnd: periodEndOf(cycle),
+      cycle,
+      remainingBillingCycles: remaining,
+    },
+  });
+  events.push(
+    paymentStarted(updated, now, 0, planChange, updated.quantity, updated.captureCharges, command.chargeId, now),
+  );
   return events;
 }
 
-function settle(command: Extract<SubscriptionCommand, { type: 'SettlePayment' }>, sub: ExistingSubscription): SubscriptionEvent[] {
+function settle(
+  command: Extract<SubscriptionCommand, { type: 'SettlePayment' }>,
+  sub: ExistingSubscription,
+): SubscriptionEvent[] {
   const pending = sub.pendingPayment;
   if (!pending || pending.chargeId !== command.chargeId) return [];
   const { periodStart, attempt } = pending;
   const subscriptionId = sub.subscriptionId;
   const { outcome } = command;
   if (outcome.succeeded) {
-    return [{ type: 'SubscriptionPaymentSucceeded', data: { subscriptionId, periodStart, attempt, chargeId: pending.chargeId, capture: pending.capture, status: 'active', previousStatus: sub.status } }];
+    return [
+      {
+        type: 'SubscriptionPaymentSucceeded',
+        data: {
+          subscriptionId,
+          periodStart,
+          attempt,
+          chargeId: pending.chargeId,
+          capture: pending.capture,
+          status: 'active',
+          previousStatus: sub.status,
+        },
+      },
+    ];
   }
   const failure = {
     subscriptionId,
@@ -267,12 +423,19 @@ function settle(command: Extract<SubscriptionCommand, { type: 'SettlePayment' }>
     previousStatus: sub.status,
   };
   // The first charge of a subscription created without a trial: it stays incomplete, never retried.
-  if (sub.status === 'incomplete') return [{ type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'incomplete', nextRetryAt: null } }];
+  if (sub.status === 'incomplete')
+    return [{ type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'incomplete', nextRetryAt: null } }];
   const delay = RETRY_DELAYS_SECONDS[attempt];
   if (delay !== undefined) {
-    return [{ type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'past_due', nextRetryAt: Math.max(periodStart + delay, command.now) } }];
+    return [
+      {
+        type: 'SubscriptionPaymentFailed',
+        data: { ...failure, status: 'past_due', nextRetryAt: Math.max(periodStart + delay, command.now) },
+      },
+    ];
   }
-  if (command.failureStatus === 'unpaid') return [{ type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'unpaid', nextRetryAt: null } }];
+  if (command.failureStatus === 'unpaid')
+    return [{ type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'unpaid', nextRetryAt: null } }];
   return [
     { type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'past_due', nextRetryAt: null } },
     canceled(sub, command.now, command.now, 'payment_failed'),
@@ -306,7 +469,12 @@ function paymentStarted(
   };
 }
 
-function canceled(sub: ExistingSubscription, canceledAt: number, endedAt: number, reason: Extract<SubscriptionEvent, { type: 'SubscriptionCanceled' }>['data']['reason']): SubscriptionEvent {
+function canceled(
+  sub: ExistingSubscription,
+  canceledAt: number,
+  endedAt: number,
+  reason: Extract<SubscriptionEvent, { type: 'SubscriptionCanceled' }>['data']['reason'],
+): SubscriptionEvent {
   return { type: 'SubscriptionCanceled', data: { subscriptionId: sub.subscriptionId, canceledAt, endedAt, reason } };
 }
 

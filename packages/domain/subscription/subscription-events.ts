@@ -9,7 +9,8 @@ export const subscriptionStream = (subscriptionId: string): string => `subscript
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete';
 
 /** Why a subscription ended. */
-export type CancellationReason = 'requested' | 'period_end' | 'payment_failed' | 'billing_cycles_ended' | 'customer_deleted';
+export type CancellationReason =
+  'requested' | 'period_end' | 'payment_failed' | 'billing_cycles_ended' | 'customer_deleted';
 
 /** Fields of a subscription an update may change; only changed ones are present in events. */
 export interface SubscriptionChanges {
@@ -73,7 +74,13 @@ export type SubscriptionPlanChanged = DomainEvent<
 /** The next billing period began (at the end of a trial, or a renewal). Its charge is recorded right after. */
 export type SubscriptionPeriodStarted = DomainEvent<
   'SubscriptionPeriodStarted',
-  { subscriptionId: string; currentPeriodStart: number; currentPeriodEnd: number; cycle: BillingCycle; remainingBillingCycles: number | null }
+  {
+    subscriptionId: string;
+    currentPeriodStart: number;
+    currentPeriodEnd: number;
+    cycle: BillingCycle;
+    remainingBillingCycles: number | null;
+  }
 >;
 
 /**
@@ -99,7 +106,15 @@ export type SubscriptionPaymentStarted = DomainEvent<
 
 export type SubscriptionPaymentSucceeded = DomainEvent<
   'SubscriptionPaymentSucceeded',
-  { subscriptionId: string; periodStart: number; attempt: number; chargeId: string; capture: boolean; status: 'active'; previousStatus: SubscriptionStatus }
+  {
+    subscriptionId: string;
+    periodStart: number;
+    attempt: number;
+    chargeId: string;
+    capture: boolean;
+    status: 'active';
+    previousStatus: SubscriptionStatus;
+  }
 >;
 
 export type SubscriptionPaymentFailed = DomainEvent<
@@ -120,7 +135,10 @@ export type SubscriptionPaymentFailed = DomainEvent<
 >;
 
 /** DELETE with atPeriodEnd: the subscription runs until `endedAt` (its current period's end). */
-export type SubscriptionCancellationScheduled = DomainEvent<'SubscriptionCancellationScheduled', { subscriptionId: string; canceledAt: number; endedAt: number }>;
+export type SubscriptionCancellationScheduled = DomainEvent<
+  'SubscriptionCancellationScheduled',
+  { subscriptionId: string; canceledAt: number; endedAt: number }
+>;
 
 export type SubscriptionCanceled = DomainEvent<
   'SubscriptionCanceled',

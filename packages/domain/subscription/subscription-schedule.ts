@@ -21,19 +21,34 @@ export const RETRY_DELAYS_SECONDS: readonly number[] = [1 * DAY, 3 * DAY, 5 * DA
  */
 export type DueStep =
   | { kind: 'payment'; at: number; chargeId: string }
-  | { kind: 'trial_end' | 'renewal' | 'period_end_cancellation' | 'billing_cycles_end'; at: number; periodStart: number }
+  | {
+      kind: 'trial_end' | 'renewal' | 'period_end_cancellation' | 'billing_cycles_end';
+      at: number;
+      periodStart: number;
+    }
   | { kind: 'retry'; at: number; periodStart: number; attempt: number };
 
 export function nextStep(state: SubscriptionState): DueStep | null {
   if (state.status === 'none' || state.status === 'canceled' || state.status === 'unpaid') return null;
-  if (state.pendingPayment) return { kind: 'payment', at: state.pendingPayment.startedAt, chargeId: state.pendingPayment.chargeId };
+  if (state.pendingPayment)
+    return { kind: 'payment', at: state.pendingPayment.startedAt, chargeId: state.pendingPayment.chargeId };
   // An incomplete subscription (its first charge failed) is never charged again.
   if (state.status === 'incomplete') return null;
   const periodEnd = state.currentPeriodEnd;
-  const cancellation = state.cancelAtPeriodEnd ? ({ kind: 'period_end_cancellation', at: periodEnd, periodStart: periodEnd } as const) : null;
+  const cancellation = state.cancelAtPeriodEnd
+    ? ({ kind: 'period_end_cancellation', at: periodEnd, periodStart: periodEnd } as const)
+    : null;
   if (state.status === 'past_due') {
     // Renewals wait until the overdue period is paid; a scheduled cancellation does not.
-    const retry = state.nextRetryAt === null ? null : ({ kind: 'retry', at: state.nextRetryAt, periodStart: state.currentPeriodStart, attempt: state.failedAttempts } as const);
+    const retry =
+      state.nextRetryAt === null
+        ? null
+        : ({
+            kind: 'retry',
+            at: state.nextRetryAt,
+            periodStart: state.currentPeriodStart,
+            attempt: state.failedAttempts,
+          } as const);
     if (cancellation && (!retry || cancellation.at <= retry.at)) return cancellation;
     return retry;
   }
@@ -45,6 +60,13 @@ export function nextStep(state: SubscriptionState): DueStep | null {
 
 /** Whether two steps are the same piece of work (a job for `expected` still applies to the state). */
 export function sameStep(a: DueStep, b: DueStep): boolean {
-  const key = (step: DueStep) => [step.kind, step.at, 'periodStart' in step ? step.periodStart : null, 'attempt' in step ? step.attempt : null, 'chargeId' in step ? step.chargeId : null].join('|');
+  const key = (step: DueStep) =>
+    [
+      step.kind,
+      step.at,
+      'periodStart' in step ? step.periodStart : null,
+      'attempt' in step ? step.attempt : null,
+      'chargeId' in step ? step.chargeId : null,
+    ].join('|');
   return key(a) === key(b);
 }

@@ -56,7 +56,16 @@ export const initialSubscriptionState = (): SubscriptionState => ({ status: 'non
 
 export function evolveSubscription(state: SubscriptionState, event: SubscriptionEvent): SubscriptionState {
   if (event.type === 'SubscriptionCreated') {
-    return { ...event.data, canceledAt: null, endedAt: null, cancelAtPeriodEnd: false, pendingPayment: null, failedAttempts: 0, nextRetryAt: null, paidOnce: false };
+    return {
+      ...event.data,
+      canceledAt: null,
+      endedAt: null,
+      cancelAtPeriodEnd: false,
+      pendingPayment: null,
+      failedAttempts: 0,
+      nextRetryAt: null,
+      paidOnce: false,
+    };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
@@ -80,12 +89,32 @@ export function evolveSubscription(state: SubscriptionState, event: Subscription
       return { ...state, pendingPayment: payment };
     }
     case 'SubscriptionPaymentSucceeded':
-      return { ...state, status: event.data.status, pendingPayment: null, failedAttempts: 0, nextRetryAt: null, paidOnce: true };
+      return {
+        ...state,
+        status: event.data.status,
+        pendingPayment: null,
+        failedAttempts: 0,
+        nextRetryAt: null,
+        paidOnce: true,
+      };
     case 'SubscriptionPaymentFailed':
-      return { ...state, status: event.data.status, pendingPayment: null, failedAttempts: event.data.attempt + 1, nextRetryAt: event.data.nextRetryAt };
+      return {
+        ...state,
+        status: event.data.status,
+        pendingPayment: null,
+        failedAttempts: event.data.attempt + 1,
+        nextRetryAt: event.data.nextRetryAt,
+      };
     case 'SubscriptionCancellationScheduled':
       return { ...state, cancelAtPeriodEnd: true, canceledAt: event.data.canceledAt, endedAt: event.data.endedAt };
     case 'SubscriptionCanceled':
-      return { ...state, status: 'canceled', canceledAt: event.data.canceledAt, endedAt: event.data.endedAt, pendingPayment: null, nextRetryAt: null };
+      return {
+        ...state,
+        status: 'canceled',
+        canceledAt: event.data.canceledAt,
+        endedAt: event.data.endedAt,
+        pendingPayment: null,
+        nextRetryAt: null,
+      };
   }
 }

@@ -29,19 +29,38 @@ export const testClockDecider: Decider<TestClockCommand, TestClockEvent, TestClo
   decide(command, state) {
     switch (command.type) {
       case 'CreateTestClock':
-        if (state.status !== 'none') throw new InvalidRequestError(`Test clock '${command.testClockId}' already exists`);
-        return [{ type: 'TestClockCreated', data: { testClockId: command.testClockId, frozenTime: command.frozenTime, name: command.name } }];
+        if (state.status !== 'none')
+          throw new InvalidRequestError(`Test clock '${command.testClockId}' already exists`);
+        return [
+          {
+            type: 'TestClockCreated',
+            data: { testClockId: command.testClockId, frozenTime: command.frozenTime, name: command.name },
+          },
+        ];
       case 'StartAdvance': {
         const clock = requireReady(state, command.testClockId);
         if (command.frozenTime <= clock.frozenTime) {
-          throw new InvalidRequestError("Invalid parameter: frozenTime must be later than the clock's current frozenTime");
+          throw new InvalidRequestError(
+            "Invalid parameter: frozenTime must be later than the clock's current frozenTime",
+          );
         }
-        return [{ type: 'TestClockAdvanceStarted', data: { testClockId: command.testClockId, frozenTime: command.frozenTime, previousFrozenTime: clock.frozenTime } }];
+        return [
+          {
+            type: 'TestClockAdvanceStarted',
+            data: {
+              testClockId: command.testClockId,
+              frozenTime: command.frozenTime,
+              previousFrozenTime: clock.frozenTime,
+            },
+          },
+        ];
       }
       case 'CompleteAdvance':
         // Idempotent: only the advance that is running completes, once.
         if (state.status !== 'advancing' || state.frozenTime !== command.frozenTime) return [];
-        return [{ type: 'TestClockAdvanced', data: { testClockId: command.testClockId, frozenTime: command.frozenTime } }];
+        return [
+          { type: 'TestClockAdvanced', data: { testClockId: command.testClockId, frozenTime: command.frozenTime } },
+        ];
       case 'DeleteTestClock':
         requireReady(state, command.testClockId);
         return [{ type: 'TestClockDeleted', data: { testClockId: command.testClockId } }];
@@ -52,6 +71,7 @@ export const testClockDecider: Decider<TestClockCommand, TestClockEvent, TestClo
 function requireReady(state: TestClockState, testClockId: string): Exclude<TestClockState, { status: 'none' }> {
   if (state.status === 'none') throw new NotFoundError('Test clock', testClockId);
   if (state.deleted) throw new InvalidRequestError(`Test clock '${testClockId}' has been deleted`);
-  if (state.status === 'advancing') throw new InvalidRequestError(`Test clock '${testClockId}' is advancing; try again once it is ready`);
+  if (state.status === 'advancing')
+    throw new InvalidRequestError(`Test clock '${testClockId}' is advancing; try again once it is ready`);
   return state;
 }

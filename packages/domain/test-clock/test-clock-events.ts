@@ -4,10 +4,16 @@ import type { DomainEvent } from '../decider.ts';
 export const testClockStream = (testClockId: string): string => `testClock-${testClockId}`;
 
 /** `frozenTime` is the clock's time (Unix seconds); `name` is free text or null. */
-export type TestClockCreated = DomainEvent<'TestClockCreated', { testClockId: string; frozenTime: number; name: string | null }>;
+export type TestClockCreated = DomainEvent<
+  'TestClockCreated',
+  { testClockId: string; frozenTime: number; name: string | null }
+>;
 
 /** The clock now reads `frozenTime`; the work that fell due up to it is being run. */
-export type TestClockAdvanceStarted = DomainEvent<'TestClockAdvanceStarted', { testClockId: string; frozenTime: number; previousFrozenTime: number }>;
+export type TestClockAdvanceStarted = DomainEvent<
+  'TestClockAdvanceStarted',
+  { testClockId: string; frozenTime: number; previousFrozenTime: number }
+>;
 
 /** Every piece of work due up to `frozenTime` has run: the clock is ready again. */
 export type TestClockAdvanced = DomainEvent<'TestClockAdvanced', { testClockId: string; frozenTime: number }>;
@@ -16,4 +22,9 @@ export type TestClockDeleted = DomainEvent<'TestClockDeleted', { testClockId: st
 
 export type TestClockEvent = TestClockCreated | TestClockAdvanceStarted | TestClockAdvanced | TestClockDeleted;
 
-export const testClockEventTypes: ReadonlyArray<TestClockEvent['type']> = ['TestClockCreated', 'TestClockAdvanceStarted', 'TestClockAdvanced', 'TestClockDeleted'];
+export const testClockEventTypes: ReadonlyArray<TestClockEvent['type']> = [
+  'TestClockCreated',
+  'TestClockAdvanceStarted',
+  'TestClockAdvanced',
+  'TestClockDeleted',
+];

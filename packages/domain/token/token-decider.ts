@@ -17,7 +17,13 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
   evolve(state, event) {
     switch (event.type) {
       case 'TokenCreated':
-        return { status: 'unused', tokenId: event.data.tokenId, card: event.data.card, expiresAt: event.data.expiresAt, cardId: null };
+        return {
+          status: 'unused',
+          tokenId: event.data.tokenId,
+          card: event.data.card,
+          expiresAt: event.data.expiresAt,
+          cardId: null,
+        };
       case 'TokenUsed':
         return state.status === 'none' ? state : { ...state, status: 'used' };
       case 'TokenCardCreated':
@@ -28,17 +34,29 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
     switch (command.type) {
       case 'CreateToken':
         if (state.status !== 'none') throw new InvalidRequestError(`Token '${command.tokenId}' already exists`);
-        return [{ type: 'TokenCreated', data: { tokenId: command.tokenId, card: command.card, expiresAt: command.expiresAt.toISOString() } }];
+        return [
+          {
+            type: 'TokenCreated',
+            data: { tokenId: command.tokenId, card: command.card, expiresAt: command.expiresAt.toISOString() },
+          },
+        ];
       case 'UseToken':
         // A token named in a parameter that does not exist is a bad parameter, not a missing resource.
-        if (state.status === 'none') throw new InvalidRequestError(`Invalid parameter: token '${command.tokenId}' does not exist`);
+        if (state.status === 'none')
+          throw new InvalidRequestError(`Invalid parameter: token '${command.tokenId}' does not exist`);
         if (state.status === 'used') throw new InvalidRequestError(`Token '${command.tokenId}' has already been used`);
-        if (command.now.getTime() > Date.parse(state.expiresAt)) throw new CardError('expired_token', 'The token has expired.');
+        if (command.now.getTime() > Date.parse(state.expiresAt))
+          throw new CardError('expired_token', 'The token has expired.');
         return [{ type: 'TokenUsed', data: { tokenId: command.tokenId, use: command.use } }];
       case 'RecordTokenCard':
         if (state.status === 'none') throw new NotFoundError('Token', command.tokenId);
         if (state.cardId !== null) return [];
-        return [{ type: 'TokenCardCreated', data: { tokenId: command.tokenId, customerId: command.customerId, cardId: command.cardId } }];
+        return [
+          {
+            type: 'TokenCardCreated',
+            data: { tokenId: command.tokenId, customerId: command.customerId, cardId: command.cardId },
+          },
+        ];
     }
   },
 };

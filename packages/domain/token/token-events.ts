@@ -7,7 +7,10 @@ export const tokenStream = (tokenId: string): string => `token-${tokenId}`;
 export type TokenCreated = DomainEvent<'TokenCreated', { tokenId: string; card: CardSnapshot; expiresAt: string }>;
 
 /** What consumed the token: its one use (spec: Token states). */
-export type TokenUse = { kind: 'charge'; chargeId: string } | { kind: 'card'; customerId: string; cardId: string } | { kind: 'credit'; creditId: string };
+export type TokenUse =
+  | { kind: 'charge'; chargeId: string }
+  | { kind: 'card'; customerId: string; cardId: string }
+  | { kind: 'credit'; creditId: string };
 
 export type TokenUsed = DomainEvent<'TokenUsed', { tokenId: string; use: TokenUse }>;
 

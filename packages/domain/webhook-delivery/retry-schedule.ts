@@ -1,7 +1,8 @@
 import type { AttemptOutcome } from './webhook-delivery-events.ts';
 
 /** A 2xx answer is a delivery; anything else (another status, no answer) is a failed attempt. */
-export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+export const isDelivered = (statusCode: number | null): boolean =>
+  statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /**
  * What follows attempt `attempt` (1-based) under a retry schedule: after the n-th failed attempt

@@ -1,7 +1,11 @@
 import type { Decider } from '../decider.ts';
 import { afterAttempt } from './retry-schedule.ts';
 import type { WebhookDeliveryEvent, WebhookDeliveryRef } from './webhook-delivery-events.ts';
-import { evolveWebhookDelivery, initialWebhookDeliveryState, type WebhookDeliveryState } from './webhook-delivery-state.ts';
+import {
+  evolveWebhookDelivery,
+  initialWebhookDeliveryState,
+  type WebhookDeliveryState,
+} from './webhook-delivery-state.ts';
 
 /**
  * The request was sent before deciding (I/O); the decider records its outcome. Delivery is at
@@ -30,7 +34,12 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
     switch (command.type) {
       case 'RecordWebhookAttempt': {
         if (command.attempt !== state.attempts + 1) return [];
-        const { outcome, nextAttemptAt } = afterAttempt(command.attempt, command.statusCode, command.attemptedAt, command.retryDelaysMs);
+        const { outcome, nextAttemptAt } = afterAttempt(
+          command.attempt,
+          command.statusCode,
+          command.attemptedAt,
+          command.retryDelaysMs,
+        );
         return [
           {
             type: 'WebhookDeliveryAttempted',

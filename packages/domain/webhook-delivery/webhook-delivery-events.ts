@@ -44,4 +44,7 @@ export type WebhookDeliveryCanceled = DomainEvent<
 
 export type WebhookDeliveryEvent = WebhookDeliveryAttempted | WebhookDeliveryCanceled;
 
-export const webhookDeliveryEventTypes: ReadonlyArray<WebhookDeliveryEvent['type']> = ['WebhookDeliveryAttempted', 'WebhookDeliveryCanceled'];
+export const webhookDeliveryEventTypes: ReadonlyArray<WebhookDeliveryEvent['type']> = [
+  'WebhookDeliveryAttempted',
+  'WebhookDeliveryCanceled',
+];

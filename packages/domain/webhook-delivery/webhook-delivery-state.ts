@@ -14,7 +14,10 @@ export const initialWebhookDeliveryState = (): WebhookDeliveryState => ({ status
 export function evolveWebhookDelivery(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
   switch (event.type) {
     case 'WebhookDeliveryAttempted':
-      return { attempts: event.data.attempt, status: event.data.outcome === 'retrying' ? 'pending' : event.data.outcome };
+      return {
+        attempts: event.data.attempt,
+        status: event.data.outcome === 'retrying' ? 'pending' : event.data.outcome,
+      };
     case 'WebhookDeliveryCanceled':
       return { ...state, status: 'canceled' };
   }

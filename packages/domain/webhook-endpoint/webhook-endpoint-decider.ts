@@ -1,7 +1,11 @@
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import type { WebhookEndpoint, WebhookEndpointEvent, WebhookEndpointUpdated } from './webhook-endpoint-events.ts';
-import { evolveWebhookEndpoint, initialWebhookEndpointState, type WebhookEndpointState } from './webhook-endpoint-state.ts';
+import {
+  evolveWebhookEndpoint,
+  initialWebhookEndpointState,
+  type WebhookEndpointState,
+} from './webhook-endpoint-state.ts';
 
 /**
  * The URL arrives checked (live-mode address rules need DNS, which is I/O) and the secret already
@@ -9,7 +13,9 @@ import { evolveWebhookEndpoint, initialWebhookEndpointState, type WebhookEndpoin
  */
 export type WebhookEndpointCommand =
   | { type: 'CreateWebhookEndpoint'; endpoint: WebhookEndpoint }
-  | ({ type: 'UpdateWebhookEndpoint'; endpointId: string } & Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>>)
+  | ({ type: 'UpdateWebhookEndpoint'; endpointId: string } & Partial<
+      Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>
+    >)
   | { type: 'DeleteWebhookEndpoint'; endpointId: string };
 
 const OBJECT_NAME = 'Webhook endpoint';
@@ -20,26 +26,34 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
   decide(command, state) {
     switch (command.type) {
       case 'CreateWebhookEndpoint':
-        if (state.status !== 'none') throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpoint.endpointId}' already exists`);
-        return [{ type: 'WebhookEndpointCreated', data: { ...command.endpoint, events: [...command.endpoint.events] } }];
+        if (state.status !== 'none')
+          throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpoint.endpointId}' already exists`);
+        return [
+          { type: 'WebhookEndpointCreated', data: { ...command.endpoint, events: [...command.endpoint.events] } },
+        ];
       case 'UpdateWebhookEndpoint': {
         if (state.status === 'none') throw new NotFoundError(OBJECT_NAME, command.endpointId);
-        if (state.status === 'deleted') throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpointId}' has been deleted`);
+        if (state.status === 'deleted')
+          throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpointId}' has been deleted`);
         const current = state.endpoint;
         const changes: WebhookEndpointUpdated['data'] = { endpointId: command.endpointId };
         if (command.url !== undefined && command.url !== current.url) changes.url = command.url;
-        if (command.events !== undefined && !sameList(command.events, current.events)) changes.events = [...command.events];
-        if (command.description !== undefined && command.description !== current.description) changes.description = command.description;
+        if (command.events !== undefined && !sameList(command.events, current.events))
+          changes.events = [...command.events];
+        if (command.description !== undefined && command.description !== current.description)
+          changes.description = command.description;
         if (command.enabled !== undefined && command.enabled !== current.enabled) changes.enabled = command.enabled;
         // An update that changes nothing records nothing.
         return Object.keys(changes).length > 1 ? [{ type: 'WebhookEndpointUpdated', data: changes }] : [];
       }
       case 'DeleteWebhookEndpoint':
         if (state.status === 'none') throw new NotFoundError(OBJECT_NAME, command.endpointId);
-        if (state.status === 'deleted') throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpointId}' is already deleted`);
+        if (state.status === 'deleted')
+          throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpointId}' is already deleted`);
         return [{ type: 'WebhookEndpointDeleted', data: { endpointId: command.endpointId } }];
     }
   },
 };
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((item, index) => item === b[index]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((item, index) => item === b[index]);

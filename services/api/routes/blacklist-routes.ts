@@ -2,7 +2,12 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import { commandContext } from '../command-context.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
-import { blacklistRuleIdParams, blacklistRuleSchema, createBlacklistRuleBody, listBlacklistRulesQuery } from '../schemas/blacklist-schemas.ts';
+import {
+  blacklistRuleIdParams,
+  blacklistRuleSchema,
+  createBlacklistRuleBody,
+  listBlacklistRulesQuery,
+} from '../schemas/blacklist-schemas.ts';
 
 const tag = 'Blacklist';
 const collection = 'blacklist_rules';

@@ -1,7 +1,13 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
-import { createCardBody, customerCardParams, cardSchema, listCardsQuery, updateCardBody } from '../schemas/card-schemas.ts';
+import {
+  createCardBody,
+  customerCardParams,
+  cardSchema,
+  listCardsQuery,
+  updateCardBody,
+} from '../schemas/card-schemas.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
@@ -26,7 +32,9 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
         const reference = 'id' in request.body ? request.body.id : request.body;
         const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
         const outcome = await commands.customers.addCard(request.params.customerId, reference, context);
-        return reader.getAfter(outcome.position, 'cards', 'Card', outcome.id, request.auth, { customerId: request.params.customerId });
+        return reader.getAfter(outcome.position, 'cards', 'Card', outcome.id, request.auth, {
+          customerId: request.params.customerId,
+        });
       },
     }),
     defineRoute({
@@ -36,7 +44,8 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       tag,
       params: customerCardParams,
       response: cardSchema,
-      handler: (request) => reader.get('cards', 'Card', request.params.cardId, request.auth, { customerId: request.params.customerId }),
+      handler: (request) =>
+        reader.get('cards', 'Card', request.params.cardId, request.auth, { customerId: request.params.customerId }),
     }),
     defineRoute({
       method: 'post',
@@ -81,7 +90,10 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       async handler(request) {
         await customerOf(request);
         const { deleted, ...page } = request.query;
-        return reader.list('cards', request.auth, page, { customerId: request.params.customerId, _deleted: deleted ?? false });
+        return reader.list('cards', request.auth, page, {
+          customerId: request.params.customerId,
+          _deleted: deleted ?? false,
+        });
       },
     }),
   ];

@@ -25,8 +25,11 @@ const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
     reader.get('charges', 'Charge', request.params.chargeId, request.auth);
-  const readCharge = (position: number | null, chargeId: string, request: { auth: { accountId: string; mode: Mode } }) =>
-    reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
+  const readCharge = (
+    position: number | null,
+    chargeId: string,
+    request: { auth: { accountId: string; mode: Mode } },
+  ) => reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
 
   return [
     defineRoute({
@@ -39,8 +42,16 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       async handler(request) {
         // A charge of a customer on a test clock is made at the clock's time.
         const { customerId } = request.body;
-        const context = customerId === undefined ? commandContext(request) : await commands.customerClock.forCustomer(customerId, commandContext(request));
-        return reader.paymentAfter(() => commands.charges.create(request.body, payerOf(request), context), 'charges', 'Charge', request.auth);
+        const context =
+          customerId === undefined
+            ? commandContext(request)
+            : await commands.customerClock.forCustomer(customerId, commandContext(request));
+        return reader.paymentAfter(
+          () => commands.charges.create(request.body, payerOf(request), context),
+          'charges',
+          'Charge',
+          request.auth,
+        );
       },
     }),
     defineRoute({
@@ -105,7 +116,9 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
         // An unknown customer in a parameter is a bad parameter (400), not an empty list.
         if (customerId !== undefined) {
           await reader.get('customers', 'Customer', customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`) : error;
+            throw error instanceof NotFoundError
+              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
+              : error;
           });
         }
         return reader.list('charges', request.auth, page, { customerId });

@@ -2,15 +2,23 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { listOf } from '../schemas/common-schemas.ts';
-import { createCreditBody, creditIdParams, creditSchema, listCreditsQuery, updateCreditBody } from '../schemas/credit-schemas.ts';
+import {
+  createCreditBody,
+  creditIdParams,
+  creditSchema,
+  listCreditsQuery,
+  updateCreditBody,
+} from '../schemas/credit-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Credits';
 
 export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   type Tenant = { auth: { accountId: string; mode: Mode } };
-  const creditOf = (request: { params: { creditId: string } } & Tenant) => reader.get('credits', 'Credit', request.params.creditId, request.auth);
-  const readCredit = (position: number | null, creditId: string, request: Tenant) => reader.getAfter(position, 'credits', 'Credit', creditId, request.auth);
+  const creditOf = (request: { params: { creditId: string } } & Tenant) =>
+    reader.get('credits', 'Credit', request.params.creditId, request.auth);
+  const readCredit = (position: number | null, creditId: string, request: Tenant) =>
+    reader.getAfter(position, 'credits', 'Credit', creditId, request.auth);
 
   return [
     defineRoute({
@@ -20,7 +28,13 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       body: createCreditBody,
       response: creditSchema,
-      handler: (request) => reader.paymentAfter(() => commands.credits.create(request.body, commandContext(request)), 'credits', 'Credit', request.auth),
+      handler: (request) =>
+        reader.paymentAfter(
+          () => commands.credits.create(request.body, commandContext(request)),
+          'credits',
+          'Credit',
+          request.auth,
+        ),
     }),
     defineRoute({
       method: 'get',

@@ -48,7 +48,11 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       async handler(request) {
         // Another tenant's offer must be a 404 before anything else is looked at (or stored).
         await reader.get(collection, objectName, request.params.crossSaleOfferId, request.auth);
-        const outcome = await commands.crossSaleOffers.update(request.params.crossSaleOfferId, request.body, commandContext(request));
+        const outcome = await commands.crossSaleOffers.update(
+          request.params.crossSaleOfferId,
+          request.body,
+          commandContext(request),
+        );
         return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
       },
     }),

@@ -42,7 +42,12 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
       async handler(request) {
         const dispute = await disputeOf(request.params.disputeId, request.auth);
         if (request.body.evidence === undefined) return withCharge(dispute, request.auth);
-        const outcome = await commands.disputes.submitEvidence(String(dispute.charge), request.params.disputeId, request.body.evidence, commandContext(request));
+        const outcome = await commands.disputes.submitEvidence(
+          String(dispute.charge),
+          request.params.disputeId,
+          request.body.evidence,
+          commandContext(request),
+        );
         return readAfter(outcome.position, request.params.disputeId, request.auth);
       },
     }),
@@ -55,7 +60,11 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
       response: disputeSchema,
       async handler(request) {
         const dispute = await disputeOf(request.params.disputeId, request.auth);
-        const outcome = await commands.disputes.close(String(dispute.charge), request.params.disputeId, commandContext(request));
+        const outcome = await commands.disputes.close(
+          String(dispute.charge),
+          request.params.disputeId,
+          commandContext(request),
+        );
         return readAfter(outcome.position, request.params.disputeId, request.auth);
       },
     }),
@@ -68,7 +77,10 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
       response: listOf(disputeSchema),
       async handler(request) {
         const page = await reader.list('disputes', request.auth, request.query);
-        return { list: await Promise.all(page.list.map((dispute) => withCharge(dispute, request.auth))), hasMore: page.hasMore };
+        return {
+          list: await Promise.all(page.list.map((dispute) => withCharge(dispute, request.auth))),
+          hasMore: page.hasMore,
+        };
       },
     }),
   ];

@@ -30,7 +30,9 @@ export function fraudWarningRoutes({ reader }: ApiDependencies): AnyRouteDefinit
         // An unknown charge in a parameter is a bad parameter (400), not an empty list.
         if (chargeId !== undefined) {
           await reader.get('charges', 'Charge', chargeId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`) : error;
+            throw error instanceof NotFoundError
+              ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`)
+              : error;
           });
         }
         return reader.list('fraud_warnings', request.auth, page, { charge: chargeId, actionable });

@@ -13,7 +13,9 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
   /** The charge named by the `chargeId` parameter: an unknown one is a bad parameter (400), not a 404. */
   const chargeParameter = (chargeId: string, auth: { accountId: string; mode: Mode }) =>
     reader.get('charges', 'Charge', chargeId, auth).catch((error: unknown) => {
-      throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`) : error;
+      throw error instanceof NotFoundError
+        ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`)
+        : error;
     });
 
   return [
@@ -51,7 +53,12 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       async handler(request) {
         const refund = await reader.get('refunds', 'Refund', request.params.refundId, request.auth);
         if (request.body.metadata === undefined) return refund;
-        const outcome = await commands.charges.updateRefund(String(refund.charge), request.params.refundId, request.body.metadata, commandContext(request));
+        const outcome = await commands.charges.updateRefund(
+          String(refund.charge),
+          request.params.refundId,
+          request.body.metadata,
+          commandContext(request),
+        );
         return reader.getAfter(outcome.position, 'refunds', 'Refund', request.params.refundId, request.auth);
       },
     }),

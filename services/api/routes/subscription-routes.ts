@@ -31,7 +31,8 @@ type Tenant = { accountId: string; mode: Mode };
  * `customerId` as a parameter (optional, but when given it must name the owner).
  */
 export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const ownedBy = (customerId: string | undefined): Record<string, string> => (customerId === undefined ? {} : { customerId });
+  const ownedBy = (customerId: string | undefined): Record<string, string> =>
+    customerId === undefined ? {} : { customerId };
   const readSubscription = (position: number | null, id: string, auth: Tenant, customerId?: string) =>
     reader.getAfter(position, collection, objectName, id, auth, ownedBy(customerId));
   const customerOf = (customerId: string, auth: Tenant) => reader.get('customers', 'Customer', customerId, auth);
@@ -47,7 +48,10 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       response: subscriptionSchema,
       async handler(request) {
         await customerOf(request.params.customerId, request.auth);
-        const outcome = await commands.subscriptions.create({ ...request.body, customerId: request.params.customerId }, commandContext(request));
+        const outcome = await commands.subscriptions.create(
+          { ...request.body, customerId: request.params.customerId },
+          commandContext(request),
+        );
         return readSubscription(outcome.position, outcome.id, request.auth);
       },
     }),
@@ -58,7 +62,14 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       tag,
       params: customerSubscriptionParams,
       response: subscriptionSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.subscriptionId, request.auth, ownedBy(request.params.customerId)),
+      handler: (request) =>
+        reader.get(
+          collection,
+          objectName,
+          request.params.subscriptionId,
+          request.auth,
+          ownedBy(request.params.customerId),
+        ),
     }),
     defineRoute({
       method: 'post',
@@ -78,7 +89,8 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
     defineRoute({
       method: 'delete',
       path: '/customers/:customerId/subscriptions/:subscriptionId',
-      summary: 'Cancel a subscription: at once, or with atPeriodEnd=true at the end of the current period; answers the subscription',
+      summary:
+        'Cancel a subscription: at once, or with atPeriodEnd=true at the end of the current period; answers the subscription',
       tag,
       params: customerSubscriptionParams,
       query: cancelCustomerSubscriptionParameters,
@@ -103,7 +115,10 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       async handler(request) {
         await customerOf(request.params.customerId, request.auth);
         const { deleted, ...page } = request.query;
-        return reader.list(collection, request.auth, page, { customerId: request.params.customerId, _deleted: deleted ?? false });
+        return reader.list(collection, request.auth, page, {
+          customerId: request.params.customerId,
+          _deleted: deleted ?? false,
+        });
       },
     }),
     defineRoute({
@@ -126,7 +141,14 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       params: subscriptionIdParams,
       query: getSubscriptionQuery,
       response: subscriptionSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.subscriptionId, request.auth, ownedBy(request.query.customerId)),
+      handler: (request) =>
+        reader.get(
+          collection,
+          objectName,
+          request.params.subscriptionId,
+          request.auth,
+          ownedBy(request.query.customerId),
+        ),
     }),
     defineRoute({
       method: 'post',
@@ -147,7 +169,8 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
     defineRoute({
       method: 'delete',
       path: '/subscriptions/:subscriptionId',
-      summary: 'Cancel a subscription: at once, or with atPeriodEnd=true at the end of the current period; answers the subscription',
+      summary:
+        'Cancel a subscription: at once, or with atPeriodEnd=true at the end of the current period; answers the subscription',
       tag,
       params: subscriptionIdParams,
       query: cancelSubscriptionParameters,
@@ -174,7 +197,9 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
         // An unknown customer in a parameter is a bad parameter (400), not an empty list.
         if (customerId !== undefined) {
           await customerOf(customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`) : error;
+            throw error instanceof NotFoundError
+              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
+              : error;
           });
         }
         return reader.list(collection, request.auth, page, { customerId, _deleted: deleted ?? false });

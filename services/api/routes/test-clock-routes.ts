@@ -3,7 +3,13 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
-import { advanceTestClockBody, createTestClockBody, listTestClocksQuery, testClockIdParams, testClockSchema } from '../schemas/test-clock-schemas.ts';
+import {
+  advanceTestClockBody,
+  createTestClockBody,
+  listTestClocksQuery,
+  testClockIdParams,
+  testClockSchema,
+} from '../schemas/test-clock-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Test clocks';
@@ -45,7 +51,8 @@ export function testClockRoutes({ commands, reader }: ApiDependencies): AnyRoute
     defineRoute({
       method: 'post',
       path: '/test-clocks/:testClockId/advance',
-      summary: "Advance a test clock to frozenTime: runs, in time order, the work that falls due for its customers' subscriptions",
+      summary:
+        "Advance a test clock to frozenTime: runs, in time order, the work that falls due for its customers' subscriptions",
       tag,
       params: testClockIdParams,
       body: advanceTestClockBody,
@@ -53,7 +60,11 @@ export function testClockRoutes({ commands, reader }: ApiDependencies): AnyRoute
       async handler(request) {
         requireTestMode(request.auth);
         await reader.get(collection, objectName, request.params.testClockId, request.auth);
-        const outcome = await commands.testClocks.advance(request.params.testClockId, request.body.frozenTime, commandContext(request));
+        const outcome = await commands.testClocks.advance(
+          request.params.testClockId,
+          request.body.frozenTime,
+          commandContext(request),
+        );
         return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
       },
     }),

@@ -51,14 +51,19 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       response: webhookEndpointSchema,
       async handler(request) {
         await reader.get(collection, objectName, request.params.endpointId, request.auth);
-        const outcome = await commands.webhookEndpoints.update(request.params.endpointId, request.body, commandContext(request));
+        const outcome = await commands.webhookEndpoints.update(
+          request.params.endpointId,
+          request.body,
+          commandContext(request),
+        );
         return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
       },
     }),
     defineRoute({
       method: 'delete',
       path: '/webhook-endpoints/:endpointId',
-      summary: 'Delete a webhook endpoint (soft delete: still readable with deleted: true; pending deliveries are canceled)',
+      summary:
+        'Delete a webhook endpoint (soft delete: still readable with deleted: true; pending deliveries are canceled)',
       tag,
       params: webhookEndpointIdParams,
       response: deletedSchema,
@@ -91,7 +96,11 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       async handler(request) {
         await reader.get(collection, objectName, request.params.endpointId, request.auth);
         const { status, eventId, ...page } = request.query;
-        return reader.list('webhook_deliveries', request.auth, page, { endpointId: request.params.endpointId, status, eventId });
+        return reader.list('webhook_deliveries', request.auth, page, {
+          endpointId: request.params.endpointId,
+          status,
+          eventId,
+        });
       },
     }),
   ];

@@ -13,4 +13,10 @@ export const addressSchema = p.object({
 
 export const shippingSchema = p.object({ name: text(), address: addressSchema.optional(), phone: text(64) });
 
-export const billingSchema = p.object({ name: text(), email: text(), address: addressSchema.optional(), phone: text(64), vat: text(64) });
+export const billingSchema = p.object({
+  name: text(),
+  email: text(),
+  address: addressSchema.optional(),
+  phone: text(64),
+  vat: text(64),
+});

@@ -4,7 +4,9 @@ import { p } from '../../../packages/http/params.ts';
 /** Card fields arrive as text in form bodies and as text or numbers in JSON; the network validates them (402). */
 const cardText = (description: string, max = 64) =>
   z
-    .union([z.string().max(max, { error: `must be at most ${max} characters long` }), z.number().int()], { error: 'must be a string' })
+    .union([z.string().max(max, { error: `must be at most ${max} characters long` }), z.number().int()], {
+      error: 'must be a string',
+    })
     .transform(String)
     .meta({ description, type: 'string' });
 
@@ -49,13 +51,21 @@ export const cardDetailsSchema = p.object(cardDetailsShape).meta({ id: 'CardDeta
 
 /** `card` of charges, customers and credits: an id (token, saved card, charge) or card details. */
 export const cardReferenceSchema = z
-  .union([p.string({ min: 1, max: 255 }), cardDetailsSchema], { error: 'must be a token or card id, or an object of card details' })
+  .union([p.string({ min: 1, max: 255 }), cardDetailsSchema], {
+    error: 'must be a token or card id, or an object of card details',
+  })
   .meta({ description: 'A token id (tok_…), a card id (card_…), or card details' });
 
 /** POST /customers/{id}/cards: a token or charge id as `id`, or card details. */
-export const createCardBody = z.union([p.object({ id: p.string({ min: 1, max: 255, description: 'A token (tok_…) or a successful charge (char_…)' }) }), cardDetailsSchema], {
-  error: 'must be an id (token or charge) or card details',
-});
+export const createCardBody = z.union(
+  [
+    p.object({ id: p.string({ min: 1, max: 255, description: 'A token (tok_…) or a successful charge (char_…)' }) }),
+    cardDetailsSchema,
+  ],
+  {
+    error: 'must be an id (token or charge) or card details',
+  },
+);
 
 export const updateCardBody = p.object({
   expMonth: cardText('Expiration month', 8).optional(),
@@ -67,7 +77,9 @@ export const updateCardBody = p.object({
   addressState: optionalText('State or province'),
   addressZip: optionalText('ZIP or postal code', 32),
   addressCountry: addressCountry(),
-  checkFastCredit: p.bool({ description: 'Check whether the card supports fast credit; fills `fastCredit`' }).optional(),
+  checkFastCredit: p
+    .bool({ description: 'Check whether the card supports fast credit; fills `fastCredit`' })
+    .optional(),
 });
 
 export const customerCardParams = z.object({

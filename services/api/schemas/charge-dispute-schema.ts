@@ -8,7 +8,16 @@ const disputeStatuses = [
   'CHARGEBACK_REPRESENTED_SUCCESSFULLY',
   'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY',
 ] as const;
-const disputeReasons = ['FRAUDULENT', 'UNRECOGNIZED', 'DUPLICATE', 'SUBSCRIPTION_CANCELED', 'PRODUCT_NOT_RECEIVED', 'PRODUCT_UNACCEPTABLE', 'CREDIT_NOT_PROCESSED', 'GENERAL'] as const;
+const disputeReasons = [
+  'FRAUDULENT',
+  'UNRECOGNIZED',
+  'DUPLICATE',
+  'SUBSCRIPTION_CANCELED',
+  'PRODUCT_NOT_RECEIVED',
+  'PRODUCT_UNACCEPTABLE',
+  'CREDIT_NOT_PROCESSED',
+  'GENERAL',
+] as const;
 
 /** Submitted evidence as rendered: the fields that were given. */
 export const disputeEvidenceSchema = z
@@ -30,4 +39,6 @@ export const chargeDisputeShape = {
   evidenceDetails: z.object({ hasEvidence: z.boolean(), submissionCount: z.number().int() }),
 };
 
-export const chargeDisputeSchema = z.object(chargeDisputeShape).meta({ id: 'ChargeDispute', description: 'A dispute as its charge embeds it' });
+export const chargeDisputeSchema = z
+  .object(chargeDisputeShape)
+  .meta({ id: 'ChargeDispute', description: 'A dispute as its charge embeds it' });

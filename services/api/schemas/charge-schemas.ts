@@ -8,7 +8,9 @@ import { amount, isoCurrency } from './money-schemas.ts';
 const threeDSecureSchema = p.object({
   requireAttempt: p.bool({ description: 'Fail when 3-D Secure was not attempted' }).optional(),
   requireEnrolledCard: p.bool({ description: 'Fail when the card does not support 3-D Secure' }).optional(),
-  requireSuccessfulLiabilityShiftForEnrolledCard: p.bool({ description: 'Fail when an enrolled card was not verified (default true)' }).optional(),
+  requireSuccessfulLiabilityShiftForEnrolledCard: p
+    .bool({ description: 'Fail when an enrolled card was not verified (default true)' })
+    .optional(),
   external: p
     .object({
       version: p.enum(['2.1.0', '2.2.0']),
@@ -29,7 +31,9 @@ export const createChargeBody = p.object({
   currency: isoCurrency(),
   type: p.enum(['first_recurring', 'subsequent_recurring', 'merchant_initiated', 'customer_initiated']).optional(),
   description: p.string({ max: 1024 }).optional(),
-  customerId: p.string({ min: 1, max: 255, description: 'Customer to charge (its default card when no card is given)' }).optional(),
+  customerId: p
+    .string({ min: 1, max: 255, description: 'Customer to charge (its default card when no card is given)' })
+    .optional(),
   card: cardReferenceSchema.optional(),
   captured: p.bool({ description: 'false only authorizes; capture later' }).optional(),
   shipping: shippingSchema.optional(),

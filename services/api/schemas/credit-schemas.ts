@@ -8,7 +8,13 @@ export const createCreditBody = p.object({
   currency: isoCurrency(),
   card: cardReferenceSchema.optional(),
   description: p.string({ max: 1024 }).optional(),
-  customerId: p.string({ min: 1, max: 255, description: 'Customer the credit relates to (its default card when no card is given)' }).optional(),
+  customerId: p
+    .string({
+      min: 1,
+      max: 255,
+      description: 'Customer the credit relates to (its default card when no card is given)',
+    })
+    .optional(),
   metadata: p.metadata().optional(),
 });
 
@@ -39,6 +45,9 @@ export const creditSchema = z
     failureCode: z.string().optional(),
     failureMessage: z.string().optional(),
     failureIssuerDeclineCode: z.string().nullable().optional(),
-    threeDSecureInfo: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Always null: no 3-D Secure is run for a credit' }),
+    threeDSecureInfo: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'Always null: no 3-D Secure is run for a credit' }),
   })
   .meta({ id: 'Credit' });

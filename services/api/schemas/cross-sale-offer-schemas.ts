@@ -6,9 +6,14 @@ import { amount, isoCurrency } from './money-schemas.ts';
 const companyLocation = () =>
   z
     .string({ error: 'must be a two-letter ISO country code' })
-    .refine((value) => /^[A-Za-z]{2}$/.test(value) && countries.isValid(value.toUpperCase()), { error: 'must be a two-letter ISO country code' })
+    .refine((value) => /^[A-Za-z]{2}$/.test(value) && countries.isValid(value.toUpperCase()), {
+      error: 'must be a two-letter ISO country code',
+    })
     .transform((value) => value.toUpperCase())
-    .meta({ description: 'Country of the company: two-letter ISO country code (any case; stored upper-cased)', example: 'PL' });
+    .meta({
+      description: 'Country of the company: two-letter ISO country code (any case; stored upper-cased)',
+      example: 'PL',
+    });
 
 const url = () =>
   z
@@ -21,27 +26,38 @@ const fields = () => ({
   chargeAmount: amount('Amount of the offer charge, in minor units'),
   chargeCurrency: isoCurrency(),
   chargeCapture: p.bool({ description: 'Whether the offer charge is captured at once (default true)' }),
-  template: p.enum(['image_and_text', 'text_only'], { description: 'How checkout shows the offer; image_and_text requires imageData' }),
+  template: p.enum(['image_and_text', 'text_only'], {
+    description: 'How checkout shows the offer; image_and_text requires imageData',
+  }),
   title: p.string({ min: 1, max: 255, description: 'Title shown in checkout' }),
   description: p.string({ max: 1000, description: 'Description shown in checkout' }).nullable(),
   imageData: p.string({
     min: 1,
-    description: 'Base64 PNG, JPEG or GIF (at most 2 MB decoded; the request body limit MAX_BODY_BYTES applies too); scaled to 247×156 and stored as PNG',
+    description:
+      'Base64 PNG, JPEG or GIF (at most 2 MB decoded; the request body limit MAX_BODY_BYTES applies too); scaled to 247×156 and stored as PNG',
   }),
   companyName: p.string({ max: 255, description: 'Name of the company making the offer' }).nullable(),
   companyLocation: companyLocation().nullable(),
   termsAndConditionsUrl: url().nullable(),
-  visibleForAllPartners: p.bool({ description: 'Visible to every partner (default false); partnerIds has no effect then' }),
+  visibleForAllPartners: p.bool({
+    description: 'Visible to every partner (default false); partnerIds has no effect then',
+  }),
   partnerIds: z
     .array(p.id('acct'), { error: 'must be a list of account ids' })
     .max(100, { error: 'must have at most 100 account ids' })
-    .meta({ description: 'Partner accounts the offer is visible to (our name for the spec’s partner setting); no effect when visibleForAllPartners' }),
+    .meta({
+      description:
+        'Partner accounts the offer is visible to (our name for the spec’s partner setting); no effect when visibleForAllPartners',
+    }),
 });
 
 export const createCrossSaleOfferBody = (() => {
   const f = fields();
   return p.object({
-    charge: p.object({ amount: f.chargeAmount, currency: f.chargeCurrency, capture: f.chargeCapture.optional() }, { description: 'The charge made when the offer is bought' }),
+    charge: p.object(
+      { amount: f.chargeAmount, currency: f.chargeCurrency, capture: f.chargeCapture.optional() },
+      { description: 'The charge made when the offer is bought' },
+    ),
     template: f.template,
     title: f.title,
     description: f.description.optional(),
@@ -58,7 +74,14 @@ export const updateCrossSaleOfferBody = (() => {
   const f = fields();
   return p.object({
     charge: p
-      .object({ amount: f.chargeAmount.optional(), currency: f.chargeCurrency.optional(), capture: f.chargeCapture.optional() }, { description: 'Only the parts given change' })
+      .object(
+        {
+          amount: f.chargeAmount.optional(),
+          currency: f.chargeCurrency.optional(),
+          capture: f.chargeCapture.optional(),
+        },
+        { description: 'Only the parts given change' },
+      )
       .optional(),
     template: f.template.optional(),
     title: f.title.optional(),
@@ -74,10 +97,14 @@ export const updateCrossSaleOfferBody = (() => {
 
 export const listCrossSaleOffersQuery = p.listQuery({
   deleted: p.bool({ description: 'true lists only deleted offers; default false' }).optional(),
-  owner: p.enum(['self'], { description: 'self: only the caller’s own offers (the only offers listed for now)' }).optional(),
+  owner: p
+    .enum(['self'], { description: 'self: only the caller’s own offers (the only offers listed for now)' })
+    .optional(),
 });
 
-export const crossSaleOfferIdParams = z.object({ crossSaleOfferId: z.string().meta({ description: 'Cross-sale offer id (cso_…)' }) });
+export const crossSaleOfferIdParams = z.object({
+  crossSaleOfferId: z.string().meta({ description: 'Cross-sale offer id (cso_…)' }),
+});
 
 export const crossSaleOfferSchema = z
   .object({
@@ -88,7 +115,10 @@ export const crossSaleOfferSchema = z
     template: z.enum(['image_and_text', 'text_only']),
     title: z.string(),
     description: z.string().nullable(),
-    imageUrl: z.string().nullable().meta({ description: 'Path of the scaled PNG image (GET, no API key needed); null without an image' }),
+    imageUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'Path of the scaled PNG image (GET, no API key needed); null without an image' }),
     companyName: z.string().nullable(),
     companyLocation: z.string().nullable(),
     termsAndConditionsUrl: z.string().nullable(),

@@ -10,14 +10,22 @@ const email = () =>
 
 const description = () => p.string({ max: 1024, description: 'Free text about the customer' }).nullable();
 
-const card = () => cardReferenceSchema.meta({ description: 'A token (tok_…), a successful charge (char_…) or card details: saved as the default card' });
+const card = () =>
+  cardReferenceSchema.meta({
+    description: 'A token (tok_…), a successful charge (char_…) or card details: saved as the default card',
+  });
 
 export const createCustomerBody = p.object({
   email: email(),
   description: description().optional(),
   card: card().optional(),
   metadata: p.metadata().optional(),
-  testClockId: p.id('clock', { description: 'Test mode only: the test clock the customer lives on (its time drives the customer and its subscriptions)' }).optional(),
+  testClockId: p
+    .id('clock', {
+      description:
+        'Test mode only: the test clock the customer lives on (its time drives the customer and its subscriptions)',
+    })
+    .optional(),
 });
 
 export const updateCustomerBody = p.object({

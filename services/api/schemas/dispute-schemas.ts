@@ -9,13 +9,17 @@ const EVIDENCE_TEXT_MAX = 20_000;
 
 const evidenceBody = p
   .object(
-    Object.fromEntries(disputeEvidenceFields.map((field) => [field, p.string({ max: EVIDENCE_TEXT_MAX }).optional()])) as Record<
-      (typeof disputeEvidenceFields)[number],
-      z.ZodOptional<z.ZodString>
-    >,
-    { description: 'Evidence contesting the dispute; free text (file fields take a reference of your own). Submitted once.' },
+    Object.fromEntries(
+      disputeEvidenceFields.map((field) => [field, p.string({ max: EVIDENCE_TEXT_MAX }).optional()]),
+    ) as Record<(typeof disputeEvidenceFields)[number], z.ZodOptional<z.ZodString>>,
+    {
+      description:
+        'Evidence contesting the dispute; free text (file fields take a reference of your own). Submitted once.',
+    },
   )
-  .refine((evidence) => Object.values(evidence).some((value) => value !== undefined), { error: 'must have at least one field' });
+  .refine((evidence) => Object.values(evidence).some((value) => value !== undefined), {
+    error: 'must have at least one field',
+  });
 
 export const updateDisputeBody = p.object({ evidence: evidenceBody.optional() });
 

@@ -5,7 +5,8 @@ import { p } from '../../../packages/http/params.ts';
 export const MAX_AMOUNT = 99_999_999;
 
 /** A positive amount in minor units of the currency. */
-export const amount = (description = 'Amount in minor units of the currency') => p.int({ min: 1, max: MAX_AMOUNT, description });
+export const amount = (description = 'Amount in minor units of the currency') =>
+  p.int({ min: 1, max: MAX_AMOUNT, description });
 
 /** An ISO 4217 currency the maintained code list knows, upper-cased. */
 export const isoCurrency = () =>

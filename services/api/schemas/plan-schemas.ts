@@ -12,9 +12,13 @@ const fields = () => ({
   currency: isoCurrency(),
   interval: p.enum(['hour', 'day', 'week', 'month', 'year'], { description: 'Unit of the billing period' }),
   intervalCount: p.int({ min: 1, max: MAX_INTERVAL_COUNT, description: 'Intervals per billing period (default 1)' }),
-  billingCycles: p.int({ min: 1, max: MAX_BILLING_CYCLES, description: 'Number of charges; null (or absent) means no limit' }).nullable(),
+  billingCycles: p
+    .int({ min: 1, max: MAX_BILLING_CYCLES, description: 'Number of charges; null (or absent) means no limit' })
+    .nullable(),
   name: p.string({ min: 1, max: 255, description: 'Name of the plan' }),
-  trialPeriodDays: p.int({ min: 0, max: MAX_TRIAL_DAYS, description: 'Trial days of new subscriptions; null or 0 means no trial' }).nullable(),
+  trialPeriodDays: p
+    .int({ min: 0, max: MAX_TRIAL_DAYS, description: 'Trial days of new subscriptions; null or 0 means no trial' })
+    .nullable(),
   recursTo: p.id('plan', { description: 'Plan a subscription moves to after billingCycles charges' }).nullable(),
   metadata: p.metadata(),
 });

@@ -13,7 +13,8 @@ const webhookUrl = () =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .meta({
-      description: 'Where events are POSTed: an http or https URL. Live mode requires https and a host whose addresses are all public.',
+      description:
+        'Where events are POSTed: an http or https URL. Live mode requires https and a host whose addresses are all public.',
       example: 'https://example.com/webhooks/payments',
     });
 
@@ -21,7 +22,10 @@ const eventTypes = () =>
   z
     .array(p.enum(publicEventTypeNames), { error: 'must be a list of event types' })
     .max(publicEventTypeNames.length, { error: `must have at most ${publicEventTypeNames.length} items` })
-    .meta({ description: 'Public event types to receive; empty or absent: every type', example: ['CHARGE_SUCCEEDED', 'CHARGE_REFUNDED'] });
+    .meta({
+      description: 'Public event types to receive; empty or absent: every type',
+      example: ['CHARGE_SUCCEEDED', 'CHARGE_REFUNDED'],
+    });
 
 export const createWebhookEndpointBody = p.object({
   url: webhookUrl(),
@@ -41,7 +45,9 @@ export const listWebhookEndpointsQuery = p.listQuery({
   deleted: p.bool({ description: 'true lists only deleted endpoints; default false' }).optional(),
 });
 
-export const webhookEndpointIdParams = z.object({ endpointId: z.string().meta({ description: 'Webhook endpoint id (we_…)' }) });
+export const webhookEndpointIdParams = z.object({
+  endpointId: z.string().meta({ description: 'Webhook endpoint id (we_…)' }),
+});
 
 export const webhookEndpointSchema = z
   .object({
@@ -58,7 +64,9 @@ export const webhookEndpointSchema = z
 
 export const createdWebhookEndpointSchema = webhookEndpointSchema
   .extend({
-    secret: z.string().meta({ description: 'Signing secret (whsec_…): shown only in this answer; verify the Shift4-Signature header with it' }),
+    secret: z.string().meta({
+      description: 'Signing secret (whsec_…): shown only in this answer; verify the Shift4-Signature header with it',
+    }),
   })
   .meta({ id: 'CreatedWebhookEndpoint' });
 
@@ -82,11 +90,21 @@ export const webhookDeliverySchema = z
       z.object({
         attempt: z.number().int().meta({ description: '1 for the first attempt' }),
         created: z.number().int().meta({ description: 'When the request was started (Unix seconds)' }),
-        statusCode: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; null when no answer arrived in time" }),
+        statusCode: z
+          .number()
+          .int()
+          .nullable()
+          .meta({ description: "The endpoint's HTTP status; null when no answer arrived in time" }),
         durationMs: z.number().int(),
-        error: z.string().nullable().meta({ description: 'Why no answer arrived (timeout, connection refused, refused address); null when one did' }),
+        error: z.string().nullable().meta({
+          description: 'Why no answer arrived (timeout, connection refused, refused address); null when one did',
+        }),
       }),
     ),
-    nextAttemptAt: z.number().int().nullable().meta({ description: 'When the next attempt is due (Unix seconds) while pending; else null' }),
+    nextAttemptAt: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'When the next attempt is due (Unix seconds) while pending; else null' }),
   })
   .meta({ id: 'WebhookDelivery', description: 'One event sent to one endpoint, with every attempt.' });

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { addIntervals, firstCycle, nextCycle, periodEndOf } from '../../../packages/domain/subscription/billing-period.ts';
+import {
+  addIntervals,
+  firstCycle,
+  nextCycle,
+  periodEndOf,
+} from '../../../packages/domain/subscription/billing-period.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();

@@ -18,11 +18,15 @@ describe('blacklist rule decider', () => {
     const fingerprintRule: BlacklistRule = { ruleId: 'blr_2', ruleType: 'fingerprint', fingerprint: 'fp_abc' };
     spec([])
       .when({ type: 'CreateBlacklistRule', rule: fingerprintRule })
-      .then([{ type: 'BlacklistRuleCreated', data: { ruleId: 'blr_2', ruleType: 'fingerprint', fingerprint: 'fp_abc' } }]);
+      .then([
+        { type: 'BlacklistRuleCreated', data: { ruleId: 'blr_2', ruleType: 'fingerprint', fingerprint: 'fp_abc' } },
+      ]);
   });
 
   it('refuses to create the same rule twice', () => {
-    spec([created]).when({ type: 'CreateBlacklistRule', rule }).thenThrows(InvalidRequestError, /already exists/);
+    spec([created])
+      .when({ type: 'CreateBlacklistRule', rule })
+      .thenThrows(InvalidRequestError, /already exists/);
   });
 
   it('deletes an existing rule', () => {
@@ -34,10 +38,14 @@ describe('blacklist rule decider', () => {
   });
 
   it('refuses to delete a rule twice', () => {
-    spec([created, deleted]).when({ type: 'DeleteBlacklistRule', ruleId: 'blr_1' }).thenThrows(InvalidRequestError, /already deleted/);
+    spec([created, deleted])
+      .when({ type: 'DeleteBlacklistRule', ruleId: 'blr_1' })
+      .thenThrows(InvalidRequestError, /already deleted/);
   });
 
   it('does not create a rule again after it was deleted', () => {
-    spec([created, deleted]).when({ type: 'CreateBlacklistRule', rule }).thenThrows(InvalidRequestError, /already exists/);
+    spec([created, deleted])
+      .when({ type: 'CreateBlacklistRule', rule })
+      .thenThrows(InvalidRequestError, /already exists/);
   });
 });

@@ -50,16 +50,40 @@ const attempt: ChargeAttempt = {
 };
 
 const disputeDue: NetworkOutcomeDue = { kind: 'dispute', dueAt: '2026-01-01T00:00:02.000Z', reason: 'FRAUDULENT' };
-const warningDue: NetworkOutcomeDue = { kind: 'fraud_warning', dueAt: '2026-01-01T00:00:02.000Z', fraudDetails: { status: 'fraudulent', score: 95 } };
+const warningDue: NetworkOutcomeDue = {
+  kind: 'fraud_warning',
+  dueAt: '2026-01-01T00:00:02.000Z',
+  fraudDetails: { status: 'fraudulent', score: 95 },
+};
 
 const succeeded: ChargeEvent = { type: 'ChargeSucceeded', data: attempt };
-const expected = (...outcomes: NetworkOutcomeDue[]): ChargeEvent => ({ type: 'NetworkOutcomesExpected', data: { chargeId: 'char_1', outcomes } });
+const expected = (...outcomes: NetworkOutcomeDue[]): ChargeEvent => ({
+  type: 'NetworkOutcomesExpected',
+  data: { chargeId: 'char_1', outcomes },
+});
 const opened: ChargeEvent = {
   type: 'DisputeOpened',
-  data: { chargeId: 'char_1', disputeId: 'dp_1', amount: 2500, currency: 'EUR', reason: 'FRAUDULENT', status: 'CHARGEBACK_NEW' },
+  data: {
+    chargeId: 'char_1',
+    disputeId: 'dp_1',
+    amount: 2500,
+    currency: 'EUR',
+    reason: 'FRAUDULENT',
+    status: 'CHARGEBACK_NEW',
+  },
 };
-const deliver = (kind: NetworkOutcomeDue['kind']): ChargeCommand => ({ type: 'DeliverNetworkOutcome', chargeId: 'char_1', kind, disputeId: 'dp_1', fraudWarningId: 'fw_1' });
-const decisionDue = (outcome: 'won' | 'lost'): NetworkOutcomeDue => ({ kind: 'dispute_decision', dueAt: '2026-01-01T00:01:00.000Z', outcome });
+const deliver = (kind: NetworkOutcomeDue['kind']): ChargeCommand => ({
+  type: 'DeliverNetworkOutcome',
+  chargeId: 'char_1',
+  kind,
+  disputeId: 'dp_1',
+  fraudWarningId: 'fw_1',
+});
+const decisionDue = (outcome: 'won' | 'lost'): NetworkOutcomeDue => ({
+  kind: 'dispute_decision',
+  dueAt: '2026-01-01T00:01:00.000Z',
+  outcome,
+});
 const submit = (outcome: 'won' | 'lost'): ChargeCommand => ({
   type: 'SubmitDisputeEvidence',
   chargeId: 'char_1',
@@ -67,8 +91,14 @@ const submit = (outcome: 'won' | 'lost'): ChargeCommand => ({
   evidence: { customerName: 'Jane Doe', uncategorizedText: outcome === 'won' ? 'winning_evidence' : 'please' },
   decision: { outcome, dueAt: '2026-01-01T00:01:00.000Z' },
 });
-const submitted: ChargeEvent = { type: 'DisputeEvidenceSubmitted', data: { chargeId: 'char_1', disputeId: 'dp_1', evidence: { customerName: 'Jane Doe' } } };
-const won: ChargeEvent = { type: 'DisputeWon', data: { chargeId: 'char_1', disputeId: 'dp_1', status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' } };
+const submitted: ChargeEvent = {
+  type: 'DisputeEvidenceSubmitted',
+  data: { chargeId: 'char_1', disputeId: 'dp_1', evidence: { customerName: 'Jane Doe' } },
+};
+const won: ChargeEvent = {
+  type: 'DisputeWon',
+  data: { chargeId: 'char_1', disputeId: 'dp_1', status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' },
+};
 const lost = (acceptedAsLost: boolean): ChargeEvent => ({
   type: 'DisputeLost',
   data: { chargeId: 'char_1', disputeId: 'dp_1', status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost },
@@ -77,7 +107,9 @@ const lost = (acceptedAsLost: boolean): ChargeEvent => ({
 describe('charge decider: network outcomes, disputes and fraud warnings', () => {
   describe('announcing outcomes', () => {
     it('records the announced outcomes with the successful charge, in one decision', () => {
-      spec([]).when({ type: 'RecordCharge', attempt, failure: null, expectedOutcomes: [disputeDue] }).then([succeeded, expected(disputeDue)]);
+      spec([])
+        .when({ type: 'RecordCharge', attempt, failure: null, expectedOutcomes: [disputeDue] })
+        .then([succeeded, expected(disputeDue)]);
     });
 
     it('records nothing more when nothing was announced', () => {
@@ -87,30 +119,48 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
 
   describe('delivering a due outcome', () => {
     it('opens the announced dispute for the charge amount, as a new chargeback', () => {
-      spec([succeeded, expected(disputeDue)]).when(deliver('dispute')).then([opened]);
+      spec([succeeded, expected(disputeDue)])
+        .when(deliver('dispute'))
+        .then([opened]);
     });
 
     it('records nothing the second time (the job ran twice)', () => {
-      spec([succeeded, expected(disputeDue), opened]).when(deliver('dispute')).then([]);
+      spec([succeeded, expected(disputeDue), opened])
+        .when(deliver('dispute'))
+        .then([]);
     });
 
     it('records nothing for an outcome that was never announced', () => {
       spec([succeeded]).when(deliver('dispute')).then([]);
-      spec([succeeded, expected(disputeDue)]).when(deliver('fraud_warning')).then([]);
+      spec([succeeded, expected(disputeDue)])
+        .when(deliver('fraud_warning'))
+        .then([]);
     });
 
     it('delivers the fraud warning with its verdict, once; actionable while the charge can be refunded', () => {
       const received: ChargeEvent = {
         type: 'FraudWarningReceived',
-        data: { chargeId: 'char_1', fraudWarningId: 'fw_1', fraudDetails: { status: 'fraudulent', score: 95 }, actionable: true },
+        data: {
+          chargeId: 'char_1',
+          fraudWarningId: 'fw_1',
+          fraudDetails: { status: 'fraudulent', score: 95 },
+          actionable: true,
+        },
       };
-      spec([succeeded, expected(warningDue)]).when(deliver('fraud_warning')).then([received]);
-      spec([succeeded, expected(warningDue), received]).when(deliver('fraud_warning')).then([]);
+      spec([succeeded, expected(warningDue)])
+        .when(deliver('fraud_warning'))
+        .then([received]);
+      spec([succeeded, expected(warningDue), received])
+        .when(deliver('fraud_warning'))
+        .then([]);
     });
 
     it('a fraud warning on a fully refunded charge is not actionable', () => {
       const refunded: ChargeEvent[] = [
-        { type: 'RefundRequested', data: { chargeId: 'char_1', refundId: 're_1', amount: 2500, currency: 'EUR', reason: null, metadata: {} } },
+        {
+          type: 'RefundRequested',
+          data: { chargeId: 'char_1', refundId: 're_1', amount: 2500, currency: 'EUR', reason: null, metadata: {} },
+        },
         { type: 'RefundSettled', data: { chargeId: 'char_1', refundId: 're_1', status: 'successful' } },
       ];
       spec([succeeded, expected(warningDue), ...refunded])
@@ -118,19 +168,32 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
         .then([
           {
             type: 'FraudWarningReceived',
-            data: { chargeId: 'char_1', fraudWarningId: 'fw_1', fraudDetails: { status: 'fraudulent', score: 95 }, actionable: false },
+            data: {
+              chargeId: 'char_1',
+              fraudWarningId: 'fw_1',
+              fraudDetails: { status: 'fraudulent', score: 95 },
+              actionable: false,
+            },
           },
         ]);
     });
 
     it('decides a contested dispute as the network announced: won, or lost (not accepted)', () => {
-      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('won'))]).when(deliver('dispute_decision')).then([won]);
-      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('lost'))]).when(deliver('dispute_decision')).then([lost(false)]);
+      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('won'))])
+        .when(deliver('dispute_decision'))
+        .then([won]);
+      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('lost'))])
+        .when(deliver('dispute_decision'))
+        .then([lost(false)]);
     });
 
     it('records no decision twice, nor for a dispute accepted as lost meanwhile', () => {
-      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('won')), won]).when(deliver('dispute_decision')).then([]);
-      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('won')), lost(true)]).when(deliver('dispute_decision')).then([]);
+      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('won')), won])
+        .when(deliver('dispute_decision'))
+        .then([]);
+      spec([succeeded, expected(disputeDue), opened, submitted, expected(decisionDue('won')), lost(true)])
+        .when(deliver('dispute_decision'))
+        .then([]);
     });
 
     it('refuses a charge that does not exist', () => {
@@ -143,26 +206,45 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
       spec([succeeded, expected(disputeDue), opened])
         .when(submit('won'))
         .then([
-          { type: 'DisputeEvidenceSubmitted', data: { chargeId: 'char_1', disputeId: 'dp_1', evidence: { customerName: 'Jane Doe', uncategorizedText: 'winning_evidence' } } },
+          {
+            type: 'DisputeEvidenceSubmitted',
+            data: {
+              chargeId: 'char_1',
+              disputeId: 'dp_1',
+              evidence: { customerName: 'Jane Doe', uncategorizedText: 'winning_evidence' },
+            },
+          },
           expected(decisionDue('won')),
         ]);
     });
 
     it('takes evidence once: the dispute is then under review', () => {
-      spec([succeeded, expected(disputeDue), opened, submitted]).when(submit('won')).thenThrows(InvalidRequestError, /already been submitted/);
+      spec([succeeded, expected(disputeDue), opened, submitted])
+        .when(submit('won'))
+        .thenThrows(InvalidRequestError, /already been submitted/);
     });
 
     it('refuses evidence for a closed dispute, or a dispute the charge does not have', () => {
-      spec([succeeded, expected(disputeDue), opened, lost(true)]).when(submit('won')).thenThrows(InvalidRequestError, /already been closed/);
-      spec([succeeded]).when(submit('won')).thenThrows(NotFoundError, /Dispute 'dp_1'/);
-      spec([]).when(submit('won')).thenThrows(NotFoundError, /Dispute 'dp_1'/);
+      spec([succeeded, expected(disputeDue), opened, lost(true)])
+        .when(submit('won'))
+        .thenThrows(InvalidRequestError, /already been closed/);
+      spec([succeeded])
+        .when(submit('won'))
+        .thenThrows(NotFoundError, /Dispute 'dp_1'/);
+      spec([])
+        .when(submit('won'))
+        .thenThrows(NotFoundError, /Dispute 'dp_1'/);
     });
   });
 
   describe('accepting a dispute as lost', () => {
     it('closes an open dispute, contested or not', () => {
-      spec([succeeded, expected(disputeDue), opened]).when({ type: 'CloseDispute', chargeId: 'char_1', disputeId: 'dp_1' }).then([lost(true)]);
-      spec([succeeded, expected(disputeDue), opened, submitted]).when({ type: 'CloseDispute', chargeId: 'char_1', disputeId: 'dp_1' }).then([lost(true)]);
+      spec([succeeded, expected(disputeDue), opened])
+        .when({ type: 'CloseDispute', chargeId: 'char_1', disputeId: 'dp_1' })
+        .then([lost(true)]);
+      spec([succeeded, expected(disputeDue), opened, submitted])
+        .when({ type: 'CloseDispute', chargeId: 'char_1', disputeId: 'dp_1' })
+        .then([lost(true)]);
     });
 
     it('refuses to close a dispute twice, or one already decided', () => {

@@ -39,7 +39,11 @@ const attempt: CreditAttempt = {
   metadata: { batch: '7' },
 };
 
-const failure: CreditFailure = { failureCode: 'card_declined', failureMessage: 'The card was declined.', failureIssuerDeclineCode: null };
+const failure: CreditFailure = {
+  failureCode: 'card_declined',
+  failureMessage: 'The card was declined.',
+  failureIssuerDeclineCode: null,
+};
 const succeeded: CreditEvent = { type: 'CreditSucceeded', data: attempt };
 const failed: CreditEvent = { type: 'CreditFailed', data: { ...attempt, ...failure } };
 
@@ -53,7 +57,9 @@ describe('credit decider', () => {
   });
 
   it('refuses to record the same credit twice', () => {
-    spec([succeeded]).when({ type: 'RecordCredit', attempt, failure: null }).thenThrows(InvalidRequestError, /already exists/);
+    spec([succeeded])
+      .when({ type: 'RecordCredit', attempt, failure: null })
+      .thenThrows(InvalidRequestError, /already exists/);
   });
 
   it('records only the fields that change on update', () => {
@@ -69,7 +75,9 @@ describe('credit decider', () => {
   });
 
   it('records nothing for an update that changes nothing', () => {
-    spec([succeeded]).when({ type: 'UpdateCredit', creditId: 'cr_1', description: 'Payout', metadata: { batch: '7' } }).then([]);
+    spec([succeeded])
+      .when({ type: 'UpdateCredit', creditId: 'cr_1', description: 'Payout', metadata: { batch: '7' } })
+      .then([]);
   });
 
   it('sees an earlier update when deciding the next one', () => {

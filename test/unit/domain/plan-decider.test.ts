@@ -28,13 +28,19 @@ describe('plan decider', () => {
     spec([created])
       .when({ type: 'UpdatePlan', planId: 'plan_1', changes: { amount: 1500, currency: 'EUR', metadata: {} } })
       .then([{ type: 'PlanUpdated', data: { planId: 'plan_1', amount: 1500 } }]);
-    spec([created]).when({ type: 'UpdatePlan', planId: 'plan_1', changes: { name: 'Gold' } }).then([]);
+    spec([created])
+      .when({ type: 'UpdatePlan', planId: 'plan_1', changes: { name: 'Gold' } })
+      .then([]);
   });
 
   it('deletes softly once; a deleted plan cannot be changed', () => {
     spec([created]).when({ type: 'DeletePlan', planId: 'plan_1' }).then([deleted]);
-    spec([created, deleted]).when({ type: 'DeletePlan', planId: 'plan_1' }).thenThrows(InvalidRequestError, /deleted/);
-    spec([created, deleted]).when({ type: 'UpdatePlan', planId: 'plan_1', changes: { amount: 1 } }).thenThrows(InvalidRequestError);
+    spec([created, deleted])
+      .when({ type: 'DeletePlan', planId: 'plan_1' })
+      .thenThrows(InvalidRequestError, /deleted/);
+    spec([created, deleted])
+      .when({ type: 'UpdatePlan', planId: 'plan_1', changes: { amount: 1 } })
+      .thenThrows(InvalidRequestError);
     spec([]).when({ type: 'DeletePlan', planId: 'plan_1' }).thenThrows(NotFoundError);
   });
 });

@@ -22,8 +22,14 @@ describe('http kit: authentication', () => {
   it('refuses an unknown key, and an empty one', async () => {
     await expect401(await call(api, 'GET', '/widgets', { key: 'sk_test_nope' }), /Invalid API key/);
     await expect401(await call(api, 'GET', '/widgets', { key: '' }), /No API key provided/);
-    await expect401(await call(api, 'GET', '/widgets', { key: null, headers: { authorization: 'Basic !!!' } }), /No API key provided/);
-    await expect401(await call(api, 'GET', '/widgets', { key: null, headers: { authorization: 'Digest sk_test_a' } }), /No API key provided/);
+    await expect401(
+      await call(api, 'GET', '/widgets', { key: null, headers: { authorization: 'Basic !!!' } }),
+      /No API key provided/,
+    );
+    await expect401(
+      await call(api, 'GET', '/widgets', { key: null, headers: { authorization: 'Digest sk_test_a' } }),
+      /No API key provided/,
+    );
   });
 
   it('refuses a public key on a secret-key route', async () => {
@@ -40,9 +46,15 @@ describe('http kit: authentication', () => {
   });
 
   it('ignores the Basic password and accepts a key without the colon', async () => {
-    const withPassword = await call(api, 'GET', '/widgets', { key: null, headers: { authorization: `Basic ${Buffer.from('sk_test_a:whatever').toString('base64')}` } });
+    const withPassword = await call(api, 'GET', '/widgets', {
+      key: null,
+      headers: { authorization: `Basic ${Buffer.from('sk_test_a:whatever').toString('base64')}` },
+    });
     expect(withPassword.status).to.equal(200);
-    const noColon = await call(api, 'GET', '/widgets', { key: null, headers: { authorization: `Basic ${Buffer.from('sk_test_a').toString('base64')}` } });
+    const noColon = await call(api, 'GET', '/widgets', {
+      key: null,
+      headers: { authorization: `Basic ${Buffer.from('sk_test_a').toString('base64')}` },
+    });
     expect(noColon.status).to.equal(200);
   });
 

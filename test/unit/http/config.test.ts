@@ -18,7 +18,9 @@ describe('config: environment', () => {
       idempotencyTtlHours: 24,
       readYourWritesTimeoutMs: 5000,
       tokenTtlSeconds: 900,
-      webhookRetryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000],
+      webhookRetryDelaysMs: [
+        60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000,
+      ],
       webhookTimeoutMs: 10_000,
       serviceRole: 'all',
       shutdownTimeoutMs: 10_000,
@@ -77,7 +79,10 @@ describe('config: environment', () => {
   });
 
   it('treats empty values as unset and ignores unknown variables', () => {
-    expect(loadConfig({ PORT: '', VAULT_KEY: '', SOMETHING_ELSE: 'x' })).to.include({ port: 3000, vaultKey: undefined });
+    expect(loadConfig({ PORT: '', VAULT_KEY: '', SOMETHING_ELSE: 'x' })).to.include({
+      port: 3000,
+      vaultKey: undefined,
+    });
   });
 
   function errorFor(env: Record<string, string>): ConfigError {
@@ -94,16 +99,46 @@ describe('config: environment', () => {
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be an integer between 0 and 65535 (got "abc")'],
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535 (got "70000")'],
     [{ PORT: '-1' }, 'Invalid configuration: PORT must be an integer between 0 and 65535 (got "-1")'],
-    [{ LOG_LEVEL: 'verbose' }, 'Invalid configuration: LOG_LEVEL must be one of error, warn, info, http, debug (got "verbose")'],
-    [{ SERVICE_ROLE: 'web' }, 'Invalid configuration: SERVICE_ROLE must be one of all, api, projector, worker (got "web")'],
-    [{ RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '10' }, 'Invalid configuration: RATE_LIMIT_BURST must be at least RATE_LIMIT_PER_SECOND (50) (got "10")'],
-    [{ WEBHOOK_RETRY_DELAYS: '1000,,2000' }, 'Invalid configuration: WEBHOOK_RETRY_DELAYS must be a comma-separated list of delays in milliseconds (got "1000,,2000")'],
-    [{ MAX_BODY_BYTES: '100kb' }, 'Invalid configuration: MAX_BODY_BYTES must be an integer between 1024 and 104857600 (got "100kb")'],
-    [{ REDIS_URL: 'http://redis:6379' }, 'Invalid configuration: REDIS_URL must be a URL starting with redis:// or rediss://'],
-    [{ MONGODB_URL: 'localhost:27017' }, 'Invalid configuration: MONGODB_URL must be a URL starting with mongodb:// or mongodb+srv://'],
-    [{ EVENTSTORE_URL: 'tcp://x' }, 'Invalid configuration: EVENTSTORE_URL must be a URL starting with esdb:// or esdb+discover:// or kurrentdb:// or kurrentdb+discover://'],
-    [{ VAULT_KEY: 'secret-key-material' }, 'Invalid configuration: VAULT_KEY must be 64 hexadecimal characters (32 bytes)'],
-    [{ FINGERPRINT_KEY: 'ab'.repeat(31) }, 'Invalid configuration: FINGERPRINT_KEY must be 64 hexadecimal characters (32 bytes)'],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'Invalid configuration: LOG_LEVEL must be one of error, warn, info, http, debug (got "verbose")',
+    ],
+    [
+      { SERVICE_ROLE: 'web' },
+      'Invalid configuration: SERVICE_ROLE must be one of all, api, projector, worker (got "web")',
+    ],
+    [
+      { RATE_LIMIT_PER_SECOND: '50', RATE_LIMIT_BURST: '10' },
+      'Invalid configuration: RATE_LIMIT_BURST must be at least RATE_LIMIT_PER_SECOND (50) (got "10")',
+    ],
+    [
+      { WEBHOOK_RETRY_DELAYS: '1000,,2000' },
+      'Invalid configuration: WEBHOOK_RETRY_DELAYS must be a comma-separated list of delays in milliseconds (got "1000,,2000")',
+    ],
+    [
+      { MAX_BODY_BYTES: '100kb' },
+      'Invalid configuration: MAX_BODY_BYTES must be an integer between 1024 and 104857600 (got "100kb")',
+    ],
+    [
+      { REDIS_URL: 'http://redis:6379' },
+      'Invalid configuration: REDIS_URL must be a URL starting with redis:// or rediss://',
+    ],
+    [
+      { MONGODB_URL: 'localhost:27017' },
+      'Invalid configuration: MONGODB_URL must be a URL starting with mongodb:// or mongodb+srv://',
+    ],
+    [
+      { EVENTSTORE_URL: 'tcp://x' },
+      'Invalid configuration: EVENTSTORE_URL must be a URL starting with esdb:// or esdb+discover:// or kurrentdb:// or kurrentdb+discover://',
+    ],
+    [
+      { VAULT_KEY: 'secret-key-material' },
+      'Invalid configuration: VAULT_KEY must be 64 hexadecimal characters (32 bytes)',
+    ],
+    [
+      { FINGERPRINT_KEY: 'ab'.repeat(31) },
+      'Invalid configuration: FINGERPRINT_KEY must be 64 hexadecimal characters (32 bytes)',
+    ],
   ];
   for (const [env, message] of invalid) {
     it(`explains ${Object.keys(env).join(' and ')} = ${Object.values(env).join(', ')} in one line`, () => {

@@ -12,21 +12,32 @@ describe('http kit: error envelope, request ids and logs', () => {
   it('maps a NotFoundError to 404 invalid_request', async () => {
     const res = await call(api, 'GET', '/widgets/wid_missing');
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.equal({ error: { type: 'invalid_request', message: "Widget 'wid_missing' does not exist" } });
+    expect(res.body).to.deep.equal({
+      error: { type: 'invalid_request', message: "Widget 'wid_missing' does not exist" },
+    });
   });
 
   it('maps a CardError to 402 card_error with its code and details', async () => {
     const res = await call(api, 'GET', '/widgets/wid_declined');
     expect(res.status).to.equal(402);
     expect(res.body).to.deep.equal({
-      error: { type: 'card_error', code: 'insufficient_funds', message: 'Insufficient funds', chargeId: 'char_1', issuerDeclineCode: '51' },
+      error: {
+        type: 'card_error',
+        code: 'insufficient_funds',
+        message: 'Insufficient funds',
+        chargeId: 'char_1',
+        issuerDeclineCode: '51',
+      },
     });
   });
 
   it('maps a CursorNotFoundError to 400 naming the cursor parameter', async () => {
     const res = await call(api, 'GET', '/widgets?startingAfterId=wid_gone');
     expect(res.status).to.equal(400);
-    expect(res.body.error).to.deep.equal({ type: 'invalid_request', message: 'Invalid parameter: startingAfterId does not name an existing object' });
+    expect(res.body.error).to.deep.equal({
+      type: 'invalid_request',
+      message: 'Invalid parameter: startingAfterId does not name an existing object',
+    });
   });
 
   it('answers an unexpected error with 500 gateway_error and a generic message, and logs the stack', async () => {
@@ -41,7 +52,11 @@ describe('http kit: error envelope, request ids and logs', () => {
   });
 
   it('answers an unknown route, or a known path with another method, with 404 invalid_request', async () => {
-    for (const [method, path] of [['GET', '/nothing-here'], ['PUT', '/widgets'], ['POST', '/widgets/wid_1/zap']]) {
+    for (const [method, path] of [
+      ['GET', '/nothing-here'],
+      ['PUT', '/widgets'],
+      ['POST', '/widgets/wid_1/zap'],
+    ]) {
       const res = await call(api, method!, path!);
       expect(res.status, `${method} ${path}`).to.equal(404);
       expect(res.body.error.type).to.equal('invalid_request');
@@ -64,7 +79,10 @@ describe('http kit: error envelope, request ids and logs', () => {
   });
 
   it('puts the request id, account and key on log lines written by handlers', async () => {
-    await call(api, 'POST', '/widgets', { form: 'amount=1&currency=USD', headers: { 'x-request-id': 'trace-handler' } });
+    await call(api, 'POST', '/widgets', {
+      form: 'amount=1&currency=USD',
+      headers: { 'x-request-id': 'trace-handler' },
+    });
     const line = api.logs.find((entry) => entry.message === 'creating widget' && entry.requestId === 'trace-handler');
     expect(line).to.include({ requestId: 'trace-handler', accountId: 'acct_a', keyId: 'key_sa' });
   });

@@ -42,8 +42,20 @@ describe('http kit: health, readiness and the OpenAPI document', () => {
 
     it('documents parameters, both body encodings, and the 200 and error responses', () => {
       const retrieve = doc.paths['/widgets/{widgetId}'].get;
-      expect(retrieve.parameters).to.deep.include.members([{ name: 'widgetId', in: 'path', required: true, schema: retrieve.parameters[0].schema, description: 'Identifier starting with wid_' }]);
-      expect(doc.paths['/widgets/{widgetId}'].delete.parameters[0]).to.include({ name: 'widgetId', in: 'path', required: true });
+      expect(retrieve.parameters).to.deep.include.members([
+        {
+          name: 'widgetId',
+          in: 'path',
+          required: true,
+          schema: retrieve.parameters[0].schema,
+          description: 'Identifier starting with wid_',
+        },
+      ]);
+      expect(doc.paths['/widgets/{widgetId}'].delete.parameters[0]).to.include({
+        name: 'widgetId',
+        in: 'path',
+        required: true,
+      });
 
       const list = doc.paths['/widgets'].get;
       const created = list.parameters.find((parameter: { name: string }) => parameter.name === 'created');
@@ -52,18 +64,33 @@ describe('http kit: health, readiness and the OpenAPI document', () => {
       expect(limit.schema).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
 
       const create = doc.paths['/widgets'].post;
-      expect(Object.keys(create.requestBody.content)).to.have.members(['application/json', 'application/x-www-form-urlencoded']);
+      expect(Object.keys(create.requestBody.content)).to.have.members([
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]);
       const body = create.requestBody.content['application/json'].schema;
       expect(body.required).to.include.members(['amount', 'currency']);
       expect(body.additionalProperties).to.equal(false);
       expect(body.properties.amount).to.include({ type: 'integer', minimum: 1 });
-      expect(create.parameters).to.deep.include({ name: 'Idempotency-Key', in: 'header', required: false, schema: create.parameters[0].schema, description: create.parameters[0].description });
+      expect(create.parameters).to.deep.include({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: create.parameters[0].schema,
+        description: create.parameters[0].description,
+      });
 
-      expect(create.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Widget' });
+      expect(create.responses['200'].content['application/json'].schema).to.deep.equal({
+        $ref: '#/components/schemas/Widget',
+      });
       for (const status of ['400', '401', '402', '404', '429', '500']) {
-        expect(create.responses[status].content['application/json'].schema, status).to.deep.equal({ $ref: '#/components/schemas/Error' });
+        expect(create.responses[status].content['application/json'].schema, status).to.deep.equal({
+          $ref: '#/components/schemas/Error',
+        });
       }
-      expect(create.responses['409'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error' });
+      expect(create.responses['409'].content['application/json'].schema).to.deep.equal({
+        $ref: '#/components/schemas/Error',
+      });
       expect(retrieve.responses).not.to.have.property('409');
       expect(create.security).to.deep.equal([{ basicAuth: [] }, { bearerAuth: [] }]);
       expect(create.tags).to.deep.equal(['Widgets']);
@@ -72,7 +99,12 @@ describe('http kit: health, readiness and the OpenAPI document', () => {
 
     it('registers named schemas once, the error envelope and the security schemes', () => {
       expect(Object.keys(doc.components.schemas)).to.include.members(['Widget', 'Error']);
-      expect(doc.components.schemas.Error.properties.error.properties.type.enum).to.have.members(['invalid_request', 'card_error', 'gateway_error', 'rate_limit_error']);
+      expect(doc.components.schemas.Error.properties.error.properties.type.enum).to.have.members([
+        'invalid_request',
+        'card_error',
+        'gateway_error',
+        'rate_limit_error',
+      ]);
       expect(doc.components.securitySchemes.basicAuth).to.include({ type: 'http', scheme: 'basic' });
       expect(doc.components.securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });
     });

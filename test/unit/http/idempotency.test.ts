@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { HttpError } from '../../../packages/http/errors.ts';
-import { DIFFERENT_PARAMETERS_MESSAGE, IdempotencyStore, requestFingerprint, type IdempotencyRecord } from '../../../packages/http/idempotency.ts';
+import {
+  DIFFERENT_PARAMETERS_MESSAGE,
+  IdempotencyStore,
+  requestFingerprint,
+  type IdempotencyRecord,
+} from '../../../packages/http/idempotency.ts';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 import { call, startToyApi, type ToyApi } from './support/toy-api.ts';
 
@@ -29,14 +34,19 @@ describe('http kit: idempotent requests', () => {
 
   it('treats the JSON and form spellings of the same parameters as the same request', async () => {
     const form = await createWidget('order-2', 'currency=USD&amount=100');
-    const json = await call(api, 'POST', '/widgets', { json: { amount: 100, currency: 'USD' }, headers: { 'idempotency-key': 'order-2' } });
+    const json = await call(api, 'POST', '/widgets', {
+      json: { amount: 100, currency: 'USD' },
+      headers: { 'idempotency-key': 'order-2' },
+    });
     expect(json.status).to.equal(200);
     expect(json.body).to.deep.equal(form.body);
     expect(api.calls.get('POST /widgets')).to.equal(1);
   });
 
   it('runs concurrent requests with the same key once; all get the same response', async () => {
-    const responses = await Promise.all(Array.from({ length: 5 }, () => createWidget('order-3', 'amount=100&currency=USD&delayMs=200')));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => createWidget('order-3', 'amount=100&currency=USD&delayMs=200')),
+    );
     expect(api.calls.get('POST /widgets')).to.equal(1);
     for (const response of responses) {
       expect(response.status).to.equal(200);
@@ -73,7 +83,10 @@ describe('http kit: idempotent requests', () => {
     for (const key of ['k'.repeat(256), '']) {
       const res = await createWidget(key);
       expect(res.status).to.equal(400);
-      expect(res.body.error).to.deep.equal({ type: 'invalid_request', message: 'Invalid Idempotency-Key header: must be 1 to 255 characters long' });
+      expect(res.body.error).to.deep.equal({
+        type: 'invalid_request',
+        message: 'Invalid Idempotency-Key header: must be 1 to 255 characters long',
+      });
     }
     expect((await createWidget('k'.repeat(255))).status).to.equal(200);
   });
@@ -118,7 +131,8 @@ describe('http kit: IdempotencyStore', () => {
 
   const records = () => store.collection<IdempotencyRecord>('idempotency');
   const KEY = Buffer.alloc(32, 7);
-  const idempotency = (options = {}) => new IdempotencyStore(records(), { now: () => now, pollIntervalMs: 5, fingerprintKey: KEY, ...options });
+  const idempotency = (options = {}) =>
+    new IdempotencyStore(records(), { now: () => now, pollIntervalMs: 5, fingerprintKey: KEY, ...options });
 
   it('keys records by account, mode and key, and expires them after the TTL', async () => {
     await idempotency({ ttlMs: 3_600_000 }).run(scope, 'f', ok({ a: 1 }));
@@ -128,13 +142,27 @@ describe('http kit: IdempotencyStore', () => {
   });
 
   it('takes over a pending record left by a request that died', async () => {
-    await records().insert({ id: 'acct_a:test:k1', created: 0, state: 'pending', fingerprint: 'f', startedAt: now - 61_000, _expiresAt: now + 1e6 });
+    await records().insert({
+      id: 'acct_a:test:k1',
+      created: 0,
+      state: 'pending',
+      fingerprint: 'f',
+      startedAt: now - 61_000,
+      _expiresAt: now + 1e6,
+    });
     const outcome = await idempotency().run(scope, 'f', ok('second try'));
     expect(outcome).to.deep.equal({ response: { status: 200, body: 'second try' }, replayed: false });
   });
 
   it('lets exactly one of several duplicates take over a stale record', async () => {
-    await records().insert({ id: 'acct_a:test:k1', created: 0, state: 'pending', fingerprint: 'f', startedAt: now - 61_000, _expiresAt: now + 1e6 });
+    await records().insert({
+      id: 'acct_a:test:k1',
+      created: 0,
+      state: 'pending',
+      fingerprint: 'f',
+      startedAt: now - 61_000,
+      _expiresAt: now + 1e6,
+    });
     let runs = 0;
     const execute = async () => {
       runs += 1;
@@ -147,7 +175,14 @@ describe('http kit: IdempotencyStore', () => {
   });
 
   it('gives up waiting for a pending request after the wait timeout with 409', async () => {
-    await records().insert({ id: 'acct_a:test:k1', created: 0, state: 'pending', fingerprint: 'f', startedAt: now, _expiresAt: now + 1e6 });
+    await records().insert({
+      id: 'acct_a:test:k1',
+      created: 0,
+      state: 'pending',
+      fingerprint: 'f',
+      startedAt: now,
+      _expiresAt: now + 1e6,
+    });
     const store = new IdempotencyStore(records(), { waitTimeoutMs: 30, pollIntervalMs: 5, fingerprintKey: KEY });
     const error = await store.run(scope, 'f', ok('never')).catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(HttpError);
@@ -155,8 +190,17 @@ describe('http kit: IdempotencyStore', () => {
   });
 
   it('refuses a different fingerprint even while the first request is pending', async () => {
-    await records().insert({ id: 'acct_a:test:k1', created: 0, state: 'pending', fingerprint: 'f', startedAt: now, _expiresAt: now + 1e6 });
-    const error = await idempotency().run(scope, 'other', ok('x')).catch((caught: unknown) => caught);
+    await records().insert({
+      id: 'acct_a:test:k1',
+      created: 0,
+      state: 'pending',
+      fingerprint: 'f',
+      startedAt: now,
+      _expiresAt: now + 1e6,
+    });
+    const error = await idempotency()
+      .run(scope, 'other', ok('x'))
+      .catch((caught: unknown) => caught);
     expect(error).to.be.instanceOf(InvalidRequestError);
     expect((error as Error).message).to.equal(DIFFERENT_PARAMETERS_MESSAGE);
   });
@@ -165,21 +209,35 @@ describe('http kit: IdempotencyStore', () => {
     const failing = async () => {
       throw new Error('boom');
     };
-    await idempotency().run(scope, 'f', failing).catch(() => undefined);
+    await idempotency()
+      .run(scope, 'f', failing)
+      .catch(() => undefined);
     expect(await records().get('acct_a:test:k1')).to.equal(null);
   });
 
   it('fingerprints method, path and body, ignoring key order and scalar spelling', () => {
     const base = requestFingerprint('POST', '/charges', { amount: 100, card: { number: 'x', cvc: '1' } }, KEY);
-    expect(requestFingerprint('post', '/charges', { card: { cvc: '1', number: 'x' }, amount: '100' }, KEY)).to.equal(base);
-    expect(requestFingerprint('POST', '/charges', { amount: 101, card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(base);
-    expect(requestFingerprint('POST', '/refunds', { amount: 100, card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(base);
-    expect(requestFingerprint('POST', '/charges', { amount: [100], card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(base);
+    expect(requestFingerprint('post', '/charges', { card: { cvc: '1', number: 'x' }, amount: '100' }, KEY)).to.equal(
+      base,
+    );
+    expect(requestFingerprint('POST', '/charges', { amount: 101, card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(
+      base,
+    );
+    expect(requestFingerprint('POST', '/refunds', { amount: 100, card: { number: 'x', cvc: '1' } }, KEY)).not.to.equal(
+      base,
+    );
+    expect(
+      requestFingerprint('POST', '/charges', { amount: [100], card: { number: 'x', cvc: '1' } }, KEY),
+    ).not.to.equal(base);
   });
 
   it('keys the fingerprints, so a body holding a card number cannot be found by hashing guesses', () => {
     const body = { card: { number: '4242424242424242' } };
-    expect(requestFingerprint('POST', '/charges', body, KEY)).not.to.equal(requestFingerprint('POST', '/charges', body, Buffer.alloc(32, 8)));
-    expect(idempotency().fingerprint('POST', '/charges', body)).to.equal(requestFingerprint('POST', '/charges', body, KEY));
+    expect(requestFingerprint('POST', '/charges', body, KEY)).not.to.equal(
+      requestFingerprint('POST', '/charges', body, Buffer.alloc(32, 8)),
+    );
+    expect(idempotency().fingerprint('POST', '/charges', body)).to.equal(
+      requestFingerprint('POST', '/charges', body, KEY),
+    );
   });
 });

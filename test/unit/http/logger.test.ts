@@ -52,7 +52,8 @@ describe('observability: logger', () => {
     });
     await flushed();
     const text = JSON.stringify(lines[0]);
-    for (const digits of ['4242424242424242', '4242 4242', '4000-0000', '378282246310005', '6011111111111117']) expect(text).not.to.contain(digits);
+    for (const digits of ['4242424242424242', '4242 4242', '4000-0000', '378282246310005', '6011111111111117'])
+      expect(text).not.to.contain(digits);
     expect(lines[0]!.message).to.equal('charging [REDACTED] now');
     expect(lines[0]!.note).to.equal('card [REDACTED] and [REDACTED]');
   });
@@ -85,7 +86,9 @@ describe('observability: logger', () => {
   });
 
   it('leaves shorter numbers, ids and timestamps alone', () => {
-    expect(redactText('order 12345678901 at 2024-01-31T10:00:00.000Z')).to.equal('order 12345678901 at 2024-01-31T10:00:00.000Z');
+    expect(redactText('order 12345678901 at 2024-01-31T10:00:00.000Z')).to.equal(
+      'order 12345678901 at 2024-01-31T10:00:00.000Z',
+    );
     expect(redactText('char_4242424242424242x')).to.equal('char_4242424242424242x');
     expect(redactText('12345678901234567890')).to.equal('12345678901234567890');
     expect(redactText('123456789012')).to.equal('[REDACTED]');

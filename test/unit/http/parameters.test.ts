@@ -25,29 +25,143 @@ describe('http kit: parameter validation over HTTP', () => {
   const cases: [string, string, string, { json?: unknown; form?: string }, string][] = [
     ['a missing parameter', 'POST', '/widgets', { form: 'currency=USD' }, 'Missing required parameter: amount'],
     ['an unknown parameter', 'POST', '/widgets', { form: 'amount=1&currency=USD&foo=1' }, 'Unknown parameter: foo'],
-    ['an unknown nested parameter', 'POST', '/widgets', { form: 'amount=1&currency=USD&shipping[name]=a&shipping[nmae]=b' }, 'Unknown parameter: shipping[nmae]'],
-    ['a misspelt parameter rather than the one it hides', 'POST', '/widgets', { form: 'amout=1&currency=USD' }, 'Unknown parameter: amout'],
-    ['a wrong type in a form body', 'POST', '/widgets', { form: 'amount=abc&currency=USD' }, 'Invalid parameter: amount must be an integer of at least 1'],
-    ['a wrong type in a JSON body', 'POST', '/widgets', { json: { amount: '1.5', currency: 'USD' } }, 'Invalid parameter: amount must be an integer of at least 1'],
-    ['a fraction', 'POST', '/widgets', { json: { amount: 1.5, currency: 'USD' } }, 'Invalid parameter: amount must be an integer of at least 1'],
-    ['an out-of-range value', 'POST', '/widgets', { json: { amount: 0, currency: 'USD' } }, 'Invalid parameter: amount must be an integer of at least 1'],
-    ['a nested missing parameter', 'POST', '/widgets', { form: 'amount=1&currency=USD&shipping[address][line1]=x&shipping[name]=n' }, 'Missing required parameter: shipping[address][zip]'],
-    ['a bad currency', 'POST', '/widgets', { json: { amount: 1, currency: 'US' } }, 'Invalid parameter: currency must be a three-letter ISO currency code'],
-    ['a bad boolean', 'POST', '/widgets', { form: 'amount=1&currency=USD&captured=yes' }, 'Invalid parameter: captured must be a boolean (true or false)'],
-    ['a bad enum value', 'POST', '/widgets', { form: 'amount=1&currency=USD&kind=huge' }, 'Invalid parameter: kind must be one of: small, large'],
-    ['an id with the wrong prefix', 'POST', '/widgets', { form: 'amount=1&currency=USD&customerId=char_123' }, 'Invalid parameter: customerId must be an id starting with cust_'],
-    ['a too long string', 'POST', '/widgets', { form: 'amount=1&currency=USD&description=abcdefghijk' }, 'Invalid parameter: description must be at most 10 characters long'],
-    ['a repeated scalar', 'POST', '/widgets', { form: 'amount=1&amount=2&currency=USD' }, 'Invalid parameter: amount must be an integer of at least 1'],
-    ['an array element of the wrong type', 'POST', '/widgets', { json: { amount: 1, currency: 'USD', items: ['a', 2] } }, 'Invalid parameter: items[1] must be a string'],
-    ['a non-string metadata value', 'POST', '/widgets', { json: { amount: 1, currency: 'USD', metadata: { a: 1 } } }, 'Invalid parameter: metadata[a] must be a string'],
-    ['a list limit out of range', 'GET', '/widgets?limit=500', {}, 'Invalid parameter: limit must be an integer between 1 and 100'],
-    ['a list limit of zero', 'GET', '/widgets?limit=0', {}, 'Invalid parameter: limit must be an integer between 1 and 100'],
-    ['a bad created bound', 'GET', '/widgets?created[gte]=yesterday', {}, 'Invalid parameter: created[gte] must be a Unix timestamp in seconds'],
+    [
+      'an unknown nested parameter',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&currency=USD&shipping[name]=a&shipping[nmae]=b' },
+      'Unknown parameter: shipping[nmae]',
+    ],
+    [
+      'a misspelt parameter rather than the one it hides',
+      'POST',
+      '/widgets',
+      { form: 'amout=1&currency=USD' },
+      'Unknown parameter: amout',
+    ],
+    [
+      'a wrong type in a form body',
+      'POST',
+      '/widgets',
+      { form: 'amount=abc&currency=USD' },
+      'Invalid parameter: amount must be an integer of at least 1',
+    ],
+    [
+      'a wrong type in a JSON body',
+      'POST',
+      '/widgets',
+      { json: { amount: '1.5', currency: 'USD' } },
+      'Invalid parameter: amount must be an integer of at least 1',
+    ],
+    [
+      'a fraction',
+      'POST',
+      '/widgets',
+      { json: { amount: 1.5, currency: 'USD' } },
+      'Invalid parameter: amount must be an integer of at least 1',
+    ],
+    [
+      'an out-of-range value',
+      'POST',
+      '/widgets',
+      { json: { amount: 0, currency: 'USD' } },
+      'Invalid parameter: amount must be an integer of at least 1',
+    ],
+    [
+      'a nested missing parameter',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&currency=USD&shipping[address][line1]=x&shipping[name]=n' },
+      'Missing required parameter: shipping[address][zip]',
+    ],
+    [
+      'a bad currency',
+      'POST',
+      '/widgets',
+      { json: { amount: 1, currency: 'US' } },
+      'Invalid parameter: currency must be a three-letter ISO currency code',
+    ],
+    [
+      'a bad boolean',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&currency=USD&captured=yes' },
+      'Invalid parameter: captured must be a boolean (true or false)',
+    ],
+    [
+      'a bad enum value',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&currency=USD&kind=huge' },
+      'Invalid parameter: kind must be one of: small, large',
+    ],
+    [
+      'an id with the wrong prefix',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&currency=USD&customerId=char_123' },
+      'Invalid parameter: customerId must be an id starting with cust_',
+    ],
+    [
+      'a too long string',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&currency=USD&description=abcdefghijk' },
+      'Invalid parameter: description must be at most 10 characters long',
+    ],
+    [
+      'a repeated scalar',
+      'POST',
+      '/widgets',
+      { form: 'amount=1&amount=2&currency=USD' },
+      'Invalid parameter: amount must be an integer of at least 1',
+    ],
+    [
+      'an array element of the wrong type',
+      'POST',
+      '/widgets',
+      { json: { amount: 1, currency: 'USD', items: ['a', 2] } },
+      'Invalid parameter: items[1] must be a string',
+    ],
+    [
+      'a non-string metadata value',
+      'POST',
+      '/widgets',
+      { json: { amount: 1, currency: 'USD', metadata: { a: 1 } } },
+      'Invalid parameter: metadata[a] must be a string',
+    ],
+    [
+      'a list limit out of range',
+      'GET',
+      '/widgets?limit=500',
+      {},
+      'Invalid parameter: limit must be an integer between 1 and 100',
+    ],
+    [
+      'a list limit of zero',
+      'GET',
+      '/widgets?limit=0',
+      {},
+      'Invalid parameter: limit must be an integer between 1 and 100',
+    ],
+    [
+      'a bad created bound',
+      'GET',
+      '/widgets?created[gte]=yesterday',
+      {},
+      'Invalid parameter: created[gte] must be a Unix timestamp in seconds',
+    ],
     ['an unknown created bound', 'GET', '/widgets?created[after]=1', {}, 'Unknown parameter: created[after]'],
     ['created given as a scalar', 'GET', '/widgets?created=1', {}, 'Invalid parameter: created must be an object'],
     ['an unknown query parameter', 'GET', '/widgets?expand=all', {}, 'Unknown parameter: expand'],
     ['a query parameter on a route without query', 'GET', '/widgets/wid_1?x=1', {}, 'Unknown parameter: x'],
-    ['a bad path parameter', 'GET', '/widgets/cust_1', {}, 'Invalid parameter: widgetId must be an id starting with wid_'],
+    [
+      'a bad path parameter',
+      'GET',
+      '/widgets/cust_1',
+      {},
+      'Invalid parameter: widgetId must be an id starting with wid_',
+    ],
   ];
   for (const [what, method, path, body, message] of cases) {
     it(`names the parameter for ${what}`, async () => {
@@ -76,20 +190,35 @@ describe('http kit: parameter helpers', () => {
   });
 
   it('p.int states its range in its message', () => {
-    expect(messageOf(z.object({ n: p.int({ max: 5 }) }), { n: 9 })).to.equal('Invalid parameter: n must be an integer of at most 5');
-    expect(messageOf(z.object({ n: p.int({ min: 1, max: 5 }) }), { n: '0' })).to.equal('Invalid parameter: n must be an integer between 1 and 5');
+    expect(messageOf(z.object({ n: p.int({ max: 5 }) }), { n: 9 })).to.equal(
+      'Invalid parameter: n must be an integer of at most 5',
+    );
+    expect(messageOf(z.object({ n: p.int({ min: 1, max: 5 }) }), { n: '0' })).to.equal(
+      'Invalid parameter: n must be an integer between 1 and 5',
+    );
   });
 
   it('p.bool accepts true/false and 1/0 as booleans or strings', () => {
     const schema = p.bool();
-    expect([true, 'true', '1', false, 'false', '0'].map((value) => validateParameters(schema, value))).to.deep.equal([true, true, true, false, false, false]);
+    expect([true, 'true', '1', false, 'false', '0'].map((value) => validateParameters(schema, value))).to.deep.equal([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(() => validateParameters(schema, 'TRUE')).to.throw('must be a boolean');
     expect(() => validateParameters(schema, 1)).to.throw('must be a boolean');
   });
 
   it('p.string enforces its bounds', () => {
-    expect(messageOf(z.object({ s: p.string({ min: 1 }) }), { s: '' })).to.equal('Invalid parameter: s must not be empty');
-    expect(messageOf(z.object({ s: p.string({ min: 3 }) }), { s: 'ab' })).to.equal('Invalid parameter: s must be at least 3 characters long');
+    expect(messageOf(z.object({ s: p.string({ min: 1 }) }), { s: '' })).to.equal(
+      'Invalid parameter: s must not be empty',
+    );
+    expect(messageOf(z.object({ s: p.string({ min: 3 }) }), { s: 'ab' })).to.equal(
+      'Invalid parameter: s must be at least 3 characters long',
+    );
   });
 
   it('p.timestamp takes Unix seconds, not milliseconds', () => {
@@ -102,11 +231,19 @@ describe('http kit: parameter helpers', () => {
     const schema = z.object({ metadata: p.metadata() });
     const long = 'x'.repeat(256);
     expect(validateParameters(schema, { metadata: { a: 'b' } })).to.deep.equal({ metadata: { a: 'b' } });
-    expect(messageOf(schema, { metadata: { a: long } })).to.equal('Invalid parameter: metadata[a] must be at most 255 characters long');
-    expect(messageOf(schema, { metadata: { [long]: 'v' } })).to.equal('Invalid parameter: metadata keys must be at most 255 characters long');
+    expect(messageOf(schema, { metadata: { a: long } })).to.equal(
+      'Invalid parameter: metadata[a] must be at most 255 characters long',
+    );
+    expect(messageOf(schema, { metadata: { [long]: 'v' } })).to.equal(
+      'Invalid parameter: metadata keys must be at most 255 characters long',
+    );
     const tooMany = Object.fromEntries(Array.from({ length: METADATA_MAX_PAIRS + 1 }, (_, i) => [`k${i}`, 'v']));
-    expect(messageOf(schema, { metadata: tooMany })).to.equal(`Invalid parameter: metadata must have at most ${METADATA_MAX_PAIRS} keys`);
-    expect(messageOf(schema, { metadata: 'a=b' })).to.equal('Invalid parameter: metadata must be an object of string keys and string values');
+    expect(messageOf(schema, { metadata: tooMany })).to.equal(
+      `Invalid parameter: metadata must have at most ${METADATA_MAX_PAIRS} keys`,
+    );
+    expect(messageOf(schema, { metadata: 'a=b' })).to.equal(
+      'Invalid parameter: metadata must be an object of string keys and string values',
+    );
     expect(messageOf(schema, { metadata: { a: true } })).to.equal('Invalid parameter: metadata[a] must be a string');
   });
 
@@ -130,10 +267,23 @@ describe('http kit: parameter helpers', () => {
   });
 
   it('phrases problems of plain zod schemas too', () => {
-    const schema = z.strictObject({ name: z.string(), count: z.number().min(2), tags: z.array(z.string()).max(1), mode: z.literal('x') });
-    expect(messageOf(schema, { name: 1, count: 2, tags: [], mode: 'x' })).to.equal('Invalid parameter: name must be a string');
-    expect(messageOf(schema, { name: 'a', count: 1, tags: [], mode: 'x' })).to.equal('Invalid parameter: count must be at least 2');
-    expect(messageOf(schema, { name: 'a', count: 2, tags: ['a', 'b'], mode: 'x' })).to.equal('Invalid parameter: tags must have at most 1 items');
-    expect(messageOf(schema, { name: 'a', count: 2, tags: [], mode: 'y' })).to.equal('Invalid parameter: mode must be x');
+    const schema = z.strictObject({
+      name: z.string(),
+      count: z.number().min(2),
+      tags: z.array(z.string()).max(1),
+      mode: z.literal('x'),
+    });
+    expect(messageOf(schema, { name: 1, count: 2, tags: [], mode: 'x' })).to.equal(
+      'Invalid parameter: name must be a string',
+    );
+    expect(messageOf(schema, { name: 'a', count: 1, tags: [], mode: 'x' })).to.equal(
+      'Invalid parameter: count must be at least 2',
+    );
+    expect(messageOf(schema, { name: 'a', count: 2, tags: ['a', 'b'], mode: 'x' })).to.equal(
+      'Invalid parameter: tags must have at most 1 items',
+    );
+    expect(messageOf(schema, { name: 'a', count: 2, tags: [], mode: 'y' })).to.equal(
+      'Invalid parameter: mode must be x',
+    );
   });
 });

@@ -10,7 +10,14 @@ describe('http kit: request bodies and query strings', () => {
 
   it('validates and coerces a JSON body and the same form body to the same parameters', async () => {
     const json = await call(api, 'POST', '/widgets', {
-      json: { amount: 100, currency: 'usd', captured: true, metadata: { a: 'b' }, shipping: { name: 'N', address: { line1: 'L', zip: '1' } }, items: ['x', 'y'] },
+      json: {
+        amount: 100,
+        currency: 'usd',
+        captured: true,
+        metadata: { a: 'b' },
+        shipping: { name: 'N', address: { line1: 'L', zip: '1' } },
+        items: ['x', 'y'],
+      },
     });
     const form = await call(api, 'POST', '/widgets', {
       form: 'amount=100&currency=usd&captured=true&metadata[a]=b&shipping[name]=N&shipping[address][line1]=L&shipping[address][zip]=1&items[]=x&items[]=y',
@@ -41,10 +48,16 @@ describe('http kit: request bodies and query strings', () => {
   });
 
   it('accepts a utf-8 charset parameter on either content type', async () => {
-    const json = await call(api, 'POST', '/widgets', { body: '{"amount":1,"currency":"USD","description":"café"}', contentType: 'application/json; charset=UTF-8' });
+    const json = await call(api, 'POST', '/widgets', {
+      body: '{"amount":1,"currency":"USD","description":"café"}',
+      contentType: 'application/json; charset=UTF-8',
+    });
     expect(json.status).to.equal(200);
     expect(json.body.description).to.equal('café');
-    const form = await call(api, 'POST', '/widgets', { body: 'amount=1&currency=USD&description=caf%C3%A9+au', contentType: 'application/x-www-form-urlencoded;charset=utf-8' });
+    const form = await call(api, 'POST', '/widgets', {
+      body: 'amount=1&currency=USD&description=caf%C3%A9+au',
+      contentType: 'application/x-www-form-urlencoded;charset=utf-8',
+    });
     expect(form.status).to.equal(200);
     expect(form.body.description).to.equal('café au');
   });
@@ -61,16 +74,46 @@ describe('http kit: request bodies and query strings', () => {
     ['a JSON array', '[1,2]', 'application/json', 400, /must be an object/],
     ['JSON null', 'null', 'application/json', 400, /must be an object/],
     ['a JSON string', '"x"', 'application/json', 400, /must be an object/],
-    ['JSON nested 40 levels deep', `{"a":${'['.repeat(40)}${']'.repeat(40)}}`, 'application/json', 400, /nested deeper than 32/],
-    ['invalid utf-8', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 'application/json', 400, /utf-8/],
-    ['invalid percent-encoding', 'amount=%E0%A4%A&currency=USD', 'application/x-www-form-urlencoded', 400, /percent-encoding/],
-    ['form nested 7 levels deep', 'a[b][c][d][e][f][g]=1', 'application/x-www-form-urlencoded', 400, /nested too deeply/],
+    [
+      'JSON nested 40 levels deep',
+      `{"a":${'['.repeat(40)}${']'.repeat(40)}}`,
+      'application/json',
+      400,
+      /nested deeper than 32/,
+    ],
+    [
+      'invalid utf-8',
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      'application/json',
+      400,
+      /utf-8/,
+    ],
+    [
+      'invalid percent-encoding',
+      'amount=%E0%A4%A&currency=USD',
+      'application/x-www-form-urlencoded',
+      400,
+      /percent-encoding/,
+    ],
+    [
+      'form nested 7 levels deep',
+      'a[b][c][d][e][f][g]=1',
+      'application/x-www-form-urlencoded',
+      400,
+      /nested too deeply/,
+    ],
     ['too many form parameters', 'a=1&'.repeat(1001), 'application/x-www-form-urlencoded', 400, /too many parameters/],
     ['text/plain', 'amount=1', 'text/plain', 415, /Unsupported content type/],
     ['multipart', '--x\r\n', 'multipart/form-data; boundary=x', 415, /Unsupported content type/],
     ['a body without content type', 'amount=1', undefined, 415, /Unsupported content type/],
     ['a latin-1 charset', 'amount=1', 'application/x-www-form-urlencoded; charset=iso-8859-1', 415, /charset/],
-    ['an oversized body', JSON.stringify({ description: 'x'.repeat(5000) }), 'application/json', 413, /maximum size of 4096 bytes/],
+    [
+      'an oversized body',
+      JSON.stringify({ description: 'x'.repeat(5000) }),
+      'application/json',
+      413,
+      /maximum size of 4096 bytes/,
+    ],
   ];
   for (const [what, body, contentType, status, message] of badBodies) {
     it(`answers ${status} invalid_request to ${what}`, async () => {
@@ -91,7 +134,11 @@ describe('http kit: request bodies and query strings', () => {
   });
 
   it('answers 415 to an unsupported content encoding', async () => {
-    const res = await call(api, 'POST', '/widgets', { body: '{}', contentType: 'application/json', headers: { 'content-encoding': 'compress' } });
+    const res = await call(api, 'POST', '/widgets', {
+      body: '{}',
+      contentType: 'application/json',
+      headers: { 'content-encoding': 'compress' },
+    });
     expect(res.status).to.equal(415);
     expect(res.body.error.type).to.equal('invalid_request');
   });

@@ -24,17 +24,29 @@ describe('BIN table and brand detection', () => {
     it(`${number} is ${info.brand} ${info.type} from ${info.country}`, () => {
       const actual = binInfo(number);
       expect({ brand: actual.brand, type: actual.type, country: actual.country }).to.deep.equal(info);
-      expect(actual.issuer).to.be.a('string').and.match(/Test .*Bank/);
+      expect(actual.issuer)
+        .to.be.a('string')
+        .and.match(/Test .*Bank/);
     });
   }
 
   it('knows the brand but not the BIN of an unlisted number', () => {
     expect(binInfo('4111111111111111')).to.deep.equal({ brand: 'Visa', type: 'Unknown', country: null, issuer: null });
-    expect(binInfo('5105105105105100')).to.deep.equal({ brand: 'MasterCard', type: 'Unknown', country: null, issuer: null });
+    expect(binInfo('5105105105105100')).to.deep.equal({
+      brand: 'MasterCard',
+      type: 'Unknown',
+      country: null,
+      issuer: null,
+    });
   });
 
   it('answers Unknown for an unknown prefix', () => {
-    expect(binInfo('9999999999999995')).to.deep.equal({ brand: 'Unknown', type: 'Unknown', country: null, issuer: null });
+    expect(binInfo('9999999999999995')).to.deep.equal({
+      brand: 'Unknown',
+      type: 'Unknown',
+      country: null,
+      issuer: null,
+    });
   });
 
   it('maps brands the service does not support to Unknown', () => {

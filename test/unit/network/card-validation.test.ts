@@ -8,34 +8,55 @@ const codeOf = (entry: Partial<CardEntry>, now = NOW) => validateCardEntry({ ...
 
 describe('card validation', () => {
   describe('luhnValid', () => {
-    for (const good of ['4242424242424242', '378282246310005', '30569309025904', '6759649826438453', '4000000000000002', '79927398713']) {
+    for (const good of [
+      '4242424242424242',
+      '378282246310005',
+      '30569309025904',
+      '6759649826438453',
+      '4000000000000002',
+      '79927398713',
+    ]) {
       it(`accepts ${good}`, () => expect(luhnValid(good)).to.equal(true));
     }
-    for (const bad of ['4242424242424241', '378282246310006', '1234567812345678', '79927398710', '', '4242 4242 4242 4242', 'abcd']) {
+    for (const bad of [
+      '4242424242424241',
+      '378282246310006',
+      '1234567812345678',
+      '79927398710',
+      '',
+      '4242 4242 4242 4242',
+      'abcd',
+    ]) {
       it(`rejects '${bad}'`, () => expect(luhnValid(bad)).to.equal(false));
     }
   });
 
   it('accepts a valid entry', () => expect(validateCardEntry(valid, NOW)).to.equal(null));
-  it('accepts an entry without a CVC', () => expect(validateCardEntry({ number: valid.number, expMonth: 1, expYear: 2026 }, NOW)).to.equal(null));
+  it('accepts an entry without a CVC', () =>
+    expect(validateCardEntry({ number: valid.number, expMonth: 1, expYear: 2026 }, NOW)).to.equal(null));
 
   describe('number', () => {
-    it('rejects a number failing Luhn as invalid_number', () => expect(codeOf({ number: '4242424242424241' })).to.equal('invalid_number'));
+    it('rejects a number failing Luhn as invalid_number', () =>
+      expect(codeOf({ number: '4242424242424241' })).to.equal('invalid_number'));
     it('rejects non-digits', () => expect(codeOf({ number: '4242-4242-4242-4242' })).to.equal('invalid_number'));
     it('rejects spaces', () => expect(codeOf({ number: '4242 4242 4242 4242' })).to.equal('invalid_number'));
     it('rejects an empty number', () => expect(codeOf({ number: '' })).to.equal('invalid_number'));
-    it('rejects fewer than 12 digits even when Luhn-valid', () => expect(codeOf({ number: '79927398713' })).to.equal('invalid_number'));
-    it('rejects more than 19 digits even when Luhn-valid', () => expect(codeOf({ number: '42424242424242424242' })).to.equal('invalid_number'));
+    it('rejects fewer than 12 digits even when Luhn-valid', () =>
+      expect(codeOf({ number: '79927398713' })).to.equal('invalid_number'));
+    it('rejects more than 19 digits even when Luhn-valid', () =>
+      expect(codeOf({ number: '42424242424242424242' })).to.equal('invalid_number'));
     it('accepts 12 and 19 digit Luhn-valid numbers', () => {
       expect(codeOf({ number: '675964982648' })).to.equal(null);
       expect(codeOf({ number: '4000000000000000006' })).to.equal(null);
     });
-    it('checks the number before anything else', () => expect(codeOf({ number: '1', expMonth: 13, cvc: 'x' })).to.equal('invalid_number'));
+    it('checks the number before anything else', () =>
+      expect(codeOf({ number: '1', expMonth: 13, cvc: 'x' })).to.equal('invalid_number'));
   });
 
   describe('expiry month', () => {
     for (const month of [0, 13, -1, 1.5, Number.NaN]) {
-      it(`rejects month ${month} as invalid_expiry_month`, () => expect(codeOf({ expMonth: month })).to.equal('invalid_expiry_month'));
+      it(`rejects month ${month} as invalid_expiry_month`, () =>
+        expect(codeOf({ expMonth: month })).to.equal('invalid_expiry_month'));
     }
     it('accepts 1 and 12', () => {
       expect(codeOf({ expMonth: 1 })).to.equal(null);
@@ -44,19 +65,25 @@ describe('card validation', () => {
   });
 
   describe('expiry year', () => {
-    it('rejects a two-digit year: turning 25 into 2025 is the caller’s job', () => expect(codeOf({ expYear: 25 })).to.equal('invalid_expiry_year'));
+    it('rejects a two-digit year: turning 25 into 2025 is the caller’s job', () =>
+      expect(codeOf({ expYear: 25 })).to.equal('invalid_expiry_year'));
     it('rejects a five-digit year', () => expect(codeOf({ expYear: 20300 })).to.equal('invalid_expiry_year'));
     it('rejects a fractional year', () => expect(codeOf({ expYear: 2030.5 })).to.equal('invalid_expiry_year'));
-    it('rejects a year more than 50 years ahead', () => expect(codeOf({ expYear: 2076 })).to.equal('invalid_expiry_year'));
+    it('rejects a year more than 50 years ahead', () =>
+      expect(codeOf({ expYear: 2076 })).to.equal('invalid_expiry_year'));
     it('accepts a year exactly 50 years ahead', () => expect(codeOf({ expYear: 2075 })).to.equal(null));
-    it('rejects a past year as invalid_expiry_year', () => expect(codeOf({ expYear: 2024, expMonth: 12 })).to.equal('invalid_expiry_year'));
-    it('rejects an earlier month of the current year as expired_card', () => expect(codeOf({ expYear: 2025, expMonth: 5 })).to.equal('expired_card'));
-    it('accepts the current month: a card is valid through its expiry month', () => expect(codeOf({ expYear: 2025, expMonth: 6 })).to.equal(null));
+    it('rejects a past year as invalid_expiry_year', () =>
+      expect(codeOf({ expYear: 2024, expMonth: 12 })).to.equal('invalid_expiry_year'));
+    it('rejects an earlier month of the current year as expired_card', () =>
+      expect(codeOf({ expYear: 2025, expMonth: 5 })).to.equal('expired_card'));
+    it('accepts the current month: a card is valid through its expiry month', () =>
+      expect(codeOf({ expYear: 2025, expMonth: 6 })).to.equal(null));
     it('uses the UTC month of now', () => {
       expect(codeOf({ expYear: 2025, expMonth: 6 }, new Date('2025-07-01T00:00:00Z'))).to.equal('expired_card');
       expect(codeOf({ expYear: 2025, expMonth: 6 }, new Date('2025-06-30T23:59:59Z'))).to.equal(null);
     });
-    it('checks the month before the year', () => expect(codeOf({ expMonth: 13, expYear: 25 })).to.equal('invalid_expiry_month'));
+    it('checks the month before the year', () =>
+      expect(codeOf({ expMonth: 13, expYear: 25 })).to.equal('invalid_expiry_month'));
   });
 
   describe('CVC', () => {
@@ -70,7 +97,13 @@ describe('card validation', () => {
       expect(codeOf({ number: '378282246310005', cvc: '123' })).to.equal('invalid_cvc');
     });
     it('requires 3 digits for the other brands', () => {
-      for (const number of ['5555555555554444', '6011111111111117', '3566002020360505', '30569309025904', '6759649826438453']) {
+      for (const number of [
+        '5555555555554444',
+        '6011111111111117',
+        '3566002020360505',
+        '30569309025904',
+        '6759649826438453',
+      ]) {
         expect(codeOf({ number, cvc: '123' }), number).to.equal(null);
         expect(codeOf({ number, cvc: '1234' }), number).to.equal('invalid_cvc');
       }

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import type { AuthorizationOutcome, AuthorizationRequest, ThreeDSecureInfo, ThreeDSecureRequest } from '../../../packages/network/card-network.ts';
+import type {
+  AuthorizationOutcome,
+  AuthorizationRequest,
+  ThreeDSecureInfo,
+  ThreeDSecureRequest,
+} from '../../../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../../../packages/network/simulated-card-network.ts';
 import { TEST_CARDS } from '../../../packages/network/test-cards.ts';
 
@@ -27,7 +32,8 @@ function request(number: string, overrides: Partial<AuthorizationRequest> = {}):
     ...overrides,
   };
 }
-const authorize = (number: string, overrides: Partial<AuthorizationRequest> = {}) => network.authorize(request(number, overrides));
+const authorize = (number: string, overrides: Partial<AuthorizationRequest> = {}) =>
+  network.authorize(request(number, overrides));
 
 const SUCCEEDING: Record<string, string> = {
   '4242424242424242': 'Visa credit',
@@ -54,7 +60,11 @@ const ISSUER_DECLINES: Record<string, { code: string; issuerDeclineCode: string 
   '4000000000000341': { code: 'card_declined', issuerDeclineCode: '05' },
 };
 
-const DEFAULT_3DS: ThreeDSecureRequest = { requireAttempt: false, requireEnrolledCard: false, requireSuccessfulLiabilityShiftForEnrolledCard: true };
+const DEFAULT_3DS: ThreeDSecureRequest = {
+  requireAttempt: false,
+  requireEnrolledCard: false,
+  requireSuccessfulLiabilityShiftForEnrolledCard: true,
+};
 
 describe('SimulatedCardNetwork', () => {
   describe('test-card table through authorize', () => {
@@ -108,7 +118,9 @@ describe('SimulatedCardNetwork', () => {
     });
 
     it('4000000000000341 can be saved but every charge on it declines card_declined', async () => {
-      expect(network.validate({ number: '4000000000000341', expMonth: 12, expYear: 2030, cvc: '123' }, NOW)).to.equal(null);
+      expect(network.validate({ number: '4000000000000341', expMonth: 12, expYear: 2030, cvc: '123' }, NOW)).to.equal(
+        null,
+      );
       for (const amount of [1, 500, 100000]) {
         expect((await authorize('4000000000000341', { amount })).failure?.code).to.equal('card_declined');
       }
@@ -124,19 +136,29 @@ describe('SimulatedCardNetwork', () => {
     it('4000000000003063 succeeds frictionless with 3-D Secure', async () => {
       const outcome = await authorize('4000000000003063', { threeDSecure: DEFAULT_3DS });
       expect(outcome.approved).to.equal(true);
-      expect(outcome.threeDSecureInfo).to.include({ enrolled: true, liabilityShift: 'successful', authenticationFlow: 'frictionless' });
+      expect(outcome.threeDSecureInfo).to.include({
+        enrolled: true,
+        liabilityShift: 'successful',
+        authenticationFlow: 'frictionless',
+      });
     });
 
     it('4000000000003089 is not enrolled: liabilityShift not_possible', async () => {
       const outcome = await authorize('4000000000003089', { threeDSecure: DEFAULT_3DS });
       expect(outcome.approved).to.equal(true);
-      expect(outcome.threeDSecureInfo).to.include({ enrolled: false, liabilityShift: 'not_possible', authenticationFlow: null });
+      expect(outcome.threeDSecureInfo).to.include({
+        enrolled: false,
+        liabilityShift: 'not_possible',
+        authenticationFlow: null,
+      });
     });
 
     it('4000000000000101 charge succeeds, its refund fails', async () => {
       const { approved, transactionId } = await network.authorize(request('4000000000000101'));
       expect(approved).to.equal(true);
-      expect(await network.refund({ mode: 'test', transactionId: transactionId!, amount: 1999, currency: 'EUR' })).to.deep.equal({ status: 'failed' });
+      expect(
+        await network.refund({ mode: 'test', transactionId: transactionId!, amount: 1999, currency: 'EUR' }),
+      ).to.deep.equal({ status: 'failed' });
     });
 
     it('4242000000000018 charge succeeds, a dispute follows', async () => {
@@ -160,7 +182,9 @@ describe('SimulatedCardNetwork', () => {
     });
 
     it('a number failing Luhn is invalid_number, through validate and authorize', async () => {
-      expect(network.validate({ number: '4242424242424241', expMonth: 12, expYear: 2030 }, NOW)?.code).to.equal('invalid_number');
+      expect(network.validate({ number: '4242424242424241', expMonth: 12, expYear: 2030 }, NOW)?.code).to.equal(
+        'invalid_number',
+      );
       const outcome = await authorize('4242424242424241');
       expect(outcome.approved).to.equal(false);
       expect(outcome.failure).to.include({ code: 'invalid_number', issuerDeclineCode: '14' });
@@ -182,8 +206,14 @@ describe('SimulatedCardNetwork', () => {
       const covered = new Set([
         ...Object.keys(SUCCEEDING),
         ...Object.keys(ISSUER_DECLINES),
-        '4000000000000036', '4100000000000019', '4000000000003220', '4000000000003063', '4000000000003089',
-        '4000000000000101', '4242000000000018', '4242000000000208',
+        '4000000000000036',
+        '4100000000000019',
+        '4000000000003220',
+        '4000000000003063',
+        '4000000000003089',
+        '4000000000000101',
+        '4242000000000018',
+        '4242000000000208',
       ]);
       expect([...TEST_CARDS.keys()].sort()).to.deep.equal([...covered].sort());
     });
@@ -191,10 +221,20 @@ describe('SimulatedCardNetwork', () => {
 
   describe('later events', () => {
     it('uses the configured delays', async () => {
-      const custom = new SimulatedCardNetwork({ disputeDelayMs: 10, fraudWarningDelayMs: 20, disputeDecisionDelayMs: 30 });
-      expect((await custom.authorize(request('4242000000000018'))).later).to.deep.include.members([{ kind: 'dispute', afterMs: 10, reason: 'FRAUDULENT' }]);
+      const custom = new SimulatedCardNetwork({
+        disputeDelayMs: 10,
+        fraudWarningDelayMs: 20,
+        disputeDecisionDelayMs: 30,
+      });
+      expect((await custom.authorize(request('4242000000000018'))).later).to.deep.include.members([
+        { kind: 'dispute', afterMs: 10, reason: 'FRAUDULENT' },
+      ]);
       expect((await custom.authorize(request('4242000000000208'))).later).to.have.nested.property('[0].afterMs', 20);
-      const decision = await custom.representDispute({ mode: 'test', transactionId: 'sim_1', evidence: { customerName: 'Jane' } });
+      const decision = await custom.representDispute({
+        mode: 'test',
+        transactionId: 'sim_1',
+        evidence: { customerName: 'Jane' },
+      });
       expect(decision.afterMs).to.equal(30);
     });
 
@@ -211,18 +251,25 @@ describe('SimulatedCardNetwork', () => {
   });
 
   describe('AVS', () => {
-    it('not_provided without any address', async () => expect((await authorize('4242424242424242')).avsResult).to.equal('not_provided'));
+    it('not_provided without any address', async () =>
+      expect((await authorize('4242424242424242')).avsResult).to.equal('not_provided'));
     it('full_match with a zip', async () => {
-      expect((await authorize('4242424242424242', { zip: '10001', addressProvided: true })).avsResult).to.equal('full_match');
+      expect((await authorize('4242424242424242', { zip: '10001', addressProvided: true })).avsResult).to.equal(
+        'full_match',
+      );
     });
     it('counts a zip on its own as an address', async () => {
-      expect((await authorize('4242424242424242', { zip: '10001', addressProvided: false })).avsResult).to.equal('full_match');
+      expect((await authorize('4242424242424242', { zip: '10001', addressProvided: false })).avsResult).to.equal(
+        'full_match',
+      );
     });
     it('partial_match with an address but no zip', async () => {
       expect((await authorize('4242424242424242', { addressProvided: true })).avsResult).to.equal('partial_match');
     });
     it('treats a blank zip as no zip', async () => {
-      expect((await authorize('4242424242424242', { zip: '  ', addressProvided: true })).avsResult).to.equal('partial_match');
+      expect((await authorize('4242424242424242', { zip: '  ', addressProvided: true })).avsResult).to.equal(
+        'partial_match',
+      );
       expect((await authorize('4000000000000036', { zip: '', addressProvided: true })).approved).to.equal(true);
     });
     it('partial_match and approved for 4000000000000036 with an address but no zip', async () => {
@@ -233,15 +280,26 @@ describe('SimulatedCardNetwork', () => {
   });
 
   describe('3-D Secure matrix', () => {
-    const LENIENT: ThreeDSecureRequest = { requireAttempt: false, requireEnrolledCard: false, requireSuccessfulLiabilityShiftForEnrolledCard: false };
+    const LENIENT: ThreeDSecureRequest = {
+      requireAttempt: false,
+      requireEnrolledCard: false,
+      requireSuccessfulLiabilityShiftForEnrolledCard: false,
+    };
     const REQUIRE_ENROLLED: ThreeDSecureRequest = { ...DEFAULT_3DS, requireEnrolledCard: true };
     const REQUIRE_ATTEMPT: ThreeDSecureRequest = { ...DEFAULT_3DS, requireAttempt: true };
-    const external = (status: NonNullable<ThreeDSecureRequest['external']>['status'], base: ThreeDSecureRequest = DEFAULT_3DS): ThreeDSecureRequest => ({
+    const external = (
+      status: NonNullable<ThreeDSecureRequest['external']>['status'],
+      base: ThreeDSecureRequest = DEFAULT_3DS,
+    ): ThreeDSecureRequest => ({
       ...base,
       external: { version: '2.2.0', eci: status === 'Y' ? '05' : '07', status },
     });
     type Info = Pick<ThreeDSecureInfo, 'enrolled' | 'liabilityShift' | 'authenticationFlow'>;
-    const info = (enrolled: boolean, liabilityShift: Info['liabilityShift'], authenticationFlow: Info['authenticationFlow']): Info => ({
+    const info = (
+      enrolled: boolean,
+      liabilityShift: Info['liabilityShift'],
+      authenticationFlow: Info['authenticationFlow'],
+    ): Info => ({
       enrolled,
       liabilityShift,
       authenticationFlow,
@@ -251,7 +309,13 @@ describe('SimulatedCardNetwork', () => {
     const NOT_ENROLLED = '4000000000003089';
     const ORDINARY = '4242424242424242';
 
-    const cases: [card: string, options: string, threeDSecure: ThreeDSecureRequest | null, approved: boolean, info: Info | null][] = [
+    const cases: [
+      card: string,
+      options: string,
+      threeDSecure: ThreeDSecureRequest | null,
+      approved: boolean,
+      info: Info | null,
+    ][] = [
       [CHALLENGE, 'none', null, false, null],
       [CHALLENGE, 'default', DEFAULT_3DS, false, info(true, 'failed', 'challenge')],
       [CHALLENGE, 'lenient', LENIENT, true, info(true, 'failed', 'challenge')],
@@ -278,7 +342,13 @@ describe('SimulatedCardNetwork', () => {
         [card, 'external Y', external('Y'), true, info(true, 'successful', null)],
         [card, 'external A', external('A'), true, info(false, 'successful', null)],
         [card, 'external A, requireAttempt', external('A', REQUIRE_ATTEMPT), true, info(false, 'successful', null)],
-        [card, 'external A, requireEnrolledCard', external('A', REQUIRE_ENROLLED), false, info(false, 'successful', null)],
+        [
+          card,
+          'external A, requireEnrolledCard',
+          external('A', REQUIRE_ENROLLED),
+          false,
+          info(false, 'successful', null),
+        ],
         [card, 'external N', external('N'), false, info(true, 'failed', null)],
         [card, 'external U', external('U'), true, info(false, 'failed', null)],
         [card, 'external U, requireEnrolledCard', external('U', REQUIRE_ENROLLED), false, info(false, 'failed', null)],
@@ -327,7 +397,10 @@ describe('SimulatedCardNetwork', () => {
     });
 
     it('blocks the fraudulent card before 3-D Secure or AVS', async () => {
-      const outcome = await authorize('4100000000000019', { threeDSecure: { ...DEFAULT_3DS, requireEnrolledCard: true }, zip: '1' });
+      const outcome = await authorize('4100000000000019', {
+        threeDSecure: { ...DEFAULT_3DS, requireEnrolledCard: true },
+        zip: '1',
+      });
       expect(outcome.failure?.code).to.equal('suspected_fraud');
     });
   });
@@ -335,7 +408,9 @@ describe('SimulatedCardNetwork', () => {
   describe('live mode', () => {
     it('behaves like test mode', async () => {
       for (const number of ['4242424242424242', '4000000000009995', '4242000000000208']) {
-        expect(withoutReference(await authorize(number, { mode: 'live' }))).to.deep.equal(withoutReference(await authorize(number)));
+        expect(withoutReference(await authorize(number, { mode: 'live' }))).to.deep.equal(
+          withoutReference(await authorize(number)),
+        );
       }
     });
   });
@@ -345,7 +420,14 @@ describe('SimulatedCardNetwork', () => {
 
     it('captures any test card', async () => {
       for (const number of ['4242424242424242', '4000000000000101']) {
-        expect(await network.capture({ mode: 'test', transactionId: await transactionOf(number), amount: 100, currency: 'EUR' })).to.equal(undefined);
+        expect(
+          await network.capture({
+            mode: 'test',
+            transactionId: await transactionOf(number),
+            amount: 100,
+            currency: 'EUR',
+          }),
+        ).to.equal(undefined);
       }
     });
 
@@ -353,17 +435,22 @@ describe('SimulatedCardNetwork', () => {
       for (const number of ['4242424242424242', '4242000000000018', '378282246310005']) {
         const transactionId = await transactionOf(number);
         expect(transactionId).to.match(/^sim_/).and.not.include(number);
-        expect(await network.refund({ mode: 'test', transactionId, amount: 100, currency: 'EUR' })).to.deep.equal({ status: 'successful' });
+        expect(await network.refund({ mode: 'test', transactionId, amount: 100, currency: 'EUR' })).to.deep.equal({
+          status: 'successful',
+        });
       }
       const declining = await transactionOf('4000000000000101');
-      expect(await network.refund({ mode: 'live', transactionId: declining, amount: 1, currency: 'USD' })).to.deep.equal({ status: 'failed' });
+      expect(
+        await network.refund({ mode: 'live', transactionId: declining, amount: 1, currency: 'USD' }),
+      ).to.deep.equal({ status: 'failed' });
     });
 
     it('gives declined authorizations no transaction reference', async () => {
       expect((await network.authorize(request('4000000000000002'))).transactionId).to.equal(null);
     });
 
-    const credit = (number: string) => network.credit({ mode: 'test', number, expMonth: 12, expYear: 2030, amount: 500, currency: 'EUR', now: NOW });
+    const credit = (number: string) =>
+      network.credit({ mode: 'test', number, expMonth: 12, expYear: 2030, amount: 500, currency: 'EUR', now: NOW });
 
     it('credits declines like charges for the decline cards', async () => {
       for (const number of [...Object.keys(ISSUER_DECLINES), '4100000000000019']) {
@@ -374,7 +461,14 @@ describe('SimulatedCardNetwork', () => {
     });
 
     it('approves credits to the other cards (no 3-D Secure or AVS for credits)', async () => {
-      for (const number of [...Object.keys(SUCCEEDING), '4000000000003220', '4000000000000036', '4000000000000101', '4242000000000018', '4242000000000208']) {
+      for (const number of [
+        ...Object.keys(SUCCEEDING),
+        '4000000000003220',
+        '4000000000000036',
+        '4000000000000101',
+        '4242000000000018',
+        '4242000000000208',
+      ]) {
         expect(await credit(number), number).to.deep.equal({ approved: true, failure: null });
       }
     });
@@ -387,7 +481,15 @@ describe('SimulatedCardNetwork', () => {
       const supported = async (number: string) => (await network.checkFastCredit({ mode: 'test', number })).supported;
       expect(await supported('4000056655665556')).to.equal(true);
       expect(await supported('5200828282828210')).to.equal(true);
-      for (const number of ['4242424242424242', '4000000000000077', '5555555555554444', '6759649826438453', '378282246310005', '4111111111111111', '4000056655665557']) {
+      for (const number of [
+        '4242424242424242',
+        '4000000000000077',
+        '5555555555554444',
+        '6759649826438453',
+        '378282246310005',
+        '4111111111111111',
+        '4000056655665557',
+      ]) {
         expect(await supported(number), number).to.equal(false);
       }
     });
@@ -407,7 +509,15 @@ describe('SimulatedCardNetwork', () => {
         const outcome = await authorize(number, { threeDSecure, zip: '10001', addressProvided: true });
         if (outcome.failure) messages.push(outcome.failure.message);
       }
-      const credited = await network.credit({ mode: 'test', number, expMonth: 12, expYear: 2030, amount: 1, currency: 'EUR', now: NOW });
+      const credited = await network.credit({
+        mode: 'test',
+        number,
+        expMonth: 12,
+        expYear: 2030,
+        amount: 1,
+        currency: 'EUR',
+        now: NOW,
+      });
       if (credited.failure) messages.push(credited.failure.message);
       for (const entry of [{}, { expMonth: 0 }, { expYear: 25 }, { expYear: 2025, expMonth: 1 }, { cvc: '12345' }]) {
         const failure = network.validate({ number, expMonth: 12, expYear: 2030, cvc: '123', ...entry }, NOW);
@@ -419,15 +529,22 @@ describe('SimulatedCardNetwork', () => {
   });
 
   describe('dispute representment (test-mode rule)', () => {
-    const represent = (evidence: Record<string, string>) => network.representDispute({ mode: 'test', transactionId: 'sim_1', evidence });
+    const represent = (evidence: Record<string, string>) =>
+      network.representDispute({ mode: 'test', transactionId: 'sim_1', evidence });
 
     it('wins with winning_evidence in uncategorizedText, decided after the default delay', async () => {
-      expect(await represent({ uncategorizedText: 'see attached: winning_evidence' })).to.deep.equal({ outcome: 'won', afterMs: 2000 });
+      expect(await represent({ uncategorizedText: 'see attached: winning_evidence' })).to.deep.equal({
+        outcome: 'won',
+        afterMs: 2000,
+      });
     });
 
     it('loses with any other evidence', async () => {
       expect((await represent({ uncategorizedText: 'please reconsider' })).outcome).to.equal('lost');
-      expect((await represent({ productDescription: 'winning_evidence' })).outcome, 'only uncategorizedText counts').to.equal('lost');
+      expect(
+        (await represent({ productDescription: 'winning_evidence' })).outcome,
+        'only uncategorizedText counts',
+      ).to.equal('lost');
     });
   });
 });

@@ -9,11 +9,13 @@ import {
 import type { Mode } from '../../../packages/domain/mode.ts';
 
 /** DNS answers fixed by the test, so no query leaves the machine. */
-const answering = (answers: Record<string, ResolvedAddress[]>): HostResolver => async (hostname) => {
-  const found = answers[hostname];
-  if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return found;
-};
+const answering =
+  (answers: Record<string, ResolvedAddress[]>): HostResolver =>
+  async (hostname) => {
+    const found = answers[hostname];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return found;
+  };
 
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });
@@ -58,15 +60,21 @@ describe('webhook destinations', () => {
   describe('test mode', () => {
     it('allows loopback and private addresses', async () => {
       expect(await resolveDestination(new URL('http://127.0.0.1:3000/'), 'test', dns)).to.deep.equal(v4('127.0.0.1'));
-      expect(await resolveDestination(new URL('http://internal.example.com/'), 'test', dns)).to.deep.equal(v4('10.1.2.3'));
+      expect(await resolveDestination(new URL('http://internal.example.com/'), 'test', dns)).to.deep.equal(
+        v4('10.1.2.3'),
+      );
       expect(await resolveDestination(new URL('http://[::1]:3000/'), 'test', dns)).to.deep.equal(v6('::1'));
     });
   });
 
   describe('live mode', () => {
     it('connects to the first address of a name whose every address is public', async () => {
-      expect(await resolveDestination(new URL('https://hooks.example.com/x'), 'live', dns)).to.deep.equal(v4('93.184.215.14'));
-      expect(await resolveDestination(new URL('https://93.184.215.14/x'), 'live', dns)).to.deep.equal(v4('93.184.215.14'));
+      expect(await resolveDestination(new URL('https://hooks.example.com/x'), 'live', dns)).to.deep.equal(
+        v4('93.184.215.14'),
+      );
+      expect(await resolveDestination(new URL('https://93.184.215.14/x'), 'live', dns)).to.deep.equal(
+        v4('93.184.215.14'),
+      );
     });
 
     const refused: [url: string, reason: RegExp][] = [

@@ -6,7 +6,16 @@ describe('webhook due index (webhook_due)', () => {
   const second = 1_700_000_000_000;
   const due = (deliveryId: string, dueAtMs: number, order: number): WebhookDueDoc =>
     webhookDueDoc(
-      { deliveryId, endpointId: 'we_1', eventId: `event_${deliveryId}`, eventType: 'CHARGE_SUCCEEDED', attempt: 1, dueAtMs, accountId: 'acct_1', mode: 'test' },
+      {
+        deliveryId,
+        endpointId: 'we_1',
+        eventId: `event_${deliveryId}`,
+        eventType: 'CHARGE_SUCCEEDED',
+        attempt: 1,
+        dueAtMs,
+        accountId: 'acct_1',
+        mode: 'test',
+      },
       order,
     );
 

@@ -28,7 +28,11 @@ describe('webhook sender (real HTTP on loopback)', function () {
     expect(answer.durationMs).to.be.a('number').at.least(0);
     const [received] = receiver.received;
     expect(received).to.include({ method: 'POST', path: '/hooks', body: '{"id":"event_1"}' });
-    expect(received!.headers).to.include({ 'content-type': 'application/json', 'shift4-signature': 't=1,v1=00', 'user-agent': 'card-payments-webhooks/1.0' });
+    expect(received!.headers).to.include({
+      'content-type': 'application/json',
+      'shift4-signature': 't=1,v1=00',
+      'user-agent': 'card-payments-webhooks/1.0',
+    });
   });
 
   it('reports other statuses as they are, and never follows a redirect', async () => {
@@ -47,7 +51,10 @@ describe('webhook sender (real HTTP on loopback)', function () {
 
   it('reports a refused connection', async () => {
     const closedPort = await freePort();
-    expect(await sendWebhook(request({ url: `http://127.0.0.1:${closedPort}/hooks` }))).to.include({ statusCode: null, error: 'connection refused' });
+    expect(await sendWebhook(request({ url: `http://127.0.0.1:${closedPort}/hooks` }))).to.include({
+      statusCode: null,
+      error: 'connection refused',
+    });
   });
 
   it('connects to the address it resolved and checked, keeping the URL host name', async () => {
@@ -59,7 +66,10 @@ describe('webhook sender (real HTTP on loopback)', function () {
 
   it('refuses at delivery time, in live mode, a name that now resolves to a loopback address', async () => {
     const rebound: HostResolver = async () => [{ address: '127.0.0.1', family: 4 }];
-    const answer = await sendWebhook(request({ mode: 'live', url: `https://hooks.merchant.test:${receiver.port}/hooks` }), rebound);
+    const answer = await sendWebhook(
+      request({ mode: 'live', url: `https://hooks.merchant.test:${receiver.port}/hooks` }),
+      rebound,
+    );
     expect(answer.statusCode).to.equal(null);
     expect(answer.error).to.match(/loopback/);
     expect(receiver.received).to.have.length(0);

@@ -30,6 +30,8 @@ describe('webhook signature (Shift4-Signature)', () => {
 
   it('accepts any matching v1 among several', () => {
     const good = signatureHeader(secret, body, now);
-    expect(verifySignature(secret, body, `t=${now},v1=${'0'.repeat(64)},${good.split(',')[1]}`, { now })).to.equal(true);
+    expect(verifySignature(secret, body, `t=${now},v1=${'0'.repeat(64)},${good.split(',')[1]}`, { now })).to.equal(
+      true,
+    );
   });
 });

@@ -7,7 +7,11 @@ import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { CardError, NotFoundError } from '../../../../packages/domain/errors.ts';
 import { createApp, type AppOptions } from '../../../../packages/http/create-app.ts';
-import { IdempotencyStore, type IdempotencyOptions, type IdempotencyRecord } from '../../../../packages/http/idempotency.ts';
+import {
+  IdempotencyStore,
+  type IdempotencyOptions,
+  type IdempotencyRecord,
+} from '../../../../packages/http/idempotency.ts';
 import { buildOpenApiDocument } from '../../../../packages/http/openapi.ts';
 import { p } from '../../../../packages/http/params.ts';
 import { createRateLimiter } from '../../../../packages/http/rate-limit.ts';
@@ -64,7 +68,9 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
         description: p.string({ max: 10 }).optional(),
         kind: p.enum(['small', 'large']).optional(),
         customerId: p.id('cust').optional(),
-        shipping: p.object({ name: p.string(), address: p.object({ line1: p.string(), zip: p.string() }).optional() }).optional(),
+        shipping: p
+          .object({ name: p.string(), address: p.object({ line1: p.string(), zip: p.string() }).optional() })
+          .optional(),
         items: z.array(p.string()).optional(),
         delayMs: p.int({ min: 0, max: 2000 }).optional(),
       }),
@@ -103,7 +109,10 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
           case 'wid_missing':
             throw new NotFoundError('Widget', params.widgetId);
           case 'wid_declined':
-            throw new CardError('insufficient_funds', 'Insufficient funds', { chargeId: 'char_1', issuerDeclineCode: '51' });
+            throw new CardError('insufficient_funds', 'Insufficient funds', {
+              chargeId: 'char_1',
+              issuerDeclineCode: '51',
+            });
           case 'wid_boom':
             throw new Error('database exploded at /srv/app/secret-path.ts');
           default:
@@ -131,7 +140,12 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
       response: z.object({ keyKind: z.string() }),
       async handler({ auth, headers, ip }) {
         count('POST /pings');
-        return { keyKind: auth.keyKind, userAgent: headers['user-agent'], hasAuthorization: 'authorization' in headers, ip };
+        return {
+          keyKind: auth.keyKind,
+          userAgent: headers['user-agent'],
+          hasAuthorization: 'authorization' in headers,
+          ip,
+        };
       },
     }),
     defineRoute({
@@ -170,7 +184,10 @@ export async function startToyApi(options: ToyApiOptions = {}): Promise<ToyApi> 
   const appOptions: AppOptions = {
     routes,
     authenticate: async (apiKey) => KEYS[apiKey] ?? null,
-    idempotency: new IdempotencyStore(store.collection<IdempotencyRecord>('idempotency'), { fingerprintKey: Buffer.alloc(32, 1), ...options.idempotency }),
+    idempotency: new IdempotencyStore(store.collection<IdempotencyRecord>('idempotency'), {
+      fingerprintKey: Buffer.alloc(32, 1),
+      ...options.idempotency,
+    }),
     rateLimiter: createRateLimiter(options.rateLimit ?? { pointsPerSecond: 10_000, burst: 10_000 }),
     logger,
     maxBodyBytes: options.maxBodyBytes ?? 100 * 1024,
