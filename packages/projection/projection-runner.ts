@@ -126,6 +126,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     this.buffer = [];
     if (this.stopped) return;
     this.restartTimer = setTimeout(() => {
+      // A timer cannot await; a failed restart is caught below and recovers again.
       void (async () => {
         if (this.stopped) return;
         await this.subscription?.unsubscribe().catch(() => undefined);
@@ -251,6 +252,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private scheduleDrop(replaced: Slot): void {
     const timer = setTimeout(() => {
       this.dropTimers.delete(timer);
+      // A timer cannot await; a failed drop is reported through onError below.
       void (async () => {
         for (const logical of Object.keys(replaced.projection.collections)) {
           await this.store.dropCollection(physicalCollectionName(logical, replaced.generation));

@@ -216,6 +216,7 @@ async function main(): Promise<number> {
   };
   const interrupted = (signal: NodeJS.Signals): void => {
     process.stderr.write(`\n${signal}: stopping the servers\n`);
+    // A signal listener cannot be awaited; the process exits once the servers are stopped.
     void cleanup().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);

@@ -63,6 +63,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    // `exited` never rejects; it only turns an early exit into a failed start.
     void exited.then((code) => reject(new Error(`service exited with ${code} before starting:\n${output}`)));
   });
   const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);
