@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.ts';
+import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
 import { ProjectionBatch } from './projection-batch.ts';
@@ -167,7 +168,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       last = event.position;
       if (!slot.projection.handles(event.type)) continue;
       tx.position = event.position;
-      await slot.projection.apply(event, tx);
+      await slot.projection.apply(upcastRecordedEvent(event), tx);
     }
     if (last === slot.checkpoint) return;
     await this.store.commitProjection(tx.writes, {
