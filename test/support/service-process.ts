@@ -40,7 +40,16 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      // Every answer of every API test is checked against its route's response schema.
+      STRICT_RESPONSES: 'true',
+      ...options.env,
+    },
   });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
