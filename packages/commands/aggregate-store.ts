@@ -15,6 +15,7 @@ export interface LoadedAggregate<State> {
   state: State;
   /** Revision of the last event, or null when the stream does not exist. */
   revision: number | null;
+  /** The stream's events, upcast to their current shapes. */
   events: RecordedEvent[];
 }
 
@@ -53,10 +54,11 @@ export class AggregateStore {
     if (!first || first.metadata.accountId !== tenant.accountId || first.metadata.mode !== tenant.mode) {
       return { state: decider.initialState(), revision: null, events: [] };
     }
-    let state = decider.initialState();
     // Stored events may be older shapes: deciders only ever see the current one.
-    for (const event of recorded) state = decider.evolve(state, toDomainEvent<Event>(upcastRecordedEvent(event)));
-    return { state, revision: recorded[recorded.length - 1]!.revision, events: recorded };
+    const events = recorded.map(upcastRecordedEvent);
+    let state = decider.initialState();
+    for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
+    return { state, revision: recorded[recorded.length - 1]!.revision, events };
   }
 
   /** Loads a stream that must exist for the tenant, or throws NotFoundError. */
