@@ -1,13 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import {
-  removeDataDir,
-  runCli,
-  startService,
-  type AccountKeys,
-  type ServiceProcess,
-} from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type Card = {
   id: string;
@@ -47,20 +41,7 @@ const details = (number = VISA) => ({ number, expMonth: '12', expYear: '2040', c
 
 describe('credits over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-  let keys: AccountKeys;
-
-  before(async () => {
-    service = await startService();
-    keys = service.keys!;
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service, keys } = useService();
 
   it('sends a credit to card details given as JSON or as a form, readable at once', async () => {
     const fromJson = await api.post<Credit>('/credits', {
