@@ -13,7 +13,7 @@ import type { Mode } from '../packages/domain/mode.ts';
 
 /**
  * One announced network outcome not delivered yet (a dispute to open, a fraud warning, a dispute
- * decision): what the worker's scheduler scans (DESIGN §4.7). Its id is the job id.
+ * decision): what the worker's scheduler scans (`docs/architecture.md`, "Jobs are derived from state"). Its id is the job id.
  *
  * Lists are newest first by (`created`, `_seq`); this internal collection stores both negated
  * (`created` = -due second), so that a plain list gives the earliest due first and

@@ -23,7 +23,8 @@ export interface PublicEventDoc extends Document {
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
 /**
- * `events`: the public events of GET /events and webhooks (DESIGN §4.6). Keeps its own copy of
+ * `events`: the public events of GET /events and webhooks (`docs/architecture.md`, "Public
+ * events"). Keeps its own copy of
  * every object's view (`event_objects`) so that each event's `data` is the object as it stood
  * right after that change, also when rebuilt from the log.
  */

@@ -42,7 +42,7 @@ export interface OwedCaptureDoc extends Document {
 const handled = new Set<string>([...subscriptionEventTypes, 'ChargeCaptured']);
 
 /**
- * `subscription-schedule`: the due work the worker scheduler derives jobs from (DESIGN §4.7):
+ * `subscription-schedule`: the due work the worker scheduler derives jobs from (`docs/architecture.md`, "Jobs are derived from state"):
  * `subscription_due` (trial ends, renewals, retries, period-end cancellations, billing-cycle ends,
  * unsettled charges) and `subscription_captures` (authorizations to capture).
  */

@@ -3,7 +3,7 @@ import type { CollectionOptions, Document } from '../packages/readstore/document
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
 import type { ObjectView } from './views/object-view.ts';
 
-/** Tenant scope first: every query filters on both (DESIGN §4.9). */
+/** Tenant scope first: every query filters on both (`docs/architecture.md`, "Tenancy"). */
 export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
   indexes: ['_accountId', '_mode', ...fields],
 });

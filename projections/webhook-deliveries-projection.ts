@@ -56,7 +56,7 @@ const deliveryTypes = new Set<string>(webhookDeliveryEventTypes);
  * `webhook-deliveries`: turns every public event into one delivery per endpoint of its account and
  * mode that is enabled and subscribes to its type at that point of the log (so an endpoint gets
  * only the events after its creation), and folds the attempts recorded by the worker into each
- * delivery. Deliveries are derived from the log, never from the queue (DESIGN §4.7): a rebuild
+ * delivery. Deliveries are derived from the log, never from the queue (`docs/architecture.md`, "Jobs are derived from state"): a rebuild
  * gives them back, each pending one with its next attempt in `webhook_due`.
  */
 export const webhookDeliveriesProjection: Projection = {

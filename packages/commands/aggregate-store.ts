@@ -32,7 +32,7 @@ const MAX_CONFLICT_RETRIES = 20;
 
 /**
  * Loads aggregates from their streams and runs commands against them with optimistic
- * concurrency (DESIGN §4.3): decide on the current revision, append expecting it, and on a
+ * concurrency (`docs/architecture.md`, "Optimistic concurrency"): decide on the current revision, append expecting it, and on a
  * conflict reload and decide again.
  */
 export class AggregateStore {

@@ -1,6 +1,6 @@
 /**
  * Typed domain errors. Deciders and command handlers throw these; the HTTP layer maps them to the
- * spec's error envelope (DESIGN §6). Messages are shown to API clients: never put a card number,
+ * spec's error envelope (`docs/architecture.md`, "Errors"). Messages are shown to API clients: never put a card number,
  * a CVC, a stack or an internal identifier in them.
  */
 

@@ -45,7 +45,8 @@ export const INTERNAL_ERROR_MESSAGE =
   'An unexpected error occurred. Quote the X-Request-Id response header when reporting it.';
 
 /**
- * Maps anything thrown while serving a request to the error envelope (DESIGN §6). Unexpected
+ * Maps anything thrown while serving a request to the error envelope (`docs/architecture.md`,
+ * "Errors"). Unexpected
  * errors are logged with their stack and answered with a generic message.
  */
 export function errorResponse(error: unknown, logger: Logger): ErrorResponse {

@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import type { Mode } from '../domain/mode.ts';
 
-/** Who is calling: the API key selects the account and the mode (DESIGN §4.9). */
+/** Who is calling: the API key selects the account and the mode (`docs/architecture.md`, "Tenancy"). */
 export interface AuthContext {
   accountId: string;
   mode: Mode;

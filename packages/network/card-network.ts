@@ -7,7 +7,7 @@ import type { Mode } from '../domain/mode.ts';
 
 /**
  * Card network port: everything the service asks of an acquirer / card network. In test mode the
- * simulator answers (DESIGN §5 test cards); a real acquirer can implement the same port for live
+ * simulator answers (the test cards of `docs/payments.md`); a real acquirer can implement the same port for live
  * mode. Card numbers reach this port only in memory, revealed from the vault for the call.
  */
 

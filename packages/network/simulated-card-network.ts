@@ -37,7 +37,7 @@ const DEFAULT_LATER_DELAY_MS = 2000;
 
 /**
  * The card network simulator behind the `CardNetwork` port: answers deterministically according
- * to the DESIGN §5 test-card table (`test-cards.ts`). It never schedules anything itself; events
+ * to the test-card table of `docs/payments.md` (`test-cards.ts`). It never schedules anything itself; events
  * that happen after a charge (disputes, fraud warnings) are returned in `later` for the caller to
  * schedule.
  *

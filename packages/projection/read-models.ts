@@ -23,8 +23,8 @@ export interface ReadModelsOptions {
 
 /**
  * The query side's view of the projections: resolves a logical collection to the build that
- * currently serves it, and lets a command wait until its events are projected (read-your-writes,
- * DESIGN §4.4).
+ * currently serves it, and lets a command wait until its events are projected
+ * (`docs/architecture.md`, "Read-your-writes").
  */
 export class ReadModels {
   private readonly owners = new Map<string, Owner>();

@@ -18,7 +18,8 @@ export interface ListParameters {
 }
 
 /**
- * Reads API objects from the read models, always inside one tenant (DESIGN §4.9): another
+ * Reads API objects from the read models, always inside one tenant (`docs/architecture.md`,
+ * "Tenancy"): another
  * account's or mode's object is reported exactly like a missing one.
  */
 export class ObjectReader {

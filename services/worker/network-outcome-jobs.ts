@@ -12,7 +12,8 @@ import type { JobProcessor } from './worker.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
 /**
- * Delayed network outcomes (DESIGN §2, §4.7): disputes of 4242000000000018, fraud warnings of
+ * Delayed network outcomes (`docs/disputes.md`; `docs/architecture.md`, "Jobs are derived from
+ * state"): disputes of 4242000000000018, fraud warnings of
  * 4242000000000208, decisions on contested disputes. The charge stream records each announced
  * outcome with its due time; the `network_outcomes_due` read model lists those not delivered yet;
  * the scheduler enqueues each under its deterministic id `network-outcome:<chargeId>:<kind>`, and

@@ -3,7 +3,7 @@ import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, eventsOf, type Charge, type Page, type Refund, type Token } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
-/** Invariants that rest on optimistic concurrency (DESIGN §4.3), hammered over real HTTP. */
+/** Invariants that rest on optimistic concurrency (`docs/architecture.md`, "Optimistic concurrency"), hammered over real HTTP. */
 describe('payment invariants under concurrent requests', function () {
   this.timeout(120_000);
   let service: ServiceProcess;

@@ -12,8 +12,8 @@ import {
 } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
-/** The DESIGN §5 test-card table, row by row, through POST /charges with card details. */
-describe('test cards of the card network simulator (DESIGN §5)', function () {
+/** The test-card table of docs/payments.md, row by row, through POST /charges with card details. */
+describe('test cards of the card network simulator (docs/payments.md)', function () {
   this.timeout(60_000);
   let service: ServiceProcess;
   let api: ApiClient;

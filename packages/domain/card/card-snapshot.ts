@@ -1,5 +1,6 @@
 /**
- * What the service records about a card: never the number or the CVC (DESIGN §4.8). The number
+ * What the service records about a card: never the number or the CVC (`docs/architecture.md`,
+ * "Card data and secrets"). The number
  * lives encrypted in the vault under `vaultRef`; `fingerprint` is a keyed hash of the number, equal
  * for equal numbers across customers, charges and tokens.
  */

@@ -13,10 +13,11 @@ import type { EventMetadata } from '../../../packages/eventstore/event-store.ts'
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
 import { physicalCollectionName } from '../../../packages/projection/projection.ts';
 import { ProjectionRunner } from '../../../packages/projection/projection-runner.ts';
-import type { Document } from '../../../packages/readstore/document-store.ts';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 import { cardsProjection } from '../../../projections/cards-projection.ts';
 import { tokensProjection } from '../../../projections/tokens-projection.ts';
+import type { CardDoc } from '../../../projections/views/card-view.ts';
+import type { TokenDoc } from '../../../projections/views/token-view.ts';
 import { showStream } from '../../../services/cli/show-stream.ts';
 
 /** A card exactly as version 1 events recorded it: the expiry parsed into numbers. */
@@ -143,10 +144,7 @@ describe('replaying card events stored in the version 1 shape (expiry as numbers
   });
 
   /** Runs the cards and tokens projections over the whole log; reads one document of each. */
-  async function projected(
-    cardId: string,
-    tokenId: string,
-  ): Promise<{ card: Document | null; token: Document | null }> {
+  async function projected(cardId: string, tokenId: string): Promise<{ card: CardDoc | null; token: TokenDoc | null }> {
     const readStore = new SqliteDocumentStore(join(dir, 'read.db'));
     const runner = new ProjectionRunner(events, readStore, [cardsProjection, tokensProjection]);
     const head = await events.headPosition();
@@ -160,9 +158,11 @@ describe('replaying card events stored in the version 1 shape (expiry as numbers
     try {
       await runner.start();
       await caughtUp;
-      const collection = (name: string) =>
-        readStore.collection(physicalCollectionName(name, runner.checkpoints().get(name)!.generation));
-      return { card: await collection('cards').get(cardId), token: await collection('tokens').get(tokenId) };
+      const physical = (name: string) => physicalCollectionName(name, runner.checkpoints().get(name)!.generation);
+      return {
+        card: await readStore.collection<CardDoc>(physical('cards')).get(cardId),
+        token: await readStore.collection<TokenDoc>(physical('tokens')).get(tokenId),
+      };
     } finally {
       await runner.stop();
       await readStore.close();
