@@ -233,6 +233,23 @@ describe('credits over HTTP', function () {
     expect(all.body.list.length).to.be.greaterThan(ids.length);
   });
 
+  it("answers a list filtered by an unknown customer, or another account's, with 400 naming customerId", async () => {
+    const unknown = await api.get<ErrorBody>('/credits', { query: { customerId: 'cust_doesnotexist' } });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.type).to.equal('invalid_request');
+    expect(unknown.body.error.message).to.match(/customerId/);
+
+    const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'Filtering shop');
+    const theirs = (await otherApi.post<Customer>('/customers', { json: { email: 'theirs@example.com' } })).body;
+    const crossed = await api.get<ErrorBody>('/credits', { query: { customerId: theirs.id } });
+    expect(crossed.status).to.equal(400);
+    expect(crossed.body.error.message).to.match(/customerId/);
+    // The customer's own account lists their (no) credits.
+    expect(
+      (await otherApi.get<Page<Credit>>('/credits', { query: { customerId: theirs.id } })).body.list,
+    ).to.deep.equal([]);
+  });
+
   it("keeps tenants apart: another account's or mode's credit is a 404", async () => {
     const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'X');
 

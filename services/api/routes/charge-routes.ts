@@ -1,7 +1,7 @@
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import {
   chargeIdParams,
   chargeSchema,
@@ -111,18 +111,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listChargesQuery,
       response: listOf(chargeSchema),
-      async handler(request) {
-        const { customerId, ...page } = request.query;
-        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
-        if (customerId !== undefined) {
-          await reader.get('customers', 'Customer', customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError
-              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
-              : error;
-          });
-        }
-        return reader.list('charges', request.auth, page, { customerId });
-      },
+      handler: (request) => listFilteredByCustomer(reader, 'charges', request.auth, request.query),
     }),
   ];
 }

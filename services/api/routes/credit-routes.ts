@@ -1,6 +1,7 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import {
   createCreditBody,
@@ -66,10 +67,7 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listCreditsQuery,
       response: listOf(creditSchema),
-      handler: (request) => {
-        const { customerId, ...page } = request.query;
-        return reader.list('credits', request.auth, page, { customerId });
-      },
+      handler: (request) => listFilteredByCustomer(reader, 'credits', request.auth, request.query),
     }),
   ];
 }

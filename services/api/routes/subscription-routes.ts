@@ -1,7 +1,7 @@
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
 import {
@@ -192,17 +192,9 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       tag,
       query: listSubscriptionsQuery,
       response: listOf(subscriptionSchema),
-      async handler(request) {
-        const { customerId, deleted, ...page } = request.query;
-        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
-        if (customerId !== undefined) {
-          await customerOf(customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError
-              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
-              : error;
-          });
-        }
-        return reader.list(collection, request.auth, page, { customerId, _deleted: deleted ?? false });
+      handler: (request) => {
+        const { deleted, ...query } = request.query;
+        return listFilteredByCustomer(reader, collection, request.auth, query, { _deleted: deleted ?? false });
       },
     }),
   ];
