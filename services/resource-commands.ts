@@ -1,4 +1,4 @@
-import type { ResourceName } from '../packages/domain/resources.ts';
+import { resourceNames, type ResourceName } from '../packages/domain/resources.ts';
 import type { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import type { BackgroundWork } from '../packages/commands/background-work.ts';
 import { BlacklistCommands } from '../packages/commands/blacklist-commands.ts';
@@ -153,16 +153,24 @@ export type Commands = {
   readonly [Name in keyof Factories]: Factories[Name] extends CommandFactory<infer S> ? S : never;
 };
 
+/** Every command service's name and factory, resource by resource. */
+export const commandFactories = (): [string, CommandFactory<object>][] =>
+  resourceNames.flatMap((resource) => Object.entries<CommandFactory<object>>(resourceCommands[resource]));
+
 /**
  * Builds the command services from the wiring: each on first use, so that a service may use
  * others whatever their order in `resourceCommands` (there are no cycles between them).
  */
 export function buildCommands(wiring: Omit<CommandWiring, 'commands'>): Commands {
+  const factories = new Map<string, CommandFactory<object>>();
+  for (const [name, factory] of commandFactories()) {
+    // Two resources naming a service alike would silently share one: refuse to start instead.
+    if (factories.has(name)) throw new Error(`Two command services are named ${name}`);
+    factories.set(name, factory);
+  }
   const built = new Map<string, object>();
-  const factories = new Map<string, CommandFactory<object>>(
-    Object.values(resourceCommands).flatMap((services) => Object.entries(services)),
-  );
-  const commands = {} as Record<string, object>;
+  const commands: Record<string, object> = {};
+  // Filled with every service below; its type is derived from the very factories that fill it.
   const full: CommandWiring = { ...wiring, commands: commands as Commands };
   for (const [name, factory] of factories) {
     Object.defineProperty(commands, name, {
@@ -174,6 +182,7 @@ export function buildCommands(wiring: Omit<CommandWiring, 'commands'>): Commands
       },
     });
   }
+  // Build them all now, so that a failing factory stops the start, not a later request.
   for (const name of factories.keys()) void commands[name];
-  return commands as Commands;
+  return full.commands;
 }
