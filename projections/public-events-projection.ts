@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
 import { publicObjects, type PublicEventType } from './public-event-types.ts';
@@ -22,6 +23,13 @@ export interface PublicEventDoc extends Document {
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
+/** GET /events[/{id}] (filter: type) and the events webhooks deliver. */
+export const publicEventsCollection = objectCollection<PublicEventDoc>(
+  'events',
+  'Event',
+  scopedIndexes('type', '_objectId'),
+);
+
 /**
  * `events`: the public events of GET /events and webhooks (`docs/architecture.md`, "Public
  * events"). Keeps its own copy of
@@ -30,7 +38,7 @@ const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
  */
 export const publicEventsProjection: Projection = {
   name: 'events',
-  collections: { events: scopedIndexes('type', '_objectId'), event_objects: {} },
+  collections: { ...ownedCollections(publicEventsCollection), event_objects: {} },
   handles: (type) => publicObjects.some((object) => object.changes(type)),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
     let index = 0;

@@ -1,11 +1,7 @@
 import type { CommandContext } from '../../packages/commands/command-context.ts';
 import type { NetworkOutcomeKind } from '../../packages/domain/charge/network-outcome-events.ts';
 import type { Job } from '../../packages/jobs/job-queue.ts';
-import {
-  NETWORK_OUTCOMES_DUE,
-  outcomesDueBy,
-  type NetworkOutcomeDueDoc,
-} from '../../projections/network-outcomes-due-projection.ts';
+import { networkOutcomesDueCollection, outcomesDueBy } from '../../projections/network-outcomes-due-projection.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import type { JobProcessor } from './worker.ts';
@@ -43,7 +39,7 @@ export function networkOutcomesDue(platform: Platform): DueWorkSource {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
       const page = await platform.readModels
-        .collection<NetworkOutcomeDueDoc>(NETWORK_OUTCOMES_DUE)
+        .collection(networkOutcomesDueCollection)
         .list({ created: outcomesDueBy(horizonMs), limit: BATCH_SIZE });
       return page.list
         .filter((due) => due.dueAtMs <= horizonMs)

@@ -12,6 +12,7 @@ import {
 } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
 
 const tag = 'Charges';
 
@@ -24,12 +25,12 @@ const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
-    reader.get('charges', 'Charge', request.params.chargeId, request.auth);
+    reader.get(chargesCollection, request.params.chargeId, request.auth);
   const readCharge = (
     position: number | null,
     chargeId: string,
     request: { auth: { accountId: string; mode: Mode } },
-  ) => reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
+  ) => reader.getAfter(position, chargesCollection, chargeId, request.auth);
 
   return [
     defineRoute({
@@ -48,8 +49,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
             : await commands.customerClock.forCustomer(customerId, commandContext(request));
         return reader.paymentAfter(
           () => commands.charges.create(request.body, payerOf(request), context),
-          'charges',
-          'Charge',
+          chargesCollection,
           request.auth,
         );
       },
@@ -111,7 +111,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listChargesQuery,
       response: listOf(chargeSchema),
-      handler: (request) => listFilteredByCustomer(reader, 'charges', request.auth, request.query),
+      handler: (request) => listFilteredByCustomer(reader, chargesCollection, request.auth, request.query),
     }),
   ];
 }

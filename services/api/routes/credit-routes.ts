@@ -11,15 +11,16 @@ import {
   updateCreditBody,
 } from '../schemas/credit-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { creditsCollection } from '../../../projections/credits-projection.ts';
 
 const tag = 'Credits';
 
 export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   type Tenant = { auth: { accountId: string; mode: Mode } };
   const creditOf = (request: { params: { creditId: string } } & Tenant) =>
-    reader.get('credits', 'Credit', request.params.creditId, request.auth);
+    reader.get(creditsCollection, request.params.creditId, request.auth);
   const readCredit = (position: number | null, creditId: string, request: Tenant) =>
-    reader.getAfter(position, 'credits', 'Credit', creditId, request.auth);
+    reader.getAfter(position, creditsCollection, creditId, request.auth);
 
   return [
     defineRoute({
@@ -32,8 +33,7 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       handler: (request) =>
         reader.paymentAfter(
           () => commands.credits.create(request.body, commandContext(request)),
-          'credits',
-          'Credit',
+          creditsCollection,
           request.auth,
         ),
     }),
@@ -67,7 +67,7 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listCreditsQuery,
       response: listOf(creditSchema),
-      handler: (request) => listFilteredByCustomer(reader, 'credits', request.auth, request.query),
+      handler: (request) => listFilteredByCustomer(reader, creditsCollection, request.auth, request.query),
     }),
   ];
 }
