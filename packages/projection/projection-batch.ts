@@ -1,5 +1,6 @@
 import type { Document, DocumentStore, ProjectionWrite } from '../readstore/document-store.ts';
-import { physicalCollectionName, type ProjectionTransaction } from './projection.ts';
+import type { RecordedEvent } from '../eventstore/event-store.ts';
+import { checkpointKey, physicalCollectionName, type Projection, type ProjectionTransaction } from './projection.ts';
 import { collectionName, type ReadModelCollection } from './read-model-collection.ts';
 
 /**
@@ -45,4 +46,40 @@ export class ProjectionBatch implements ProjectionTransaction {
       position: this.position,
     });
   }
+}
+
+/** One build of a projection and the log position it has applied up to. */
+export interface ProjectionBuild {
+  readonly projection: Projection;
+  readonly generation: number;
+  readonly checkpoint: number;
+}
+
+/**
+ * Applies a batch of events to one build of a projection and commits the writes together with the
+ * new checkpoint, as one unit. Events at or before the checkpoint (or seen earlier in the batch)
+ * are skipped: a batch delivered again changes nothing. `prepare` turns a stored event into what
+ * the projection reads (upcasting). Returns the new checkpoint.
+ */
+export async function projectBatch(
+  store: DocumentStore,
+  build: ProjectionBuild,
+  batch: readonly RecordedEvent[],
+  prepare: (event: RecordedEvent) => RecordedEvent,
+): Promise<number> {
+  const tx = new ProjectionBatch(store, build.generation);
+  let last = build.checkpoint;
+  for (const event of batch) {
+    if (event.position <= last) continue;
+    last = event.position;
+    if (!build.projection.handles(event.type)) continue;
+    tx.position = event.position;
+    await build.projection.apply(prepare(event), tx);
+  }
+  if (last === build.checkpoint) return last;
+  await store.commitProjection(tx.writes, {
+    key: checkpointKey(build.projection.name, build.generation),
+    position: last,
+  });
+  return last;
 }
