@@ -1,7 +1,8 @@
 import type { NetworkFailureCode } from './network-failures.ts';
 
 /**
- * The test-card table of `docs/payments.md` as data: what the simulated network does with each test number.
+ * The test-card table of `docs/payments.md` as data: what the simulated network does with each
+ * test number (`docs/architecture.md`, "Card network").
  * Numbers not listed (any other Luhn-valid number) behave like a plain successful card; numbers
  * failing Luhn are `invalid_number` before the table is consulted. `simulated-card-network.ts`
  * interprets these facets; this file holds no logic.
