@@ -24,9 +24,9 @@ import { jobBackgroundWork } from './worker/subscription-jobs.ts';
 export type { Commands } from './resource-commands.ts';
 
 /**
- * Everything a process of the service needs, wired from configuration alone (`docs/architecture.md`,
- * "Process roles"): the
- * distributed adapters when their URLs are set, the embedded SQLite files in DATA_DIR otherwise.
+ * Everything a process of the service needs, wired from configuration alone
+ * (`docs/architecture.md`, "Process roles"): the distributed adapters when their URLs are set,
+ * the embedded SQLite files in DATA_DIR otherwise.
  * Read models and operational state (vault, idempotency, leases) live in separate stores so that
  * the read side can be deleted and rebuilt from the log.
  */

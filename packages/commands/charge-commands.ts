@@ -74,8 +74,8 @@ export interface ChargeCommandsDeps {
 
 /**
  * Charges and their refunds. I/O happens before each decision (`docs/architecture.md`, "Pure
- * deciders"): card resolution,
- * blacklist screening and the network's answer are inputs to the charge decider.
+ * deciders"): card resolution, blacklist screening and the network's answer are inputs to the
+ * charge decider.
  */
 export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}

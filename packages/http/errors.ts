@@ -50,8 +50,7 @@ export const CONTENDED_OBJECT_MESSAGE = 'The object is being changed by other re
 
 /**
  * Maps anything thrown while serving a request to the error envelope (`docs/architecture.md`,
- * "Errors"). Unexpected
- * errors are logged with their stack and answered with a generic message.
+ * "Errors"). Unexpected errors are logged with their stack and answered with a generic message.
  */
 export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
   if (error instanceof HttpError)

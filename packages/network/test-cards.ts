@@ -8,7 +8,7 @@ import type { NetworkFailureCode } from './network-failures.ts';
  * interprets these facets; this file holds no logic.
  */
 export interface TestCardBehaviour {
-  /** One line from the DESIGN table, for docs and test names. */
+  /** One line of the test-card table of `docs/payments.md`, for docs and test names. */
   summary: string;
   /** Every authorization and credit on the card fails with this. */
   decline?: Extract<

@@ -38,9 +38,8 @@ interface RunnerEvents {
 
 /**
  * Runs projections from their checkpoints (`docs/architecture.md`, "Projections"): one
- * subscription to the whole log,
- * events applied in batches, each projection's writes committed together with its checkpoint, so
- * that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
+ * subscription to the whole log, events applied in batches, each projection's writes committed
+ * together with its checkpoint, so that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
  * generation is built from the start of the log beside the live one and replaces it once caught up.
  */
 export class ProjectionRunner extends EventEmitter<RunnerEvents> {

@@ -29,8 +29,7 @@ export interface ListParameters {
 
 /**
  * Reads API objects from the read models, always inside one tenant (`docs/architecture.md`,
- * "Tenancy"): another
- * account's or mode's object is reported exactly like a missing one.
+ * "Tenancy"): another account's or mode's object is reported exactly like a missing one.
  */
 export class ObjectReader {
   constructor(

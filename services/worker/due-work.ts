@@ -12,9 +12,9 @@ export interface DueWork {
 
 /**
  * Where due work is found: read models, never the queue itself (`docs/architecture.md`, "Jobs are
- * derived from state"). A lost queue, a
- * restarted worker or a second scheduler loses and duplicates nothing, because the next scan finds
- * the same work under the same ids and the processors' commands are idempotent.
+ * derived from state"). A lost queue, a restarted worker or a second scheduler loses and
+ * duplicates nothing, because the next scan finds the same work under the same ids and the
+ * processors' commands are idempotent.
  */
 export interface DueWorkSource {
   readonly name: string;

@@ -42,7 +42,8 @@ const CVC4 = '7391';
 type Json = Record<string, unknown>;
 
 /**
- * Card numbers and CVCs never reach an event, a read model, a log line or an error (DESIGN §4.8).
+ * Card numbers and CVCs never reach an event, a read model, a log line or an error
+ * (`docs/architecture.md`, "Card data and secrets").
  * Drives every endpoint that takes card data with every test card, then scans the raw store files
  * (events, read models, operational state incl. the vault) and the service's whole output.
  */

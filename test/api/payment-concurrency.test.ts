@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import { cardDetails, eventsOf, type Charge, type Page, type Refund, type Token } from '../support/payments.ts';
 import { useService } from '../support/use-service.ts';
 
-/** Invariants that rest on optimistic concurrency (DESIGN §4.3), hammered over real HTTP. */
+/**
+ * Invariants that rest on optimistic concurrency (`docs/architecture.md`, "Optimistic
+ * concurrency"), hammered over real HTTP.
+ */
 describe('payment invariants under concurrent requests', function () {
   this.timeout(120_000);
   const { api, service } = useService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });

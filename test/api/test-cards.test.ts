@@ -12,8 +12,8 @@ import {
 } from '../support/payments.ts';
 import { useService } from '../support/use-service.ts';
 
-/** The DESIGN §5 test-card table, row by row, through POST /charges with card details. */
-describe('test cards of the card network simulator (DESIGN §5)', function () {
+/** The test-card table of docs/payments.md, row by row, through POST /charges with card details. */
+describe('test cards of the card network simulator (docs/payments.md)', function () {
   this.timeout(60_000);
   const { api } = useService();
 
