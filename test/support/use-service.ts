@@ -86,10 +86,10 @@ export function useService(options: ServiceFixtureOptions = {}): ServiceFixture 
   }
 
   if (startedBy === 'before') {
-    before(() => start());
-    after(cleanUp);
+    before('start the service', () => start());
+    after('stop the service and remove its data', cleanUp);
   } else {
-    afterEach(cleanUp);
+    afterEach('stop the service and remove its data', cleanUp);
   }
 
   const service: ServiceProcess = {
