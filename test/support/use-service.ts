@@ -12,6 +12,7 @@ export interface ServiceFixtureOptions extends StartOptions {
    * 'before' (default): one service for the whole describe block, started before its first test and
    * stopped, its data directory removed, after the last. 'test': each test calls start() itself
    * (when its settings are only known inside it), and the service is stopped and removed after it.
+   * A `dataDir` given here is used and kept: only a directory the fixture made is removed.
    */
   startedBy?: 'before' | 'test';
 }
@@ -82,7 +83,8 @@ export function useService(options: ServiceFixtureOptions = {}): ServiceFixture 
     accountKeys = undefined;
     if (!last) return;
     await last.stop();
-    removeDataDir(last.dataDir);
+    // A data directory the caller gave is the caller's to remove.
+    if (startOptions.dataDir === undefined) removeDataDir(last.dataDir);
   }
 
   if (startedBy === 'before') {
