@@ -6,6 +6,7 @@ import { fraudWarningEventTypes } from '../../../packages/domain/charge/fraud-wa
 import { creditEventTypes } from '../../../packages/domain/credit/credit-events.ts';
 import { crossSaleOfferEventTypes } from '../../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { customerEventTypes } from '../../../packages/domain/customer/customer-events.ts';
+import { everyType } from '../../../packages/domain/event-types.ts';
 import type { PlanEvent } from '../../../packages/domain/plan/plan-events.ts';
 import { planEventTypes } from '../../../packages/domain/plan/plan-events.ts';
 import { subscriptionEventTypes } from '../../../packages/domain/subscription/subscription-events.ts';
@@ -52,7 +53,7 @@ describe('object views', () => {
     for (const [view, types] of expected) expect(sorted(view.eventTypes)).to.deep.equal(sorted(types));
   });
 
-  it('do not compile when a handler of their event union is missing', () => {
+  it("do not compile when a handler of their event union is missing, nor does a partial list of a resource's event types", () => {
     const incomplete = () =>
       objectView<PlanDoc, PlanEvent>({
         objectId: (event) => event.data.planId,
@@ -66,7 +67,10 @@ describe('object views', () => {
         // @ts-expect-error PlanDeleted has no handler
         on: { PlanCreated: () => undefined, PlanUpdated: () => undefined },
       });
+    // @ts-expect-error a resource's list of event types names every type of its union
+    const incompleteList = () => everyType<PlanEvent>()(['PlanCreated', 'PlanUpdated']);
     // Built anyway (the compiler is what refuses them): a missing type is simply not handled.
+    expect(incompleteList()).to.not.include('PlanDeleted');
     expect(incomplete().eventTypes.has('PlanDeleted')).to.equal(false);
     expect(incompleteProjection().handles('PlanDeleted')).to.equal(false);
   });
