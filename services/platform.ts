@@ -25,6 +25,7 @@ import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
+import { StoredAuthorizationJournal } from '../packages/network/authorization-journal.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
@@ -119,6 +120,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     disputeDelayMs: config.networkDelaysMs.dispute,
     fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
     disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
+    journal: new StoredAuthorizationJournal(stateStore.collection('simulated_network_authorizations')),
   });
   const intake = new CardIntake(network, vault, fingerprinter);
   const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds);

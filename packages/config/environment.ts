@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LogLevel } from '../observability/logger.ts';
+import { parseFaultInjection, type FaultPoint } from './fault-injection.ts';
 
 /**
  * The whole process configuration, read once at startup from environment variables.
@@ -40,6 +41,8 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
+  /** Test hook (`fault-injection.ts`): points where a test-mode request kills the process. Empty by default. */
+  faultInjection: FaultPoint[];
 }
 
 export class ConfigError extends Error {
@@ -117,6 +120,17 @@ const environmentSchema = z
     NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
+    FAULT_INJECTION: z
+      .string()
+      .transform((setting, ctx) => {
+        try {
+          return parseFaultInjection(setting);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .default([]),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -152,6 +166,7 @@ const environmentSchema = z
       fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
+    faultInjection: env.FAULT_INJECTION,
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
+import { faultPoint } from '../config/fault-injection.ts';
 import type { Logger } from '../observability/logger.ts';
 import { authorizeKeyKind } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
@@ -31,18 +32,19 @@ export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }:
     const auth = recognised!;
     authorizeKeyKind(route, auth);
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
-    const execute = () => executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
 
     if (idempotencyKey === undefined) {
-      send(res, await execute());
+      send(res, await executeRoute(route, req, { auth, requestId: log.requestId }, logger));
       return;
     }
-    const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
-    const { response, replayed } = await idempotency.run(
-      scope,
-      idempotency.fingerprint(req.method, req.path, req.body),
-      execute,
-    );
+    const scope = { accountId: auth.accountId, mode: auth.mode, keyKind: auth.keyKind, key: idempotencyKey };
+    const fingerprint = idempotency.fingerprint(req.method, req.path, req.body);
+    const idempotent = { key: idempotencyKey, token: idempotency.requestToken(scope, fingerprint) };
+    const { response, replayed } = await idempotency.run(scope, fingerprint, async () => {
+      const answer = await executeRoute(route, req, { auth, requestId: log.requestId, idempotent }, logger);
+      faultPoint('request.after-projection', auth.mode);
+      return answer;
+    });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     send(res, response);
   };
@@ -64,7 +66,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 interface Caller {
   auth: AuthContext;
   requestId: string;
-  idempotencyKey: string | undefined;
+  idempotent?: { key: string; token: string };
 }
 
 /** Never throws: failures become the error envelope, so that idempotency can store them. */
@@ -82,7 +84,7 @@ async function executeRoute(
       query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
-      ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
+      ...(caller.idempotent && { idempotencyKey: caller.idempotent.key, requestToken: caller.idempotent.token }),
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };

@@ -23,6 +23,7 @@ import { testCardBehaviour } from './test-cards.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
 import { evaluateThreeDSecure } from './three-d-secure.ts';
 import type { Mode } from '../domain/mode.ts';
+import { InMemoryAuthorizationJournal, type AuthorizationJournal } from './authorization-journal.ts';
 
 export interface SimulatedCardNetworkOptions {
   /** Delay before the dispute of 4242000000000018 opens (default 2000 ms). */
@@ -31,6 +32,8 @@ export interface SimulatedCardNetworkOptions {
   fraudWarningDelayMs?: number;
   /** Delay between contesting a dispute and the issuer's decision (default 2000 ms). */
   disputeDecisionDelayMs?: number;
+  /** Where the answered authorizations are remembered (default: in memory). */
+  journal?: AuthorizationJournal;
 }
 
 const DEFAULT_LATER_DELAY_MS = 2000;
@@ -53,13 +56,19 @@ const DEFAULT_LATER_DELAY_MS = 2000;
  * AVS (`address-verification.ts`), fraud screening (`fraud-screening.ts`) and 3-D Secure are
  * reported on declined charges too. `later` events are only returned for approved charges, and a
  * fraud status `in_progress` becomes `safe` when the charge is not approved (no warning follows).
+ *
+ * Like a real acquirer, it remembers each authorization by the merchant's reference (in its
+ * journal, durable in the service's state store): a repeated reference gets the first answer, and
+ * `findAuthorization` tells what happened to one.
  */
 export class SimulatedCardNetwork implements CardNetwork {
   private readonly disputeDelayMs: number;
   private readonly fraudWarningDelayMs: number;
   private readonly disputeDecisionDelayMs: number;
+  private readonly journal: AuthorizationJournal;
 
   constructor(options: SimulatedCardNetworkOptions = {}) {
+    this.journal = options.journal ?? new InMemoryAuthorizationJournal();
     this.disputeDelayMs = options.disputeDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.fraudWarningDelayMs = options.fraudWarningDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.disputeDecisionDelayMs = options.disputeDecisionDelayMs ?? DEFAULT_LATER_DELAY_MS;
@@ -74,6 +83,16 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
+    const answered = await this.journal.find(request.mode, request.reference);
+    if (answered) return answered;
+    return this.journal.record(request.mode, request.reference, this.decide(request));
+  }
+
+  findAuthorization(request: { mode: Mode; reference: string }): Promise<AuthorizationOutcome | null> {
+    return this.journal.find(request.mode, request.reference);
+  }
+
+  private decide(request: AuthorizationRequest): AuthorizationOutcome {
     const behaviour = testCardBehaviour(request.number);
     const fraudVerdict = screenForFraud(behaviour, request.number, request.amount);
     if (!isValidCardNumber(request.number)) {

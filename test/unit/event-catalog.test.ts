@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { publicEventRules } from '../../projections/public-event-types.ts';
 import { blacklistRuleEventTypes } from '../../packages/domain/blacklist/blacklist-events.ts';
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
+import { chargeAuthorizationEventTypes } from '../../packages/domain/charge/charge-authorization.ts';
 import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
 import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
@@ -39,6 +40,7 @@ describe('event catalog (docs/events.md)', () => {
       ...customerEventTypes,
       ...tokenEventTypes,
       ...chargeEventTypes,
+      ...chargeAuthorizationEventTypes,
       ...creditEventTypes,
       ...blacklistRuleEventTypes,
     ];
