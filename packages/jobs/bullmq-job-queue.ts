@@ -4,18 +4,27 @@
  * the claim (lock) lapses.
  */
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker, type BackoffOptions, type Job as BullMqJob, type JobsOptions, type MinimalJob } from 'bullmq';
+import {
+  DelayedError,
+  Queue,
+  Worker,
+  type BackoffOptions,
+  type Job as BullMqJob,
+  type JobsOptions,
+  type MinimalJob,
+} from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
-import type {
-  Backoff,
-  EnqueueOptions,
-  EnqueueResult,
-  Job,
-  JobHandler,
-  JobQueue,
-  ProcessOptions,
-  QueueCounts,
-  QueueWorker,
+import {
+  JobPostponed,
+  type Backoff,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type Job,
+  type JobHandler,
+  type JobQueue,
+  type ProcessOptions,
+  type QueueCounts,
+  type QueueWorker,
 } from './job-queue.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
@@ -126,10 +135,15 @@ export class BullMqJobQueue implements JobQueue {
 
     const worker = new Worker(
       queueName,
-      async (job: BullMqJob) => {
+      async (job: BullMqJob, token?: string) => {
         try {
           await track(handler(toJob<Data>(job, job.attemptsMade + 1)));
         } catch (thrown) {
+          if (thrown instanceof JobPostponed) {
+            // Back to delayed without an attempt; DelayedError tells BullMQ the job was moved.
+            await job.moveToDelayed(Date.now() + Math.max(0, thrown.delayMs), token);
+            throw new DelayedError();
+          }
           // BullMQ only records and retries Error instances properly.
           throw thrown instanceof Error ? thrown : new Error(String(thrown));
         }
