@@ -3,12 +3,21 @@ import type { JobQueue } from '../../packages/jobs/job-queue.ts';
 import type { DueWorkSource } from './due-work.ts';
 
 /**
+ * How long this scheduler skips a job id it enqueued itself: the job is in the queue, and asking
+ * the queue again each scan (a Redis round trip per job) would only be told so. Also the longest a
+ * job lost with its queue waits to be enqueued again.
+ */
+const ENQUEUED_RECENTLY_MS = 5_000;
+
+/**
  * Periodically asks every due-work source for what has fallen due and enqueues it under its
  * deterministic job id. Runs in every worker process; duplicates are absorbed by the job ids.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** Job ids this scheduler enqueued, with when to stop skipping them. */
+  private readonly enqueuedRecently = new Map<string, number>();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -37,10 +46,15 @@ export class Scheduler {
   }
 
   private async scanSources(now: Date): Promise<void> {
+    const nowMs = Date.now();
+    for (const [jobId, until] of this.enqueuedRecently) if (until <= nowMs) this.enqueuedRecently.delete(jobId);
     for (const source of this.sources) {
       try {
         for (const work of await source.findDue(now)) {
+          const key = `${work.queue}/${work.jobId}`;
+          if (this.enqueuedRecently.has(key)) continue;
           await this.jobs.enqueue(work.queue, work.name, work.data, { ...work.options, jobId: work.jobId });
+          this.enqueuedRecently.set(key, nowMs + ENQUEUED_RECENTLY_MS);
         }
       } catch (error) {
         this.logger.error('scheduler source failed', { source: source.name, error: (error as Error).message });

@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { ApiClient } from '../support/api-client.ts';
+import { createOtherAccount, type Customer } from '../support/payments.ts';
+import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { allEvents, createEndpoint, eventIdOf, tallyDeliveries } from '../support/webhooks.ts';
+
+const TIMEOUT_MS = 2_000;
+const CUSTOMERS = 20;
+
+/**
+ * Endpoints that never answer, in the healthy endpoint's own account and in another one, with
+ * quick retries so that their attempts keep coming: the healthy endpoint still gets every event
+ * within a second (p99 of the time from the API's answer to the webhook's arrival), exactly once,
+ * signed; and no endpoint ever has more than its share of attempts in flight. Run with the
+ * in-process job queue and with BullMQ on a real Redis.
+ */
+describe('webhook endpoints are isolated from each other', function () {
+  this.timeout(90_000);
+  let service: ServiceProcess | null = null;
+  let redis: RedisServer | null = null;
+  const receivers: WebhookReceiver[] = [];
+
+  afterEach(async () => {
+    if (service) {
+      await service.kill();
+      removeDataDir(service.dataDir);
+      service = null;
+    }
+    for (const receiver of receivers.splice(0)) await receiver.close();
+    await redis?.stop();
+    redis = null;
+  });
+
+  async function receiver(): Promise<WebhookReceiver> {
+    const started = await startWebhookReceiver();
+    receivers.push(started);
+    return started;
+  }
+
+  /** The most attempts one endpoint (URL path) of a hanging receiver had open at once. */
+  function mostInFlight(received: ReceivedWebhook[]): Map<string, number> {
+    const most = new Map<string, number>();
+    for (const webhook of received) {
+      // Each attempt stays open until the service gives up on it, WEBHOOK_TIMEOUT_MS after it started.
+      const open = received.filter(
+        (other) =>
+          other.path === webhook.path &&
+          other.receivedAt <= webhook.receivedAt &&
+          other.receivedAt > webhook.receivedAt - (TIMEOUT_MS - 100),
+      ).length;
+      most.set(webhook.path, Math.max(most.get(webhook.path) ?? 0, open));
+    }
+    return most;
+  }
+
+  async function healthyDespiteHangingEndpoints(env: Record<string, string>): Promise<void> {
+    const healthy = await receiver();
+    const hanging = await receiver();
+    hanging.respondWith(() => 'hang');
+    service = await startService({
+      env: {
+        WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+        WEBHOOK_RETRY_DELAYS: '100,100,100,100,100,100,100,100',
+        SCHEDULER_INTERVAL_MS: '100',
+        ...env,
+      },
+    });
+    const shop = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    const { api: otherShop } = await createOtherAccount(shop, service.dataDir, 'Other shop');
+    const endpoint = await createEndpoint(shop, healthy);
+    for (const n of [1, 2]) await createEndpoint(shop, `${hanging.url}/shop-${n}`);
+    for (const n of [1, 2, 3]) await createEndpoint(otherShop, `${hanging.url}/other-${n}`);
+
+    const answeredAt = new Map<string, number>();
+    for (let i = 0; i < CUSTOMERS; i++) {
+      await otherShop.post('/customers', { json: { email: `other-${i}@example.com` } });
+      const created = await shop.post<Customer>('/customers', { json: { email: `shop-${i}@example.com` } });
+      expect(created.status).to.equal(200);
+      answeredAt.set(created.body.id, Date.now());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const events = await allEvents(shop);
+    await healthy.waitFor(
+      (received) => new Set(received.map(eventIdOf)).size >= events.size,
+      20_000,
+      'every event at the healthy endpoint',
+    );
+
+    const latencies = healthy.received
+      .map((webhook) => {
+        const event = JSON.parse(webhook.body) as { type: string; data: { id: string } };
+        const answered = event.type === 'CUSTOMER_CREATED' ? answeredAt.get(event.data.id) : undefined;
+        return answered === undefined ? null : webhook.receivedAt - answered;
+      })
+      .filter((latency): latency is number => latency !== null)
+      .sort((a, b) => a - b);
+    expect(latencies).to.have.length(CUSTOMERS);
+    const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+    if (process.env.SHOW_LATENCIES) console.log(`healthy endpoint latencies (ms): ${latencies.join(', ')}`);
+    expect(p99, `healthy endpoint delivery latencies (ms): ${latencies.join(', ')}`).to.be.below(1_000);
+
+    const tally = tallyDeliveries(healthy.received, events.keys(), endpoint.secret);
+    expect(tally).to.deep.equal({ missing: [], duplicates: [], unexpected: [], badSignatures: 0 });
+
+    // The hanging endpoints kept trying (they were busy the whole time), never beyond their share.
+    const inFlight = mostInFlight(hanging.received);
+    expect([...inFlight.keys()].sort()).to.deep.equal([
+      '/hooks/other-1',
+      '/hooks/other-2',
+      '/hooks/other-3',
+      '/hooks/shop-1',
+      '/hooks/shop-2',
+    ]);
+    for (const [path, most] of inFlight) expect(most, path).to.be.within(2, 4);
+  }
+
+  it('with the in-process job queue: a hanging endpoint delays only itself', async () => {
+    await healthyDespiteHangingEndpoints({});
+  });
+
+  (redisServerAvailable() ? it : it.skip)('with BullMQ on Redis: a hanging endpoint delays only itself', async () => {
+    redis = (await startRedisServer())!;
+    await healthyDespiteHangingEndpoints({ REDIS_URL: redis.url });
+  });
+});
