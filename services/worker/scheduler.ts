@@ -1,5 +1,6 @@
 import type { Logger } from 'winston';
 import type { JobQueue } from '../../packages/jobs/job-queue.ts';
+import { isConnectionError } from '../../packages/observability/outage-reporter.ts';
 import type { DueWorkSource } from './due-work.ts';
 
 /**
@@ -18,6 +19,8 @@ export class Scheduler {
   private running: Promise<void> | null = null;
   /** Job ids this scheduler enqueued, with when to stop skipping them. */
   private readonly enqueuedRecently = new Map<string, number>();
+  /** Sources whose last scan failed: their failure was logged once, and is not again until they recover. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -56,8 +59,20 @@ export class Scheduler {
           await this.jobs.enqueue(work.queue, work.name, work.data, { ...work.options, jobId: work.jobId });
           this.enqueuedRecently.set(key, nowMs + ENQUEUED_RECENTLY_MS);
         }
+        if (this.failing.delete(source.name)) this.logger.info('scheduler source recovered', { source: source.name });
       } catch (error) {
-        this.logger.error('scheduler source failed', { source: source.name, error: (error as Error).message });
+        // A lost connection (Redis away) is reported once by the connection itself, not per scan.
+        if (isConnectionError(error)) {
+          this.logger.debug('scheduler source waits for its connection', { source: source.name });
+          continue;
+        }
+        // Any other failure tends to repeat every scan: say it once, until the source recovers.
+        if (this.failing.has(source.name)) continue;
+        this.failing.add(source.name);
+        this.logger.warn('scheduler source failed; retrying every scan', {
+          source: source.name,
+          error: (error as Error).message,
+        });
       }
     }
   }
