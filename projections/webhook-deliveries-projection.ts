@@ -225,6 +225,14 @@ async function updateSubscriptions(recorded: RecordedEvent, tx: ProjectionTransa
     case 'WebhookEndpointDeleted':
       endpoints = endpoints.filter((known) => known.endpointId !== event.data.endpointId);
       break;
+    case 'WebhookEndpointDisabledAutomatically':
+      endpoints = endpoints.map((known) =>
+        known.endpointId === event.data.endpointId ? { ...known, enabled: false } : known,
+      );
+      break;
+    default:
+      // The count of failed deliveries changes no subscription.
+      return;
   }
   tx.put(SUBSCRIPTIONS, { ...current, endpoints });
 }

@@ -35,6 +35,8 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   /** How long a webhook endpoint has to answer an attempt (connection, TLS and status line). */
   webhookTimeoutMs: number;
+  /** Deliveries failed for good in a row after which an endpoint is disabled; 0: never. */
+  webhookDisableAfterFailedDeliveries: number;
   serviceRole: ServiceRole;
   shutdownTimeoutMs: number;
   /** How often workers look for due work (renewals, retries, deliveries, network outcomes). */
@@ -114,6 +116,7 @@ const environmentSchema = z
     TOKEN_TTL_SECONDS: integerBetween(1, 7 * 24 * 3600).default(900),
     WEBHOOK_RETRY_DELAYS: millisecondsList.default(DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
     WEBHOOK_TIMEOUT_MS: integerBetween(100, 600_000).default(10_000),
+    WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES: integerBetween(0, 1_000_000).default(10),
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
     SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
     SCHEDULER_INTERVAL_MS: integerBetween(50, 3_600_000).default(1000),
@@ -158,6 +161,7 @@ const environmentSchema = z
     tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookDisableAfterFailedDeliveries: env.WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES,
     serviceRole: env.SERVICE_ROLE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,

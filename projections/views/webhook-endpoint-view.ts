@@ -50,6 +50,8 @@ export const webhookEndpointView: ObjectView<WebhookEndpointDoc> = {
       case 'WebhookEndpointDeleted':
         // Soft delete: still readable, with deleted: true; its deliveries stay listable.
         return current ? { ...current, deleted: true, _deleted: true } : current;
+      case 'WebhookEndpointDisabledAutomatically':
+        return current ? { ...current, enabled: false } : current;
       default:
         return current;
     }

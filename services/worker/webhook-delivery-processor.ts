@@ -88,7 +88,27 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
       timeoutMs: config.webhookTimeoutMs,
     });
     const recorded = await deliveries.recordAttempt(ref, { attempt, attemptedAt, ...answer }, context);
-    if (!recorded.recorded || recorded.data.nextAttemptAt === null) return;
+    if (!recorded.recorded) return;
+    const { outcome } = recorded.data;
+    const runOfFailures = endpoint.state.failedInARow > 0;
+    if (outcome === 'failed' || (outcome === 'delivered' && runOfFailures)) {
+      // A run of deliveries that failed for good disables the endpoint; a delivered one ends the run.
+      await aggregates.execute(
+        webhookEndpointDecider,
+        webhookEndpointStream(endpointId),
+        {
+          type: 'RecordDeliveryEnd',
+          endpointId,
+          deliveryId,
+          eventId,
+          outcome,
+          disableAfter: config.webhookDisableAfterFailedDeliveries,
+        },
+        context,
+      );
+      return;
+    }
+    if (recorded.data.nextAttemptAt === null) return;
 
     const next = webhookAttemptWork(
       { ...job.data, attempt: attempt + 1 },

@@ -4,7 +4,16 @@ import { createOtherAccount, type Customer } from '../support/payments.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { allEvents, createEndpoint, eventIdOf, tallyDeliveries } from '../support/webhooks.ts';
+import { eventually } from '../support/eventually.ts';
+import {
+  allEvents,
+  createEndpoint,
+  deliveriesOf,
+  eventIdOf,
+  tallyDeliveries,
+  waitForDeliveries,
+  type WebhookEndpoint,
+} from '../support/webhooks.ts';
 
 const TIMEOUT_MS = 2_000;
 const CUSTOMERS = 20;
@@ -123,5 +132,41 @@ describe('webhook endpoints are isolated from each other', function () {
   (redisServerAvailable() ? it : it.skip)('with BullMQ on Redis: a hanging endpoint delays only itself', async () => {
     redis = (await startRedisServer())!;
     await healthyDespiteHangingEndpoints({ REDIS_URL: redis.url });
+  });
+
+  it('disables an endpoint after a run of deliveries failed for good; its owner enables it again', async () => {
+    const failing = await receiver();
+    failing.respondWith(() => 500);
+    service = await startService({
+      env: { WEBHOOK_RETRY_DELAYS: '100', WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES: '3', SCHEDULER_INTERVAL_MS: '100' },
+    });
+    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    const endpoint = await createEndpoint(api, failing);
+    for (let i = 0; i < 3; i++) await api.post('/customers', { json: { email: `failing-${i}@example.com` } });
+
+    await eventually(
+      async () => (await api.get<WebhookEndpoint>(`/webhook-endpoints/${endpoint.id}`)).body,
+      (read) => read.enabled === false,
+      20_000,
+    );
+    const failed = await deliveriesOf(api, endpoint.id);
+    expect(failed.map((delivery) => [delivery.status, delivery.attempts.length])).to.deep.equal([
+      ['failed', 2],
+      ['failed', 2],
+      ['failed', 2],
+    ]);
+    // Disabled: later events are not sent to it.
+    await api.post('/customers', { json: { email: 'while-disabled@example.com' } });
+
+    failing.respondWith(() => 200);
+    const enabled = await api.post<WebhookEndpoint>(`/webhook-endpoints/${endpoint.id}`, { json: { enabled: true } });
+    expect(enabled.body.enabled).to.equal(true);
+    const after = await api.post<Customer>('/customers', { json: { email: 'after-enabling@example.com' } });
+    const deliveries = await waitForDeliveries(api, endpoint.id, (list) => list.some((d) => d.status === 'delivered'));
+    expect(deliveries).to.have.length(4);
+    const [latest] = deliveries;
+    expect(latest).to.include({ status: 'delivered' });
+    expect(JSON.parse(failing.received.at(-1)!.body)).to.have.nested.property('data.id', after.body.id);
+    expect((await api.get<WebhookEndpoint>(`/webhook-endpoints/${endpoint.id}`)).body.enabled).to.equal(true);
   });
 });
