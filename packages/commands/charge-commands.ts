@@ -15,7 +15,6 @@ import { customerStream } from '../domain/customer/customer-events.ts';
 import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { newId } from '../ids/object-id.ts';
 import type { AuthorizationOutcome, CardNetwork, ThreeDSecureRequest } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
@@ -327,27 +326,36 @@ export class ChargeCommands {
 
   /**
    * Refunds part or all of what is left. The amount is reserved first (so concurrent refunds can
-   * never exceed the captured amount), then the network's answer settles it.
+   * never exceed the captured amount), then the network's answer settles it. Safe to run again for
+   * the same request (its refund id derives from it): a reserved refund is not reserved twice, and
+   * one already settled is answered as it is.
    */
   async refund(
     chargeId: string,
     input: { amount?: number; reason?: 'fraudulent'; metadata?: Metadata },
     context: CommandContext,
   ): Promise<CommandOutcome & { refundId: string }> {
-    const refundId = newId('re');
-    const requested = await this.deps.aggregates.execute(
-      chargeDecider,
-      chargeStream(chargeId),
-      {
-        type: 'RequestRefund',
-        chargeId,
-        refundId,
-        ...(input.amount !== undefined ? { amount: input.amount } : {}),
-        reason: input.reason ?? null,
-        metadata: input.metadata ?? {},
-      },
-      context,
-    );
+    const refundId = createdObjectId('re', context);
+    const before = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    const earlier =
+      before.state.status === 'none' ? undefined : before.state.refunds.find((r) => r.refundId === refundId);
+    if (earlier && earlier.status !== 'pending')
+      return { id: chargeId, refundId, position: before.events.at(-1)?.position ?? null };
+    const requested = earlier
+      ? before
+      : await this.deps.aggregates.execute(
+          chargeDecider,
+          chargeStream(chargeId),
+          {
+            type: 'RequestRefund',
+            chargeId,
+            refundId,
+            ...(input.amount !== undefined ? { amount: input.amount } : {}),
+            reason: input.reason ?? null,
+            metadata: input.metadata ?? {},
+          },
+          context,
+        );
     const charge = requested.state;
     if (charge.status === 'none') throw new Error('unreachable: a refunded charge exists');
     const amount = charge.refunds.find((refund) => refund.refundId === refundId)!.amount;

@@ -2,12 +2,11 @@ import { creditDecider, type CreditCommand } from '../domain/credit/credit-decid
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { newId } from '../ids/object-id.ts';
 import type { CardNetwork } from '../network/card-network.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 
@@ -40,9 +39,19 @@ export interface CreditCommandsDeps {
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
 
-  /** Sends a credit; throws PaymentDeclined (after recording it) when the network refused it. */
+  /**
+   * Sends a credit; throws PaymentDeclined (after recording it) when the network refused it. A
+   * repeat of an idempotent request whose credit is recorded (its id derives from the request)
+   * gets the recorded outcome again.
+   */
   async create(input: CreateCreditInput, context: CommandContext): Promise<CommandOutcome> {
-    const creditId = newId('cr');
+    const creditId = createdObjectId('cr', context);
+    const existing = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+    if (existing.state.status !== 'none') {
+      const recorded = { id: creditId, position: existing.events.at(-1)?.position ?? null };
+      if (existing.state.failure) throw declined(recorded, existing.state.failure);
+      return recorded;
+    }
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
     // Invalid card details fail here with a 402 before anything is recorded: there is no credit yet.
@@ -59,7 +68,7 @@ export class CreditCommands {
       description: input.description ?? null,
       customerId,
       // A new card is not saved to the customer by a credit; it still gets an id of its own.
-      cardId: resolved.savedCardId ?? newId('card'),
+      cardId: resolved.savedCardId ?? createdObjectId('card', context),
       card: resolved.card,
       cardSource: resolved.source,
       metadata: input.metadata ?? {},
@@ -84,13 +93,7 @@ export class CreditCommands {
       : null;
 
     const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
-    if (failure) {
-      const details = {
-        creditId,
-        ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
-      };
-      throw new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
-    }
+    if (failure) throw declined(recorded, failure);
     return recorded;
   }
 
@@ -103,4 +106,12 @@ export class CreditCommands {
     const result = await this.deps.aggregates.execute(creditDecider, creditStream(creditId), command, context);
     return { id: creditId, position: result.position };
   }
+}
+
+function declined(recorded: CommandOutcome, failure: CreditFailure): PaymentDeclined {
+  const details = {
+    creditId: recorded.id,
+    ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+  };
+  return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
 }

@@ -112,7 +112,19 @@ export class CustomerCommands {
   async addCard(customerId: string, reference: CardReference, context: CommandContext): Promise<CommandOutcome> {
     await this.deps.cardSources.liveCustomer(customerId, context);
     const newCard = await this.cardToSave(customerId, reference, context, 'id');
-    const outcome = await this.run(customerId, { type: 'AddCard', customerId, ...newCard }, context);
+    const result = await this.deps.aggregates.execute(
+      customerDecider,
+      customerStream(customerId),
+      // Saved already: an earlier run of this idempotent request was cut short after saving it.
+      (state): CustomerCommand =>
+        context.requestToken !== undefined &&
+        state.status !== 'none' &&
+        state.cards.some((saved) => saved.cardId === newCard.cardId)
+          ? { type: 'UpdateCustomer', customerId }
+          : { type: 'AddCard', customerId, ...newCard },
+      context,
+    );
+    const outcome = { id: customerId, position: result.position };
     const saved = await this.afterCardSaved(outcome, customerId, newCard, context);
     return { id: newCard.cardId, position: saved.position };
   }

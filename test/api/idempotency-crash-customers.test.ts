@@ -6,7 +6,8 @@ import { cardDetails, eventsOf, type Charge, type Customer, type Page } from '..
 /**
  * The other half of idempotency-crash: a customer create killed after its events are in the log
  * and after the read models show it, retried with the same Idempotency-Key after a restart, makes
- * one customer; and an answer given before a kill -9 is the answer the retry gets.
+ * one customer; so do a refund and a webhook endpoint create (its secret answered again); and an
+ * answer given before a kill -9 is the answer the retry gets.
  */
 describe('idempotent customer creates and given answers across a crash of the service', function () {
   this.timeout(90_000);
@@ -72,4 +73,52 @@ describe('idempotent customer creates and given answers across a crash of the se
       expect((await api.get<Customer>(`/customers/${retry.body.id}`)).body).to.deep.equal(retry.body);
     });
   }
+
+  it('a refund killed after the read models show it is made once when retried', async () => {
+    let api = await service.start();
+    const charge = await chargeRequest(api, 'order-to-refund', 'to refund');
+    expect(charge.status).to.equal(200);
+    const refund = (client: ApiClient) =>
+      client.post<Charge>(`/charges/${charge.body.id}/refund`, {
+        json: { amount: 500 },
+        headers: { 'idempotency-key': 'refund-once' },
+      });
+    await service.stop();
+    await service.crashAt('request.after-projection', refund);
+    api = await service.start();
+    const retry = await refund(api);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    expect(retry.body.refunds).to.have.length(1);
+    expect(retry.body.refunds[0]).to.include({ amount: 500, status: 'successful' });
+    const again = await refund(api);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.deep.equal(retry.body);
+    const requested = (await service.stream(`charge-${charge.body.id}`)).filter(
+      (event) => event.type === 'RefundRequested',
+    );
+    expect(requested).to.have.length(1);
+  });
+
+  it('a webhook endpoint create killed after the read models show it creates one endpoint, same secret', async () => {
+    const url = 'http://127.0.0.1:9/hooks/crash';
+    const create = (client: ApiClient) =>
+      client.post<{ id: string; secret: string; url: string }>('/webhook-endpoints', {
+        json: { url },
+        headers: { 'idempotency-key': 'endpoint-once' },
+      });
+    await service.crashAt('request.after-projection', create);
+    const api = await service.start();
+    const retry = await create(api);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    expect(retry.body.secret).to.match(/^whsec_/);
+    const endpoints = await api.get<Page<{ id: string; url: string }>>('/webhook-endpoints', {
+      query: { limit: '100' },
+    });
+    expect(endpoints.body.list.filter((endpoint) => endpoint.url === url).map((endpoint) => endpoint.id)).to.deep.equal(
+      [retry.body.id],
+    );
+    const again = await create(api);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.deep.equal(retry.body);
+  });
 });
