@@ -33,9 +33,13 @@ interface JournalEntry extends Document {
   outcome: AuthorizationOutcome;
 }
 
+/** Longer than the longest idempotency window (IDEMPOTENCY_TTL_HOURS, at most 30 days). */
+const KEPT_MS = 31 * 24 * 3600_000;
+
 /**
  * Kept in a collection of the operational state store (`state.sqlite`, written with full
  * synchronisation, or MongoDB): it survives a kill -9 of the service like the event log does.
+ * Entries are forgotten after 31 days, when no retry of their request can come any more.
  */
 export class StoredAuthorizationJournal implements AuthorizationJournal {
   constructor(private readonly entries: Collection<JournalEntry>) {}
@@ -46,7 +50,9 @@ export class StoredAuthorizationJournal implements AuthorizationJournal {
 
   async record(mode: Mode, reference: string, outcome: AuthorizationOutcome): Promise<AuthorizationOutcome> {
     const id = `${mode}:${reference}`;
-    if (await this.entries.insert({ id, created: Math.floor(Date.now() / 1000), outcome })) return outcome;
+    const now = Date.now();
+    if (await this.entries.insert({ id, created: Math.floor(now / 1000), outcome, _expiresAt: now + KEPT_MS }))
+      return outcome;
     return (await this.find(mode, reference)) ?? outcome;
   }
 }
