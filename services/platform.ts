@@ -27,7 +27,7 @@ import { OutageReporter } from '../packages/observability/outage-reporter.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
-import { StoredAuthorizationJournal } from '../packages/network/authorization-journal.ts';
+import { StoredNetworkJournal } from '../packages/network/network-journal.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
@@ -135,7 +135,8 @@ export async function openPlatform(config: Config): Promise<Platform> {
     disputeDelayMs: config.networkDelaysMs.dispute,
     fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
     disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
-    journal: new StoredAuthorizationJournal(stateStore.collection('simulated_network_authorizations')),
+    authorizations: new StoredNetworkJournal(stateStore.collection('simulated_network_authorizations')),
+    credits: new StoredNetworkJournal(stateStore.collection('simulated_network_credits')),
   });
   const intake = new CardIntake(network, vault, fingerprinter);
   const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds);

@@ -2,7 +2,9 @@ import { creditDecider, type CreditCommand } from '../domain/credit/credit-decid
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import type { CardNetwork } from '../network/card-network.ts';
+import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
+import { faultPoint } from '../config/fault-injection.ts';
+import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
@@ -74,16 +76,7 @@ export class CreditCommands {
       metadata: input.metadata ?? {},
     };
 
-    const number = await this.deps.intake.revealNumber(resolved.card);
-    const outcome = await this.deps.network.credit({
-      mode: context.mode,
-      number,
-      expMonth: resolved.card.expMonth,
-      expYear: resolved.card.expYear,
-      amount: input.amount,
-      currency: input.currency,
-      now: context.now(),
-    });
+    const outcome = await this.transfer(attempt, context);
     const failure: CreditFailure | null = outcome.failure
       ? {
           failureCode: outcome.failure.code,
@@ -95,6 +88,46 @@ export class CreditCommands {
     const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
     if (failure) throw declined(recorded, failure);
     return recorded;
+  }
+
+  /**
+   * Asks the network to send the funds, after recording the intent. When the intent was recorded
+   * already, an earlier run of this request was cut short and may have reached the network: its
+   * answer is asked for first, so the funds are never sent twice for one credit.
+   */
+  private async transfer(attempt: CreditAttempt, context: CommandContext): Promise<CreditOutcome> {
+    const { creditId, card } = attempt;
+    const intent = await this.deps.aggregates.execute(
+      creditTransferDecider,
+      creditTransferStream(creditId),
+      {
+        type: 'StartTransfer',
+        creditId,
+        networkReference: creditId,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        cardId: attempt.cardId,
+      },
+      context,
+    );
+    const startedBefore = intent.events.length === 0;
+    const known = startedBefore
+      ? await this.deps.network.findCredit({ mode: context.mode, reference: creditId })
+      : null;
+    if (known) return known;
+    const number = await this.deps.intake.revealNumber(card);
+    const outcome = await this.deps.network.credit({
+      mode: context.mode,
+      reference: creditId,
+      number,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      now: context.now(),
+    });
+    faultPoint('credit.after-network-call', context.mode);
+    return outcome;
   }
 
   /** Changes description and metadata only: the transfer itself is final. */

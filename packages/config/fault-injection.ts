@@ -13,6 +13,8 @@ export const FAULT_POINTS = [
   'charge.after-network-call',
   /** The charge's outcome is in the log; the read models may not show it yet. */
   'charge.after-append',
+  /** The card network has sent a credit's funds; nothing of its answer is recorded. */
+  'credit.after-network-call',
   /** The customer is in the log; the read models may not show it yet. */
   'customer.after-append',
   /** An idempotent request's answer is built from the read models but neither stored nor sent. */

@@ -109,6 +109,18 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
+export interface CreditRequest {
+  mode: Mode;
+  /** The merchant's reference of this credit (the credit id): a repeated reference gets the first answer. */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  amount: number;
+  currency: string;
+  now: Date;
+}
+
 export interface CreditOutcome {
   approved: boolean;
   failure: { code: CardErrorCode; message: string; issuerDeclineCode: string | null } | null;
@@ -130,15 +142,9 @@ export interface CardNetwork {
   capture(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void>;
   /** Refunds address the authorization, so they work after the card itself was deleted. */
   refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
-  credit(request: {
-    mode: Mode;
-    number: string;
-    expMonth: number;
-    expYear: number;
-    amount: number;
-    currency: string;
-    now: Date;
-  }): Promise<CreditOutcome>;
+  credit(request: CreditRequest): Promise<CreditOutcome>;
+  /** What happened to the credit with this reference: its answer, or null when the network never received it. */
+  findCredit(request: { mode: Mode; reference: string }): Promise<CreditOutcome | null>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
   representDispute(request: {
     mode: Mode;

@@ -7,6 +7,7 @@ import type {
   CardNetwork,
   CardValidationFailure,
   CreditOutcome,
+  CreditRequest,
   LaterNetworkEvent,
   RefundOutcome,
   RepresentmentOutcome,
@@ -23,7 +24,7 @@ import { testCardBehaviour } from './test-cards.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
 import { evaluateThreeDSecure } from './three-d-secure.ts';
 import type { Mode } from '../domain/mode.ts';
-import { InMemoryAuthorizationJournal, type AuthorizationJournal } from './authorization-journal.ts';
+import { InMemoryNetworkJournal, type NetworkJournal } from './network-journal.ts';
 
 export interface SimulatedCardNetworkOptions {
   /** Delay before the dispute of 4242000000000018 opens (default 2000 ms). */
@@ -33,7 +34,9 @@ export interface SimulatedCardNetworkOptions {
   /** Delay between contesting a dispute and the issuer's decision (default 2000 ms). */
   disputeDecisionDelayMs?: number;
   /** Where the answered authorizations are remembered (default: in memory). */
-  journal?: AuthorizationJournal;
+  authorizations?: NetworkJournal<AuthorizationOutcome>;
+  /** Where the answered credits are remembered (default: in memory). */
+  credits?: NetworkJournal<CreditOutcome>;
 }
 
 const DEFAULT_LATER_DELAY_MS = 2000;
@@ -65,10 +68,12 @@ export class SimulatedCardNetwork implements CardNetwork {
   private readonly disputeDelayMs: number;
   private readonly fraudWarningDelayMs: number;
   private readonly disputeDecisionDelayMs: number;
-  private readonly journal: AuthorizationJournal;
+  private readonly authorizations: NetworkJournal<AuthorizationOutcome>;
+  private readonly credits: NetworkJournal<CreditOutcome>;
 
   constructor(options: SimulatedCardNetworkOptions = {}) {
-    this.journal = options.journal ?? new InMemoryAuthorizationJournal();
+    this.authorizations = options.authorizations ?? new InMemoryNetworkJournal();
+    this.credits = options.credits ?? new InMemoryNetworkJournal();
     this.disputeDelayMs = options.disputeDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.fraudWarningDelayMs = options.fraudWarningDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.disputeDecisionDelayMs = options.disputeDecisionDelayMs ?? DEFAULT_LATER_DELAY_MS;
@@ -83,13 +88,13 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
-    const answered = await this.journal.find(request.mode, request.reference);
+    const answered = await this.authorizations.find(request.mode, request.reference);
     if (answered) return answered;
-    return this.journal.record(request.mode, request.reference, this.decide(request));
+    return this.authorizations.record(request.mode, request.reference, this.decide(request));
   }
 
   findAuthorization(request: { mode: Mode; reference: string }): Promise<AuthorizationOutcome | null> {
-    return this.journal.find(request.mode, request.reference);
+    return this.authorizations.find(request.mode, request.reference);
   }
 
   private decide(request: AuthorizationRequest): AuthorizationOutcome {
@@ -142,17 +147,15 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */
-  async credit(request: {
-    mode: Mode;
-    number: string;
-    expMonth: number;
-    expYear: number;
-    amount: number;
-    currency: string;
-    now: Date;
-  }): Promise<CreditOutcome> {
+  async credit(request: CreditRequest): Promise<CreditOutcome> {
+    const answered = await this.credits.find(request.mode, request.reference);
+    if (answered) return answered;
     const failure = this.creditFailure(request.number);
-    return { approved: failure === null, failure };
+    return this.credits.record(request.mode, request.reference, { approved: failure === null, failure });
+  }
+
+  findCredit(request: { mode: Mode; reference: string }): Promise<CreditOutcome | null> {
+    return this.credits.find(request.mode, request.reference);
   }
 
   /** Disputes are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later. */

@@ -6,8 +6,9 @@ import { cardDetails, eventsOf, type Charge, type Customer, type Page } from '..
 /**
  * The other half of idempotency-crash: a customer create killed after its events are in the log
  * and after the read models show it, retried with the same Idempotency-Key after a restart, makes
- * one customer; so do a refund and a webhook endpoint create (its secret answered again); and an
- * answer given before a kill -9 is the answer the retry gets.
+ * one customer; so do a refund, a credit (killed after the network sent the funds) and a webhook
+ * endpoint create (its secret answered again); and an answer given before a kill -9 is the answer
+ * the retry gets.
  */
 describe('idempotent customer creates and given answers across a crash of the service', function () {
   this.timeout(90_000);
@@ -118,6 +119,29 @@ describe('idempotent customer creates and given answers across a crash of the se
       [retry.body.id],
     );
     const again = await create(api);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.deep.equal(retry.body);
+  });
+
+  it('a credit killed after the network sent the funds is sent once when retried', async () => {
+    const credit = (client: ApiClient) =>
+      client.post<{ id: string; amount: number; status?: string }>('/credits', {
+        json: { amount: 700, currency: 'EUR', card: cardDetails('4242424242424242') },
+        headers: { 'idempotency-key': 'credit-once' },
+      });
+    await service.crashAt('credit.after-network-call', credit);
+    const api = await service.start();
+    const retry = await credit(api);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    const creditId = retry.body.id;
+    expect((await service.stream(`creditTransfer-${creditId}`)).map((event) => event.type)).to.deep.equal([
+      'CreditTransferStarted',
+    ]);
+    const recorded = await service.stream(`credit-${creditId}`);
+    expect(recorded.map((event) => event.type)).to.deep.equal(['CreditSucceeded']);
+    const credits = await api.get<Page<{ id: string }>>('/credits', { query: { limit: '100' } });
+    expect(credits.body.list.map((listed) => listed.id)).to.deep.equal([creditId]);
+    const again = await credit(api);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body).to.deep.equal(retry.body);
   });
