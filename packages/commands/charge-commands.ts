@@ -1,3 +1,4 @@
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
@@ -75,8 +76,9 @@ export interface ChargeCommandsDeps {
 }
 
 /**
- * Charges and their refunds. I/O happens before each decision (DESIGN §4.2): card resolution,
- * blacklist screening and the network's answer are inputs to the charge decider.
+ * Charges and their refunds. I/O happens before each decision (`docs/architecture.md`, "Pure
+ * deciders"): card resolution, blacklist screening and the network's answer are inputs to the
+ * charge decider.
  */
 export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}
@@ -197,8 +199,8 @@ export class ChargeCommands {
       mode: context.mode,
       reference: chargeId,
       number,
-      expMonth: card.expMonth,
-      expYear: card.expYear,
+      expMonth: cardExpiry(card).month,
+      expYear: cardExpiry(card).year,
       amount: input.amount,
       currency: input.currency,
       zip: zip ?? null,

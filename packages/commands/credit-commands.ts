@@ -1,3 +1,4 @@
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit-decider.ts';
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
 import { CardError } from '../domain/errors.ts';
@@ -36,7 +37,7 @@ export interface CreditCommandsDeps {
 
 /**
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
- * decision (DESIGN §4.2); its answer is final, so a credit is recorded once, successful or failed.
+ * decision (`docs/architecture.md`, "Pure deciders"); its answer is final, so a credit is recorded once, successful or failed.
  */
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
@@ -120,8 +121,8 @@ export class CreditCommands {
       mode: context.mode,
       reference: creditId,
       number,
-      expMonth: card.expMonth,
-      expYear: card.expYear,
+      expMonth: cardExpiry(card).month,
+      expYear: cardExpiry(card).year,
       amount: attempt.amount,
       currency: attempt.currency,
       now: context.now(),

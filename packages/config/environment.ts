@@ -45,6 +45,8 @@ export interface Config {
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
   /** Test hook (`fault-injection.ts`): points where a test-mode request kills the process. Empty by default. */
   faultInjection: FaultPoint[];
+  /** Tests and development: an answer with a field its response schema does not know is a 500. */
+  strictResponses: boolean;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +136,7 @@ const environmentSchema = z
         }
       })
       .default([]),
+    STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -171,6 +174,7 @@ const environmentSchema = z
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
     faultInjection: env.FAULT_INJECTION,
+    strictResponses: env.STRICT_RESPONSES === 'true',
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ResourceName, resources } from '../domain/resources.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -25,28 +26,15 @@ function base62(bytes: Buffer, length: number): string {
 export const derivedId = (prefix: IdPrefix, seed: string, role: string = prefix): string =>
   `${prefix}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
 
-/** Prefixes of the spec's object ids (spec: Conventions), plus the ones this service adds. */
-export type IdPrefix =
-  | 'char'
-  | 'card'
-  | 'cust'
-  | 'sub'
-  | 'plan'
-  | 'event'
-  | 'tok'
-  | 'blr'
-  | 'cso'
-  | 'cr'
-  | 're'
-  | 'log'
-  | 'img'
-  | 'acct'
-  | 'key'
-  | 'vault'
-  | 'req'
-  | 'dp'
-  | 'fw'
-  | 'we'
-  | 'clock';
+/** Ids that name no API resource: request ids, vault references, event logs, offer images, API keys. */
+type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key';
+
+type ResourceIdPrefix = (typeof resources)[ResourceName]['idPrefix'];
+
+/** Prefixes of object ids (spec: Conventions): every resource's, from the resource list, and the internal ones. */
+export type IdPrefix = ResourceIdPrefix | InternalIdPrefix;
+
+/** An internal prefix that a resource uses too; the constraint makes such a clash fail to compile. */
+export type InternalPrefixClash<Clash extends never = Extract<InternalIdPrefix, ResourceIdPrefix>> = Clash;
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;

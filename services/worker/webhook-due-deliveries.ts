@@ -1,4 +1,4 @@
-import { dueBy, WEBHOOK_DUE, type WebhookDueDoc } from '../../projections/webhook-due-deliveries.ts';
+import { dueBy, webhookDueCollection } from '../../projections/webhook-due-deliveries.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import { jobOfDue, webhookAttemptWork } from './webhook-delivery-job.ts';
@@ -22,7 +22,7 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
     async findDue(now: Date): Promise<DueWork[]> {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
-      const dueList = platform.readModels.collection<WebhookDueDoc>(WEBHOOK_DUE);
+      const dueList = platform.readModels.collection(webhookDueCollection);
       const found: DueWork[] = [];
       const perEndpoint = new Map<string, number>();
       let startingAfterId: string | undefined;

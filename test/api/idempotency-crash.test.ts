@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { FaultPoint } from '../../packages/config/fault-injection.ts';
 import type { AuthorizationOutcome } from '../../packages/network/card-network.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
-import { ApiClient, type ApiResponse } from '../support/api-client.ts';
+import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { cardDetails, eventsOf, type Charge, type Page } from '../support/payments.ts';
 import { CrashingService } from '../support/crashing-service.ts';
 
@@ -34,7 +34,7 @@ describe('idempotent charges across a crash of the service', function () {
         .get(`test:${reference}`);
       return entry?.outcome ?? null;
     } finally {
-      state.close();
+      await state.close();
     }
   }
 

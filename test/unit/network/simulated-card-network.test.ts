@@ -263,7 +263,7 @@ describe('SimulatedCardNetwork', () => {
         const after = new SimulatedCardNetwork({ authorizations: journal() });
         expect(await after.findAuthorization({ mode: 'test', reference: 'char_declined' })).to.deep.equal(before);
       } finally {
-        store.close();
+        await store.close();
       }
     });
   });
