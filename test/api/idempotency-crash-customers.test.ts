@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.ts';
-import { CrashingService } from '../support/crashing-service.ts';
+import { useCrashingService } from '../support/crashing-service.ts';
 import { cardDetails, eventsOf, type Charge, type Customer, type Page } from '../support/payments.ts';
 
 /**
@@ -12,13 +12,8 @@ import { cardDetails, eventsOf, type Charge, type Customer, type Page } from '..
  */
 describe('idempotent customer creates and given answers across a crash of the service', function () {
   this.timeout(90_000);
-  let service: CrashingService;
-
-  before(async () => {
-    service = await CrashingService.create();
-  });
+  const service = useCrashingService();
   afterEach(() => service.stop());
-  after(() => service.remove());
 
   const chargeRequest = (api: ApiClient, key: string, marker: string) =>
     api.post<Charge>('/charges', {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
-import { CrashingService } from '../support/crashing-service.ts';
+import { useCrashingService } from '../support/crashing-service.ts';
 import { cardDetails, type Charge, type Page } from '../support/payments.ts';
 import { allEvents } from '../support/webhooks.ts';
 
@@ -14,12 +14,7 @@ const CHARGES = 24;
  */
 describe('idempotent charges in flight when the service is killed', function () {
   this.timeout(90_000);
-  let service: CrashingService;
-
-  before(async () => {
-    service = await CrashingService.create();
-  });
-  after(() => service.remove());
+  const service = useCrashingService();
 
   const charge = (api: ApiClient, n: number) =>
     api.post<Charge>('/charges', {

@@ -5,7 +5,7 @@ import type { AuthorizationOutcome } from '../../packages/network/card-network.t
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { cardDetails, eventsOf, type Charge, type Page } from '../support/payments.ts';
-import { CrashingService } from '../support/crashing-service.ts';
+import { useCrashingService } from '../support/crashing-service.ts';
 
 /**
  * A merchant's retrying client against a service killed (SIGKILL, through the FAULT_INJECTION
@@ -17,13 +17,8 @@ import { CrashingService } from '../support/crashing-service.ts';
  */
 describe('idempotent charges across a crash of the service', function () {
   this.timeout(90_000);
-  let service: CrashingService;
-
-  before(async () => {
-    service = await CrashingService.create();
-  });
+  const service = useCrashingService();
   afterEach(() => service.stop());
-  after(() => service.remove());
 
   /** What the simulated card network remembers of the authorization with this reference. */
   async function networkAuthorization(reference: string): Promise<AuthorizationOutcome | null> {

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import {
   redisServerAvailable,
   startRedisServer,
   startRedisServerOn,
   type RedisServer,
 } from '../support/redis-server.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { allEvents, createEndpoint, eventIdOf, tallyDeliveries, waitForDeliveries } from '../support/webhooks.ts';
 
@@ -21,16 +20,11 @@ const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
  */
 describeWithRedis('webhook deliveries over BullMQ recover promptly', function () {
   this.timeout(90_000);
+  const { api, service, start } = useService({ startedBy: 'test' });
   const redisServers: RedisServer[] = [];
-  let service: ServiceProcess | null = null;
   let receiver: WebhookReceiver | null = null;
 
   afterEach(async () => {
-    if (service) {
-      await service.kill();
-      removeDataDir(service.dataDir);
-      service = null;
-    }
     await receiver?.close();
     for (const server of redisServers.splice(0)) await server.stop();
   });
@@ -47,9 +41,7 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     redisServers.push(redis);
     receiver = await startWebhookReceiver();
     receiver.respondWith(() => ({ status: 200, afterMs: 1_500 }));
-    service = await startService({ env: envFor(redis) });
-    const keys = service.keys!;
-    let api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start({ env: envFor(redis) });
     const endpoint = await createEndpoint(api, receiver);
     for (let i = 0; i < 8; i++) await api.post('/customers', { json: { email: `killed-worker-${i}@example.com` } });
 
@@ -62,9 +54,8 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     await service.kill();
     const cutShort = new Set(receiver.received.filter((webhook) => webhook.answered === 'no answer').map(eventIdOf));
 
-    service = await startService({ dataDir: service.dataDir, env: envFor(redis) });
+    await start({ env: envFor(redis) });
     const restartedAt = Date.now();
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
     const events = await allEvents(api);
     await waitForDeliveries(
       api,
@@ -95,8 +86,7 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     const redis = (await startRedisServer())!;
     redisServers.push(redis);
     receiver = await startWebhookReceiver();
-    service = await startService({ env: envFor(redis) });
-    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    await start({ env: envFor(redis) });
     const endpoint = await createEndpoint(api, receiver);
     for (let i = 0; i < 4; i++) await api.post('/customers', { json: { email: `before-${i}@example.com` } });
     await waitForDeliveries(

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount, type Customer } from '../support/payments.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import {
@@ -27,16 +26,11 @@ const CUSTOMERS = 20;
  */
 describe('webhook endpoints are isolated from each other', function () {
   this.timeout(90_000);
-  let service: ServiceProcess | null = null;
+  const { api: shop, service, start } = useService({ startedBy: 'test' });
   let redis: RedisServer | null = null;
   const receivers: WebhookReceiver[] = [];
 
   afterEach(async () => {
-    if (service) {
-      await service.kill();
-      removeDataDir(service.dataDir);
-      service = null;
-    }
     for (const receiver of receivers.splice(0)) await receiver.close();
     await redis?.stop();
     redis = null;
@@ -68,7 +62,7 @@ describe('webhook endpoints are isolated from each other', function () {
     const healthy = await receiver();
     const hanging = await receiver();
     hanging.respondWith(() => 'hang');
-    service = await startService({
+    await start({
       env: {
         WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
         WEBHOOK_RETRY_DELAYS: '100,100,100,100,100,100,100,100',
@@ -76,7 +70,6 @@ describe('webhook endpoints are isolated from each other', function () {
         ...env,
       },
     });
-    const shop = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     const { api: otherShop } = await createOtherAccount(shop, service.dataDir, 'Other shop');
     const endpoint = await createEndpoint(shop, healthy);
     for (const n of [1, 2]) await createEndpoint(shop, `${hanging.url}/shop-${n}`);
@@ -137,10 +130,10 @@ describe('webhook endpoints are isolated from each other', function () {
   it('disables an endpoint after a run of deliveries failed for good; its owner enables it again', async () => {
     const failing = await receiver();
     failing.respondWith(() => 500);
-    service = await startService({
+    await start({
       env: { WEBHOOK_RETRY_DELAYS: '100', WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES: '3', SCHEDULER_INTERVAL_MS: '100' },
     });
-    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    const api = shop;
     const endpoint = await createEndpoint(api, failing);
     for (let i = 0; i < 3; i++) await api.post('/customers', { json: { email: `failing-${i}@example.com` } });
 
