@@ -152,7 +152,15 @@ export class ChargeCommands {
       }
     }
 
-    const recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context);
+    let recorded: CommandOutcome;
+    try {
+      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context);
+    } catch (error) {
+      // Another run of the same request (one that was thought dead) recorded the charge meanwhile.
+      const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+      if (meanwhile.state.status === 'none') throw error;
+      return this.recordedCharge(meanwhile, input, context);
+    }
     faultPoint('charge.after-append', context.mode);
     if (failure) throw declined(recorded, failure);
     // A successful charge with a new card for a customer saves the card as the default (spec).
