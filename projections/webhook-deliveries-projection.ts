@@ -67,6 +67,10 @@ const ownEvents = eventDispatch<WebhookEndpointEvent | WebhookDeliveryEvent>({
   WebhookEndpointCreated: updateSubscriptions,
   WebhookEndpointUpdated: updateSubscriptions,
   WebhookEndpointDeleted: updateSubscriptions,
+  WebhookEndpointDisabledAutomatically: updateSubscriptions,
+  // The count of failed deliveries changes no subscription.
+  WebhookEndpointDeliveryFailed: async () => undefined,
+  WebhookEndpointFailuresCleared: async () => undefined,
   WebhookDeliveryAttempted: recordDeliveryEvent,
   WebhookDeliveryCanceled: recordDeliveryEvent,
 });
@@ -245,6 +249,13 @@ async function updateSubscriptions(
     case 'WebhookEndpointDeleted':
       endpoints = endpoints.filter((known) => known.endpointId !== event.data.endpointId);
       break;
+    case 'WebhookEndpointDisabledAutomatically':
+      endpoints = endpoints.map((known) =>
+        known.endpointId === event.data.endpointId ? { ...known, enabled: false } : known,
+      );
+      break;
+    default:
+      return;
   }
   tx.put(subscriptionsCollection, { ...current, endpoints });
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from '../packages/config/environment.ts';
+import { armFaults } from '../packages/config/fault-injection.ts';
 import { listen } from '../packages/http/serve.ts';
 import { createLogger } from '../packages/observability/logger.ts';
 import { buildApi } from './api/app.ts';
@@ -22,6 +23,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
+  if (config.faultInjection.length > 0) {
+    armFaults(config.faultInjection);
+    logger.warn('fault injection armed: test-mode requests kill this process at these points', {
+      points: config.faultInjection,
+    });
+  }
   const role = config.serviceRole;
   const runs = (wanted: 'api' | 'projector' | 'worker'): boolean => role === 'all' || role === wanted;
 

@@ -7,9 +7,12 @@ import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
+import { createLogger } from '../packages/observability/logger.ts';
+import { OutageReporter } from '../packages/observability/outage-reporter.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
+import { StoredNetworkJournal } from '../packages/network/network-journal.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
@@ -69,8 +72,21 @@ export async function openPlatform(config: Config): Promise<Platform> {
     sqlitePath: join(config.dataDir, 'state.sqlite'),
     synchronous: 'FULL',
   });
-  const jobs = createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments' });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : null;
+  // One warning when Redis goes away and one notice when it is back, whichever connection notices.
+  const logger = createLogger(config.logLevel);
+  const redisOutage = new OutageReporter(
+    logger,
+    'Redis',
+    'jobs wait in the state they were in, and rate limits fall back to each process; retrying',
+  );
+  const jobs = createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments', logger, redisOutage });
+  // Without an offline queue, a rate-limit check fails at once while Redis is away (and falls back
+  // to the process's own limiter) instead of holding the request until Redis is back.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: false })
+    : null;
+  redis?.on('error', (error) => redisOutage.failed(error));
+  redis?.on('ready', () => redisOutage.recovered());
   const projections = allProjections();
   const readModels = new ReadModels(readStore, projections);
   const aggregates = new AggregateStore(events);
@@ -86,6 +102,8 @@ export async function openPlatform(config: Config): Promise<Platform> {
     disputeDelayMs: config.networkDelaysMs.dispute,
     fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
     disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
+    authorizations: new StoredNetworkJournal(stateStore.collection('simulated_network_authorizations')),
+    credits: new StoredNetworkJournal(stateStore.collection('simulated_network_credits')),
   });
   const commands = buildCommands({
     config,

@@ -85,6 +85,20 @@ export class AggregateStore {
     return { state, revision: recorded[recorded.length - 1]!.revision, events };
   }
 
+  /**
+   * For a command that creates a stream under an id derived from an idempotent request
+   * (`createdObjectId`): the log position of the stream's last event when an earlier run of the
+   * same request created it already (cut short by a crash before it answered), else undefined.
+   */
+  async createdEarlier(streamId: string, context: CommandContext): Promise<number | undefined> {
+    if (context.requestToken === undefined) return undefined;
+    const recorded = await this.events.readStream(streamId);
+    const first = recorded[0];
+    if (!first || first.metadata.accountId !== context.accountId || first.metadata.mode !== context.mode)
+      return undefined;
+    return recorded[recorded.length - 1]!.position;
+  }
+
   /** Loads a stream that must exist for the tenant, or throws NotFoundError. */
   async loadExisting<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,

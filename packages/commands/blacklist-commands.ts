@@ -1,10 +1,9 @@
 import { blacklistRuleDecider, type BlacklistRuleCommand } from '../domain/blacklist/blacklist-decider.ts';
 import { blacklistRuleStream } from '../domain/blacklist/blacklist-events.ts';
-import { newId } from '../ids/object-id.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import { blacklistRuleFromInput, type CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 export type { CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
@@ -16,8 +15,10 @@ export class BlacklistCommands {
     private readonly fingerprinter: CardFingerprinter,
   ) {}
 
-  create(input: CreateBlacklistRuleInput, context: CommandContext): Promise<CommandOutcome> {
-    const ruleId = newId('blr');
+  async create(input: CreateBlacklistRuleInput, context: CommandContext): Promise<CommandOutcome> {
+    const ruleId = createdObjectId('blr', context);
+    const earlier = await this.aggregates.createdEarlier(blacklistRuleStream(ruleId), context);
+    if (earlier !== undefined) return { id: ruleId, position: earlier };
     const rule = blacklistRuleFromInput(ruleId, input, this.fingerprinter);
     return this.run(ruleId, { type: 'CreateBlacklistRule', rule }, context);
   }

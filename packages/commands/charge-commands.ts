@@ -16,13 +16,16 @@ import { customerStream } from '../domain/customer/customer-events.ts';
 import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { newId } from '../ids/object-id.ts';
-import type { CardNetwork, ThreeDSecureRequest } from '../network/card-network.ts';
-import type { AggregateStore } from './aggregate-store.ts';
+import type { AuthorizationOutcome, CardNetwork, ThreeDSecureRequest } from '../network/card-network.ts';
+import { faultPoint } from '../config/fault-injection.ts';
+import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
+import type { ChargeState } from '../domain/charge/charge-state.ts';
+import type { CardSource } from '../domain/customer/customer-events.ts';
+import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import { announcedOutcomes } from './announced-outcomes.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
@@ -80,9 +83,18 @@ export interface ChargeCommandsDeps {
 export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}
 
-  /** Creates a charge; throws PaymentDeclined (after recording it) when it failed. */
+  /**
+   * Creates a charge; throws PaymentDeclined (after recording it) when it failed. Safe to run
+   * again for the same charge id (the retry of an idempotent request cut short by a crash, whose
+   * charge id derives from the request): a recorded charge is answered as it was recorded and its
+   * card saved if that step was cut off; an authorization that was started is looked up at the
+   * network rather than made again.
+   */
   async create(input: CreateChargeInput, payer: PayerRequest, context: CommandContext): Promise<CommandOutcome> {
-    const chargeId = input.chargeId ?? newId('char');
+    const chargeId = input.chargeId ?? createdObjectId('char', context);
+    const existing = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    if (existing.state.status !== 'none') return this.recordedCharge(existing, input, context);
+
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
     const resolved = await this.deps.cardSources.forPayment(
@@ -91,7 +103,7 @@ export class ChargeCommands {
       { kind: 'charge', chargeId },
       context,
     );
-    const cardId = resolved.savedCardId ?? newId('card');
+    const cardId = resolved.savedCardId ?? createdObjectId('card', context);
     const attempt: ChargeAttempt = {
       chargeId,
       amount: input.amount,
@@ -124,21 +136,7 @@ export class ChargeCommands {
         blacklistRuleId: rule.ruleId,
       };
     } else {
-      const number = await this.deps.intake.revealNumber(resolved.card);
-      const address = input.billing?.address;
-      const zip = address?.zip ?? resolved.card.addressZip;
-      const outcome = await this.deps.network.authorize({
-        mode: context.mode,
-        number,
-        expMonth: cardExpiry(resolved.card).month,
-        expYear: cardExpiry(resolved.card).year,
-        amount: input.amount,
-        currency: input.currency,
-        zip: zip ?? null,
-        addressProvided: Boolean(address || resolved.card.addressLine1 || resolved.card.addressZip),
-        threeDSecure: input.threeDSecure ? threeDSecureRequest(input.threeDSecure) : null,
-        now: context.now(),
-      });
+      const outcome = await this.authorize(attempt, input, resolved.card, context);
       attempt.threeDSecureInfo = outcome.threeDSecureInfo;
       attempt.avsCheck = outcome.avsResult ? { result: outcome.avsResult } : null;
       attempt.fraudDetails = outcome.fraud;
@@ -154,37 +152,127 @@ export class ChargeCommands {
       }
     }
 
-    const recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context);
-    if (failure) {
-      const details = {
-        chargeId,
-        ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
-        ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
-      };
-      throw new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
+    let recorded: CommandOutcome;
+    try {
+      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context);
+    } catch (error) {
+      // Another run of the same request (one that was thought dead) recorded the charge meanwhile.
+      const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+      if (meanwhile.state.status === 'none') throw error;
+      return this.recordedCharge(meanwhile, input, context);
     }
+    faultPoint('charge.after-append', context.mode);
+    if (failure) throw declined(recorded, failure);
     // A successful charge with a new card for a customer saves the card as the default (spec).
-    if (customerId !== null && resolved.source !== null) {
-      const saved = await this.deps.aggregates.execute(
-        customerDecider,
-        customerStream(customerId),
-        {
-          type: 'AddCard',
-          customerId,
-          cardId,
-          card: resolved.card,
-          source: resolved.source,
-          merchantAccountId: attempt.merchantAccountId,
-        },
-        context,
-      );
-      let position = saved.position ?? recorded.position;
-      if (resolved.source.kind === 'token')
-        position =
-          (await this.deps.tokens.recordCard(resolved.source.tokenId, customerId, cardId, context)) ?? position;
-      return { id: chargeId, position };
-    }
+    if (customerId !== null && resolved.source !== null)
+      return this.saveChargeCard(recorded, { ...attempt, customerId }, resolved.source, context);
     return recorded;
+  }
+
+  /**
+   * Asks the network to authorize, after recording the intent. When the intent was recorded
+   * already, an earlier run of this request was cut short and may have reached the network: its
+   * answer is asked for first, so the card is never authorized twice for one charge.
+   */
+  private async authorize(
+    attempt: ChargeAttempt,
+    input: CreateChargeInput,
+    card: ChargeAttempt['card'],
+    context: CommandContext,
+  ): Promise<AuthorizationOutcome> {
+    const { chargeId } = attempt;
+    const intent = await this.deps.aggregates.execute(
+      chargeAuthorizationDecider,
+      chargeAuthorizationStream(chargeId),
+      {
+        type: 'StartAuthorization',
+        chargeId,
+        networkReference: chargeId,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        cardId: attempt.cardId,
+      },
+      context,
+    );
+    faultPoint('charge.before-network-call', context.mode);
+    const startedBefore = intent.events.length === 0;
+    const known = startedBefore
+      ? await this.deps.network.findAuthorization({ mode: context.mode, reference: chargeId })
+      : null;
+    if (known) return known;
+    const number = await this.deps.intake.revealNumber(card);
+    const address = input.billing?.address;
+    const zip = address?.zip ?? card.addressZip;
+    const outcome = await this.deps.network.authorize({
+      mode: context.mode,
+      reference: chargeId,
+      number,
+      expMonth: cardExpiry(card).month,
+      expYear: cardExpiry(card).year,
+      amount: input.amount,
+      currency: input.currency,
+      zip: zip ?? null,
+      addressProvided: Boolean(address || card.addressLine1 || card.addressZip),
+      threeDSecure: input.threeDSecure ? threeDSecureRequest(input.threeDSecure) : null,
+      now: context.now(),
+    });
+    faultPoint('charge.after-network-call', context.mode);
+    return outcome;
+  }
+
+  /** Saves the card of a successful charge to its customer, and notes it on the token it came from. */
+  private async saveChargeCard(
+    recorded: CommandOutcome,
+    charge: Pick<ChargeAttempt, 'chargeId' | 'cardId' | 'card' | 'merchantAccountId'> & { customerId: string },
+    source: CardSource,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    const { customerId, cardId } = charge;
+    const saved = await this.deps.aggregates.execute(
+      customerDecider,
+      customerStream(customerId),
+      // Already saved (the step ran before a crash cut the request short): an update that changes nothing.
+      (state): CustomerCommand =>
+        state.status !== 'none' && state.cards.some((card) => card.cardId === cardId)
+          ? { type: 'UpdateCustomer', customerId }
+          : {
+              type: 'AddCard',
+              customerId,
+              cardId,
+              card: charge.card,
+              source,
+              merchantAccountId: charge.merchantAccountId,
+            },
+      context,
+    );
+    let position = saved.position ?? recorded.position;
+    if (source.kind === 'token')
+      position = (await this.deps.tokens.recordCard(source.tokenId, customerId, cardId, context)) ?? position;
+    return { id: charge.chargeId, position };
+  }
+
+  /**
+   * The answer to a charge request whose charge is recorded already: the same decline, or the
+   * charge, with the steps after recording it made if a crash cut them off.
+   */
+  private async recordedCharge(
+    loaded: LoadedAggregate<ChargeState>,
+    input: CreateChargeInput,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    const charge = loaded.state;
+    if (charge.status === 'none') throw new Error('unreachable: a recorded charge exists');
+    const recorded = { id: charge.chargeId, position: loaded.events.at(-1)?.position ?? null };
+    if (charge.failure) throw declined(recorded, charge.failure);
+    // Only a new card (details or a token) is saved; a saved card of the customer is one already.
+    const source: CardSource | null =
+      input.card === undefined || (typeof input.card === 'string' && input.card.startsWith('card_'))
+        ? null
+        : typeof input.card === 'string'
+          ? { kind: 'token', tokenId: input.card }
+          : { kind: 'details' };
+    if (charge.customerId === null || source === null || input.customerId === undefined) return recorded;
+    return this.saveChargeCard(recorded, { ...charge, customerId: charge.customerId }, source, context);
   }
 
   async update(chargeId: string, input: UpdateChargeInput, context: CommandContext): Promise<CommandOutcome> {
@@ -248,27 +336,36 @@ export class ChargeCommands {
 
   /**
    * Refunds part or all of what is left. The amount is reserved first (so concurrent refunds can
-   * never exceed the captured amount), then the network's answer settles it.
+   * never exceed the captured amount), then the network's answer settles it. Safe to run again for
+   * the same request (its refund id derives from it): a reserved refund is not reserved twice, and
+   * one already settled is answered as it is.
    */
   async refund(
     chargeId: string,
     input: { amount?: number; reason?: 'fraudulent'; metadata?: Metadata },
     context: CommandContext,
   ): Promise<CommandOutcome & { refundId: string }> {
-    const refundId = newId('re');
-    const requested = await this.deps.aggregates.execute(
-      chargeDecider,
-      chargeStream(chargeId),
-      {
-        type: 'RequestRefund',
-        chargeId,
-        refundId,
-        ...(input.amount !== undefined ? { amount: input.amount } : {}),
-        reason: input.reason ?? null,
-        metadata: input.metadata ?? {},
-      },
-      context,
-    );
+    const refundId = createdObjectId('re', context);
+    const before = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    const earlier =
+      before.state.status === 'none' ? undefined : before.state.refunds.find((r) => r.refundId === refundId);
+    if (earlier && earlier.status !== 'pending')
+      return { id: chargeId, refundId, position: before.events.at(-1)?.position ?? null };
+    const requested = earlier
+      ? before
+      : await this.deps.aggregates.execute(
+          chargeDecider,
+          chargeStream(chargeId),
+          {
+            type: 'RequestRefund',
+            chargeId,
+            refundId,
+            ...(input.amount !== undefined ? { amount: input.amount } : {}),
+            reason: input.reason ?? null,
+            metadata: input.metadata ?? {},
+          },
+          context,
+        );
     const charge = requested.state;
     if (charge.status === 'none') throw new Error('unreachable: a refunded charge exists');
     const amount = charge.refunds.find((refund) => refund.refundId === refundId)!.amount;
@@ -296,6 +393,15 @@ export class ChargeCommands {
     const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), command, context);
     return { id: chargeId, position: result.position };
   }
+}
+
+function declined(recorded: CommandOutcome, failure: ChargeFailure): PaymentDeclined {
+  const details = {
+    chargeId: recorded.id,
+    ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+    ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
+  };
+  return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
 }
 
 function threeDSecureRequest(options: Partial<ThreeDSecureRequest>): ThreeDSecureRequest {

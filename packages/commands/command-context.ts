@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/mode.ts';
+import { derivedId, newId, type IdPrefix } from '../ids/object-id.ts';
 /** Who asks for a command, for which tenant, and when: becomes every event's metadata. */
 export interface CommandContext {
   accountId: string;
@@ -7,6 +8,11 @@ export interface CommandContext {
   actor: string;
   requestId: string;
   idempotencyKey?: string;
+  /**
+   * Set for requests with an `Idempotency-Key`: the ids of the objects the request creates derive
+   * from it (`idempotentId`), so that running the request again after a crash finds them.
+   */
+  requestToken?: string;
   causationId?: string;
   /** The business clock (a test clock for test-clock customers). */
   now: () => Date;
@@ -19,3 +25,11 @@ export interface Tenant {
 }
 
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+
+/**
+ * Id of an object a command creates: derived from the request when it carries an
+ * `Idempotency-Key` (a retry after a crash finds the object the first run committed), random
+ * otherwise. `role` tells apart several objects of one prefix that one request creates.
+ */
+export const createdObjectId = (prefix: IdPrefix, context: CommandContext, role: string = prefix): string =>
+  context.requestToken === undefined ? newId(prefix) : derivedId(prefix, context.requestToken, role);

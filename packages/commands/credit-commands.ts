@@ -3,12 +3,13 @@ import { creditDecider, type CreditCommand } from '../domain/credit/credit-decid
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { newId } from '../ids/object-id.ts';
-import type { CardNetwork } from '../network/card-network.ts';
+import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
+import { faultPoint } from '../config/fault-injection.ts';
+import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 
@@ -41,9 +42,19 @@ export interface CreditCommandsDeps {
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
 
-  /** Sends a credit; throws PaymentDeclined (after recording it) when the network refused it. */
+  /**
+   * Sends a credit; throws PaymentDeclined (after recording it) when the network refused it. A
+   * repeat of an idempotent request whose credit is recorded (its id derives from the request)
+   * gets the recorded outcome again.
+   */
   async create(input: CreateCreditInput, context: CommandContext): Promise<CommandOutcome> {
-    const creditId = newId('cr');
+    const creditId = createdObjectId('cr', context);
+    const existing = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+    if (existing.state.status !== 'none') {
+      const recorded = { id: creditId, position: existing.events.at(-1)?.position ?? null };
+      if (existing.state.failure) throw declined(recorded, existing.state.failure);
+      return recorded;
+    }
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
     // Invalid card details fail here with a 402 before anything is recorded: there is no credit yet.
@@ -60,22 +71,13 @@ export class CreditCommands {
       description: input.description ?? null,
       customerId,
       // A new card is not saved to the customer by a credit; it still gets an id of its own.
-      cardId: resolved.savedCardId ?? newId('card'),
+      cardId: resolved.savedCardId ?? createdObjectId('card', context),
       card: resolved.card,
       cardSource: resolved.source,
       metadata: input.metadata ?? {},
     };
 
-    const number = await this.deps.intake.revealNumber(resolved.card);
-    const outcome = await this.deps.network.credit({
-      mode: context.mode,
-      number,
-      expMonth: cardExpiry(resolved.card).month,
-      expYear: cardExpiry(resolved.card).year,
-      amount: input.amount,
-      currency: input.currency,
-      now: context.now(),
-    });
+    const outcome = await this.transfer(attempt, context);
     const failure: CreditFailure | null = outcome.failure
       ? {
           failureCode: outcome.failure.code,
@@ -85,14 +87,48 @@ export class CreditCommands {
       : null;
 
     const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
-    if (failure) {
-      const details = {
-        creditId,
-        ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
-      };
-      throw new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
-    }
+    if (failure) throw declined(recorded, failure);
     return recorded;
+  }
+
+  /**
+   * Asks the network to send the funds, after recording the intent. When the intent was recorded
+   * already, an earlier run of this request was cut short and may have reached the network: its
+   * answer is asked for first, so the funds are never sent twice for one credit.
+   */
+  private async transfer(attempt: CreditAttempt, context: CommandContext): Promise<CreditOutcome> {
+    const { creditId, card } = attempt;
+    const intent = await this.deps.aggregates.execute(
+      creditTransferDecider,
+      creditTransferStream(creditId),
+      {
+        type: 'StartTransfer',
+        creditId,
+        networkReference: creditId,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        cardId: attempt.cardId,
+      },
+      context,
+    );
+    const startedBefore = intent.events.length === 0;
+    const known = startedBefore
+      ? await this.deps.network.findCredit({ mode: context.mode, reference: creditId })
+      : null;
+    if (known) return known;
+    const number = await this.deps.intake.revealNumber(card);
+    const outcome = await this.deps.network.credit({
+      mode: context.mode,
+      reference: creditId,
+      number,
+      expMonth: cardExpiry(card).month,
+      expYear: cardExpiry(card).year,
+      amount: attempt.amount,
+      currency: attempt.currency,
+      now: context.now(),
+    });
+    faultPoint('credit.after-network-call', context.mode);
+    return outcome;
   }
 
   /** Changes description and metadata only: the transfer itself is final. */
@@ -104,4 +140,12 @@ export class CreditCommands {
     const result = await this.deps.aggregates.execute(creditDecider, creditStream(creditId), command, context);
     return { id: creditId, position: result.position };
   }
+}
+
+function declined(recorded: CommandOutcome, failure: CreditFailure): PaymentDeclined {
+  const details = {
+    creditId: recorded.id,
+    ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+  };
+  return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
 }

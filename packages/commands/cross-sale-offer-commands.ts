@@ -8,9 +8,8 @@ import {
   type OfferTemplate,
   type OfferTerms,
 } from '../domain/cross-sale-offer/cross-sale-offer-events.ts';
-import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { OfferImages } from './offer-image.ts';
 
@@ -40,7 +39,9 @@ export class CrossSaleOfferCommands {
   ) {}
 
   async create(input: CreateCrossSaleOfferInput, context: CommandContext): Promise<CommandOutcome> {
-    const offerId = newId('cso');
+    const offerId = createdObjectId('cso', context);
+    const earlier = await this.aggregates.createdEarlier(crossSaleOfferStream(offerId), context);
+    if (earlier !== undefined) return { id: offerId, position: earlier };
     const terms: OfferTerms = {
       charge: { amount: input.charge.amount, currency: input.charge.currency, capture: input.charge.capture ?? true },
       template: input.template,

@@ -4,13 +4,13 @@ import { customerDecider, type CustomerCommand, type NewCard } from '../domain/c
 import { customerStream, type CardChanges } from '../domain/customer/customer-events.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { newId } from '../ids/object-id.ts';
 import type { CardNetwork } from '../network/card-network.ts';
 import type { Vault } from '../vault/vault.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
+import { faultPoint } from '../config/fault-injection.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
 
@@ -58,8 +58,20 @@ export interface CustomerCommandsDeps {
 export class CustomerCommands {
   constructor(private readonly deps: CustomerCommandsDeps) {}
 
+  /**
+   * Safe to run again for the same request (an idempotent request cut short by a crash: the
+   * customer id derives from it): a recorded customer is answered as it was recorded, with the
+   * follow-ups of its card made if a crash cut them off.
+   */
   async create(input: CreateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
-    const customerId = newId('cust');
+    const customerId = createdObjectId('cust', context);
+    const existing = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
+    if (existing.state.status !== 'none') {
+      const recorded = { id: customerId, position: existing.events.at(-1)?.position ?? null };
+      // The card given at creation is added by the creation's own events.
+      const added = existing.events.find((event) => event.type === 'CardAdded' && event.revision <= 1);
+      return this.afterCardSaved(recorded, customerId, added?.data as NewCard | undefined, context);
+    }
     const { card, ...fields } = input;
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
     const outcome = await this.run(
@@ -67,6 +79,7 @@ export class CustomerCommands {
       { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
       context,
     );
+    faultPoint('customer.after-append', context.mode);
     return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
@@ -99,7 +112,19 @@ export class CustomerCommands {
   async addCard(customerId: string, reference: CardReference, context: CommandContext): Promise<CommandOutcome> {
     await this.deps.cardSources.liveCustomer(customerId, context);
     const newCard = await this.cardToSave(customerId, reference, context, 'id');
-    const outcome = await this.run(customerId, { type: 'AddCard', customerId, ...newCard }, context);
+    const result = await this.deps.aggregates.execute(
+      customerDecider,
+      customerStream(customerId),
+      // Saved already: an earlier run of this idempotent request was cut short after saving it.
+      (state): CustomerCommand =>
+        context.requestToken !== undefined &&
+        state.status !== 'none' &&
+        state.cards.some((saved) => saved.cardId === newCard.cardId)
+          ? { type: 'UpdateCustomer', customerId }
+          : { type: 'AddCard', customerId, ...newCard },
+      context,
+    );
+    const outcome = { id: customerId, position: result.position };
     const saved = await this.afterCardSaved(outcome, customerId, newCard, context);
     return { id: newCard.cardId, position: saved.position };
   }
@@ -186,7 +211,7 @@ export class CustomerCommands {
           : 'a token (tok_…), a charge (char_…) or card details';
       throw new InvalidRequestError(`Invalid parameter: ${parameter} must be ${expected}`);
     }
-    const cardId = newId('card');
+    const cardId = createdObjectId('card', context);
     const resolved = await this.deps.cardSources.newCard(
       reference,
       { kind: 'card', customerId, cardId },

@@ -3,9 +3,8 @@ import type { Metadata } from '../domain/metadata.ts';
 import { planDecider, type PlanCommand } from '../domain/plan/plan-decider.ts';
 import { planStream, type PlanInterval, type PlanTerms } from '../domain/plan/plan-events.ts';
 import type { PlanState } from '../domain/plan/plan-state.ts';
-import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 export interface CreatePlanInput {
@@ -30,7 +29,9 @@ export class PlanCommands {
   constructor(private readonly aggregates: AggregateStore) {}
 
   async create(input: CreatePlanInput, context: CommandContext): Promise<CommandOutcome> {
-    const planId = newId('plan');
+    const planId = createdObjectId('plan', context);
+    const earlier = await this.aggregates.createdEarlier(planStream(planId), context);
+    if (earlier !== undefined) return { id: planId, position: earlier };
     if (input.recursTo) await this.requireRecursionTarget(input.recursTo, context);
     const terms: PlanTerms = {
       amount: input.amount,

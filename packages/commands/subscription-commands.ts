@@ -19,7 +19,7 @@ import { accountSettings } from './account-settings.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { BackgroundWork } from './background-work.ts';
 import type { ChargeCommands } from './charge-commands.ts';
-import { unixSeconds, type CommandContext } from './command-context.ts';
+import { createdObjectId, unixSeconds, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { CustomerClock } from './customer-clock.ts';
 import { PaymentDeclined } from './payment-declined.ts';
@@ -86,29 +86,34 @@ export class SubscriptionCommands {
     const trial = input.trialEnd !== undefined ? input.trialEnd !== -1 : Boolean(plan.trialPeriodDays);
     if (!trial && !customer.defaultCardId)
       throw new InvalidRequestError(`Customer '${input.customerId}' has no default card to charge`);
-    const subscriptionId = newId('sub');
-    const created = await this.execute(
-      subscriptionId,
-      {
-        type: 'CreateSubscription',
+    const subscriptionId = createdObjectId('sub', context);
+    const created =
+      (await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context)) ??
+      (await this.execute(
         subscriptionId,
-        customerId: input.customerId,
-        testClockId: customer.testClockId ?? null,
-        plan: snapshot(plan),
-        quantity: input.quantity ?? 1,
-        captureCharges: input.captureCharges ?? true,
-        ...(input.remainingBillingCycles !== undefined ? { remainingBillingCycles: input.remainingBillingCycles } : {}),
-        ...(input.trialEnd !== undefined ? { trialEnd: input.trialEnd } : {}),
-        shipping: input.shipping ?? null,
-        billing: input.billing ?? null,
-        merchantAccountId: input.merchantAccountId ?? null,
-        metadata: input.metadata ?? {},
-        chargeId: newId('char'),
-        now: unixSeconds(clocked.now()),
-      },
-      clocked,
-    );
-    // Without a trial the first charge is made now; a decline leaves the subscription incomplete.
+        {
+          type: 'CreateSubscription',
+          subscriptionId,
+          customerId: input.customerId,
+          testClockId: customer.testClockId ?? null,
+          plan: snapshot(plan),
+          quantity: input.quantity ?? 1,
+          captureCharges: input.captureCharges ?? true,
+          ...(input.remainingBillingCycles !== undefined
+            ? { remainingBillingCycles: input.remainingBillingCycles }
+            : {}),
+          ...(input.trialEnd !== undefined ? { trialEnd: input.trialEnd } : {}),
+          shipping: input.shipping ?? null,
+          billing: input.billing ?? null,
+          merchantAccountId: input.merchantAccountId ?? null,
+          metadata: input.metadata ?? {},
+          chargeId: createdObjectId('char', context, 'first-charge'),
+          now: unixSeconds(clocked.now()),
+        },
+        clocked,
+      ));
+    // Without a trial the first charge is made now (or, when an earlier run of this request was cut
+    // short, finished): a decline leaves the subscription incomplete.
     const settled = await this.settlePending(subscriptionId, clocked, {});
     return { id: subscriptionId, position: latest(created, settled) };
   }

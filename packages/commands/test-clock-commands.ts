@@ -5,10 +5,9 @@ import { nextStep, type DueStep } from '../domain/subscription/subscription-sche
 import { subscriptionDecider } from '../domain/subscription/subscription-decider.ts';
 import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import type { SubscriptionState } from '../domain/subscription/subscription-state.ts';
-import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { BackgroundWork } from './background-work.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { SubscriptionCommands } from './subscription-commands.ts';
 
@@ -35,7 +34,9 @@ export class TestClockCommands {
 
   async create(input: { frozenTime: number; name?: string }, context: CommandContext): Promise<CommandOutcome> {
     requireTestMode(context);
-    const testClockId = newId('clock');
+    const testClockId = createdObjectId('clock', context);
+    const earlier = await this.deps.aggregates.createdEarlier(testClockStream(testClockId), context);
+    if (earlier !== undefined) return { id: testClockId, position: earlier };
     return this.run(
       testClockId,
       { type: 'CreateTestClock', testClockId, frozenTime: input.frozenTime, name: input.name ?? null },

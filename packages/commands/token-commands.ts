@@ -1,10 +1,9 @@
 import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
 import { tokenDecider } from '../domain/token/token-decider.ts';
 import { tokenStream, type TokenUse } from '../domain/token/token-events.ts';
-import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 /**
@@ -21,7 +20,9 @@ export class TokenCommands {
   async create(input: CardDetailsInput, context: CommandContext): Promise<CommandOutcome> {
     const now = context.now();
     const card = await this.intake.fromDetails(input, now);
-    const tokenId = newId('tok');
+    const tokenId = createdObjectId('tok', context);
+    const earlier = await this.aggregates.createdEarlier(tokenStream(tokenId), context);
+    if (earlier !== undefined) return { id: tokenId, position: earlier };
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
     const result = await this.aggregates.execute(
       tokenDecider,

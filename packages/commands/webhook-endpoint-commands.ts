@@ -4,7 +4,7 @@ import {
   type WebhookEndpointCommand,
 } from '../domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../domain/webhook-endpoint/webhook-endpoint-events.ts';
-import { newId, randomBase62 } from '../ids/object-id.ts';
+import { randomBase62 } from '../ids/object-id.ts';
 import type { Vault } from '../vault/vault.ts';
 import {
   DestinationRefused,
@@ -14,7 +14,7 @@ import {
   type HostResolver,
 } from '../webhooks/webhook-destination.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { Mode } from '../domain/mode.ts';
 
@@ -53,7 +53,9 @@ export class WebhookEndpointCommands {
     context: CommandContext,
   ): Promise<CommandOutcome & { secret: string }> {
     await this.checkUrl(input.url, context.mode);
-    const endpointId = newId('we');
+    const endpointId = createdObjectId('we', context);
+    const earlier = await this.createdEarlier(endpointId, context);
+    if (earlier) return earlier;
     const secret = `whsec_${randomBase62(32)}`;
     const secretVaultRef = await this.vault.store(WEBHOOK_SECRET_KIND, secret);
     try {
@@ -77,6 +79,20 @@ export class WebhookEndpointCommands {
       await this.vault.erase(secretVaultRef);
       throw error;
     }
+  }
+
+  /** An earlier run of this idempotent request, cut short by a crash, created the endpoint: the same answer. */
+  private async createdEarlier(
+    endpointId: string,
+    context: CommandContext,
+  ): Promise<(CommandOutcome & { secret: string }) | null> {
+    const position = await this.aggregates.createdEarlier(webhookEndpointStream(endpointId), context);
+    if (position === undefined) return null;
+    const { state } = await this.aggregates.load(webhookEndpointDecider, webhookEndpointStream(endpointId), context);
+    const secret = state.status === 'active' ? await this.vault.reveal(state.endpoint.secretVaultRef) : null;
+    // Deleted meanwhile: its secret is gone with it.
+    if (secret === null) throw new InvalidRequestError(`Webhook endpoint '${endpointId}' has been deleted`);
+    return { id: endpointId, position, secret };
   }
 
   async update(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LogLevel } from '../observability/logger.ts';
+import { parseFaultInjection, type FaultPoint } from './fault-injection.ts';
 
 /**
  * The whole process configuration, read once at startup from environment variables.
@@ -34,12 +35,16 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   /** How long a webhook endpoint has to answer an attempt (connection, TLS and status line). */
   webhookTimeoutMs: number;
+  /** Deliveries failed for good in a row after which an endpoint is disabled; 0: never. */
+  webhookDisableAfterFailedDeliveries: number;
   serviceRole: ServiceRole;
   shutdownTimeoutMs: number;
   /** How often workers look for due work (renewals, retries, deliveries, network outcomes). */
   schedulerIntervalMs: number;
   /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
+  /** Test hook (`fault-injection.ts`): points where a test-mode request kills the process. Empty by default. */
+  faultInjection: FaultPoint[];
   /** Tests and development: an answer with a field its response schema does not know is a 500. */
   strictResponses: boolean;
 }
@@ -113,12 +118,24 @@ const environmentSchema = z
     TOKEN_TTL_SECONDS: integerBetween(1, 7 * 24 * 3600).default(900),
     WEBHOOK_RETRY_DELAYS: millisecondsList.default(DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
     WEBHOOK_TIMEOUT_MS: integerBetween(100, 600_000).default(10_000),
+    WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES: integerBetween(0, 1_000_000).default(10),
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
     SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
     SCHEDULER_INTERVAL_MS: integerBetween(50, 3_600_000).default(1000),
     NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
+    FAULT_INJECTION: z
+      .string()
+      .transform((setting, ctx) => {
+        try {
+          return parseFaultInjection(setting);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .default([]),
     STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
@@ -147,6 +164,7 @@ const environmentSchema = z
     tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookDisableAfterFailedDeliveries: env.WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES,
     serviceRole: env.SERVICE_ROLE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
@@ -155,6 +173,7 @@ const environmentSchema = z
       fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
+    faultInjection: env.FAULT_INJECTION,
     strictResponses: env.STRICT_RESPONSES === 'true',
   }));
 

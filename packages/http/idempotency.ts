@@ -7,12 +7,16 @@ import type { Mode } from '../domain/mode.ts';
 
 /**
  * Idempotent POSTs: a request sent again with the same `Idempotency-Key` gets the first request's
- * response instead of running twice. Keys are scoped to the account and mode of the API key.
+ * response instead of running twice. Keys are scoped to the account and mode of the API key and to
+ * its kind (secret or public), so a public key can neither claim nor probe a secret key's keys.
  *
  * The first request inserts a `pending` record (insert is atomic: exactly one request wins),
  * runs, and stores its status and body. A duplicate that arrives meanwhile waits for the record to
  * complete, then replays it. 5xx responses are not stored: the record is released so that a retry
- * runs again. A pending record left by a process that died is taken over once it is stale.
+ * runs again. The running request renews the pending record's heartbeat; a record whose heartbeat
+ * stopped belongs to a process that died and is taken over. Running the request again is then safe
+ * because commands are idempotent against the event log: the objects a request creates get ids
+ * derived from its `requestToken`, so a second run finds what the first one committed.
  */
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -29,12 +33,16 @@ export interface IdempotencyRecord extends Document {
   fingerprint: string;
   /** When the current owner started running the request (ms since epoch). */
   startedAt: number;
+  /** Last sign of life of the owner (ms since epoch); absent in records of older versions. */
+  heartbeatAt?: number;
   response?: StoredResponse;
 }
 
 export interface IdempotencyScope {
   accountId: string;
   mode: Mode;
+  /** Kind of the API key that sent the request: public and secret keys have separate keys. */
+  keyKind: 'secret' | 'public';
   key: string;
 }
 
@@ -43,7 +51,9 @@ export interface IdempotencyOptions {
   ttlMs?: number;
   /** Key of the request fingerprints (HMAC-SHA256); stable across processes and restarts. */
   fingerprintKey: Buffer;
-  /** A pending record older than this belongs to a request that died; default 60 s. */
+  /** How often a running request renews its pending record; default 1 s. */
+  heartbeatMs?: number;
+  /** A pending record without a heartbeat for this long belongs to a request that died; default 5 s. */
   staleAfterMs?: number;
   /** How long a duplicate waits for the first request to finish before giving up (409); default 30 s. */
   waitTimeoutMs?: number;
@@ -60,6 +70,7 @@ export interface IdempotentOutcome {
 export class IdempotencyStore {
   private readonly ttlMs: number;
   private readonly staleAfterMs: number;
+  private readonly heartbeatMs: number;
   private readonly waitTimeoutMs: number;
   private readonly pollIntervalMs: number;
   private readonly now: () => number;
@@ -71,7 +82,8 @@ export class IdempotencyStore {
   ) {
     this.fingerprintKey = options.fingerprintKey;
     this.ttlMs = options.ttlMs ?? 24 * 3600_000;
-    this.staleAfterMs = options.staleAfterMs ?? 60_000;
+    this.heartbeatMs = options.heartbeatMs ?? 1_000;
+    this.staleAfterMs = options.staleAfterMs ?? 5_000;
     this.waitTimeoutMs = options.waitTimeoutMs ?? 30_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.now = options.now ?? Date.now;
@@ -82,13 +94,24 @@ export class IdempotencyStore {
     return requestFingerprint(method, path, body, this.fingerprintKey);
   }
 
+  /**
+   * Identifies one idempotent request (its key's scope and its fingerprint), the same in every
+   * process and after restarts: commands derive the ids of the objects the request creates from it.
+   * A key reused for other parameters after its record expired gives another token.
+   */
+  requestToken(scope: IdempotencyScope, fingerprint: string): string {
+    return createHmac('sha256', this.fingerprintKey)
+      .update(`request-token\n${recordId(scope)}\n${fingerprint}`)
+      .digest('hex');
+  }
+
   /** Runs `execute` once per key and fingerprint; every other call gets the stored response. */
   async run(
     scope: IdempotencyScope,
     fingerprint: string,
     execute: () => Promise<StoredResponse>,
   ): Promise<IdempotentOutcome> {
-    const id = `${scope.accountId}:${scope.mode}:${scope.key}`;
+    const id = recordId(scope);
     const giveUpAt = this.now() + this.waitTimeoutMs;
     for (;;) {
       const claim = this.pendingRecord(id, fingerprint);
@@ -124,6 +147,7 @@ export class IdempotencyStore {
       state: 'pending',
       fingerprint,
       startedAt: now,
+      heartbeatAt: now,
       _expiresAt: now + this.ttlMs,
     };
   }
@@ -133,12 +157,23 @@ export class IdempotencyStore {
     execute: () => Promise<StoredResponse>,
   ): Promise<StoredResponse> {
     let response: StoredResponse;
+    // Beats are chained and awaited before the record changes again, so none can land after it.
+    let beats: Promise<unknown> = Promise.resolve();
+    const heartbeat = setInterval(() => {
+      // Best effort: a missed beat only lets a duplicate run the (idempotent) request again.
+      beats = beats.then(() => this.records.put({ ...claim, heartbeatAt: this.now() })).catch(() => undefined);
+    }, this.heartbeatMs);
+    heartbeat.unref();
     try {
       response = await execute();
     } catch (error) {
+      clearInterval(heartbeat);
+      await beats;
       await this.records.delete(claim.id);
       throw error;
     }
+    clearInterval(heartbeat);
+    await beats;
     if (response.status >= 500) {
       await this.records.delete(claim.id);
       return response;
@@ -148,7 +183,7 @@ export class IdempotencyStore {
   }
 
   private isStale(record: IdempotencyRecord): boolean {
-    return record.state === 'pending' && this.now() - record.startedAt > this.staleAfterMs;
+    return record.state === 'pending' && this.now() - (record.heartbeatAt ?? record.startedAt) > this.staleAfterMs;
   }
 
   /**
@@ -159,6 +194,8 @@ export class IdempotencyStore {
     return this.records.insert(this.pendingRecord(`takeover:${stale.id}:${stale.startedAt}`, stale.fingerprint));
   }
 }
+
+const recordId = (scope: IdempotencyScope): string => `${scope.accountId}:${scope.mode}:${scope.keyKind}:${scope.key}`;
 
 /**
  * What makes two requests the same request: method, path and the parsed body, with object keys

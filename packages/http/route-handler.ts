@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
+import { faultPoint } from '../config/fault-injection.ts';
 import type { Logger } from '../observability/logger.ts';
 import { authorizeKeyKind } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
@@ -37,8 +38,10 @@ export function routeHandler(
     const auth = recognised!;
     authorizeKeyKind(route, auth);
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
-    const execute = async () => {
-      const response = await executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+    /** Runs the route; with an idempotent request's key and token when it has them. */
+    const execute = async (idempotent?: { key: string; token: string }) => {
+      const caller = { auth, requestId: log.requestId, ...(idempotent && { idempotent }) };
+      const response = await executeRoute(route, req, caller, logger);
       return strictResponses ? checkedResponse(route, response, logger) : response;
     };
 
@@ -46,12 +49,14 @@ export function routeHandler(
       send(res, await execute());
       return;
     }
-    const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
-    const { response, replayed } = await idempotency.run(
-      scope,
-      idempotency.fingerprint(req.method, req.path, req.body),
-      execute,
-    );
+    const scope = { accountId: auth.accountId, mode: auth.mode, keyKind: auth.keyKind, key: idempotencyKey };
+    const fingerprint = idempotency.fingerprint(req.method, req.path, req.body);
+    const idempotent = { key: idempotencyKey, token: idempotency.requestToken(scope, fingerprint) };
+    const { response, replayed } = await idempotency.run(scope, fingerprint, async () => {
+      const answer = await execute(idempotent);
+      faultPoint('request.after-projection', auth.mode);
+      return answer;
+    });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     send(res, response);
   };
@@ -73,7 +78,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 interface Caller {
   auth: AuthContext;
   requestId: string;
-  idempotencyKey: string | undefined;
+  idempotent?: { key: string; token: string };
 }
 
 /** Never throws: failures become the error envelope, so that idempotency can store them. */
@@ -91,7 +96,7 @@ async function executeRoute(
       query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
-      ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
+      ...(caller.idempotent && { idempotencyKey: caller.idempotent.key, requestToken: caller.idempotent.token }),
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };

@@ -18,6 +18,8 @@ export interface RequestContext<P, Q, B> {
   requestId: string;
   /** The `Idempotency-Key` header of a POST; commands record it in their events' metadata. */
   idempotencyKey?: string;
+  /** With an `Idempotency-Key`: identifies the request across retries and crashes (`IdempotencyStore.requestToken`). */
+  requestToken?: string;
   /** Request headers by lower-case name (Authorization excluded). */
   headers: Record<string, string | undefined>;
   ip: string;

@@ -1,11 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ResourceName, resources } from '../domain/resources.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Random base62 text; 24 characters carry ~143 bits, enough that ids never collide. */
 export function randomBase62(length = 24): string {
-  const bytes = randomBytes(length * 2);
+  return base62(randomBytes(length * 2), length);
+}
+
+function base62(bytes: Buffer, length: number): string {
   let out = '';
   for (let i = 0; out.length < length && i < bytes.length; i++) {
     const byte = bytes[i]!;
@@ -14,6 +17,14 @@ export function randomBase62(length = 24): string {
   }
   return out.length === length ? out : out + randomBase62(length - out.length);
 }
+
+/**
+ * An id that is a function of `seed` and `role`, shaped like a random one: the same request run
+ * twice (after a crash) gives its objects the same ids. `seed` must be secret-keyed and unique
+ * per request (see `IdempotencyStore.requestToken`).
+ */
+export const derivedId = (prefix: IdPrefix, seed: string, role: string = prefix): string =>
+  `${prefix}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
 
 /** Ids that name no API resource: request ids, vault references, event logs, offer images, API keys. */
 type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key';

@@ -4,18 +4,27 @@
  * the claim (lock) lapses.
  */
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker, type BackoffOptions, type Job as BullMqJob, type JobsOptions, type MinimalJob } from 'bullmq';
+import {
+  DelayedError,
+  Queue,
+  Worker,
+  type BackoffOptions,
+  type Job as BullMqJob,
+  type JobsOptions,
+  type MinimalJob,
+} from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
-import type {
-  Backoff,
-  EnqueueOptions,
-  EnqueueResult,
-  Job,
-  JobHandler,
-  JobQueue,
-  ProcessOptions,
-  QueueCounts,
-  QueueWorker,
+import {
+  JobPostponed,
+  type Backoff,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type Job,
+  type JobHandler,
+  type JobQueue,
+  type ProcessOptions,
+  type QueueCounts,
+  type QueueWorker,
 } from './job-queue.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
@@ -27,18 +36,27 @@ export interface BullMqJobQueueOptions {
   /** How long failed jobs are kept for inspection (default 7 days). */
   failedRetentionMs?: number;
   /**
-   * How long a worker's claim on a job lasts unless renewed (default 30 s): the jobs of a worker
-   * that died return to the queue after it.
+   * How long a worker's claim on a job lasts unless renewed (default 5 s; renewed every half of it
+   * while the job runs): the jobs of a worker that died return to the queue after it.
    */
   lockDurationMs?: number;
   /**
-   * How often workers look for jobs whose claim has lapsed (default 30 s). The check is queue-wide and
+   * How often workers look for jobs whose claim has lapsed (default 2 s). The check is queue-wide and
    * each one holds off the others for its own interval, so give every process the same value.
    */
   stalledIntervalMs?: number;
-  /** Receives Redis connection errors, which the client retries on its own (default console.error). */
+  /**
+   * Receives the errors of the queues, workers and connections (default console.error). Redis
+   * connection errors come in bursts while it is unreachable; the client reconnects on its own.
+   */
   onError?: (error: Error) => void;
+  /** Told when a connection to Redis is (again) ready. */
+  onReady?: () => void;
 }
+
+/** A killed worker's jobs are back in the queue within lock + stalled interval (about 7 s). */
+const DEFAULT_LOCK_DURATION_MS = 5_000;
+const DEFAULT_STALLED_INTERVAL_MS = 2_000;
 
 const hour = 60 * 60 * 1000;
 
@@ -56,6 +74,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly failedRetentionMs: number;
   private readonly options: BullMqJobQueueOptions;
   private readonly onError: (error: Error) => void;
+  private readonly onReady: () => void;
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Set<QueueWorker>();
   /** Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back. */
@@ -73,6 +92,7 @@ export class BullMqJobQueue implements JobQueue {
     this.completedRetentionMs = options.completedRetentionMs ?? 24 * hour;
     this.failedRetentionMs = options.failedRetentionMs ?? 7 * 24 * hour;
     this.onError = options.onError ?? ((error) => console.error('BullMQ job queue:', error));
+    this.onReady = options.onReady ?? (() => undefined);
   }
 
   async enqueue<Data>(
@@ -127,10 +147,15 @@ export class BullMqJobQueue implements JobQueue {
 
     const worker = new Worker(
       queueName,
-      async (job: BullMqJob) => {
+      async (job: BullMqJob, token?: string) => {
         try {
           await track(handler(toJob<Data>(job, job.attemptsMade + 1)));
         } catch (thrown) {
+          if (thrown instanceof JobPostponed) {
+            // Back to delayed without an attempt; DelayedError tells BullMQ the job was moved.
+            await job.moveToDelayed(Date.now() + Math.max(0, thrown.delayMs), token);
+            throw new DelayedError();
+          }
           // BullMQ only records and retries Error instances properly.
           throw thrown instanceof Error ? thrown : new Error(String(thrown));
         }
@@ -139,9 +164,8 @@ export class BullMqJobQueue implements JobQueue {
         connection: this.connectionForWorkers(),
         prefix: this.prefix,
         concurrency: options.concurrency ?? 1,
-        // BullMQ fills in its defaults with Object.assign: an explicit undefined would erase them.
-        ...(this.options.lockDurationMs !== undefined && { lockDuration: this.options.lockDurationMs }),
-        ...(this.options.stalledIntervalMs !== undefined && { stalledInterval: this.options.stalledIntervalMs }),
+        lockDuration: this.options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
+        stalledInterval: this.options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
         settings: { backoffStrategy: scheduleBackoffStrategy },
       },
     );
@@ -202,7 +226,9 @@ export class BullMqJobQueue implements JobQueue {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      this.producerConnection ??= new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false }));
+      this.producerConnection ??= this.watched(
+        new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false })),
+      );
       queue = new Queue(name, { connection: this.producerConnection, prefix: this.prefix });
       queue.on('error', this.onError);
       this.queues.set(name, queue);
@@ -212,11 +238,19 @@ export class BullMqJobQueue implements JobQueue {
 
   /** Shared by all workers for ordinary commands; each worker copies it for its blocking one. */
   private connectionForWorkers(): Redis {
-    this.workerConnection ??= new ConnectionWithCopies(
-      this.redisUrl,
-      this.connectionOptions({ maxRetriesPerRequest: null }),
+    this.workerConnection ??= this.watched(
+      new ConnectionWithCopies(this.redisUrl, this.connectionOptions({ maxRetriesPerRequest: null }), (copy) =>
+        this.watched(copy),
+      ),
     );
     return this.workerConnection;
+  }
+
+  /** Every connection reports its errors (none goes unhandled) and its recoveries. */
+  private watched<Connection extends Redis>(connection: Connection): Connection {
+    connection.on('error', this.onError);
+    connection.on('ready', this.onReady);
+    return connection;
   }
 
   private connectionOptions(options: ConnectionOptions): ConnectionOptions {
@@ -280,8 +314,17 @@ type ConnectionOptions = Pick<RedisOptions, 'enableOfflineQueue' | 'maxRetriesPe
 class ConnectionWithCopies extends Redis {
   readonly copies = new Set<Redis>();
 
+  constructor(
+    url: string,
+    options: ConnectionOptions,
+    private readonly onCopy: (copy: Redis) => void,
+  ) {
+    super(url, options);
+  }
+
   override duplicate<Override extends Partial<RedisOptions> | undefined = undefined>(override?: Override) {
     const copy = super.duplicate(override);
+    this.onCopy(copy);
     this.copies.add(copy);
     copy.once('end', () => this.copies.delete(copy));
     return copy;

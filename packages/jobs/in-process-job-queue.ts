@@ -3,16 +3,17 @@
  * timers. Same contracts as the BullMQ adapter, except that nothing survives a restart.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  Backoff,
-  EnqueueOptions,
-  EnqueueResult,
-  Job,
-  JobHandler,
-  JobQueue,
-  ProcessOptions,
-  QueueCounts,
-  QueueWorker,
+import {
+  JobPostponed,
+  type Backoff,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type Job,
+  type JobHandler,
+  type JobQueue,
+  type ProcessOptions,
+  type QueueCounts,
+  type QueueWorker,
 } from './job-queue.ts';
 import { retryDelayMs } from './retry-delay.ts';
 
@@ -216,6 +217,10 @@ export class InProcessJobQueue implements JobQueue {
         job.attemptsMade = attempt;
         this.finish(queue, job, 'completed');
       } catch (thrown) {
+        if (thrown instanceof JobPostponed) {
+          this.delay(queue, job, Math.max(0, thrown.delayMs));
+          return;
+        }
         job.attemptsMade = attempt;
         if (attempt < job.maxAttempts) {
           const delayMs = retryDelayMs(job.backoff, attempt);

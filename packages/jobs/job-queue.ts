@@ -39,6 +39,18 @@ export interface Job<Data = unknown> {
 
 export type JobHandler<Data = unknown> = (job: Job<Data>) => Promise<void>;
 
+/**
+ * Thrown by a handler that cannot run its job now (e.g. the resource it needs is busy): the job
+ * goes back to the queue, delayed by `delayMs`, without counting as an attempt, and its worker slot
+ * is free at once for other jobs.
+ */
+export class JobPostponed extends Error {
+  constructor(readonly delayMs: number) {
+    super(`postponed by ${delayMs} ms`);
+    this.name = 'JobPostponed';
+  }
+}
+
 export interface ProcessOptions {
   concurrency?: number;
   /** Called once a job has failed its last attempt. */

@@ -57,6 +57,12 @@ export type ThreeDSecureInfo = ThreeDSecureResult;
 
 export interface AuthorizationRequest {
   mode: Mode;
+  /**
+   * The merchant's reference of this authorization (the charge id), unique per payment. The network
+   * answers a repeated request with the same reference with its first answer instead of
+   * authorizing again, and `findAuthorization` looks it up.
+   */
+  reference: string;
   number: string;
   expMonth: number;
   expYear: number;
@@ -103,6 +109,18 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
+export interface CreditRequest {
+  mode: Mode;
+  /** The merchant's reference of this credit (the credit id): a repeated reference gets the first answer. */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  amount: number;
+  currency: string;
+  now: Date;
+}
+
 export interface CreditOutcome {
   approved: boolean;
   failure: { code: CardErrorCode; message: string; issuerDeclineCode: string | null } | null;
@@ -115,19 +133,18 @@ export interface CardNetwork {
   validate(entry: CardEntry, now: Date): CardValidationFailure | null;
   /** Whether the card can be saved at all (every test card can). */
   authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
+  /**
+   * What happened to the authorization with this reference: its answer, or null when the network
+   * never received it. Asked after a crash that may have cut off an authorization's answer.
+   */
+  findAuthorization(request: { mode: Mode; reference: string }): Promise<AuthorizationOutcome | null>;
   /** Capture of an authorized amount; test cards always capture. */
   capture(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void>;
   /** Refunds address the authorization, so they work after the card itself was deleted. */
   refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
-  credit(request: {
-    mode: Mode;
-    number: string;
-    expMonth: number;
-    expYear: number;
-    amount: number;
-    currency: string;
-    now: Date;
-  }): Promise<CreditOutcome>;
+  credit(request: CreditRequest): Promise<CreditOutcome>;
+  /** What happened to the credit with this reference: its answer, or null when the network never received it. */
+  findCredit(request: { mode: Mode; reference: string }): Promise<CreditOutcome | null>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
   representDispute(request: {
     mode: Mode;

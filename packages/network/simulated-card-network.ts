@@ -7,6 +7,7 @@ import type {
   CardNetwork,
   CardValidationFailure,
   CreditOutcome,
+  CreditRequest,
   LaterNetworkEvent,
   RefundOutcome,
   RepresentmentOutcome,
@@ -23,6 +24,7 @@ import { testCardBehaviour } from './test-cards.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
 import { evaluateThreeDSecure } from './three-d-secure.ts';
 import type { Mode } from '../domain/mode.ts';
+import { InMemoryNetworkJournal, type NetworkJournal } from './network-journal.ts';
 
 export interface SimulatedCardNetworkOptions {
   /** Delay before the dispute of 4242000000000018 opens (default 2000 ms). */
@@ -31,6 +33,10 @@ export interface SimulatedCardNetworkOptions {
   fraudWarningDelayMs?: number;
   /** Delay between contesting a dispute and the issuer's decision (default 2000 ms). */
   disputeDecisionDelayMs?: number;
+  /** Where the answered authorizations are remembered (default: in memory). */
+  authorizations?: NetworkJournal<AuthorizationOutcome>;
+  /** Where the answered credits are remembered (default: in memory). */
+  credits?: NetworkJournal<CreditOutcome>;
 }
 
 const DEFAULT_LATER_DELAY_MS = 2000;
@@ -53,13 +59,21 @@ const DEFAULT_LATER_DELAY_MS = 2000;
  * AVS (`address-verification.ts`), fraud screening (`fraud-screening.ts`) and 3-D Secure are
  * reported on declined charges too. `later` events are only returned for approved charges, and a
  * fraud status `in_progress` becomes `safe` when the charge is not approved (no warning follows).
+ *
+ * Like a real acquirer, it remembers each authorization by the merchant's reference (in its
+ * journal, durable in the service's state store): a repeated reference gets the first answer, and
+ * `findAuthorization` tells what happened to one.
  */
 export class SimulatedCardNetwork implements CardNetwork {
   private readonly disputeDelayMs: number;
   private readonly fraudWarningDelayMs: number;
   private readonly disputeDecisionDelayMs: number;
+  private readonly authorizations: NetworkJournal<AuthorizationOutcome>;
+  private readonly credits: NetworkJournal<CreditOutcome>;
 
   constructor(options: SimulatedCardNetworkOptions = {}) {
+    this.authorizations = options.authorizations ?? new InMemoryNetworkJournal();
+    this.credits = options.credits ?? new InMemoryNetworkJournal();
     this.disputeDelayMs = options.disputeDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.fraudWarningDelayMs = options.fraudWarningDelayMs ?? DEFAULT_LATER_DELAY_MS;
     this.disputeDecisionDelayMs = options.disputeDecisionDelayMs ?? DEFAULT_LATER_DELAY_MS;
@@ -74,6 +88,16 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
+    const answered = await this.authorizations.find(request.mode, request.reference);
+    if (answered) return answered;
+    return this.authorizations.record(request.mode, request.reference, this.decide(request));
+  }
+
+  findAuthorization(request: { mode: Mode; reference: string }): Promise<AuthorizationOutcome | null> {
+    return this.authorizations.find(request.mode, request.reference);
+  }
+
+  private decide(request: AuthorizationRequest): AuthorizationOutcome {
     const behaviour = testCardBehaviour(request.number);
     const fraudVerdict = screenForFraud(behaviour, request.number, request.amount);
     if (!isValidCardNumber(request.number)) {
@@ -123,17 +147,15 @@ export class SimulatedCardNetwork implements CardNetwork {
   }
 
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */
-  async credit(request: {
-    mode: Mode;
-    number: string;
-    expMonth: number;
-    expYear: number;
-    amount: number;
-    currency: string;
-    now: Date;
-  }): Promise<CreditOutcome> {
+  async credit(request: CreditRequest): Promise<CreditOutcome> {
+    const answered = await this.credits.find(request.mode, request.reference);
+    if (answered) return answered;
     const failure = this.creditFailure(request.number);
-    return { approved: failure === null, failure };
+    return this.credits.record(request.mode, request.reference, { approved: failure === null, failure });
+  }
+
+  findCredit(request: { mode: Mode; reference: string }): Promise<CreditOutcome | null> {
+    return this.credits.find(request.mode, request.reference);
   }
 
   /** Disputes are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later. */

@@ -43,5 +43,9 @@ export const webhookEndpointView = objectView<WebhookEndpointDoc, WebhookEndpoin
     },
     // Soft delete: still readable, with deleted: true; its deliveries stay listable.
     WebhookEndpointDeleted: (current) => current && { ...current, deleted: true, _deleted: true },
+    WebhookEndpointDisabledAutomatically: (current) => current && { ...current, enabled: false },
+    // The count of failed deliveries is not part of the endpoint object.
+    WebhookEndpointDeliveryFailed: (current) => current,
+    WebhookEndpointFailuresCleared: (current) => current,
   },
 });

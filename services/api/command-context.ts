@@ -11,5 +11,6 @@ export function commandContext(request: RequestContext<unknown, unknown, unknown
     now: () => new Date(),
   };
   if (request.idempotencyKey !== undefined) context.idempotencyKey = request.idempotencyKey;
+  if (request.requestToken !== undefined) context.requestToken = request.requestToken;
   return context;
 }

@@ -1,6 +1,14 @@
 import type { Logger } from 'winston';
 import type { JobQueue } from '../../packages/jobs/job-queue.ts';
+import { isConnectionError } from '../../packages/observability/outage-reporter.ts';
 import type { DueWorkSource } from './due-work.ts';
+
+/**
+ * How long this scheduler skips a job id it enqueued itself: the job is in the queue, and asking
+ * the queue again each scan (a Redis round trip per job) would only be told so. Also the longest a
+ * job lost with its queue waits to be enqueued again.
+ */
+const ENQUEUED_RECENTLY_MS = 5_000;
 
 /**
  * Periodically asks every due-work source for what has fallen due and enqueues it under its
@@ -9,6 +17,10 @@ import type { DueWorkSource } from './due-work.ts';
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** Job ids this scheduler enqueued, with when to stop skipping them. */
+  private readonly enqueuedRecently = new Map<string, number>();
+  /** Sources whose last scan failed: their failure was logged once, and is not again until they recover. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly jobs: JobQueue,
@@ -38,13 +50,30 @@ export class Scheduler {
   }
 
   private async scanSources(now: Date): Promise<void> {
+    const nowMs = Date.now();
+    for (const [jobId, until] of this.enqueuedRecently) if (until <= nowMs) this.enqueuedRecently.delete(jobId);
     for (const source of this.sources) {
       try {
         for (const work of await source.findDue(now)) {
+          const key = `${work.queue}/${work.jobId}`;
+          if (this.enqueuedRecently.has(key)) continue;
           await this.jobs.enqueue(work.queue, work.name, work.data, { ...work.options, jobId: work.jobId });
+          this.enqueuedRecently.set(key, nowMs + ENQUEUED_RECENTLY_MS);
         }
+        if (this.failing.delete(source.name)) this.logger.info('scheduler source recovered', { source: source.name });
       } catch (error) {
-        this.logger.error('scheduler source failed', { source: source.name, error: (error as Error).message });
+        // A lost connection (Redis away) is reported once by the connection itself, not per scan.
+        if (isConnectionError(error)) {
+          this.logger.debug('scheduler source waits for its connection', { source: source.name });
+          continue;
+        }
+        // Any other failure tends to repeat every scan: say it once, until the source recovers.
+        if (this.failing.has(source.name)) continue;
+        this.failing.add(source.name);
+        this.logger.warn('scheduler source failed; retrying every scan', {
+          source: source.name,
+          error: (error as Error).message,
+        });
       }
     }
   }

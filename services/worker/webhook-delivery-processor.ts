@@ -7,7 +7,7 @@ import {
 } from '../../packages/domain/webhook-delivery/webhook-delivery-events.ts';
 import { webhookEndpointDecider } from '../../packages/domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
-import type { Job } from '../../packages/jobs/job-queue.ts';
+import { JobPostponed, type Job } from '../../packages/jobs/job-queue.ts';
 import { sendWebhook } from '../../packages/webhooks/webhook-sender.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
 import { publicEventsCollection } from '../../projections/public-events-projection.ts';
@@ -15,9 +15,15 @@ import { publicObject } from '../../projections/views/object-view.ts';
 import type { Platform } from '../platform.ts';
 import { WEBHOOK_DELIVERY_QUEUE, webhookAttemptWork, type WebhookDeliveryJob } from './webhook-delivery-job.ts';
 import type { JobProcessor } from './worker.ts';
+import { WebhookSlots, type WebhookSlotLimits } from './webhook-slots.ts';
 
-/** Attempts in flight per worker process; one slow endpoint holds one slot for at most the timeout. */
-const CONCURRENCY = 10;
+/**
+ * Attempts in flight per worker process (they wait on the network, not on the CPU), of which one
+ * endpoint may hold at most 4 and one account (and mode) at most 20: an endpoint that never
+ * answers holds 4 slots for `WEBHOOK_TIMEOUT_MS` and delays only its own deliveries.
+ */
+export const WEBHOOK_CONCURRENCY = 100;
+export const WEBHOOK_SLOT_LIMITS: WebhookSlotLimits = { perEndpoint: 4, perAccount: 20 };
 
 /**
  * Makes one attempt of one delivery: POSTs the event exactly as GET /events/{id} shows it, signed
@@ -29,6 +35,19 @@ const CONCURRENCY = 10;
 export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
   const { aggregates, config, jobs, readModels, vault } = platform;
   const deliveries = new WebhookDeliveryCommands(aggregates, config.webhookRetryDelaysMs);
+  const slots = new WebhookSlots(WEBHOOK_SLOT_LIMITS);
+
+  /** A job whose endpoint (or account) has all its slots busy goes back to the queue for a while. */
+  async function deliverInSlot(job: Job<WebhookDeliveryJob>): Promise<void> {
+    const { endpointId, accountId, mode } = job.data;
+    const claim = slots.claim(endpointId, `${accountId}:${mode}`, job.id);
+    if (!claim.granted) throw new JobPostponed(claim.retryInMs);
+    try {
+      await deliver(job);
+    } finally {
+      claim.release();
+    }
+  }
 
   async function deliver(job: Job<WebhookDeliveryJob>): Promise<void> {
     const { deliveryId, endpointId, eventId, eventType, attempt, accountId, mode } = job.data;
@@ -69,7 +88,27 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
       timeoutMs: config.webhookTimeoutMs,
     });
     const recorded = await deliveries.recordAttempt(ref, { attempt, attemptedAt, ...answer }, context);
-    if (!recorded.recorded || recorded.data.nextAttemptAt === null) return;
+    if (!recorded.recorded) return;
+    const { outcome } = recorded.data;
+    const runOfFailures = endpoint.state.failedInARow > 0;
+    if (outcome === 'failed' || (outcome === 'delivered' && runOfFailures)) {
+      // A run of deliveries that failed for good disables the endpoint; a delivered one ends the run.
+      await aggregates.execute(
+        webhookEndpointDecider,
+        webhookEndpointStream(endpointId),
+        {
+          type: 'RecordDeliveryEnd',
+          endpointId,
+          deliveryId,
+          eventId,
+          outcome,
+          disableAfter: config.webhookDisableAfterFailedDeliveries,
+        },
+        context,
+      );
+      return;
+    }
+    if (recorded.data.nextAttemptAt === null) return;
 
     const next = webhookAttemptWork(
       { ...job.data, attempt: attempt + 1 },
@@ -82,7 +121,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
 
   return {
     queue: WEBHOOK_DELIVERY_QUEUE,
-    handler: (job) => deliver(job as Job<WebhookDeliveryJob>),
-    options: { concurrency: CONCURRENCY },
+    handler: (job) => deliverInSlot(job as Job<WebhookDeliveryJob>),
+    options: { concurrency: WEBHOOK_CONCURRENCY },
   };
 }

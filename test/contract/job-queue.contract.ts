@@ -3,7 +3,7 @@
  * from `open` and closes it afterwards. Delays are kept small; timings are checked loosely.
  */
 import { expect } from 'chai';
-import type { Backoff, Job, JobQueue } from '../../packages/jobs/job-queue.ts';
+import { JobPostponed, type Backoff, type Job, type JobQueue } from '../../packages/jobs/job-queue.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -194,6 +194,44 @@ export function describeJobQueueContract(adapterName: string, open: () => Promis
         expect((await jobs.counts('expiries')).delayed).to.equal(1);
         await waitFor(() => ranAfterMs !== undefined, 'the delayed job to run');
         expect(ranAfterMs).to.be.at.least(delayMs * 0.9);
+      });
+    });
+
+    describe('postponing', function () {
+      it('runs a postponed job again after the delay, without counting an attempt or failing it', async function () {
+        const runs: Array<{ attempt: number; at: number }> = [];
+        let failures = 0;
+        jobs.process(
+          'webhooks',
+          async (job) => {
+            runs.push({ attempt: job.attempt, at: Date.now() });
+            if (runs.length < 3) throw new JobPostponed(200);
+          },
+          { onFailed: () => void failures++ },
+        );
+
+        await jobs.enqueue('webhooks', 'deliver', {}, { jobId: 'postponed-1' });
+
+        await waitFor(async () => (await jobs.counts('webhooks')).completed === 1, 'the job to complete');
+        expect(runs.map((run) => run.attempt)).to.deep.equal([1, 1, 1]);
+        for (const gap of gapsBetween(runs.map((run) => run.at))) expect(gap).to.be.at.least(180);
+        expect(failures).to.equal(0);
+        expect((await jobs.enqueue('webhooks', 'deliver', {}, { jobId: 'postponed-1' })).deduplicated).to.equal(true);
+      });
+
+      it('frees the worker slot of a postponed job for the next one at once', async function () {
+        const order: string[] = [];
+        jobs.process('webhooks', async (job) => {
+          const { name } = job.data as { name: string };
+          order.push(name);
+          if (name === 'busy' && order.filter((seen) => seen === 'busy').length === 1) throw new JobPostponed(300);
+        });
+
+        await jobs.enqueue('webhooks', 'deliver', { name: 'busy' });
+        await jobs.enqueue('webhooks', 'deliver', { name: 'ready' });
+
+        await waitFor(() => order.length === 3, 'both jobs to run');
+        expect(order).to.deep.equal(['busy', 'ready', 'busy']);
       });
     });
 

@@ -55,6 +55,13 @@ export async function startRedisServer(): Promise<RedisServer | null> {
   throw lastError;
 }
 
+/** A new, empty redis-server on a given port: Redis coming back after it was killed. */
+export async function startRedisServerOn(port: number): Promise<RedisServer> {
+  const binary = redisServerPath();
+  if (!binary) throw new Error('redis-server is not on PATH');
+  return launch(binary, port);
+}
+
 async function launch(binary: string, port: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
   const args = ['--port', String(port), '--bind', host, '--save', '', '--appendonly', 'no', '--dir', dir];

@@ -118,3 +118,37 @@ export function signatureVerifies(secret: string, webhook: ReceivedWebhook, tole
 
 /** The id of the event a received webhook carries. */
 export const eventIdOf = (webhook: ReceivedWebhook): string => (JSON.parse(webhook.body) as { id: string }).id;
+
+/** What a receiver that verifies signatures and counts would report about a set of events. */
+export interface DeliveryTally {
+  /** Expected events never accepted (answered 2xx). */
+  missing: string[];
+  /** Expected events accepted more than once (allowed by at-least-once, counted). */
+  duplicates: string[];
+  /** Accepted webhooks of events not expected. */
+  unexpected: string[];
+  /** Received webhooks whose signature did not verify with the endpoint's secret. */
+  badSignatures: number;
+}
+
+export function tallyDeliveries(
+  received: ReceivedWebhook[],
+  expectedEventIds: Iterable<string>,
+  secret: string,
+): DeliveryTally {
+  const expected = new Set(expectedEventIds);
+  const accepted = new Map<string, number>();
+  let badSignatures = 0;
+  for (const webhook of received) {
+    if (!signatureVerifies(secret, webhook)) badSignatures += 1;
+    if (typeof webhook.answered !== 'number' || webhook.answered >= 300) continue;
+    const id = eventIdOf(webhook);
+    accepted.set(id, (accepted.get(id) ?? 0) + 1);
+  }
+  return {
+    missing: [...expected].filter((id) => !accepted.has(id)),
+    duplicates: [...accepted].filter(([id, count]) => expected.has(id) && count > 1).map(([id]) => id),
+    unexpected: [...accepted.keys()].filter((id) => !expected.has(id)),
+    badSignatures,
+  };
+}

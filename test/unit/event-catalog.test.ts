@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { publicObjects } from '../../projections/public-event-types.ts';
 import { blacklistRuleEventTypes } from '../../packages/domain/blacklist/blacklist-events.ts';
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
+import { chargeAuthorizationEventTypes } from '../../packages/domain/charge/charge-authorization.ts';
+import { creditTransferEventTypes } from '../../packages/domain/credit/credit-transfer.ts';
 import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
 import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
@@ -38,7 +40,9 @@ describe('event catalog (docs/events.md)', () => {
       ...customerEventTypes,
       ...tokenEventTypes,
       ...chargeEventTypes,
+      ...chargeAuthorizationEventTypes,
       ...creditEventTypes,
+      ...creditTransferEventTypes,
       ...blacklistRuleEventTypes,
     ];
     for (const type of all) expect(catalog, type).to.include(`| \`${type}\` |`);

@@ -10,7 +10,15 @@ export type TokenCommand =
 
 export type TokenState =
   | { status: 'none' }
-  | { status: 'unused' | 'used'; tokenId: string; card: CardSnapshot; expiresAt: string; cardId: string | null };
+  | {
+      status: 'unused' | 'used';
+      tokenId: string;
+      card: CardSnapshot;
+      expiresAt: string;
+      cardId: string | null;
+      /** What used the token, once used. */
+      use?: TokenUse;
+    };
 
 export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
   initialState: () => ({ status: 'none' }),
@@ -25,7 +33,7 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
           cardId: null,
         };
       case 'TokenUsed':
-        return state.status === 'none' ? state : { ...state, status: 'used' };
+        return state.status === 'none' ? state : { ...state, status: 'used', use: event.data.use };
       case 'TokenCardCreated':
         return state.status === 'none' ? state : { ...state, cardId: event.data.cardId };
     }
@@ -44,7 +52,11 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
         // A token named in a parameter that does not exist is a bad parameter, not a missing resource.
         if (state.status === 'none')
           throw new InvalidRequestError(`Invalid parameter: token '${command.tokenId}' does not exist`);
-        if (state.status === 'used') throw new InvalidRequestError(`Token '${command.tokenId}' has already been used`);
+        if (state.status === 'used') {
+          // The same use again is the retry of a request that was cut short: it has the token already.
+          if (sameUse(state.use, command.use)) return [];
+          throw new InvalidRequestError(`Token '${command.tokenId}' has already been used`);
+        }
         if (command.now.getTime() > Date.parse(state.expiresAt))
           throw new CardError('expired_token', 'The token has expired.');
         return [{ type: 'TokenUsed', data: { tokenId: command.tokenId, use: command.use } }];
@@ -60,3 +72,15 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
     }
   },
 };
+
+function sameUse(recorded: TokenUse | undefined, wanted: TokenUse): boolean {
+  if (recorded === undefined || recorded.kind !== wanted.kind) return false;
+  switch (wanted.kind) {
+    case 'charge':
+      return recorded.kind === 'charge' && recorded.chargeId === wanted.chargeId;
+    case 'card':
+      return recorded.kind === 'card' && recorded.customerId === wanted.customerId && recorded.cardId === wanted.cardId;
+    case 'credit':
+      return recorded.kind === 'credit' && recorded.creditId === wanted.creditId;
+  }
+}

@@ -16,7 +16,16 @@ export type WebhookEndpointCommand =
   | ({ type: 'UpdateWebhookEndpoint'; endpointId: string } & Partial<
       Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>
     >)
-  | { type: 'DeleteWebhookEndpoint'; endpointId: string };
+  | { type: 'DeleteWebhookEndpoint'; endpointId: string }
+  /** A delivery ended: `disableAfter` failed deliveries in a row disable the endpoint (0: never). */
+  | {
+      type: 'RecordDeliveryEnd';
+      endpointId: string;
+      deliveryId: string;
+      eventId: string;
+      outcome: 'delivered' | 'failed';
+      disableAfter: number;
+    };
 
 const OBJECT_NAME = 'Webhook endpoint';
 
@@ -51,6 +60,21 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
         if (state.status === 'deleted')
           throw new InvalidRequestError(`${OBJECT_NAME} '${command.endpointId}' is already deleted`);
         return [{ type: 'WebhookEndpointDeleted', data: { endpointId: command.endpointId } }];
+      case 'RecordDeliveryEnd': {
+        // Only an endpoint that receives deliveries keeps count.
+        if (state.status !== 'active' || !state.endpoint.enabled) return [];
+        const { endpointId } = command;
+        if (command.outcome === 'delivered')
+          return state.failedInARow > 0 ? [{ type: 'WebhookEndpointFailuresCleared', data: { endpointId } }] : [];
+        const failedInARow = state.failedInARow + 1;
+        const failed: WebhookEndpointEvent = {
+          type: 'WebhookEndpointDeliveryFailed',
+          data: { endpointId, deliveryId: command.deliveryId, eventId: command.eventId, failedInARow },
+        };
+        return command.disableAfter > 0 && failedInARow >= command.disableAfter
+          ? [failed, { type: 'WebhookEndpointDisabledAutomatically', data: { endpointId, failedInARow } }]
+          : [failed];
+      }
     }
   },
 };

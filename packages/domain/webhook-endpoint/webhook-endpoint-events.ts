@@ -30,10 +30,34 @@ export type WebhookEndpointUpdated = DomainEvent<
 /** The secret's vault entry is erased at the same time. */
 export type WebhookEndpointDeleted = DomainEvent<'WebhookEndpointDeleted', { endpointId: string }>;
 
-export type WebhookEndpointEvent = WebhookEndpointCreated | WebhookEndpointUpdated | WebhookEndpointDeleted;
+/** A delivery to the endpoint failed for good (its retry schedule is used up). */
+export type WebhookEndpointDeliveryFailed = DomainEvent<
+  'WebhookEndpointDeliveryFailed',
+  { endpointId: string; deliveryId: string; eventId: string; failedInARow: number }
+>;
+
+/** A delivery succeeded after deliveries had failed for good: the run of failures is over. */
+export type WebhookEndpointFailuresCleared = DomainEvent<'WebhookEndpointFailuresCleared', { endpointId: string }>;
+
+/** The endpoint was disabled by the service after `failedInARow` deliveries failed for good in a row. */
+export type WebhookEndpointDisabledAutomatically = DomainEvent<
+  'WebhookEndpointDisabledAutomatically',
+  { endpointId: string; failedInARow: number }
+>;
+
+export type WebhookEndpointEvent =
+  | WebhookEndpointCreated
+  | WebhookEndpointUpdated
+  | WebhookEndpointDeleted
+  | WebhookEndpointDeliveryFailed
+  | WebhookEndpointFailuresCleared
+  | WebhookEndpointDisabledAutomatically;
 
 export const webhookEndpointEventTypes = everyType<WebhookEndpointEvent>()([
   'WebhookEndpointCreated',
   'WebhookEndpointUpdated',
   'WebhookEndpointDeleted',
+  'WebhookEndpointDeliveryFailed',
+  'WebhookEndpointFailuresCleared',
+  'WebhookEndpointDisabledAutomatically',
 ]);

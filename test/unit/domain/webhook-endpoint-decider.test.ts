@@ -72,4 +72,67 @@ describe('webhook endpoint decider', () => {
       .thenThrows(InvalidRequestError, /already deleted/);
     spec([]).when({ type: 'DeleteWebhookEndpoint', endpointId: 'we_1' }).thenThrows(NotFoundError);
   });
+
+  describe('a run of deliveries failed for good', () => {
+    const end = (n: number, outcome: 'delivered' | 'failed') => ({
+      type: 'RecordDeliveryEnd' as const,
+      endpointId: 'we_1',
+      deliveryId: `wd_${n}`,
+      eventId: `event_${n}`,
+      outcome,
+      disableAfter: 3,
+    });
+    const failed = (n: number, failedInARow: number): WebhookEndpointEvent => ({
+      type: 'WebhookEndpointDeliveryFailed',
+      data: { endpointId: 'we_1', deliveryId: `wd_${n}`, eventId: `event_${n}`, failedInARow },
+    });
+    const cleared: WebhookEndpointEvent = { type: 'WebhookEndpointFailuresCleared', data: { endpointId: 'we_1' } };
+
+    it('is counted, and disables the endpoint when it reaches the limit', () => {
+      spec([created])
+        .when(end(1, 'failed'))
+        .then([failed(1, 1)]);
+      spec([created, failed(1, 1), failed(2, 2)])
+        .when(end(3, 'failed'))
+        .then([
+          failed(3, 3),
+          { type: 'WebhookEndpointDisabledAutomatically', data: { endpointId: 'we_1', failedInARow: 3 } },
+        ]);
+    });
+
+    it('ends with a delivered one, and is not counted for a disabled endpoint or without a limit', () => {
+      spec([created, failed(1, 1), failed(2, 2)])
+        .when(end(3, 'delivered'))
+        .then([cleared]);
+      spec([created, failed(1, 1), failed(2, 2), cleared])
+        .when(end(3, 'failed'))
+        .then([failed(3, 1)]);
+      spec([created]).when(end(1, 'delivered')).then([]);
+      const disabled: WebhookEndpointEvent = {
+        type: 'WebhookEndpointUpdated',
+        data: { endpointId: 'we_1', enabled: false },
+      };
+      spec([created, disabled]).when(end(1, 'failed')).then([]);
+      spec([created, failed(1, 1), failed(2, 2)])
+        .when({ ...end(3, 'failed'), disableAfter: 0 })
+        .then([failed(3, 3)]);
+    });
+
+    it('starts afresh when the owner enables the endpoint again', () => {
+      const autoDisabled: WebhookEndpointEvent = {
+        type: 'WebhookEndpointDisabledAutomatically',
+        data: { endpointId: 'we_1', failedInARow: 3 },
+      };
+      const enabled: WebhookEndpointEvent = {
+        type: 'WebhookEndpointUpdated',
+        data: { endpointId: 'we_1', enabled: true },
+      };
+      spec([created, failed(1, 1), failed(2, 2), failed(3, 3), autoDisabled])
+        .when({ type: 'UpdateWebhookEndpoint', endpointId: 'we_1', enabled: true })
+        .then([enabled]);
+      spec([created, failed(1, 1), failed(2, 2), failed(3, 3), autoDisabled, enabled])
+        .when(end(4, 'failed'))
+        .then([failed(4, 1)]);
+    });
+  });
 });

@@ -22,11 +22,13 @@ describe('config: environment', () => {
         60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 86_400_000, 86_400_000,
       ],
       webhookTimeoutMs: 10_000,
+      webhookDisableAfterFailedDeliveries: 10,
       serviceRole: 'all',
       shutdownTimeoutMs: 10_000,
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
       strictResponses: false,
+      faultInjection: [],
     });
   });
 
@@ -50,12 +52,14 @@ describe('config: environment', () => {
       TOKEN_TTL_SECONDS: '60',
       WEBHOOK_RETRY_DELAYS: '1000, 2000,3000',
       WEBHOOK_TIMEOUT_MS: '2500',
+      WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES: '0',
       SERVICE_ROLE: 'worker',
       SHUTDOWN_TIMEOUT_MS: '0',
       NETWORK_DISPUTE_DECISION_DELAY_MS: '300',
       NETWORK_DISPUTE_DELAY_MS: '100',
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
       STRICT_RESPONSES: 'true',
+      FAULT_INJECTION: 'crash:charge.after-append, crash:request.after-projection',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -72,10 +76,12 @@ describe('config: environment', () => {
       tokenTtlSeconds: 60,
       webhookRetryDelaysMs: [1000, 2000, 3000],
       webhookTimeoutMs: 2500,
+      webhookDisableAfterFailedDeliveries: 0,
       serviceRole: 'worker',
       shutdownTimeoutMs: 0,
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
       strictResponses: true,
+      faultInjection: ['charge.after-append', 'request.after-projection'],
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));
@@ -117,6 +123,10 @@ describe('config: environment', () => {
     [
       { WEBHOOK_RETRY_DELAYS: '1000,,2000' },
       'Invalid configuration: WEBHOOK_RETRY_DELAYS must be a comma-separated list of delays in milliseconds (got "1000,,2000")',
+    ],
+    [
+      { FAULT_INJECTION: 'crash:nowhere' },
+      'Invalid configuration: FAULT_INJECTION must be crash:<point> entries, with point one of charge.before-network-call, charge.after-network-call, charge.after-append, credit.after-network-call, customer.after-append, request.after-projection (got "crash:nowhere")',
     ],
     [
       { MAX_BODY_BYTES: '100kb' },

@@ -79,6 +79,25 @@ describe('http kit: idempotent requests', () => {
     expect(b.headers.get('idempotent-replayed')).to.equal(null);
   });
 
+  it('keeps the keys of public and secret keys apart: a public key can neither claim nor probe them', async () => {
+    const ping = (key: string, note: string, apiKey: string) =>
+      call(api, 'POST', '/pings', { form: `note=${note}`, key: apiKey, headers: { 'idempotency-key': key } });
+    // The public key (in checkout pages) uses a predictable key first...
+    expect((await ping('order-1001', 'first', 'pk_test_a')).status).to.equal(200);
+    // ...the merchant's own request with that key still runs, as its own request.
+    const merchant = await ping('order-1001', 'merchant', 'sk_test_a');
+    expect(merchant.status).to.equal(200);
+    expect(merchant.headers.get('idempotent-replayed')).to.equal(null);
+    expect(merchant.body).to.include({ keyKind: 'secret' });
+    // A key the secret key used tells the public key nothing: neither a replay nor a refusal.
+    expect((await ping('order-1002', 'merchant', 'sk_test_a')).status).to.equal(200);
+    const probe = await ping('order-1002', 'probe', 'pk_test_a');
+    expect(probe.status).to.equal(200);
+    expect(probe.headers.get('idempotent-replayed')).to.equal(null);
+    expect(probe.body).to.include({ keyKind: 'public' });
+    expect(api.calls.get('POST /pings')).to.equal(4);
+  });
+
   it('refuses a key longer than 255 characters, and an empty one', async () => {
     for (const key of ['k'.repeat(256), '']) {
       const res = await createWidget(key);
@@ -120,7 +139,7 @@ describe('http kit: idempotent requests', () => {
 describe('http kit: IdempotencyStore', () => {
   let store: SqliteDocumentStore;
   let now: number;
-  const scope = { accountId: 'acct_a', mode: 'test' as const, key: 'k1' };
+  const scope = { accountId: 'acct_a', mode: 'test' as const, keyKind: 'secret' as const, key: 'k1' };
   const ok = (body: unknown) => async () => ({ status: 200, body });
 
   beforeEach(() => {
@@ -136,14 +155,14 @@ describe('http kit: IdempotencyStore', () => {
 
   it('keys records by account, mode and key, and expires them after the TTL', async () => {
     await idempotency({ ttlMs: 3_600_000 }).run(scope, 'f', ok({ a: 1 }));
-    const record = await records().get('acct_a:test:k1');
+    const record = await records().get('acct_a:test:secret:k1');
     expect(record).to.include({ state: 'completed', fingerprint: 'f', _expiresAt: now + 3_600_000 });
     expect(record!.response).to.deep.equal({ status: 200, body: { a: 1 } });
   });
 
   it('takes over a pending record left by a request that died', async () => {
     await records().insert({
-      id: 'acct_a:test:k1',
+      id: 'acct_a:test:secret:k1',
       created: 0,
       state: 'pending',
       fingerprint: 'f',
@@ -154,9 +173,47 @@ describe('http kit: IdempotencyStore', () => {
     expect(outcome).to.deep.equal({ response: { status: 200, body: 'second try' }, replayed: false });
   });
 
+  it('does not take over a pending record whose request is alive (it renews its heartbeat)', async () => {
+    let clock = Date.now();
+    const store = () =>
+      new IdempotencyStore(records(), {
+        now: () => clock,
+        pollIntervalMs: 5,
+        heartbeatMs: 10,
+        staleAfterMs: 100,
+        waitTimeoutMs: 60_000,
+        fingerprintKey: KEY,
+      });
+    let runs = 0;
+    const slow = async () => {
+      runs += 1;
+      // Business time runs 5 times faster than real time: 500 ms pass, beyond staleAfterMs.
+      for (let i = 0; i < 50; i++) {
+        clock += 10;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return { status: 200, body: 'slow' };
+    };
+    const [first, duplicate] = await Promise.all([
+      store().run(scope, 'f', slow),
+      new Promise((resolve) => setTimeout(resolve, 20)).then(() => store().run(scope, 'f', slow)),
+    ]);
+    expect(runs).to.equal(1);
+    expect(first.replayed).to.equal(false);
+    expect(duplicate).to.deep.equal({ response: { status: 200, body: 'slow' }, replayed: true });
+  });
+
+  it('gives each request a token of its own, the same across stores (processes) and restarts', () => {
+    const token = idempotency().requestToken(scope, 'f');
+    expect(idempotency().requestToken(scope, 'f')).to.equal(token);
+    expect(idempotency().requestToken(scope, 'g')).not.to.equal(token);
+    expect(idempotency().requestToken({ ...scope, keyKind: 'public' }, 'f')).not.to.equal(token);
+    expect(idempotency().requestToken({ ...scope, accountId: 'acct_b' }, 'f')).not.to.equal(token);
+  });
+
   it('lets exactly one of several duplicates take over a stale record', async () => {
     await records().insert({
-      id: 'acct_a:test:k1',
+      id: 'acct_a:test:secret:k1',
       created: 0,
       state: 'pending',
       fingerprint: 'f',
@@ -176,7 +233,7 @@ describe('http kit: IdempotencyStore', () => {
 
   it('gives up waiting for a pending request after the wait timeout with 409', async () => {
     await records().insert({
-      id: 'acct_a:test:k1',
+      id: 'acct_a:test:secret:k1',
       created: 0,
       state: 'pending',
       fingerprint: 'f',
@@ -191,7 +248,7 @@ describe('http kit: IdempotencyStore', () => {
 
   it('refuses a different fingerprint even while the first request is pending', async () => {
     await records().insert({
-      id: 'acct_a:test:k1',
+      id: 'acct_a:test:secret:k1',
       created: 0,
       state: 'pending',
       fingerprint: 'f',
@@ -212,7 +269,7 @@ describe('http kit: IdempotencyStore', () => {
     await idempotency()
       .run(scope, 'f', failing)
       .catch(() => undefined);
-    expect(await records().get('acct_a:test:k1')).to.equal(null);
+    expect(await records().get('acct_a:test:secret:k1')).to.equal(null);
   });
 
   it('fingerprints method, path and body, ignoring key order and scalar spelling', () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type {
   AuthorizationOutcome,
@@ -6,6 +7,8 @@ import type {
   ThreeDSecureRequest,
 } from '../../../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../../../packages/network/simulated-card-network.ts';
+import { StoredNetworkJournal } from '../../../packages/network/network-journal.ts';
+import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 import { TEST_CARDS } from '../../../packages/network/test-cards.ts';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
@@ -20,6 +23,7 @@ function withoutReference(outcome: AuthorizationOutcome): Omit<AuthorizationOutc
 function request(number: string, overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest {
   return {
     mode: 'test',
+    reference: `char_${randomUUID()}`,
     number,
     expMonth: 12,
     expYear: 2030,
@@ -216,6 +220,51 @@ describe('SimulatedCardNetwork', () => {
         '4242000000000208',
       ]);
       expect([...TEST_CARDS.keys()].sort()).to.deep.equal([...covered].sort());
+    });
+  });
+
+  describe('authorizations by reference', () => {
+    it('answers a repeated reference with the first answer, and tells what happened to it', async () => {
+      const first = request('4242424242424242', { reference: 'char_repeat' });
+      expect(await network.findAuthorization({ mode: 'test', reference: 'char_repeat' })).to.equal(null);
+      const outcome = await network.authorize(first);
+      expect(outcome.approved).to.equal(true);
+      expect(await network.authorize({ ...first, amount: 5 })).to.deep.equal(outcome);
+      expect(await network.findAuthorization({ mode: 'test', reference: 'char_repeat' })).to.deep.equal(outcome);
+      expect(await network.findAuthorization({ mode: 'live', reference: 'char_repeat' })).to.equal(null);
+    });
+
+    it('answers a repeated credit reference with the first answer, and tells what happened to it', async () => {
+      const transfer = {
+        mode: 'test' as const,
+        reference: 'cr_repeat',
+        number: '4242424242424242',
+        expMonth: 12,
+        expYear: 2030,
+        amount: 500,
+        currency: 'EUR',
+        now: NOW,
+      };
+      expect(await network.findCredit({ mode: 'test', reference: 'cr_repeat' })).to.equal(null);
+      const outcome = await network.credit(transfer);
+      expect(outcome.approved).to.equal(true);
+      expect(await network.credit({ ...transfer, number: '4000000000000002' })).to.deep.equal(outcome);
+      expect(await network.findCredit({ mode: 'test', reference: 'cr_repeat' })).to.deep.equal(outcome);
+    });
+
+    it('remembers them in its journal, across instances sharing it (a restarted service)', async () => {
+      const store = new SqliteDocumentStore(':memory:');
+      try {
+        const journal = () => new StoredNetworkJournal<AuthorizationOutcome>(store.collection('authorizations'));
+        const before = await new SimulatedCardNetwork({ authorizations: journal() }).authorize(
+          request('4000000000000002', { reference: 'char_declined' }),
+        );
+        expect(before.approved).to.equal(false);
+        const after = new SimulatedCardNetwork({ authorizations: journal() });
+        expect(await after.findAuthorization({ mode: 'test', reference: 'char_declined' })).to.deep.equal(before);
+      } finally {
+        await store.close();
+      }
     });
   });
 
@@ -450,7 +499,16 @@ describe('SimulatedCardNetwork', () => {
     });
 
     const credit = (number: string) =>
-      network.credit({ mode: 'test', number, expMonth: 12, expYear: 2030, amount: 500, currency: 'EUR', now: NOW });
+      network.credit({
+        mode: 'test',
+        reference: `cr_${randomUUID()}`,
+        number,
+        expMonth: 12,
+        expYear: 2030,
+        amount: 500,
+        currency: 'EUR',
+        now: NOW,
+      });
 
     it('credits declines like charges for the decline cards', async () => {
       for (const number of [...Object.keys(ISSUER_DECLINES), '4100000000000019']) {
@@ -511,6 +569,7 @@ describe('SimulatedCardNetwork', () => {
       }
       const credited = await network.credit({
         mode: 'test',
+        reference: `cr_${randomUUID()}`,
         number,
         expMonth: 12,
         expYear: 2030,

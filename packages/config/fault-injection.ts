@@ -1,0 +1,52 @@
+import type { Mode } from '../domain/mode.ts';
+
+/**
+ * Test hook: kills the process (SIGKILL, as `kill -9` would) when a request reaches a named point,
+ * so that tests can prove what a crash at exactly that point leaves behind. Armed only by
+ * `FAULT_INJECTION=crash:<point>[,crash:<point>…]` (off by default) and only ever fires for
+ * test-mode requests: live-mode requests pass every point untouched.
+ */
+export const FAULT_POINTS = [
+  /** The charge's authorization intent is recorded; the card network has not been asked. */
+  'charge.before-network-call',
+  /** The card network has answered; nothing of the answer is recorded. */
+  'charge.after-network-call',
+  /** The charge's outcome is in the log; the read models may not show it yet. */
+  'charge.after-append',
+  /** The card network has sent a credit's funds; nothing of its answer is recorded. */
+  'credit.after-network-call',
+  /** The customer is in the log; the read models may not show it yet. */
+  'customer.after-append',
+  /** An idempotent request's answer is built from the read models but neither stored nor sent. */
+  'request.after-projection',
+] as const;
+
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+const armed = new Set<FaultPoint>();
+
+/** Parses `crash:<point>` entries; throws on anything else. */
+export function parseFaultInjection(setting: string): FaultPoint[] {
+  return setting
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const point = entry.startsWith('crash:') ? entry.slice('crash:'.length) : '';
+      if (!(FAULT_POINTS as readonly string[]).includes(point))
+        throw new Error(`must be crash:<point> entries, with point one of ${FAULT_POINTS.join(', ')}`);
+      return point as FaultPoint;
+    });
+}
+
+export function armFaults(points: readonly FaultPoint[]): void {
+  for (const point of points) armed.add(point);
+}
+
+/** Marks a point of a request; kills the process there when that point is armed. */
+export function faultPoint(point: FaultPoint, mode: Mode): void {
+  if (mode !== 'test' || !armed.has(point)) return;
+  // Written synchronously (stdout is a pipe or file): the test sees it before the kill.
+  process.stdout.write(`FAULT INJECTION: crash at ${point}\n`);
+  process.kill(process.pid, 'SIGKILL');
+}
