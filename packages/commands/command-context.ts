@@ -6,6 +6,8 @@ export interface CommandContext {
   /** Key id of the API key, or `system:<process>` for jobs. */
   actor: string;
   requestId: string;
+  /** The caller's own request id (client-given, validated); never used as an identifier of ours. */
+  correlationId?: string;
   idempotencyKey?: string;
   causationId?: string;
   /** The business clock (a test clock for test-clock customers). */

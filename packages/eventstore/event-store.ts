@@ -9,8 +9,10 @@ import type { Mode } from '../domain/mode.ts';
 export interface EventMetadata {
   accountId: string;
   mode: Mode;
-  /** Correlation: the HTTP request (or job) that caused the event. */
+  /** The HTTP request (server-generated id) or job that caused the event. */
   requestId?: string;
+  /** The client's own `X-Request-Id` for that request, when it sent a safe one. */
+  correlationId?: string;
   /** The event or command id that directly caused this one. */
   causationId?: string;
   idempotencyKey?: string;

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from '../observability/logger.ts';
 import { accessLog } from './access-log.ts';
 import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
@@ -23,11 +23,19 @@ export interface AppOptions {
   openApiDocument: () => object;
   /** Express 'trust proxy' setting, for the client IP behind a load balancer; default off. */
   trustProxy?: boolean | number | string;
+  /**
+   * GET routes served without an API key and not as JSON (offer images). They still get a request
+   * id, the access log, the per-IP rate limit and the error envelope, like every other route.
+   */
+  unauthenticatedRoutes?: readonly { path: string; handler: RequestHandler }[];
+  /** Runs before everything but the request id and access log; e.g. refusing live mode without HTTPS. */
+  transportPolicy?: RequestHandler;
 }
 
 /**
  * The API's HTTP application. Per request, in order: request id and log context, access log;
- * then (except for /health, /ready and /openapi.json) caller identification, rate limit, API key
+ * then for /health, /ready, /openapi.json and the unauthenticated routes a per-IP rate limit,
+ * for everything else caller identification, rate limit (per key, or per IP without one), API key
  * required, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
  */
 export function createApp(options: AppOptions): Express {
@@ -39,20 +47,23 @@ export function createApp(options: AppOptions): Express {
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
   app.use(assignRequestId(), accessLog(logger));
+  if (options.transportPolicy) app.use(options.transportPolicy);
 
-  app.get('/health', (_req, res) => {
+  const perIp = rateLimit(options.rateLimiter);
+  app.get('/health', perIp, (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/ready', async (_req, res) => {
+  app.get('/ready', perIp, async (_req, res) => {
     const ready = await options.health.ready().catch((error: unknown) => {
       logger.warn('Readiness check failed', { error });
       return false;
     });
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
-  app.get('/openapi.json', (_req, res) => {
+  app.get('/openapi.json', perIp, (_req, res) => {
     res.json(options.openApiDocument());
   });
+  for (const route of options.unauthenticatedRoutes ?? []) app.get(route.path, perIp, route.handler);
 
   app.use(
     identifyCaller(options.authenticate),

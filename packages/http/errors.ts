@@ -64,6 +64,7 @@ export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
   // Express's own client errors, e.g. malformed percent-encoding in the path.
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
+    logger.warn('Malformed request', { error: (error as Error).message });
     return envelope(status, { type: 'invalid_request', message: 'Invalid request: the request is malformed' });
   }
 

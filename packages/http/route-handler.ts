@@ -31,7 +31,13 @@ export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }:
     const auth = recognised!;
     authorizeKeyKind(route, auth);
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
-    const execute = () => executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+    const execute = () =>
+      executeRoute(
+        route,
+        req,
+        { auth, requestId: log.requestId, correlationId: log.correlationId, idempotencyKey },
+        logger,
+      );
 
     if (idempotencyKey === undefined) {
       send(res, await execute());
@@ -64,6 +70,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 interface Caller {
   auth: AuthContext;
   requestId: string;
+  correlationId: string | undefined;
   idempotencyKey: string | undefined;
 }
 
@@ -82,6 +89,7 @@ async function executeRoute(
       query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
+      ...(caller.correlationId !== undefined && { correlationId: caller.correlationId }),
       ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',

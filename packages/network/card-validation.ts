@@ -1,5 +1,8 @@
 import type { CardEntry, CardValidationFailure } from './card-network.ts';
+import { luhnValid } from '../domain/card/card-numbers-in-text.ts';
 import { cardBrandOf } from './card-brand.ts';
+
+export { luhnValid };
 
 /**
  * Validation of card data before anything is sent to the network (DESIGN §5), checked in this
@@ -19,23 +22,6 @@ import { cardBrandOf } from './card-brand.ts';
  */
 
 const MAX_YEARS_AHEAD = 50;
-
-/** The Luhn (mod 10) check digit test. False for anything but a non-empty string of digits. */
-export function luhnValid(number: string): boolean {
-  if (!/^\d+$/.test(number)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = number.length - 1; i >= 0; i--) {
-    let digit = number.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /** Digits only, 12–19 long, Luhn-valid. */
 export function isValidCardNumber(number: string): boolean {

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import type { Logger } from 'winston';
 import { createApp } from '../../packages/http/create-app.ts';
 import { IdempotencyStore } from '../../packages/http/idempotency.ts';
@@ -14,7 +14,7 @@ import { apiRoutes } from './routes/index.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
-  const api = createApp({
+  return createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
     authenticate: apiKeyAuthenticator(platform.readModels),
     idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
@@ -32,12 +32,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       },
     },
     openApiDocument: buildOpenApi,
+    // Offer images are PNG, not JSON, and need no API key.
+    unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
   });
-  // Offer images are PNG, not JSON, and need no API key: served in front of the API's HTTP kit.
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
-  app.use(api);
-  return app;
 }

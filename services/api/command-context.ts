@@ -11,5 +11,6 @@ export function commandContext(request: RequestContext<unknown, unknown, unknown
     now: () => new Date(),
   };
   if (request.idempotencyKey !== undefined) context.idempotencyKey = request.idempotencyKey;
+  if (request.correlationId !== undefined) context.correlationId = request.correlationId;
   return context;
 }
