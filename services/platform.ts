@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
@@ -19,6 +18,7 @@ import { CustomerClock } from '../packages/commands/customer-clock.ts';
 import { TokenCommands } from '../packages/commands/token-commands.ts';
 import { WebhookEndpointCommands } from '../packages/commands/webhook-endpoint-commands.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
+import { preparePrivateDataDir } from '../packages/config/private-data-dir.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
@@ -86,7 +86,12 @@ export async function openPlatform(config: Config): Promise<Platform> {
     // Each process would otherwise generate its own key and could not read the others' secrets.
     throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  // Only the embedded stores live in DATA_DIR; the key files are there unless keys are configured.
+  preparePrivateDataDir(
+    config.dataDir,
+    [...(config.eventStoreUrl ? [] : ['events.sqlite']), ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite'])],
+    ['vault.key', 'fingerprint.key'],
+  );
   const events = createEventStore({
     eventStoreUrl: config.eventStoreUrl,
     sqlitePath: join(config.dataDir, 'events.sqlite'),

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from 'winston';
 import { createApp } from '../../packages/http/create-app.ts';
 import { IdempotencyStore } from '../../packages/http/idempotency.ts';
+import { sealedResponses } from '../../packages/http/sealed-idempotency-records.ts';
 import { createRateLimiter } from '../../packages/http/rate-limit.ts';
 import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
@@ -17,10 +18,16 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   return createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
     authenticate: apiKeyAuthenticator(platform.readModels),
-    idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
-      ttlMs: config.idempotencyTtlHours * 3_600_000,
-      fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
-    }),
+    idempotency: new IdempotencyStore(
+      sealedResponses(
+        platform.stateStore.collection('idempotency'),
+        platform.vault.derivedKey('idempotency-responses'),
+      ),
+      {
+        ttlMs: config.idempotencyTtlHours * 3_600_000,
+        fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
+      },
+    ),
     rateLimiter: createRateLimiter({ ...config.rateLimit, ...(platform.redis ? { redis: platform.redis } : {}) }),
     logger,
     maxBodyBytes: config.maxBodyBytes,
