@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from '../observability/logger.ts';
 import { authorizeKeyKind } from './authenticate.ts';
+import { refuseCardNumbersInText } from './card-numbers-in-parameters.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
@@ -82,10 +83,12 @@ async function executeRoute(
   logger: Logger,
 ): Promise<StoredResponse> {
   try {
+    // Reading req.query parses the query string, which may fail: inside the try on purpose.
+    refuseCardNumbersInText(req.query);
+    refuseCardNumbersInText(req.body);
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
       params: route.params ? validateParameters(route.params, req.params) : req.params,
-      // Reading req.query parses the query string, which may fail: inside the try on purpose.
       query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
