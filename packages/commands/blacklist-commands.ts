@@ -6,6 +6,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import { blacklistRuleFromInput, type CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 
 export type { CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
 
@@ -18,7 +19,10 @@ export class BlacklistCommands {
 
   create(input: CreateBlacklistRuleInput, context: CommandContext): Promise<CommandOutcome> {
     const ruleId = newId('blr');
-    const rule = blacklistRuleFromInput(ruleId, input, this.fingerprinter);
+    // A card number becomes the fingerprint this account and mode see for the card.
+    const rule = blacklistRuleFromInput(ruleId, input, {
+      fingerprint: (number) => tenantFingerprint(this.fingerprinter.fingerprint(number), context),
+    });
     return this.run(ruleId, { type: 'CreateBlacklistRule', rule }, context);
   }
 

@@ -25,6 +25,7 @@ import type { CommandContext, Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
+import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 
 export interface CreateChargeInput {
   amount: number;
@@ -113,7 +114,7 @@ export class ChargeCommands {
 
     let failure: ChargeFailure | null = null;
     let expectedOutcomes: NetworkOutcomeDue[] = [];
-    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer));
+    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer, context));
     if (rule) {
       failure = {
         failureCode: 'blacklisted',
@@ -306,10 +307,11 @@ function threeDSecureRequest(options: Partial<ThreeDSecureRequest>): ThreeDSecur
 }
 
 /** What the blacklist looks at: the card, the payer's request and fraud data, the charge's metadata. */
-function screening(attempt: ChargeAttempt, payer: PayerRequest): ChargeScreening {
+function screening(attempt: ChargeAttempt, payer: PayerRequest, tenant: Tenant): ChargeScreening {
   const fraud = attempt.card.fraudCheckData;
   return {
-    fingerprint: attempt.card.fingerprint,
+    fingerprint: tenantFingerprint(attempt.card.fingerprint, tenant),
+    storedFingerprint: attempt.card.fingerprint,
     ipAddress: fraud?.ipAddress ?? payer.ipAddress,
     ipCountry: fraud?.ipCountry ?? null,
     email: attempt.billing?.email ?? fraud?.email ?? null,

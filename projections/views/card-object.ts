@@ -1,8 +1,11 @@
+import type { Tenant } from '../../packages/commands/command-context.ts';
 import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
+import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /**
  * A card as the API renders it (spec: Card). `first6`, `last4`, `expMonth` and `expYear` are
  * strings on the wire, as in the spec's samples and as the public client libraries expect.
+ * The fingerprint is the one of the event's account and mode (see tenantFingerprint).
  */
 export function cardObject(options: {
   id: string | null;
@@ -10,6 +13,7 @@ export function cardObject(options: {
   customerId: string | null;
   card: CardSnapshot;
   merchantAccountId?: string | null;
+  tenant: Tenant;
 }): Record<string, unknown> {
   const { card } = options;
   return {
@@ -18,7 +22,7 @@ export function cardObject(options: {
     objectType: 'card',
     first6: card.first6,
     last4: card.last4,
-    fingerprint: card.fingerprint,
+    fingerprint: tenantFingerprint(card.fingerprint, options.tenant),
     expMonth: String(card.expMonth),
     expYear: String(card.expYear),
     cardholderName: card.cardholderName,

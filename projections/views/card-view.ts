@@ -30,6 +30,7 @@ export const cardView: ObjectView<CardDoc> = {
             customerId: event.data.customerId,
             card: event.data.card,
             merchantAccountId: event.data.merchantAccountId,
+            tenant: recorded.metadata,
           }) as CardDoc),
           ...tenantFields(recorded),
           _deleted: false,

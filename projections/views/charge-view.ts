@@ -64,6 +64,7 @@ export const chargeView: ObjectView<ChargeDoc> = {
           customerId: data.customerId,
           card: data.card,
           merchantAccountId: data.merchantAccountId,
+          tenant: recorded.metadata,
         }),
         status: failed ? 'failed' : 'successful',
         customerId: data.customerId,

@@ -7,6 +7,7 @@ import { occurredAtSeconds, tenantFields } from '../event-time.ts';
 import { cardObject } from './card-object.ts';
 import type { ObjectView } from './object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
+import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 export interface TokenDoc extends Document {
   objectType: 'token';
@@ -31,7 +32,7 @@ export const tokenView: ObjectView<TokenDoc> = {
           objectType: 'token',
           first6: card.first6,
           last4: card.last4,
-          fingerprint: card.fingerprint,
+          fingerprint: tenantFingerprint(card.fingerprint, recorded.metadata),
           expMonth: String(card.expMonth),
           expYear: String(card.expYear),
           cardholderName: card.cardholderName,
@@ -54,6 +55,7 @@ export const tokenView: ObjectView<TokenDoc> = {
                 created: occurredAtSeconds(recorded),
                 customerId: event.data.customerId,
                 card: current._card,
+                tenant: recorded.metadata,
               }),
             }
           : current;
