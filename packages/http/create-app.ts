@@ -7,6 +7,7 @@ import { parseFormEncoded } from './form-encoding.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import { rateLimit, type RateLimiter } from './rate-limit.ts';
 import { parseRequestBody } from './request-body.ts';
+import { requireHttpsForLiveMode } from './require-https.ts';
 import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
 import { routeHandler, send } from './route-handler.ts';
@@ -28,15 +29,13 @@ export interface AppOptions {
    * id, the access log, the per-IP rate limit and the error envelope, like every other route.
    */
   unauthenticatedRoutes?: readonly { path: string; handler: RequestHandler }[];
-  /** Runs before everything but the request id and access log; e.g. refusing live mode without HTTPS. */
-  transportPolicy?: RequestHandler;
 }
 
 /**
  * The API's HTTP application. Per request, in order: request id and log context, access log;
  * then for /health, /ready, /openapi.json and the unauthenticated routes a per-IP rate limit,
  * for everything else caller identification, rate limit (per key, or per IP without one), API key
- * required, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
+ * required, HTTPS required (live mode), body decoding, the route; anything unmatched is a 404, anything failing the envelope.
  */
 export function createApp(options: AppOptions): Express {
   const { logger } = options;
@@ -47,9 +46,8 @@ export function createApp(options: AppOptions): Express {
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
   app.use(assignRequestId(), accessLog(logger));
-  if (options.transportPolicy) app.use(options.transportPolicy);
 
-  const perIp = rateLimit(options.rateLimiter);
+  const perIp = rateLimit(options.rateLimiter, 'unauthenticated');
   app.get('/health', perIp, (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -69,6 +67,7 @@ export function createApp(options: AppOptions): Express {
     identifyCaller(options.authenticate),
     rateLimit(options.rateLimiter),
     requireApiKey(),
+    requireHttpsForLiveMode(),
     parseRequestBody(options.maxBodyBytes),
   );
   for (const route of options.routes) app[route.method](route.path, routeHandler(route, options));

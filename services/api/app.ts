@@ -39,6 +39,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       },
     },
     openApiDocument: buildOpenApi,
+    ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
     // Offer images are PNG, not JSON, and need no API key.
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
   });

@@ -24,6 +24,8 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
   /** SIGKILL: no graceful anything. */
   kill(): Promise<void>;
+  /** Sends a signal without waiting (e.g. SIGHUP to reload the TLS certificate). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export interface StartOptions {
@@ -40,7 +42,17 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+    // TRUST_PROXY=loopback: the tests' ApiClient speaks as a TLS-terminating proxy on this host
+    // would (X-Forwarded-Proto: https), so that live-mode requests are accepted over plain HTTP.
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: 'loopback',
+      ...options.env,
+    },
   });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
@@ -73,6 +85,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     keys,
     output: () => output,
     stop: () => stopChild(child, exited, 'SIGTERM'),
+    signal: (signal) => void child.kill(signal),
     kill: async () => {
       await stopChild(child, exited, 'SIGKILL');
     },
