@@ -41,6 +41,8 @@ export interface CardNumberSearch {
    * nothing; too eager for refusing user text.
    */
   withinRuns: boolean;
+  /** Further test of a Luhn-valid candidate, e.g. that a card brand issues such numbers. */
+  plausible?: (digits: string) => boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ export function cardNumberSpans(text: string, search: CardNumberSearch): TextSpa
       for (let last = first; last < groups.length; last++) {
         digits += groups[last]!.digits;
         if (digits.length > MAX_CARD_DIGITS) break;
-        if (digits.length >= search.minDigits && luhnValid(digits)) {
+        if (digits.length >= search.minDigits && luhnValid(digits) && (search.plausible?.(digits) ?? true)) {
           spans.push({ start: groups[first]!.start, end: groups[last]!.end });
         }
       }
