@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { accountSettings } from '../packages/commands/account-settings.ts';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import { BlacklistCommands } from '../packages/commands/blacklist-commands.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
@@ -25,6 +26,7 @@ import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
+import { TestModeOnlyNetwork } from '../packages/network/test-mode-only-network.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
@@ -119,12 +121,15 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const fingerprinter = new CardFingerprinter(
     loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'),
   );
-  // Test and live mode both answer from the simulator until a real acquirer is plugged in here.
-  const network = new SimulatedCardNetwork({
-    disputeDelayMs: config.networkDelaysMs.dispute,
-    fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
-    disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
-  });
+  // Test mode answers from the simulator; live mode fails with a gateway_error until a real
+  // acquirer is plugged in here.
+  const network = new TestModeOnlyNetwork(
+    new SimulatedCardNetwork({
+      disputeDelayMs: config.networkDelaysMs.dispute,
+      fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
+      disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
+    }),
+  );
   const intake = new CardIntake(network, vault, fingerprinter);
   const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds);
   const cardSources = new CardSources(aggregates, intake, tokens);
@@ -135,6 +140,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     tokens,
     network,
     blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
+    accountSettings: (accountId) => accountSettings(aggregates, accountId),
   });
   const plans = new PlanCommands(aggregates);
   const customerClock = new CustomerClock(aggregates);
@@ -159,7 +165,14 @@ export async function openPlatform(config: Config): Promise<Platform> {
       blacklist: new BlacklistCommands(aggregates, fingerprinter),
       tokens,
       charges,
-      credits: new CreditCommands({ aggregates, cardSources, intake, network }),
+      credits: new CreditCommands({
+        aggregates,
+        cardSources,
+        intake,
+        network,
+        blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
+        accountSettings: (accountId) => accountSettings(aggregates, accountId),
+      }),
       disputes: new DisputeCommands(aggregates, network),
       networkOutcomes: new NetworkOutcomeCommands(aggregates),
       plans,

@@ -26,7 +26,7 @@ export type CardErrorCode =
   | 'brand_not_supported';
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'invalid_request' | 'not_found' | 'card_error';
+  abstract readonly kind: 'invalid_request' | 'not_found' | 'card_error' | 'gateway_error';
 }
 
 /** The request cannot be carried out as asked: HTTP 400 `invalid_request`. */
@@ -67,5 +67,17 @@ export class CardError extends DomainError {
   ) {
     super(message);
     this.name = 'CardError';
+  }
+}
+
+/**
+ * The card network could not carry out the request (not a decline): HTTP 502 `gateway_error`.
+ * Nothing is recorded; the message says what is wrong.
+ */
+export class GatewayError extends DomainError {
+  readonly kind = 'gateway_error' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'GatewayError';
   }
 }

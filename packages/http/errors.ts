@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CardError, InvalidRequestError, NotFoundError } from '../domain/errors.ts';
+import { CardError, GatewayError, InvalidRequestError, NotFoundError } from '../domain/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { CursorNotFoundError } from '../readstore/document-store.ts';
 
@@ -59,6 +59,7 @@ export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
       message: `Invalid parameter: ${error.parameter} does not name an existing object`,
     });
   }
+  if (error instanceof GatewayError) return envelope(502, { type: 'gateway_error', message: error.message });
   if (error instanceof CardError)
     return envelope(402, { type: 'card_error', code: error.code, message: error.message, ...error.details });
   // Express's own client errors, e.g. malformed percent-encoding in the path.
