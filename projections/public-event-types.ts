@@ -26,11 +26,21 @@ const plan = planView as unknown as ObjectView;
 const subscription = subscriptionView as unknown as ObjectView;
 const crossSaleOffer = crossSaleOfferView as unknown as ObjectView;
 
-/** A charge's outcome shows on the subscription only when it changed the status (e.g. active → past_due). */
-const statusChanged = (event: RecordedEvent): string[] => {
+/**
+ * A charge's outcome shows on the subscription only when it changed the status (e.g. active →
+ * past_due). The outcome of the first charge of a subscription without a trial is when the
+ * subscription is announced: CUSTOMER_SUBSCRIPTION_CREATED then carries the status it starts
+ * with (`active`, or `incomplete` when that charge failed), never a transient `incomplete`.
+ */
+const paymentOutcome = (event: RecordedEvent): string[] => {
   const data = event.data as { status?: string; previousStatus?: string };
+  if (data.previousStatus === 'incomplete') return ['CUSTOMER_SUBSCRIPTION_CREATED'];
   return data.status !== data.previousStatus ? ['CUSTOMER_SUBSCRIPTION_UPDATED'] : [];
 };
+
+/** A subscription without a trial is announced once its first charge settled (see paymentOutcome). */
+const subscriptionCreated = (event: RecordedEvent): string[] =>
+  (event.data as { status?: string }).status === 'incomplete' ? [] : ['CUSTOMER_SUBSCRIPTION_CREATED'];
 
 /** Every object view whose objects appear as event `data`. */
 export const publicObjectViews: ObjectView[] = [customer, card, charge, plan, subscription, crossSaleOffer];
@@ -73,13 +83,13 @@ export const publicEventRules: Readonly<Record<string, PublicEventRule[]>> = {
   PlanUpdated: [{ view: plan, types: always('PLAN_UPDATED') }],
   PlanDeleted: [{ view: plan, types: always('PLAN_DELETED') }],
   // Subscriptions: every status or period change is an update; cancellation (at once or at period end) a deletion.
-  SubscriptionCreated: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_CREATED') }],
+  SubscriptionCreated: [{ view: subscription, types: subscriptionCreated }],
   SubscriptionUpdated: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_UPDATED') }],
   SubscriptionPlanChanged: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_UPDATED') }],
   SubscriptionPeriodStarted: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_UPDATED') }],
   SubscriptionCancellationScheduled: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_UPDATED') }],
-  SubscriptionPaymentSucceeded: [{ view: subscription, types: statusChanged }],
-  SubscriptionPaymentFailed: [{ view: subscription, types: statusChanged }],
+  SubscriptionPaymentSucceeded: [{ view: subscription, types: paymentOutcome }],
+  SubscriptionPaymentFailed: [{ view: subscription, types: paymentOutcome }],
   SubscriptionCanceled: [{ view: subscription, types: always('CUSTOMER_SUBSCRIPTION_DELETED') }],
   CrossSaleOfferCreated: [{ view: crossSaleOffer, types: always('CROSS_SALE_OFFER_CREATED') }],
   CrossSaleOfferUpdated: [{ view: crossSaleOffer, types: always('CROSS_SALE_OFFER_UPDATED') }],
