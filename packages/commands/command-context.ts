@@ -12,6 +12,8 @@ export interface CommandContext {
   causationId?: string;
   /** The business clock (a test clock for test-clock customers). */
   now: () => Date;
+  /** Set when `now` is a test clock's time: events then record the clock apart from real time. */
+  testClockId?: string;
 }
 
 /** Tenant a stored event belongs to. */

@@ -20,6 +20,8 @@ export interface EventMetadata {
   actor?: string;
   /** ISO-8601 time the event happened (business clock, may be a test clock). */
   occurredAt: string;
+  /** Set when `occurredAt` is the time of this test clock rather than real time. */
+  testClockId?: string;
   [extra: string]: unknown;
 }
 
