@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findCardData } from './card-data-scan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -20,7 +21,7 @@ export interface ServiceProcess {
   keys: AccountKeys | null;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** SIGTERM and wait for exit. */
+  /** SIGTERM and wait for exit; then fails if card numbers are found in DATA_DIR or the output. */
   stop(): Promise<number | null>;
   /** SIGKILL: no graceful anything. */
   kill(): Promise<void>;
@@ -84,12 +85,23 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     dataDir,
     keys,
     output: () => output,
-    stop: () => stopChild(child, exited, 'SIGTERM'),
+    stop: async () => {
+      const code = await stopChild(child, exited, 'SIGTERM');
+      refuseCardData(dataDir, output);
+      return code;
+    },
     signal: (signal) => void child.kill(signal),
     kill: async () => {
       await stopChild(child, exited, 'SIGKILL');
+      refuseCardData(dataDir, output);
     },
   };
+}
+
+/** Every API test run ends with a scan of its data directory and logs for card numbers. */
+function refuseCardData(dataDir: string, output: string): void {
+  const found = findCardData(dataDir, output);
+  if (found.length > 0) throw new Error(`card data found in plain text after the service stopped: ${found.join('; ')}`);
 }
 
 async function stopChild(
