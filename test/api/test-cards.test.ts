@@ -318,7 +318,10 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
         await charge(cardDetails('4242424242424242', { expYear: String(new Date().getUTCFullYear() - 1) })),
         'expired_card',
       );
-      await expectInvalid(await charge(cardDetails('4242424242424242', { expMonth: '10', expYear: '2025' })), 'expired_card');
+      await expectInvalid(
+        await charge(cardDetails('4242424242424242', { expMonth: '10', expYear: '2025' })),
+        'expired_card',
+      );
     });
 
     it('an earlier month of the current year: expired_card', async function () {
