@@ -1,16 +1,17 @@
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
-import { publicEventRules, publicObjectViews } from './public-event-types.ts';
+import { publicObjects, type PublicEventType } from './public-event-types.ts';
 import { scopedIndexes } from './view-projection.ts';
-import { publicObject, type ObjectView } from './views/object-view.ts';
+import { publicObject } from './views/object-view.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 
 export interface PublicEventDoc extends Document {
   objectType: 'event';
-  type: string;
+  type: PublicEventType;
   data: Record<string, unknown>;
   log: string;
   /** Events of test-clock customers: the clock's time when it happened (Unix seconds). */
@@ -24,33 +25,29 @@ export interface PublicEventDoc extends Document {
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
-const handledTypes = new Set(publicObjectViews.flatMap((view) => [...view.eventTypes]));
+/** GET /events[/{id}] (filter: type) and the events webhooks deliver. */
+export const publicEventsCollection = objectCollection<PublicEventDoc>(
+  'events',
+  'Event',
+  scopedIndexes('type', '_objectId'),
+);
 
 /**
- * `events`: the public events of GET /events and webhooks (DESIGN §4.6). Keeps its own copy of
+ * `events`: the public events of GET /events and webhooks (`docs/architecture.md`, "Public
+ * events"). Keeps its own copy of
  * every object's view (`event_objects`) so that each event's `data` is the object as it stood
  * right after that change, also when rebuilt from the log.
  */
 export const publicEventsProjection: Projection = {
   name: 'events',
-  collections: { events: scopedIndexes('type', '_objectId'), event_objects: {} },
-  handles: (type) => handledTypes.has(type),
+  collections: { ...ownedCollections(publicEventsCollection), event_objects: {} },
+  handles: (type) => publicObjects.some((object) => object.changes(type)),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    const objects = new Map<ObjectView, Document>();
-    for (const view of publicObjectViews) {
-      if (!view.eventTypes.has(event.type)) continue;
-      const objectId = view.objectId(event);
-      if (objectId === null) continue;
-      const object = view.fold(await tx.get('event_objects', objectId), event);
-      if (!object) continue;
-      tx.put('event_objects', object);
-      objects.set(view, object);
-    }
     let index = 0;
-    for (const rule of publicEventRules[event.type] ?? []) {
-      const object = objects.get(rule.view);
+    for (const objectEvents of publicObjects) {
+      const object = await objectEvents.foldCopy(event, tx, 'event_objects');
       if (!object) continue;
-      for (const type of rule.types(event)) {
+      for (const type of objectEvents.produced(event)) {
         const doc: PublicEventDoc = {
           id: deterministicId('event', `${event.id}:${index}`),
           // Recorded time, so that /events pages in log order even while test clocks run ahead.
@@ -64,7 +61,7 @@ export const publicEventsProjection: Projection = {
           _objectId: object.id,
           ...(event.metadata.testClockId !== undefined ? { testClockTime: occurredAtSeconds(event) } : {}),
         };
-        tx.put('events', doc);
+        tx.put(publicEventsCollection, doc);
         index++;
       }
     }

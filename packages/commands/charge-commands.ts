@@ -1,3 +1,4 @@
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
@@ -76,8 +77,9 @@ export interface ChargeCommandsDeps {
 }
 
 /**
- * Charges and their refunds. I/O happens before each decision (DESIGN §4.2): card resolution,
- * blacklist screening and the network's answer are inputs to the charge decider.
+ * Charges and their refunds. I/O happens before each decision (`docs/architecture.md`, "Pure
+ * deciders"): card resolution, blacklist screening and the network's answer are inputs to the
+ * charge decider.
  */
 export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}
@@ -136,8 +138,8 @@ export class ChargeCommands {
       const outcome = await this.deps.network.authorize({
         mode: context.mode,
         number,
-        expMonth: resolved.card.expMonth,
-        expYear: resolved.card.expYear,
+        expMonth: cardExpiry(resolved.card).month,
+        expYear: cardExpiry(resolved.card).year,
         amount: input.amount,
         currency: input.currency,
         zip: zip ?? null,

@@ -1,3 +1,4 @@
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit-decider.ts';
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
@@ -46,7 +47,7 @@ export const CREDITS_NOT_ALLOWED =
 
 /**
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
- * decision (DESIGN §4.2); its answer is final, so a credit is recorded once, successful or failed.
+ * decision (`docs/architecture.md`, "Pure deciders"); its answer is final, so a credit is recorded once, successful or failed.
  */
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
@@ -96,8 +97,8 @@ export class CreditCommands {
     const outcome = await this.deps.network.credit({
       mode: context.mode,
       number,
-      expMonth: resolved.card.expMonth,
-      expYear: resolved.card.expYear,
+      expMonth: cardExpiry(resolved.card).month,
+      expYear: cardExpiry(resolved.card).year,
       amount: input.amount,
       currency: input.currency,
       now: context.now(),

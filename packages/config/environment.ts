@@ -49,6 +49,8 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
+  /** Tests and development: an answer with a field its response schema does not know is a 500. */
+  strictResponses: boolean;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +143,7 @@ const environmentSchema = z
     NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
+    STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
     if ((env.TLS_CERT_FILE === undefined) !== (env.TLS_KEY_FILE === undefined)) {
@@ -199,6 +202,7 @@ const environmentSchema = z
       fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
+    strictResponses: env.STRICT_RESPONSES === 'true',
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

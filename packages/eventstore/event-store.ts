@@ -5,7 +5,7 @@ import type { Mode } from '../domain/mode.ts';
  * The domain never sees this; command handlers and the projector do.
  */
 
-/** Metadata every domain event carries (DESIGN §4.1). */
+/** Metadata every domain event carries (`docs/architecture.md`, "Streams"). */
 export interface EventMetadata {
   accountId: string;
   mode: Mode;
@@ -22,6 +22,11 @@ export interface EventMetadata {
   occurredAt: string;
   /** Set when `occurredAt` is the time of this test clock rather than real time. */
   testClockId?: string;
+  /**
+   * Version of the event's data shape (per event type). Absent on events recorded before versions
+   * were kept: those are version 1. Readers upcast older versions (upcast-recorded-event.ts).
+   */
+  schemaVersion?: number;
   [extra: string]: unknown;
 }
 

@@ -29,6 +29,8 @@ export interface AppOptions {
    * id, the access log, the per-IP rate limit and the error envelope, like every other route.
    */
   unauthenticatedRoutes?: readonly { path: string; handler: RequestHandler }[];
+  /** Answers that stray from their route's response schema become 500s (tests, development). */
+  strictResponses?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ResourceName, resources } from '../domain/resources.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,28 +15,15 @@ export function randomBase62(length = 24): string {
   return out.length === length ? out : out + randomBase62(length - out.length);
 }
 
-/** Prefixes of the spec's object ids (spec: Conventions), plus the ones this service adds. */
-export type IdPrefix =
-  | 'char'
-  | 'card'
-  | 'cust'
-  | 'sub'
-  | 'plan'
-  | 'event'
-  | 'tok'
-  | 'blr'
-  | 'cso'
-  | 'cr'
-  | 're'
-  | 'log'
-  | 'img'
-  | 'acct'
-  | 'key'
-  | 'vault'
-  | 'req'
-  | 'dp'
-  | 'fw'
-  | 'we'
-  | 'clock';
+/** Ids that name no API resource: request ids, vault references, event logs, offer images, API keys. */
+type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key';
+
+type ResourceIdPrefix = (typeof resources)[ResourceName]['idPrefix'];
+
+/** Prefixes of object ids (spec: Conventions): every resource's, from the resource list, and the internal ones. */
+export type IdPrefix = ResourceIdPrefix | InternalIdPrefix;
+
+/** An internal prefix that a resource uses too; the constraint makes such a clash fail to compile. */
+export type InternalPrefixClash<Clash extends never = Extract<InternalIdPrefix, ResourceIdPrefix>> = Clash;
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.ts';
+import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
-import { ProjectionBatch } from './projection-batch.ts';
+import { projectBatch } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates, readProjectionState } from './projection-state.ts';
 
@@ -36,9 +37,9 @@ interface RunnerEvents {
 }
 
 /**
- * Runs projections from their checkpoints (DESIGN §4.5): one subscription to the whole log,
- * events applied in batches, each projection's writes committed together with its checkpoint, so
- * that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
+ * Runs projections from their checkpoints (`docs/architecture.md`, "Projections"): one
+ * subscription to the whole log, events applied in batches, each projection's writes committed
+ * together with its checkpoint, so that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
  * generation is built from the start of the log beside the live one and replaces it once caught up.
  */
 export class ProjectionRunner extends EventEmitter<RunnerEvents> {
@@ -126,6 +127,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     this.buffer = [];
     if (this.stopped) return;
     this.restartTimer = setTimeout(() => {
+      // A timer cannot await; a failed restart is caught below and recovers again.
       void (async () => {
         if (this.stopped) return;
         await this.subscription?.unsubscribe().catch(() => undefined);
@@ -159,20 +161,8 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   }
 
   private async applyBatch(slot: Slot, batch: RecordedEvent[]): Promise<void> {
-    const tx = new ProjectionBatch(this.store, slot.generation);
-    let last = slot.checkpoint;
-    for (const event of batch) {
-      if (event.position <= slot.checkpoint) continue;
-      last = event.position;
-      if (!slot.projection.handles(event.type)) continue;
-      tx.position = event.position;
-      await slot.projection.apply(event, tx);
-    }
+    const last = await projectBatch(this.store, slot, batch, upcastRecordedEvent);
     if (last === slot.checkpoint) return;
-    await this.store.commitProjection(tx.writes, {
-      key: checkpointKey(slot.projection.name, slot.generation),
-      position: last,
-    });
     slot.checkpoint = last;
     this.emit('committed', slot.projection.name, slot.generation, last);
   }
@@ -251,6 +241,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private scheduleDrop(replaced: Slot): void {
     const timer = setTimeout(() => {
       this.dropTimers.delete(timer);
+      // A timer cannot await; a failed drop is reported through onError below.
       void (async () => {
         for (const logical of Object.keys(replaced.projection.collections)) {
           await this.store.dropCollection(physicalCollectionName(logical, replaced.generation));

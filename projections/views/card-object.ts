@@ -1,30 +1,61 @@
+import { normalizeExpiryYear, parseExpiryMonth } from '../../packages/domain/card/card-expiry.ts';
+import type { CardBrand, CardSnapshot, CardType, FraudCheckData } from '../../packages/domain/card/card-snapshot.ts';
 import type { Tenant } from '../../packages/commands/command-context.ts';
-import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /**
- * A card as the API renders it (spec: Card). `first6`, `last4`, `expMonth` and `expYear` are
- * strings on the wire, as in the spec's samples and as the public client libraries expect.
- * The fingerprint is the one of the event's account and mode (see tenantFingerprint).
+ * A card as the API renders it (spec: Card), saved or embedded in a charge, credit or token.
+ * `first6`, `last4`, `expMonth` and `expYear` are strings on the wire, as in the spec's samples
+ * and as the public client libraries expect.
  */
+export interface CardObject {
+  id: string;
+  created: number;
+  objectType: 'card';
+  first6: string;
+  last4: string;
+  fingerprint: string;
+  expMonth: string;
+  expYear: string;
+  cardholderName: string | null;
+  customerId: string | null;
+  brand: CardBrand;
+  type: CardType;
+  country: string | null;
+  issuer: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  addressCity: string | null;
+  addressState: string | null;
+  addressZip: string | null;
+  addressCountry: string | null;
+  fraudCheckData: FraudCheckData | null;
+  merchantAccountId: string | null;
+  /** Saved cards only, once checked (`checkFastCredit`). */
+  fastCredit?: { supported: boolean; updated: number };
+  /** Saved cards only, once deleted. */
+  deleted?: true;
+}
+
 export function cardObject(options: {
-  id: string | null;
+  id: string;
   created: number;
   customerId: string | null;
   card: CardSnapshot;
   merchantAccountId?: string | null;
+  /** The account and mode of the event: the fingerprint shown is theirs (see tenantFingerprint). */
   tenant: Tenant;
-}): Record<string, unknown> {
+}): CardObject {
   const { card } = options;
   return {
-    ...(options.id !== null ? { id: options.id } : {}),
+    id: options.id,
     created: options.created,
     objectType: 'card',
     first6: card.first6,
     last4: card.last4,
     fingerprint: tenantFingerprint(card.fingerprint, options.tenant),
-    expMonth: String(card.expMonth),
-    expYear: String(card.expYear),
+    expMonth: expiryMonthText(card.expMonth),
+    expYear: expiryYearText(card.expYear),
     cardholderName: card.cardholderName,
     customerId: options.customerId,
     brand: card.brand,
@@ -40,4 +71,16 @@ export function cardObject(options: {
     fraudCheckData: card.fraudCheckData,
     merchantAccountId: options.merchantAccountId ?? null,
   };
+}
+
+/**
+ * Expiry text as the API has always rendered it: the month without a leading zero and the year
+ * in four digits, whatever form the client sent (events keep that form).
+ */
+export function expiryMonthText(asSent: string): string {
+  return String(parseExpiryMonth(asSent) ?? asSent);
+}
+
+export function expiryYearText(asSent: string): string {
+  return String(normalizeExpiryYear(asSent) ?? asSent);
 }

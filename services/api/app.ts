@@ -42,5 +42,6 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
     // Offer images are PNG, not JSON, and need no API key.
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
+    strictResponses: config.strictResponses,
   });
 }

@@ -52,6 +52,8 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       TRUST_PROXY: 'loopback',
+      // Every answer of every API test is checked against its route's response schema.
+      STRICT_RESPONSES: 'true',
       ...options.env,
     },
   });
@@ -76,6 +78,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    // `exited` never rejects; it only turns an early exit into a failed start.
     void exited.then((code) => reject(new Error(`service exited with ${code} before starting:\n${output}`)));
   });
   const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);

@@ -1,11 +1,13 @@
 import type { CardBrand } from '../card/card-snapshot.ts';
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one account: `account-<accountId>`. */
-export const accountStream = (accountId: string): string => `account-${accountId}`;
+export const accountStream = (accountId: string): string => streamName('account', accountId);
 
 export type KeyKind = 'secret' | 'public';
 import type { Mode } from '../mode.ts';
+import { everyType } from '../event-types.ts';
 
 /**
  * An API key as recorded: never the key itself for secret keys. `keyHash` (SHA-256 of the key)
@@ -64,4 +66,4 @@ export type AccountSettingsChanged = DomainEvent<
 
 export type AccountEvent = AccountCreated | AccountSettingsChanged;
 
-export const accountEventTypes: ReadonlyArray<AccountEvent['type']> = ['AccountCreated', 'AccountSettingsChanged'];
+export const accountEventTypes = everyType<AccountEvent>()(['AccountCreated', 'AccountSettingsChanged']);

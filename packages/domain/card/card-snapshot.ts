@@ -1,7 +1,8 @@
 /**
- * What the service records about a card: never the number or the CVC (DESIGN §4.8). The number
- * lives encrypted in the vault under `vaultRef`; `fingerprint` is a keyed hash of the number, equal
- * for equal numbers across customers, charges and tokens.
+ * What the service records about a card: never the number or the CVC (`docs/architecture.md`,
+ * "Card data and secrets"). The number lives encrypted in the vault under `vaultRef`;
+ * `fingerprint` is a keyed hash of the number, equal for equal numbers across customers, charges
+ * and tokens.
  */
 export interface CardSnapshot {
   first6: string;
@@ -13,8 +14,9 @@ export interface CardSnapshot {
   /** Two-letter ISO code of the issuing bank's country, or null when unknown. */
   country: string | null;
   issuer: string | null;
-  expMonth: number;
-  expYear: number;
+  /** Expiry month and year as the client sent them (`"05"`, `"30"`); see card-expiry.ts for their numbers. */
+  expMonth: string;
+  expYear: string;
   cardholderName: string | null;
   addressLine1: string | null;
   addressLine2: string | null;

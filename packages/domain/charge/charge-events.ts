@@ -1,11 +1,13 @@
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
 import type { ChargeAftermathEvent } from './charge-aftermath.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one charge and its refunds: `charge-<chargeId>`. */
-export const chargeStream = (chargeId: string): string => `charge-${chargeId}`;
+export const chargeStream = (chargeId: string): string => streamName('charge', chargeId);
 
 export type ChargeType = 'first_recurring' | 'subsequent_recurring' | 'merchant_initiated' | 'customer_initiated';
 export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' | 'unknown';
@@ -120,7 +122,7 @@ export type ChargeEvent =
   // Disputes, fraud warnings and announced network outcomes (`charge-aftermath.ts`).
   | ChargeAftermathEvent;
 
-export const chargeEventTypes: ReadonlyArray<ChargeEvent['type']> = [
+export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEvent>>()([
   'ChargeSucceeded',
   'ChargeFailed',
   'ChargeCaptured',
@@ -128,4 +130,4 @@ export const chargeEventTypes: ReadonlyArray<ChargeEvent['type']> = [
   'RefundRequested',
   'RefundSettled',
   'RefundUpdated',
-];
+]);

@@ -1,12 +1,13 @@
 import type { DomainEvent } from '../decider.ts';
 import type { DisputeReason } from './dispute-events.ts';
 import type { FraudVerdict } from './fraud-warning-events.ts';
+import { everyType } from '../event-types.ts';
 
 /**
  * Outcomes the card network announces for later: a dispute or a fraud warning after a charge, the
  * decision on a contested dispute. Recording them with their due time (business time of the
  * announcement plus the network's delay) is what lets the worker find them again from state, after
- * any restart or lost queue (DESIGN §4.7); delivering one is a charge command that records nothing
+ * any restart or lost queue (`docs/architecture.md`, "Jobs are derived from state"); delivering one is a charge command that records nothing
  * the second time.
  */
 export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision';
@@ -22,7 +23,7 @@ export type NetworkOutcomesExpected = DomainEvent<
   { chargeId: string; outcomes: NetworkOutcomeDue[] }
 >;
 
-export const networkOutcomeEventTypes: ReadonlyArray<NetworkOutcomesExpected['type']> = ['NetworkOutcomesExpected'];
+export const networkOutcomeEventTypes = everyType<NetworkOutcomesExpected>()(['NetworkOutcomesExpected']);
 
 /** The job (and due-work) id of one outcome: one charge has at most one outcome of each kind. */
 export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind): string =>

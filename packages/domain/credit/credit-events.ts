@@ -1,11 +1,13 @@
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { CardSource } from '../customer/customer-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one credit (a transfer of funds to a card): `credit-<creditId>`. */
-export const creditStream = (creditId: string): string => `credit-${creditId}`;
+export const creditStream = (creditId: string): string => streamName('credit', creditId);
 
 /** Everything known when a credit is made, successful or not. */
 export interface CreditAttempt {
@@ -40,8 +42,4 @@ export type CreditUpdated = DomainEvent<
 
 export type CreditEvent = CreditSucceeded | CreditFailed | CreditUpdated;
 
-export const creditEventTypes: ReadonlyArray<CreditEvent['type']> = [
-  'CreditSucceeded',
-  'CreditFailed',
-  'CreditUpdated',
-];
+export const creditEventTypes = everyType<CreditEvent>()(['CreditSucceeded', 'CreditFailed', 'CreditUpdated']);

@@ -1,7 +1,9 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one cross-sale offer: `crossSaleOffer-<offerId>`. */
-export const crossSaleOfferStream = (offerId: string): string => `crossSaleOffer-${offerId}`;
+export const crossSaleOfferStream = (offerId: string): string => streamName('crossSaleOffer', offerId);
 
 export type OfferTemplate = 'image_and_text' | 'text_only';
 
@@ -38,8 +40,8 @@ export type CrossSaleOfferDeleted = DomainEvent<'CrossSaleOfferDeleted', { offer
 
 export type CrossSaleOfferEvent = CrossSaleOfferCreated | CrossSaleOfferUpdated | CrossSaleOfferDeleted;
 
-export const crossSaleOfferEventTypes: ReadonlyArray<CrossSaleOfferEvent['type']> = [
+export const crossSaleOfferEventTypes = everyType<CrossSaleOfferEvent>()([
   'CrossSaleOfferCreated',
   'CrossSaleOfferUpdated',
   'CrossSaleOfferDeleted',
-];
+]);

@@ -1,9 +1,11 @@
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one customer and the cards saved for them: `customer-<customerId>`. */
-export const customerStream = (customerId: string): string => `customer-${customerId}`;
+export const customerStream = (customerId: string): string => streamName('customer', customerId);
 
 export type CustomerCreated = DomainEvent<
   'CustomerCreated',
@@ -41,8 +43,9 @@ export type CardAdded = DomainEvent<
 
 /** Fields of a saved card that an update may change; only changed ones are present. */
 export interface CardChanges {
-  expMonth?: number;
-  expYear?: number;
+  /** As the client sent them, like a new card's (see CardSnapshot). */
+  expMonth?: string;
+  expYear?: string;
   cardholderName?: string | null;
   addressLine1?: string | null;
   addressLine2?: string | null;
@@ -66,7 +69,7 @@ export type DefaultCardChanged = DomainEvent<
 export type CustomerEvent =
   CustomerCreated | CustomerUpdated | CustomerDeleted | CardAdded | CardUpdated | CardDeleted | DefaultCardChanged;
 
-export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = [
+export const customerEventTypes = everyType<CustomerEvent>()([
   'CustomerCreated',
   'CustomerUpdated',
   'CustomerDeleted',
@@ -74,4 +77,4 @@ export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = [
   'CardUpdated',
   'CardDeleted',
   'DefaultCardChanged',
-];
+]);

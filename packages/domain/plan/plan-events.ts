@@ -1,8 +1,10 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one plan: `plan-<planId>`. */
-export const planStream = (planId: string): string => `plan-${planId}`;
+export const planStream = (planId: string): string => streamName('plan', planId);
 
 export type PlanInterval = 'hour' | 'day' | 'week' | 'month' | 'year';
 export const planIntervals: readonly PlanInterval[] = ['hour', 'day', 'week', 'month', 'year'];
@@ -32,4 +34,4 @@ export type PlanDeleted = DomainEvent<'PlanDeleted', { planId: string }>;
 
 export type PlanEvent = PlanCreated | PlanUpdated | PlanDeleted;
 
-export const planEventTypes: ReadonlyArray<PlanEvent['type']> = ['PlanCreated', 'PlanUpdated', 'PlanDeleted'];
+export const planEventTypes = everyType<PlanEvent>()(['PlanCreated', 'PlanUpdated', 'PlanDeleted']);

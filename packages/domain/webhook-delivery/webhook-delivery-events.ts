@@ -1,7 +1,9 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one delivery (one public event to one endpoint): `webhookDelivery-<deliveryId>`. */
-export const webhookDeliveryStream = (deliveryId: string): string => `webhookDelivery-${deliveryId}`;
+export const webhookDeliveryStream = (deliveryId: string): string => streamName('webhookDelivery', deliveryId);
 
 /** Which public event goes to which endpoint: every event of a delivery repeats it. */
 export interface WebhookDeliveryRef {
@@ -44,7 +46,7 @@ export type WebhookDeliveryCanceled = DomainEvent<
 
 export type WebhookDeliveryEvent = WebhookDeliveryAttempted | WebhookDeliveryCanceled;
 
-export const webhookDeliveryEventTypes: ReadonlyArray<WebhookDeliveryEvent['type']> = [
+export const webhookDeliveryEventTypes = everyType<WebhookDeliveryEvent>()([
   'WebhookDeliveryAttempted',
   'WebhookDeliveryCanceled',
-];
+]);

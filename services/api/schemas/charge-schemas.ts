@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
-import { billingSchema, shippingSchema } from './address-schemas.ts';
+import { billingObject, billingSchema, shippingObject, shippingSchema } from './address-schemas.ts';
 import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
 import { chargeDisputeSchema } from './charge-dispute-schema.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
@@ -73,10 +73,21 @@ export const refundSchema = z
     currency: z.string(),
     charge: z.string(),
     reason: z.enum(['fraudulent']).nullable(),
-    status: z.enum(['successful', 'failed']),
+    status: z
+      .enum(['pending', 'successful', 'failed'])
+      .meta({ description: "pending only while the network's answer is awaited, inside the refund request" }),
     metadata: z.record(z.string(), z.string()),
   })
   .meta({ id: 'Refund' });
+
+/** The outcome of a charge's 3-D Secure authentication. */
+const threeDSecureInfoSchema = z.object({
+  amount: z.number().int(),
+  currency: z.string(),
+  enrolled: z.boolean(),
+  liabilityShift: z.enum(['pending', 'successful', 'failed', 'not_possible']),
+  authenticationFlow: z.enum(['frictionless', 'challenge']).nullable(),
+});
 
 export const chargeSchema = z
   .object({
@@ -97,9 +108,9 @@ export const chargeSchema = z
     disputed: z.boolean(),
     dispute: chargeDisputeSchema.optional(),
     fraudDetails: z.object({ status: z.string(), score: z.number().int() }),
-    shipping: z.record(z.string(), z.unknown()).nullable(),
-    billing: z.record(z.string(), z.unknown()).nullable(),
-    threeDSecureInfo: z.record(z.string(), z.unknown()).nullable(),
+    shipping: shippingObject.nullable(),
+    billing: billingObject.nullable(),
+    threeDSecureInfo: threeDSecureInfoSchema.nullable(),
     avsCheck: z.object({ result: z.string() }).nullable(),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
-import { billingSchema, shippingSchema } from './address-schemas.ts';
+import { billingObject, billingSchema, shippingObject, shippingSchema } from './address-schemas.ts';
 
 /** Our limits (the spec sets none). */
 export const MAX_QUANTITY = 10_000;
@@ -108,8 +108,8 @@ export const subscriptionSchema = z
     trialStart: timestamp().nullable(),
     trialEnd: timestamp().nullable(),
     cancelAtPeriodEnd: z.boolean(),
-    shipping: z.record(z.string(), z.unknown()).nullable(),
-    billing: z.record(z.string(), z.unknown()).nullable(),
+    shipping: shippingObject.nullable(),
+    billing: billingObject.nullable(),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     deleted: z.literal(true).optional().meta({ description: 'Present once canceled' }),

@@ -27,6 +27,7 @@ describe('config: environment', () => {
       shutdownTimeoutMs: 10_000,
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
+      strictResponses: false,
     });
   });
 
@@ -55,6 +56,7 @@ describe('config: environment', () => {
       NETWORK_DISPUTE_DECISION_DELAY_MS: '300',
       NETWORK_DISPUTE_DELAY_MS: '100',
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
+      STRICT_RESPONSES: 'true',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -74,6 +76,7 @@ describe('config: environment', () => {
       serviceRole: 'worker',
       shutdownTimeoutMs: 0,
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
+      strictResponses: true,
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));

@@ -48,6 +48,7 @@ export interface ToyApiOptions {
   idempotency?: IdempotencyOptions;
   /** Extra routes for a test's own purpose. */
   routes?: (calls: Map<string, number>, logger: Logger) => AnyRouteDefinition[];
+  strictResponses?: boolean;
 }
 
 function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefinition[] {
@@ -127,7 +128,7 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
       tag: 'Widgets',
       response: z.object({ id: z.string() }),
       async handler({ params }) {
-        return { status: 200, body: { id: (params as { widgetId: string }).widgetId } };
+        return { id: (params as { widgetId: string }).widgetId };
       },
     }),
     defineRoute({
@@ -159,7 +160,7 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
         count('POST /flaky');
         flakyRuns += 1;
         if (flakyRuns === 1) throw new Error('transient failure');
-        return { status: 201, body: { run: flakyRuns } };
+        return { run: flakyRuns };
       },
     }),
   ];
@@ -203,6 +204,7 @@ export async function startToyApi(options: ToyApiOptions = {}): Promise<ToyApi> 
         },
       },
     ],
+    ...(options.strictResponses !== undefined ? { strictResponses: options.strictResponses } : {}),
   };
   const server: RunningServer = await listen(createApp(appOptions), 0, '127.0.0.1');
   return {

@@ -1,0 +1,73 @@
+import type { DomainEvent } from '../packages/domain/decider.ts';
+import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ObjectView } from './views/object-view.ts';
+import type { Document } from '../packages/readstore/document-store.ts';
+
+/** The read side of one resource (`docs/architecture.md`, "Resource modules"). */
+export interface ReadSide<PublicType extends string = string> {
+  /** The resource's read models (each projection name unique across the service). */
+  readonly projections: readonly Projection[];
+  /** The public events (GET /events, webhooks) whose `data` is an object of this resource; null when none. */
+  readonly publicEvents: PublicObjectEvents<PublicType> | null;
+}
+
+/** The public events whose `data` is an object of one view, as the `events` projection uses them. */
+export interface PublicObjectEvents<PublicType extends string = string> {
+  /** Every public event type of these objects (spec: Events), in documentation order. */
+  readonly types: readonly PublicType[];
+  /** The domain event types the mapping names (each produces zero or more public events). */
+  readonly domainEventTypes: readonly string[];
+  /** Whether the event changes an object of the view. */
+  changes(eventType: string): boolean;
+  /** Folds the event into the copy of the object kept in `collection`; the object after it, or null. */
+  foldCopy(event: RecordedEvent, tx: ProjectionTransaction, collection: string): Promise<Document | null>;
+  /** The public event types the event produces, in order (none for most changes). */
+  produced(event: RecordedEvent): readonly PublicType[];
+}
+
+/** The public event types one domain event produces: always the same ones, or chosen by its data. */
+type Produces<E extends DomainEvent, PublicType extends string> =
+  readonly PublicType[] | ((event: ProjectedEvent<E>) => readonly PublicType[]);
+
+/** What each event type of `E` produces. */
+type PublicEventRules<E extends DomainEvent, PublicType extends string> = {
+  readonly [Type in E['type']]: Produces<Extract<E, { type: Type }>, PublicType>;
+};
+
+/**
+ * Public events of one object view. `of` names every domain event the view folds, so adding an
+ * event type to the view fails to compile until the mapping says what it produces (`[]`: the
+ * object changes, but no public event of this object says so); it may only produce the public
+ * event types listed in `types`.
+ */
+export function publicEvents<D extends Document, E extends DomainEvent, const PublicType extends string>(
+  view: ObjectView<D, E>,
+  types: readonly PublicType[],
+  of: PublicEventRules<E, NoInfer<PublicType>>,
+): PublicObjectEvents<PublicType> {
+  return {
+    types,
+    domainEventTypes: Object.keys(of),
+    changes: (eventType) => view.eventTypes.has(eventType),
+    async foldCopy(event, tx, collection) {
+      if (!view.accepts(event)) return null;
+      const objectId = view.objectId(event);
+      if (objectId === null) return null;
+      const object = view.fold(await tx.get<D>(collection, objectId), event);
+      if (object) tx.put<D>(collection, object);
+      return object;
+    },
+    produced: (event) => (view.accepts(event) ? producedBy(of, event) : []),
+  };
+}
+
+/** Calls the rule of the event's own type. */
+function producedBy<E extends DomainEvent, PublicType extends string>(
+  of: PublicEventRules<E, PublicType>,
+  event: ProjectedEvent<E>,
+): readonly PublicType[] {
+  // The rule under an event's type only ever receives events of that type.
+  const rule = of[event.type as E['type']] as Produces<E, PublicType>;
+  return typeof rule === 'function' ? rule(event) : rule;
+}
