@@ -14,6 +14,8 @@ export interface PublicEventDoc extends Document {
   type: PublicEventType;
   data: Record<string, unknown>;
   log: string;
+  /** Events of test-clock customers: the clock's time when it happened (Unix seconds). */
+  testClockTime?: number;
   _accountId: string;
   _mode: Mode;
   /** Id of the object in `data`. */
@@ -48,7 +50,8 @@ export const publicEventsProjection: Projection = {
       for (const type of objectEvents.produced(event)) {
         const doc: PublicEventDoc = {
           id: deterministicId('event', `${event.id}:${index}`),
-          created: occurredAtSeconds(event),
+          // Recorded time, so that /events pages in log order even while test clocks run ahead.
+          created: Math.floor(event.recordedAt.getTime() / 1000),
           objectType: 'event',
           type,
           data: publicObject(object),
@@ -56,6 +59,7 @@ export const publicEventsProjection: Projection = {
           ...tenantFields(event),
           _seq: event.position * PUBLIC_EVENTS_PER_DOMAIN_EVENT + index,
           _objectId: object.id,
+          ...(event.metadata.testClockId !== undefined ? { testClockTime: occurredAtSeconds(event) } : {}),
         };
         tx.put(publicEventsCollection, doc);
         index++;

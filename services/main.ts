@@ -43,10 +43,16 @@ async function main(): Promise<void> {
     : null;
   worker?.start();
 
-  const server = runs('api') ? await listen(buildApi(platform, logger), config.port, config.host) : null;
+  const server = runs('api')
+    ? await listen(buildApi(platform, logger), config.port, config.host, {
+        ...(config.tls ? { tls: config.tls } : {}),
+        timeoutsMs: config.httpTimeoutsMs,
+      })
+    : null;
   logger.info('service started', {
     role,
     port: server?.port ?? null,
+    protocol: server?.protocol ?? null,
     profile: config.eventStoreUrl ? 'distributed' : 'embedded',
   });
 
@@ -67,6 +73,16 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
+  // A renewed certificate is picked up without a restart.
+  process.on('SIGHUP', () => {
+    if (!server || server.protocol !== 'https') return;
+    try {
+      server.reloadTls();
+      logger.info('TLS certificate reloaded');
+    } catch (error) {
+      logger.error('TLS certificate reload failed; keeping the current one', { error });
+    }
+  });
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }

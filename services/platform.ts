@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
+import { preparePrivateDataDir } from '../packages/config/private-data-dir.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
@@ -13,6 +13,7 @@ import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
 import { StoredNetworkJournal } from '../packages/network/network-journal.ts';
+import { TestModeOnlyNetwork } from '../packages/network/test-mode-only-network.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
@@ -56,7 +57,12 @@ export async function openPlatform(config: Config): Promise<Platform> {
     // Each process would otherwise generate its own key and could not read the others' secrets.
     throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  // Only the embedded stores live in DATA_DIR; the key files are there unless keys are configured.
+  preparePrivateDataDir(
+    config.dataDir,
+    [...(config.eventStoreUrl ? [] : ['events.sqlite']), ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite'])],
+    ['vault.key', 'fingerprint.key'],
+  );
   const events = createEventStore({
     eventStoreUrl: config.eventStoreUrl,
     sqlitePath: join(config.dataDir, 'events.sqlite'),
@@ -97,14 +103,17 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const fingerprinter = new CardFingerprinter(
     loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'),
   );
-  // Test and live mode both answer from the simulator until a real acquirer is plugged in here.
-  const network = new SimulatedCardNetwork({
-    disputeDelayMs: config.networkDelaysMs.dispute,
-    fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
-    disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
-    authorizations: new StoredNetworkJournal(stateStore.collection('simulated_network_authorizations')),
-    credits: new StoredNetworkJournal(stateStore.collection('simulated_network_credits')),
-  });
+  // Test mode answers from the simulator; live mode fails with a gateway_error until a real
+  // acquirer is plugged in here.
+  const network = new TestModeOnlyNetwork(
+    new SimulatedCardNetwork({
+      disputeDelayMs: config.networkDelaysMs.dispute,
+      fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
+      disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
+      authorizations: new StoredNetworkJournal(stateStore.collection('simulated_network_authorizations')),
+      credits: new StoredNetworkJournal(stateStore.collection('simulated_network_credits')),
+    }),
+  );
   const commands = buildCommands({
     config,
     aggregates,

@@ -1,4 +1,5 @@
 import { resourceNames, type ResourceName } from '../packages/domain/resources.ts';
+import { accountSettings } from '../packages/commands/account-settings.ts';
 import type { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import type { BackgroundWork } from '../packages/commands/background-work.ts';
 import { BlacklistCommands } from '../packages/commands/blacklist-commands.ts';
@@ -61,6 +62,7 @@ export const resourceCommands = {
         tokens: wiring.commands.tokens,
         network: wiring.network,
         blacklistRules: (tenant) => liveBlacklistRules(wiring.readModels, tenant),
+        accountSettings: (accountId) => accountSettings(wiring.aggregates, accountId),
       }),
     /** Delayed network outcomes (disputes, fraud warnings) delivered to their charges. */
     networkOutcomes: (wiring: CommandWiring): NetworkOutcomeCommands => new NetworkOutcomeCommands(wiring.aggregates),
@@ -77,6 +79,8 @@ export const resourceCommands = {
         cardSources: wiring.commands.cardSources,
         intake: wiring.intake,
         network: wiring.network,
+        blacklistRules: (tenant) => liveBlacklistRules(wiring.readModels, tenant),
+        accountSettings: (accountId) => accountSettings(wiring.aggregates, accountId),
       }),
   },
   customer: {

@@ -167,6 +167,8 @@ function eventMetadata(context: CommandContext): EventMetadata {
     occurredAt: context.now().toISOString(),
   };
   if (context.idempotencyKey !== undefined) metadata.idempotencyKey = context.idempotencyKey;
+  if (context.correlationId !== undefined) metadata.correlationId = context.correlationId;
+  if (context.testClockId !== undefined) metadata.testClockId = context.testClockId;
   if (context.causationId !== undefined) metadata.causationId = context.causationId;
   return metadata;
 }

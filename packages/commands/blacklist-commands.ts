@@ -5,6 +5,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import { blacklistRuleFromInput, type CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
 import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 
 export type { CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
 
@@ -19,7 +20,10 @@ export class BlacklistCommands {
     const ruleId = createdObjectId('blr', context);
     const earlier = await this.aggregates.createdEarlier(blacklistRuleStream(ruleId), context);
     if (earlier !== undefined) return { id: ruleId, position: earlier };
-    const rule = blacklistRuleFromInput(ruleId, input, this.fingerprinter);
+    // A card number becomes the fingerprint this account and mode see for the card.
+    const rule = blacklistRuleFromInput(ruleId, input, {
+      fingerprint: (number) => tenantFingerprint(this.fingerprinter.fingerprint(number), context),
+    });
     return this.run(ruleId, { type: 'CreateBlacklistRule', rule }, context);
   }
 

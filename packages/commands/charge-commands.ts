@@ -29,6 +29,8 @@ import { createdObjectId, type CommandContext, type Tenant } from './command-con
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
+import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
+import type { AccountSettings } from '../domain/account/account-events.ts';
 
 export interface CreateChargeInput {
   amount: number;
@@ -73,6 +75,8 @@ export interface ChargeCommandsDeps {
   network: CardNetwork;
   /** Live blacklist rules of a tenant. */
   blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
+  /** The account's settings in force (accepted currencies and brands). */
+  accountSettings: (accountId: string) => Promise<AccountSettings>;
 }
 
 /**
@@ -125,10 +129,14 @@ export class ChargeCommands {
       networkTransactionId: null,
     };
 
-    let failure: ChargeFailure | null = null;
+    let failure: ChargeFailure | null = unsupported(attempt, await this.deps.accountSettings(context.accountId));
     let expectedOutcomes: NetworkOutcomeDue[] = [];
-    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer));
-    if (rule) {
+    const rule = failure
+      ? null
+      : findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer, context));
+    if (failure) {
+      // Refused by the account's settings before screening or the network.
+    } else if (rule) {
       failure = {
         failureCode: 'blacklisted',
         failureMessage: 'The charge was blocked by a blacklist rule.',
@@ -413,11 +421,27 @@ function threeDSecureRequest(options: Partial<ThreeDSecureRequest>): ThreeDSecur
   };
 }
 
+/** A charge in a currency or with a card brand the account does not accept (account settings). */
+function unsupported(attempt: ChargeAttempt, settings: AccountSettings): ChargeFailure | null {
+  const refusal = (failureCode: 'currency_not_supported' | 'brand_not_supported', failureMessage: string) => ({
+    failureCode,
+    failureMessage,
+    failureIssuerDeclineCode: null,
+    blacklistRuleId: null,
+  });
+  if (settings.acceptedCurrencies && !settings.acceptedCurrencies.includes(attempt.currency))
+    return refusal('currency_not_supported', `The account is not configured for the currency ${attempt.currency}.`);
+  if (settings.acceptedBrands && !settings.acceptedBrands.includes(attempt.card.brand))
+    return refusal('brand_not_supported', `The card brand ${attempt.card.brand} is not supported by the account.`);
+  return null;
+}
+
 /** What the blacklist looks at: the card, the payer's request and fraud data, the charge's metadata. */
-function screening(attempt: ChargeAttempt, payer: PayerRequest): ChargeScreening {
+function screening(attempt: ChargeAttempt, payer: PayerRequest, tenant: Tenant): ChargeScreening {
   const fraud = attempt.card.fraudCheckData;
   return {
-    fingerprint: attempt.card.fingerprint,
+    fingerprint: tenantFingerprint(attempt.card.fingerprint, tenant),
+    storedFingerprint: attempt.card.fingerprint,
     ipAddress: fraud?.ipAddress ?? payer.ipAddress,
     ipCountry: fraud?.ipCountry ?? null,
     email: attempt.billing?.email ?? fraud?.email ?? null,

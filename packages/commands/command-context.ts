@@ -7,6 +7,8 @@ export interface CommandContext {
   /** Key id of the API key, or `system:<process>` for jobs. */
   actor: string;
   requestId: string;
+  /** The caller's own request id (client-given, validated); never used as an identifier of ours. */
+  correlationId?: string;
   idempotencyKey?: string;
   /**
    * Set for requests with an `Idempotency-Key`: the ids of the objects the request creates derive
@@ -16,6 +18,8 @@ export interface CommandContext {
   causationId?: string;
   /** The business clock (a test clock for test-clock customers). */
   now: () => Date;
+  /** Set when `now` is a test clock's time: events then record the clock apart from real time. */
+  testClockId?: string;
 }
 
 /** Tenant a stored event belongs to. */

@@ -1,15 +1,19 @@
 import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit-decider.ts';
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
-import { CardError } from '../domain/errors.ts';
+import type { AccountSettings } from '../domain/account/account-events.ts';
+import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
+import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
+import { CardError, InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
+import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import { createdObjectId, type CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 
@@ -33,7 +37,14 @@ export interface CreditCommandsDeps {
   cardSources: CardSources;
   intake: CardIntake;
   network: CardNetwork;
+  /** Live blacklist rules of a tenant: credits are screened like charges. */
+  blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
+  /** The account's settings in force (whether credits are allowed). */
+  accountSettings: (accountId: string) => Promise<AccountSettings>;
 }
+
+export const CREDITS_NOT_ALLOWED =
+  "Credits are not available for this account's business model: an operator must allow them first";
 
 /**
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
@@ -48,6 +59,8 @@ export class CreditCommands {
    * gets the recorded outcome again.
    */
   async create(input: CreateCreditInput, context: CommandContext): Promise<CommandOutcome> {
+    if (!(await this.deps.accountSettings(context.accountId)).creditsAllowed)
+      throw new InvalidRequestError(CREDITS_NOT_ALLOWED);
     const creditId = createdObjectId('cr', context);
     const existing = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
     if (existing.state.status !== 'none') {
@@ -76,6 +89,20 @@ export class CreditCommands {
       cardSource: resolved.source,
       metadata: input.metadata ?? {},
     };
+
+    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, context));
+    if (rule) {
+      const failure: CreditFailure = {
+        failureCode: 'blacklisted',
+        failureMessage: 'The credit was blocked by a blacklist rule.',
+        failureIssuerDeclineCode: null,
+      };
+      const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
+      throw new PaymentDeclined(
+        recorded,
+        new CardError(failure.failureCode, failure.failureMessage, { creditId, blacklistRuleId: rule.ruleId }),
+      );
+    }
 
     const outcome = await this.transfer(attempt, context);
     const failure: CreditFailure | null = outcome.failure
@@ -148,4 +175,19 @@ function declined(recorded: CommandOutcome, failure: CreditFailure): PaymentDecl
     ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
   };
   return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
+}
+
+/** What the blacklist looks at for a credit: the card (its fingerprint and fraud data) and the metadata. */
+function screening(attempt: CreditAttempt, tenant: Tenant): ChargeScreening {
+  const fraud = attempt.card.fraudCheckData;
+  return {
+    fingerprint: tenantFingerprint(attempt.card.fingerprint, tenant),
+    storedFingerprint: attempt.card.fingerprint,
+    ipAddress: fraud?.ipAddress ?? null,
+    ipCountry: fraud?.ipCountry ?? null,
+    email: fraud?.email ?? null,
+    userAgent: fraud?.userAgent ?? null,
+    acceptLanguage: fraud?.acceptLanguage ?? null,
+    metadata: attempt.metadata,
+  };
 }

@@ -20,7 +20,7 @@ export class CustomerClock {
     const { state } = await this.aggregates.load(testClockDecider, testClockStream(testClockId), context);
     if (state.status === 'none') return context;
     const frozen = new Date(state.frozenTime * 1000);
-    return { ...context, now: () => frozen };
+    return { ...context, now: () => frozen, testClockId };
   }
 
   /** `context` on the clock of the customer (real time for a customer without one, or unknown). */

@@ -305,7 +305,11 @@ export class SubscriptionCommands {
     return position;
   }
 
-  /** Authorizes the period's charge on the customer's current default card (captured later, or by hand). */
+  /**
+   * Makes the period's charge on the customer's current default card: captured in the same step
+   * when the subscription captures charges (CHARGE_SUCCEEDED then says `captured: true`), else
+   * only authorized, to be captured by hand.
+   */
   private async charge(
     sub: ExistingSubscription,
     pending: NonNullable<ExistingSubscription['pendingPayment']>,
@@ -319,7 +323,7 @@ export class SubscriptionCommands {
           currency: pending.currency,
           type: pending.chargeType,
           customerId: sub.customerId,
-          captured: false,
+          captured: pending.capture,
           subscriptionId: sub.subscriptionId,
           ...(sub.shipping ? { shipping: sub.shipping } : {}),
           ...(sub.billing ? { billing: sub.billing } : {}),
@@ -328,7 +332,7 @@ export class SubscriptionCommands {
         NO_PAYER,
         context,
       );
-      return { succeeded: true };
+      return { succeeded: true, captured: pending.capture };
     } catch (error) {
       if (error instanceof PaymentDeclined) {
         return {
@@ -429,7 +433,7 @@ function snapshot(plan: ExistingPlan): PlanSnapshot {
 }
 
 function outcomeOf(charge: Exclude<ChargeState, { status: 'none' }>): PaymentOutcome {
-  if (charge.status === 'successful') return { succeeded: true };
+  if (charge.status === 'successful') return { succeeded: true, captured: charge.captured };
   return {
     succeeded: false,
     charged: true,

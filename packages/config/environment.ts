@@ -38,6 +38,15 @@ export interface Config {
   /** Deliveries failed for good in a row after which an endpoint is disabled; 0: never. */
   webhookDisableAfterFailedDeliveries: number;
   serviceRole: ServiceRole;
+  /** Both set: the API serves HTTPS with this PEM certificate (chain) and key, re-read on SIGHUP. */
+  tls?: { certFile: string; keyFile: string };
+  /**
+   * Express 'trust proxy': which proxies' X-Forwarded-Proto/-For to believe (true, a hop count, or
+   * comma-separated addresses/subnets/`loopback`/`linklocal`/`uniquelocal`); unset: none.
+   */
+  trustProxy?: boolean | number | string;
+  /** Slow clients: the most time for request headers, for a whole request, and idle keep-alive. */
+  httpTimeoutsMs: { headers: number; request: number; keepAlive: number };
   shutdownTimeoutMs: number;
   /** How often workers look for due work (renewals, retries, deliveries, network outcomes). */
   schedulerIntervalMs: number;
@@ -120,6 +129,21 @@ const environmentSchema = z
     WEBHOOK_TIMEOUT_MS: integerBetween(100, 600_000).default(10_000),
     WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES: integerBetween(0, 1_000_000).default(10),
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
+    TLS_CERT_FILE: z.string().optional(),
+    TLS_KEY_FILE: z.string().optional(),
+    TRUST_PROXY: z
+      .string()
+      .regex(
+        /^(true|false|\d+|[0-9A-Za-z.:/,\s]+)$/,
+        'must be true, false, a hop count, or a list of addresses or subnets',
+      )
+      .transform((value): boolean | number | string =>
+        value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
+      )
+      .optional(),
+    HTTP_HEADERS_TIMEOUT_MS: integerBetween(1000, 600_000).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: integerBetween(1000, 600_000).default(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: integerBetween(100, 600_000).default(5_000),
     SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
     SCHEDULER_INTERVAL_MS: integerBetween(50, 3_600_000).default(1000),
     NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
@@ -139,6 +163,20 @@ const environmentSchema = z
     STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
+    if ((env.TLS_CERT_FILE === undefined) !== (env.TLS_KEY_FILE === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.TLS_CERT_FILE === undefined ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'],
+        message: 'must be set together with ' + (env.TLS_CERT_FILE === undefined ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'),
+      });
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: `must be at most HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`,
+      });
+    }
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
       ctx.addIssue({
         code: 'custom',
@@ -166,6 +204,15 @@ const environmentSchema = z
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     webhookDisableAfterFailedDeliveries: env.WEBHOOK_DISABLE_AFTER_FAILED_DELIVERIES,
     serviceRole: env.SERVICE_ROLE,
+    ...(env.TLS_CERT_FILE && env.TLS_KEY_FILE
+      ? { tls: { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } }
+      : {}),
+    ...(env.TRUST_PROXY !== undefined ? { trustProxy: env.TRUST_PROXY } : {}),
+    httpTimeoutsMs: {
+      headers: env.HTTP_HEADERS_TIMEOUT_MS,
+      request: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAlive: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
     networkDelaysMs: {

@@ -65,3 +65,14 @@ export class CardError extends DomainError {
     this.name = 'CardError';
   }
 }
+
+/**
+ * The card network could not carry out the request (not a decline): HTTP 502 `gateway_error`.
+ * Nothing is recorded; the message says what is wrong.
+ */
+export class GatewayError extends DomainError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+}

@@ -9,8 +9,10 @@ import type { Mode } from '../domain/mode.ts';
 export interface EventMetadata {
   accountId: string;
   mode: Mode;
-  /** Correlation: the HTTP request (or job) that caused the event. */
+  /** The HTTP request (server-generated id) or job that caused the event. */
   requestId?: string;
+  /** The client's own `X-Request-Id` for that request, when it sent a safe one. */
+  correlationId?: string;
   /** The event or command id that directly caused this one. */
   causationId?: string;
   idempotencyKey?: string;
@@ -18,6 +20,8 @@ export interface EventMetadata {
   actor?: string;
   /** ISO-8601 time the event happened (business clock, may be a test clock). */
   occurredAt: string;
+  /** Set when `occurredAt` is the time of this test clock rather than real time. */
+  testClockId?: string;
   /**
    * Version of the event's data shape (per event type). Absent on events recorded before versions
    * were kept: those are version 1. Readers upcast older versions (upcast-recorded-event.ts).

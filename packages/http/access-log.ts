@@ -17,6 +17,7 @@ export function accessLog(logger: Logger): RequestHandler {
         status: res.statusCode,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         requestId: log.requestId,
+        ...(log.correlationId !== undefined && { correlationId: log.correlationId }),
         keyId: log.keyId,
         ...(res.writableFinished ? {} : { aborted: true }),
       });

@@ -14,8 +14,8 @@ const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="api"' };
  */
 export function identifyCaller(authenticate: Authenticate): RequestHandler {
   return async (req, res, next) => {
-    const apiKey = apiKeyOf(req);
-    const auth = apiKey ? await authenticate(apiKey) : null;
+    const credentials = credentialsOf(req);
+    const auth = credentials.kind === 'key' ? await authenticate(credentials.apiKey) : null;
     if (auth) {
       const state = requestState(res);
       state.auth = auth;
@@ -33,9 +33,13 @@ export function requireApiKey(): RequestHandler {
       next();
       return;
     }
-    const message = apiKeyOf(req)
-      ? 'Invalid API key'
-      : 'No API key provided: use HTTP Basic authentication with your API key as the user name and a blank password';
+    const credentials = credentialsOf(req);
+    const message =
+      credentials.kind === 'key'
+        ? 'Invalid API key'
+        : credentials.kind === 'malformed'
+          ? 'Malformed Authorization header: use HTTP Basic authentication with your API key as the user name and a blank password, or Bearer <API key>'
+          : 'No API key provided: use HTTP Basic authentication with your API key as the user name and a blank password';
     next(new HttpError(401, 'invalid_request', message, CHALLENGE));
   };
 }
@@ -55,13 +59,35 @@ export function authorizeKeyKind(
   }
 }
 
-function apiKeyOf(req: Request): string | undefined {
-  const header = req.get('authorization')?.trim();
-  if (!header) return undefined;
-  const [scheme = '', credentials = ''] = header.split(/\s+/, 2);
-  if (scheme.toLowerCase() === 'bearer') return credentials || undefined;
-  if (scheme.toLowerCase() !== 'basic') return undefined;
-  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+type Credentials = { kind: 'none' } | { kind: 'malformed' } | { kind: 'key'; apiKey: string };
+
+/** `Basic` then one space then canonical base64 (padded, nothing after it). */
+const BASIC = /^basic ([A-Za-z0-9+/]+={0,2})$/i;
+/** `Bearer` then one space then the key itself. */
+const BEARER = /^bearer ([A-Za-z0-9_]+)$/i;
+/** An API key as the service issues them (`sk_test_…`, `pk_live_…`): nothing else is looked up. */
+const API_KEY_SHAPE = /^[A-Za-z0-9_]{1,200}$/;
+
+/**
+ * Exactly the documented forms, nothing looser: `Basic base64(<key>:<password>)` with the
+ * password ignored (RFC 7617: the colon is required), or `Bearer <key>`; the scheme in any case.
+ * Trailing text, base64 that does not re-encode to itself, a missing colon or a key of another
+ * shape make the header malformed.
+ */
+function credentialsOf(req: Request): Credentials {
+  const header = req.get('authorization');
+  if (header === undefined || header.trim() === '') return { kind: 'none' };
+  const bearer = BEARER.exec(header);
+  if (bearer) return { kind: 'key', apiKey: bearer[1]! };
+  const basic = BASIC.exec(header);
+  if (!basic) return { kind: 'malformed' };
+  const encoded = basic[1]!;
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.toString('base64') !== encoded) return { kind: 'malformed' };
+  const decoded = bytes.toString('utf8');
   const separator = decoded.indexOf(':');
-  return (separator === -1 ? decoded : decoded.slice(0, separator)) || undefined;
+  if (separator === -1) return { kind: 'malformed' };
+  const apiKey = decoded.slice(0, separator);
+  if (apiKey === '') return { kind: 'none' };
+  return API_KEY_SHAPE.test(apiKey) ? { kind: 'key', apiKey } : { kind: 'malformed' };
 }

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from '../observability/logger.ts';
 import { accessLog } from './access-log.ts';
 import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
@@ -7,6 +7,7 @@ import { parseFormEncoded } from './form-encoding.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import { rateLimit, type RateLimiter } from './rate-limit.ts';
 import { parseRequestBody } from './request-body.ts';
+import { requireHttpsForLiveMode } from './require-https.ts';
 import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
 import { routeHandler, send } from './route-handler.ts';
@@ -23,14 +24,20 @@ export interface AppOptions {
   openApiDocument: () => object;
   /** Express 'trust proxy' setting, for the client IP behind a load balancer; default off. */
   trustProxy?: boolean | number | string;
+  /**
+   * GET routes served without an API key and not as JSON (offer images). They still get a request
+   * id, the access log, the per-IP rate limit and the error envelope, like every other route.
+   */
+  unauthenticatedRoutes?: readonly { path: string; handler: RequestHandler }[];
   /** Answers that stray from their route's response schema become 500s (tests, development). */
   strictResponses?: boolean;
 }
 
 /**
  * The API's HTTP application. Per request, in order: request id and log context, access log;
- * then (except for /health, /ready and /openapi.json) caller identification, rate limit, API key
- * required, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
+ * then for /health, /ready, /openapi.json and the unauthenticated routes a per-IP rate limit,
+ * for everything else caller identification, rate limit (per key, or per IP without one), API key
+ * required, HTTPS required (live mode), body decoding, the route; anything unmatched is a 404, anything failing the envelope.
  */
 export function createApp(options: AppOptions): Express {
   const { logger } = options;
@@ -42,24 +49,27 @@ export function createApp(options: AppOptions): Express {
 
   app.use(assignRequestId(), accessLog(logger));
 
-  app.get('/health', (_req, res) => {
+  const perIp = rateLimit(options.rateLimiter, 'unauthenticated');
+  app.get('/health', perIp, (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/ready', async (_req, res) => {
+  app.get('/ready', perIp, async (_req, res) => {
     const ready = await options.health.ready().catch((error: unknown) => {
       logger.warn('Readiness check failed', { error });
       return false;
     });
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
-  app.get('/openapi.json', (_req, res) => {
+  app.get('/openapi.json', perIp, (_req, res) => {
     res.json(options.openApiDocument());
   });
+  for (const route of options.unauthenticatedRoutes ?? []) app.get(route.path, perIp, route.handler);
 
   app.use(
     identifyCaller(options.authenticate),
     rateLimit(options.rateLimiter),
     requireApiKey(),
+    requireHttpsForLiveMode(),
     parseRequestBody(options.maxBodyBytes),
   );
   for (const route of options.routes) app[route.method](route.path, routeHandler(route, options));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConflictRetriesExhaustedError } from '../commands/conflict-retries-exhausted.ts';
-import { CardError, InvalidRequestError, NotFoundError } from '../domain/errors.ts';
+import { CardError, GatewayError, InvalidRequestError, NotFoundError } from '../domain/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { CursorNotFoundError } from '../readstore/document-store.ts';
 
@@ -63,6 +63,7 @@ export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
       message: `Invalid parameter: ${error.parameter} does not name an existing object`,
     });
   }
+  if (error instanceof GatewayError) return envelope(502, { type: 'gateway_error', message: error.message });
   if (error instanceof CardError)
     return envelope(402, { type: 'card_error', code: error.code, message: error.message, ...error.details });
   if (error instanceof ConflictRetriesExhaustedError) {
@@ -73,6 +74,7 @@ export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
   // Express's own client errors, e.g. malformed percent-encoding in the path.
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
+    logger.warn('Malformed request', { error: (error as Error).message });
     return envelope(status, { type: 'invalid_request', message: 'Invalid request: the request is malformed' });
   }
 

@@ -64,12 +64,16 @@ function counter(options: RateLimiterOptions, name: string, points: number, dura
 
 /**
  * Counts each request against the caller's key, or the client IP when no key was recognised
- * (which also slows down key guessing); refuses with 429 and `Retry-After`.
+ * (which also slows down key guessing); refuses with 429 and `Retry-After`. The routes that need
+ * no key (health, OpenAPI document, images) count per client IP in a budget of their own, so that
+ * a load balancer's health checks and failed key guesses from one address do not starve each other.
  */
-export function rateLimit(limiter: RateLimiter): RequestHandler {
+export function rateLimit(limiter: RateLimiter, budget: 'api' | 'unauthenticated' = 'api'): RequestHandler {
   return async (req, res, next) => {
     const auth = requestState(res).auth;
-    const decision = await limiter.consume(auth ? `key:${auth.keyId}` : `ip:${req.ip ?? 'unknown'}`);
+    const ip = req.ip ?? 'unknown';
+    const key = budget === 'unauthenticated' ? `open-ip:${ip}` : auth ? `key:${auth.keyId}` : `ip:${ip}`;
+    const decision = await limiter.consume(key);
     if (decision.allowed) {
       next();
       return;

@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import express, { type Request, type RequestHandler } from 'express';
 import { HttpError } from './errors.ts';
 import { parseFormEncoded } from './form-encoding.ts';
+import { refuseReservedKeys } from './reserved-names.ts';
 
 /**
  * Reads and decodes the request body into `req.body`: a JSON object (`application/json`) or form
@@ -84,6 +85,7 @@ function jsonObject(text: string): Record<string, unknown> {
       `Invalid request: the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`,
     );
   }
+  refuseReservedKeys(value);
   return value as Record<string, unknown>;
 }
 

@@ -10,8 +10,8 @@ export interface RequestState {
   auth: AuthContext | null;
 }
 
-export function initRequestState(res: Response, requestId: string): RequestState {
-  const state: RequestState = { log: { requestId }, auth: null };
+export function initRequestState(res: Response, requestId: string, correlationId?: string): RequestState {
+  const state: RequestState = { log: { requestId, ...(correlationId !== undefined && { correlationId }) }, auth: null };
   res.locals.requestState = state;
   return state;
 }

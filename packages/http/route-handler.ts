@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { faultPoint } from '../config/fault-injection.ts';
 import type { Logger } from '../observability/logger.ts';
 import { authorizeKeyKind } from './authenticate.ts';
+import { refuseCardNumbersInText } from './card-numbers-in-parameters.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
@@ -40,7 +41,12 @@ export function routeHandler(
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
     /** Runs the route; with an idempotent request's key and token when it has them. */
     const execute = async (idempotent?: { key: string; token: string }) => {
-      const caller = { auth, requestId: log.requestId, ...(idempotent && { idempotent }) };
+      const caller = {
+        auth,
+        requestId: log.requestId,
+        correlationId: log.correlationId,
+        ...(idempotent && { idempotent }),
+      };
       const response = await executeRoute(route, req, caller, logger);
       return strictResponses ? checkedResponse(route, response, logger) : response;
     };
@@ -78,6 +84,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 interface Caller {
   auth: AuthContext;
   requestId: string;
+  correlationId: string | undefined;
   idempotent?: { key: string; token: string };
 }
 
@@ -89,13 +96,16 @@ async function executeRoute(
   logger: Logger,
 ): Promise<StoredResponse> {
   try {
+    // Reading req.query parses the query string, which may fail: inside the try on purpose.
+    refuseCardNumbersInText(req.query);
+    refuseCardNumbersInText(req.body);
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
       params: route.params ? validateParameters(route.params, req.params) : req.params,
-      // Reading req.query parses the query string, which may fail: inside the try on purpose.
       query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
+      ...(caller.correlationId !== undefined && { correlationId: caller.correlationId }),
       ...(caller.idempotent && { idempotencyKey: caller.idempotent.key, requestToken: caller.idempotent.token }),
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',

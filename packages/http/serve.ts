@@ -1,11 +1,37 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createSecureServer, type Server as SecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+
+export interface TlsFiles {
+  /** PEM certificate, with its chain. */
+  certFile: string;
+  /** PEM private key. */
+  keyFile: string;
+}
+
+export interface ServeOptions {
+  /** Serve HTTPS with these files instead of HTTP. */
+  tls?: TlsFiles;
+  /**
+   * Node's defaults let a slow client hold a socket for minutes (300 s for a request): `headers`
+   * bounds the time to send the request headers, `request` the whole request (body included),
+   * `keepAlive` an idle connection between requests.
+   */
+  timeoutsMs?: { headers: number; request: number; keepAlive: number };
+}
 
 export interface RunningServer {
   server: Server;
   /** The port actually bound (useful with port 0). */
   port: number;
+  protocol: 'http' | 'https';
+  /**
+   * Re-reads the certificate and key (after a renewal); new connections use them, open ones keep
+   * theirs. Throws, keeping the current ones, when the files cannot be read or do not fit.
+   */
+  reloadTls(): void;
   /**
    * Stops accepting connections and lets in-flight requests finish; after timeoutMs the
    * remaining connections are cut. Resolves once the server is closed.
@@ -13,8 +39,16 @@ export interface RunningServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-export function listen(app: Express, port: number, host?: string): Promise<RunningServer> {
-  const server = createServer(app);
+export function listen(app: Express, port: number, host?: string, options: ServeOptions = {}): Promise<RunningServer> {
+  const { tls, timeoutsMs } = options;
+  // Node looks for timed-out requests every 30 s by default: far too coarse for these limits.
+  const checking = { connectionsCheckingInterval: Math.min(1000, timeoutsMs?.headers ?? 30_000) };
+  const server: Server = tls ? createSecureServer({ ...readTls(tls), ...checking }, app) : createServer(checking, app);
+  if (timeoutsMs) {
+    server.headersTimeout = timeoutsMs.headers;
+    server.requestTimeout = timeoutsMs.request;
+    server.keepAliveTimeout = timeoutsMs.keepAlive;
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -22,10 +56,19 @@ export function listen(app: Express, port: number, host?: string): Promise<Runni
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
+        protocol: tls ? 'https' : 'http',
+        reloadTls() {
+          if (!tls) return;
+          (server as SecureServer).setSecureContext(readTls(tls));
+        },
         close: (timeoutMs) => closeGracefully(server, timeoutMs),
       });
     });
   });
+}
+
+function readTls(files: TlsFiles): { cert: Buffer; key: Buffer } {
+  return { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
 }
 
 const IDLE_SWEEP_MS = 50;

@@ -26,6 +26,15 @@ function messageFor(issues: readonly z.core.$ZodIssue[]): string {
   // A misspelt parameter also shows up as a missing one; the unknown name is the better hint.
   const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
   if (!issue) return 'Invalid request';
+  // A union whose value has the type of one option (card details as an object rather than an id):
+  // that option's first problem says more than "must be one of…".
+  if (issue.code === 'invalid_union' && issue.input !== undefined) {
+    const typeMatched = issue.errors.find(
+      (branch) => branch.length > 0 && !(branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0),
+    );
+    if (typeMatched)
+      return messageFor(typeMatched.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
+  }
   if (issue.code === 'unrecognized_keys')
     return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
   const name = parameterName(issue.path);

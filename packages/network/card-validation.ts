@@ -1,5 +1,8 @@
 import type { CardEntry, CardValidationFailure } from './card-network.ts';
+import { luhnValid } from '../domain/card/card-numbers-in-text.ts';
 import { cardBrandOf } from './card-brand.ts';
+
+export { luhnValid };
 
 /**
  * Validation of card data before anything is sent to the network or recorded
@@ -8,10 +11,9 @@ import { cardBrandOf } from './card-brand.ts';
  * 1. number: digits only, 12–19 digits, passes the Luhn check → else `invalid_number`;
  * 2. `expMonth` an integer 1–12 → else `invalid_expiry_month`;
  * 3. `expYear` a four-digit integer (callers turn two-digit years into 20YY first, so `25` is
- *    malformed here), at most 50 years ahead, not before the current year → else
- *    `invalid_expiry_year`;
- * 4. a card is valid through the last day of its expiry month, so an expiry in the current year
- *    but before the current month → `expired_card`;
+ *    malformed here), at most 50 years ahead → else `invalid_expiry_year`;
+ * 4. a card is valid through the last day of its expiry month, so an expiry before the current
+ *    month (an earlier year, or the current year and an earlier month) → `expired_card`;
  * 5. CVC, when given (`undefined` means not given; an empty string is given and invalid): digits
  *    only, 4 long for American Express, 3 for every other brand → else `invalid_cvc`.
  *
@@ -19,23 +21,6 @@ import { cardBrandOf } from './card-brand.ts';
  */
 
 const MAX_YEARS_AHEAD = 50;
-
-/** The Luhn (mod 10) check digit test. False for anything but a non-empty string of digits. */
-export function luhnValid(number: string): boolean {
-  if (!/^\d+$/.test(number)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = number.length - 1; i >= 0; i--) {
-    let digit = number.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /** Digits only, 12–19 long, Luhn-valid. */
 export function isValidCardNumber(number: string): boolean {
@@ -63,9 +48,8 @@ export function validateCardEntry(entry: CardEntry, now: Date): CardValidationFa
   const currentYear = now.getUTCFullYear();
   const currentMonth = now.getUTCMonth() + 1;
   const fourDigits = Number.isInteger(expYear) && expYear >= 1000 && expYear <= 9999;
-  if (!fourDigits || expYear > currentYear + MAX_YEARS_AHEAD || expYear < currentYear)
-    return failure('invalid_expiry_year');
-  if (expYear === currentYear && expMonth < currentMonth) return failure('expired_card');
+  if (!fourDigits || expYear > currentYear + MAX_YEARS_AHEAD) return failure('invalid_expiry_year');
+  if (expYear < currentYear || (expYear === currentYear && expMonth < currentMonth)) return failure('expired_card');
 
   if (entry.cvc !== undefined) {
     const expectedLength = cardBrandOf(entry.number) === 'American Express' ? 4 : 3;

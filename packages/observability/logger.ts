@@ -12,6 +12,7 @@ const requestContextFields = format((info) => {
   const context = currentRequestContext();
   if (context) {
     info.requestId ??= context.requestId;
+    if (context.correlationId !== undefined) info.correlationId ??= context.correlationId;
     if (context.accountId !== undefined) info.accountId ??= context.accountId;
     if (context.keyId !== undefined) info.keyId ??= context.keyId;
   }

@@ -1,4 +1,5 @@
 import { format } from 'winston';
+import { cardNumberSpans } from '../domain/card/card-numbers-in-text.ts';
 
 /**
  * Defense in depth: card data must never reach a log, even when a caller logs the wrong object.
@@ -6,21 +7,33 @@ import { format } from 'winston';
  */
 const DROPPED_FIELDS = new Set(['number', 'cvc', 'cardnumber', 'password', 'authorization', 'secret', 'secretkey']);
 
-/** 12 to 19 digits, optionally separated by single spaces or dashes: the shape of a card number. */
-const CARD_NUMBER_LIKE = /\b\d(?:[ -]?\d){11,18}\b/g;
-
 export const REDACTED = '[REDACTED]';
 
 /** Nesting beyond this is cut: a log line is no place for deep structures (and cycles end here). */
 const MAX_DEPTH = 10;
 
+/**
+ * Replaces every 12–19 digit run passing Luhn, wherever it stands, and any longer digit run that
+ * may hide one (see cardNumberSpans).
+ */
 export function redactText(text: string): string {
-  return text.replace(CARD_NUMBER_LIKE, REDACTED);
+  const spans = cardNumberSpans(text, { minDigits: 12, withinRuns: true });
+  if (spans.length === 0) return text;
+  let redacted = '';
+  let from = 0;
+  for (const span of spans) {
+    redacted += text.slice(from, span.start) + REDACTED;
+    from = span.end;
+  }
+  return redacted + text.slice(from);
 }
 
 /** A redacted copy; the caller's objects are never modified. Errors become name, message and stack. */
 export function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    return redactText(String(value)) === String(value) ? value : REDACTED;
+  }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[Truncated]';
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));

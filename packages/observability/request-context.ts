@@ -6,6 +6,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface RequestLogContext {
   requestId: string;
+  /** The caller's own `X-Request-Id`, when it gave a safe one: ties our lines to its logs. */
+  correlationId?: string;
   accountId?: string;
   keyId?: string;
 }

@@ -11,7 +11,7 @@ export function loadOrCreateKey(configured: Buffer | undefined, dataDir: string,
   if (configured) return configured;
   const path = join(dataDir, fileName);
   if (existsSync(path)) return Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(path, key.toString('hex'), { mode: 0o600, flag: 'wx' });
   return key;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { newId } from '../ids/object-id.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
 
@@ -21,6 +21,11 @@ export class Vault {
     private readonly key: Buffer,
   ) {
     if (key.length !== 32) throw new Error('The vault key must be 32 bytes');
+  }
+
+  /** A separate key for data kept encrypted outside the vault (e.g. replayable answers). */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`derived:${purpose}`).digest();
   }
 
   async store(kind: string, secret: string): Promise<string> {

@@ -1,60 +1,37 @@
+import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
 
 /**
  * What kind of network an IP address belongs to, for SSRF protection: live-mode webhooks may only
- * reach `public` addresses. Everything that is not plainly global unicast counts as non-public
- * (reserved, documentation, benchmarking, 6to4, Teredo, ...), so a gap in this table fails closed.
+ * reach `public` addresses. The special-purpose registries are ipaddr.js's (the library express
+ * relies on); what is ours is the mapping onto these classes, which fails closed: every special
+ * range without a class of its own (documentation, benchmarking, 6to4, Teredo, AS112, ...) is
+ * `reserved`, and so is IPv6 outside global unicast (2000::/3).
  */
 export type AddressClass = 'public' | 'private' | 'loopback' | 'link-local' | 'unspecified' | 'multicast' | 'reserved';
 
-/** A network written as its first address and prefix length, with the class of its addresses. */
-type Range = readonly [network: string, prefix: number, addressClass: AddressClass];
+const IPV4_CLASSES: Readonly<Record<string, AddressClass>> = {
+  unicast: 'public',
+  private: 'private',
+  carrierGradeNat: 'private',
+  loopback: 'loopback',
+  linkLocal: 'link-local', // includes cloud metadata services (169.254.169.254)
+  multicast: 'multicast',
+};
 
-/** IPv4 ranges (RFC 6890 special-purpose registry, plus multicast and class E). */
-const IPV4_RANGES: readonly Range[] = [
-  ['0.0.0.0', 32, 'unspecified'],
-  ['0.0.0.0', 8, 'reserved'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'private'], // carrier-grade NAT
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'], // includes cloud metadata services (169.254.169.254)
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'],
-  ['192.0.2.0', 24, 'reserved'], // documentation
-  ['192.88.99.0', 24, 'reserved'], // 6to4 relay anycast
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'reserved'], // benchmarking
-  ['198.51.100.0', 24, 'reserved'], // documentation
-  ['203.0.113.0', 24, 'reserved'], // documentation
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'], // class E and the broadcast address
-];
+const IPV6_CLASSES: Readonly<Record<string, AddressClass>> = {
+  unicast: 'public',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+  loopback: 'loopback',
+  linkLocal: 'link-local',
+  multicast: 'multicast',
+  unspecified: 'unspecified',
+};
 
-/**
- * IPv6 ranges inside global unicast (2000::/3) that are still not public. Outside 2000::/3 only
- * the ranges of IPV6_OUTSIDE_GLOBAL have a class of their own; the rest is reserved.
- */
-const IPV6_INSIDE_GLOBAL: readonly Range[] = [
-  ['2001::', 23, 'reserved'], // IETF protocol assignments, Teredo (2001::/32)
-  ['2001:db8::', 32, 'reserved'], // documentation
-  ['2002::', 16, 'reserved'], // 6to4: may wrap any IPv4 address
-  ['3fff::', 20, 'reserved'], // documentation
-];
-
-const IPV6_OUTSIDE_GLOBAL: readonly Range[] = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['fc00::', 7, 'private'], // unique local
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'private'], // deprecated site-local
-  ['ff00::', 8, 'multicast'],
-];
-
-/** IPv6 prefixes whose last 32 bits are an IPv4 address that decides the class. */
-const IPV4_EMBEDDING: readonly (readonly [network: string, prefix: number])[] = [
-  ['::ffff:0:0', 96], // IPv4-mapped: the socket reaches the IPv4 address
-  ['64:ff9b::', 96], // NAT64 well-known prefix: translated to the IPv4 address
-];
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+/** NAT64's well-known prefix: the socket reaches the IPv4 address in the last 32 bits. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
 /** Classifies an IPv4 or IPv6 address in text form (brackets and zone ids allowed); null when it is not an IP address. */
 export function classifyAddress(text: string): AddressClass | null {
@@ -62,12 +39,12 @@ export function classifyAddress(text: string): AddressClass | null {
   const zoneAt = address.indexOf('%');
   // A zone id names an interface: only link-local and multicast addresses need one.
   const withoutZone = zoneAt === -1 ? address : address.slice(0, zoneAt);
+  // node:net decides what is an address (strict dotted quads); ipaddr.js classifies it.
   switch (isIP(withoutZone)) {
     case 4:
-      return classifyIpv4(ipv4Bytes(withoutZone));
+      return classifyIpv4(ipaddr.IPv4.parse(withoutZone));
     case 6: {
-      const bytes = ipv6Bytes(withoutZone);
-      const classified = classifyIpv6(bytes);
+      const classified = classifyIpv6(ipaddr.IPv6.parse(embeddedIpv4AsHex(withoutZone)));
       return zoneAt !== -1 && classified === 'public' ? 'link-local' : classified;
     }
     default:
@@ -77,70 +54,29 @@ export function classifyAddress(text: string): AddressClass | null {
 
 export const isPublicAddress = (text: string): boolean => classifyAddress(text) === 'public';
 
-function classifyIpv4(bytes: Uint8Array): AddressClass {
-  return mostSpecific(IPV4_RANGES, bytes, ipv4Bytes) ?? 'public';
+/**
+ * ipaddr.js reads any IPv6 text ending in a dotted quad as IPv4-mapped (`::1.2.3.4` becomes
+ * `::ffff:1.2.3.4`); the socket would not. Writing the quad as two hex groups keeps the address.
+ */
+function embeddedIpv4AsHex(text: string): string {
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (!quad) return text;
+  const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+  const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+  return `${text.slice(0, quad.index)}${hex(a, b)}:${hex(c, d)}`;
 }
 
-function classifyIpv6(bytes: Uint8Array): AddressClass {
-  for (const [network, prefix] of IPV4_EMBEDDING) {
-    if (inRange(bytes, ipv6Bytes(network), prefix)) return classifyIpv4(bytes.subarray(12));
-  }
-  if (inRange(bytes, ipv6Bytes('2000::'), 3)) return mostSpecific(IPV6_INSIDE_GLOBAL, bytes, ipv6Bytes) ?? 'public';
-  return mostSpecific(IPV6_OUTSIDE_GLOBAL, bytes, ipv6Bytes) ?? 'reserved';
+function classifyIpv4(address: ipaddr.IPv4): AddressClass {
+  const range = address.range();
+  // ipaddr.js's `unspecified` is all of 0.0.0.0/8; only 0.0.0.0 itself means "this host".
+  if (range === 'unspecified') return address.toString() === '0.0.0.0' ? 'unspecified' : 'reserved';
+  return IPV4_CLASSES[range] ?? 'reserved';
 }
 
-/** The class of the longest matching prefix, or null when no range holds the address. */
-function mostSpecific(
-  ranges: readonly Range[],
-  bytes: Uint8Array,
-  parse: (text: string) => Uint8Array,
-): AddressClass | null {
-  let best: { prefix: number; addressClass: AddressClass } | null = null;
-  for (const [network, prefix, addressClass] of ranges) {
-    if ((best === null || prefix > best.prefix) && inRange(bytes, parse(network), prefix))
-      best = { prefix, addressClass };
-  }
-  return best?.addressClass ?? null;
-}
-
-function inRange(bytes: Uint8Array, network: Uint8Array, prefix: number): boolean {
-  for (let bit = 0; bit < prefix; bit += 8) {
-    const bits = Math.min(8, prefix - bit);
-    const mask = (0xff << (8 - bits)) & 0xff;
-    if (((bytes[bit / 8] ?? 0) & mask) !== ((network[bit / 8] ?? 0) & mask)) return false;
-  }
-  return true;
-}
-
-/** Four bytes of a dotted-quad address already validated by isIP. */
-function ipv4Bytes(text: string): Uint8Array {
-  return Uint8Array.from(text.split('.').map(Number));
-}
-
-/** Sixteen bytes of an IPv6 address already validated by isIP (`::` compression, trailing dotted quad). */
-function ipv6Bytes(text: string): Uint8Array {
-  let groupsText = text;
-  const embedded: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const [a = 0, b = 0, c = 0, d = 0] = ipv4Bytes(tail);
-    embedded.push((a << 8) | b, (c << 8) | d);
-    groupsText = text.slice(0, lastColon + 1);
-    // `::ffff:` loses its trailing colon; a bare `::` stays the compression it is.
-    if (!groupsText.endsWith('::')) groupsText = groupsText.slice(0, -1);
-  }
-  const parseGroups = (part: string): number[] =>
-    part === '' ? [] : part.split(':').map((group) => parseInt(group, 16));
-  const [head = '', rest] = groupsText.split('::');
-  const before = parseGroups(head);
-  const after = [...(rest === undefined ? [] : parseGroups(rest)), ...embedded];
-  const zeros = rest === undefined ? 0 : 8 - before.length - after.length;
-  const groups = [...before, ...new Array<number>(zeros).fill(0), ...after];
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, index) => {
-    bytes[index * 2] = group >> 8;
-    bytes[index * 2 + 1] = group & 0xff;
-  });
-  return bytes;
+function classifyIpv6(address: ipaddr.IPv6): AddressClass {
+  if (address.isIPv4MappedAddress()) return classifyIpv4(address.toIPv4Address());
+  if (address.match(NAT64)) return classifyIpv4(ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4);
+  const range = address.range();
+  if (range === 'unicast' && !address.match(GLOBAL_UNICAST)) return 'reserved';
+  return IPV6_CLASSES[range] ?? 'reserved';
 }

@@ -1,5 +1,7 @@
 import { normalizeExpiryYear, parseExpiryMonth } from '../../packages/domain/card/card-expiry.ts';
 import type { CardBrand, CardSnapshot, CardType, FraudCheckData } from '../../packages/domain/card/card-snapshot.ts';
+import type { Tenant } from '../../packages/commands/command-context.ts';
+import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /**
  * A card as the API renders it (spec: Card), saved or embedded in a charge, credit or token.
@@ -41,6 +43,8 @@ export function cardObject(options: {
   customerId: string | null;
   card: CardSnapshot;
   merchantAccountId?: string | null;
+  /** The account and mode of the event: the fingerprint shown is theirs (see tenantFingerprint). */
+  tenant: Tenant;
 }): CardObject {
   const { card } = options;
   return {
@@ -49,7 +53,7 @@ export function cardObject(options: {
     objectType: 'card',
     first6: card.first6,
     last4: card.last4,
-    fingerprint: card.fingerprint,
+    fingerprint: tenantFingerprint(card.fingerprint, options.tenant),
     expMonth: expiryMonthText(card.expMonth),
     expYear: expiryYearText(card.expYear),
     cardholderName: card.cardholderName,

@@ -22,6 +22,7 @@ export const cardView = objectView<CardDoc, CardEvent>({
         customerId: event.data.customerId,
         card: event.data.card,
         merchantAccountId: event.data.merchantAccountId,
+        tenant: event.metadata,
       }),
       customerId: event.data.customerId,
       ...tenantFields(event),

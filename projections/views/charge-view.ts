@@ -89,6 +89,7 @@ function attempted(event: ProjectedEvent<ChargeSucceeded | ChargeFailed>, failur
       customerId: data.customerId,
       card: data.card,
       merchantAccountId: data.merchantAccountId,
+      tenant: event.metadata,
     }),
     status: failure ? 'failed' : 'successful',
     customerId: data.customerId,

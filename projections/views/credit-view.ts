@@ -48,7 +48,7 @@ function attempted(event: ProjectedEvent<CreditSucceeded | CreditFailed>, failur
     amount: data.amount,
     currency: data.currency,
     description: data.description,
-    card: cardObject({ id: data.cardId, created, customerId: cardCustomerId, card: data.card }),
+    card: cardObject({ id: data.cardId, created, customerId: cardCustomerId, card: data.card, tenant: event.metadata }),
     customerId: data.customerId,
     status: failure ? 'failed' : 'successful',
     metadata: data.metadata,

@@ -3,6 +3,7 @@ import type { TokenEvent } from '../../packages/domain/token/token-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, expiryMonthText, expiryYearText, type CardObject } from './card-object.ts';
 import { objectView } from './object-view.ts';
+import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /** A token as GET /tokens/{id} renders it: card fields of the spec, `used`, and `card` once saved. */
 export interface TokenObject {
@@ -38,7 +39,7 @@ export const tokenView = objectView<TokenDoc, TokenEvent>({
         objectType: 'token',
         first6: card.first6,
         last4: card.last4,
-        fingerprint: card.fingerprint,
+        fingerprint: tenantFingerprint(card.fingerprint, event.metadata),
         expMonth: expiryMonthText(card.expMonth),
         expYear: expiryYearText(card.expYear),
         cardholderName: card.cardholderName,
@@ -59,6 +60,7 @@ export const tokenView = objectView<TokenDoc, TokenEvent>({
           created: occurredAtSeconds(event),
           customerId: event.data.customerId,
           card: current._card,
+          tenant: event.metadata,
         }),
       },
   },

@@ -1,7 +1,8 @@
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import type { Logger } from 'winston';
 import { createApp } from '../../packages/http/create-app.ts';
 import { IdempotencyStore } from '../../packages/http/idempotency.ts';
+import { sealedResponses } from '../../packages/http/sealed-idempotency-records.ts';
 import { createRateLimiter } from '../../packages/http/rate-limit.ts';
 import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
@@ -14,13 +15,19 @@ import { apiRoutes } from './routes/index.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
-  const api = createApp({
+  return createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
     authenticate: apiKeyAuthenticator(platform.readModels),
-    idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
-      ttlMs: config.idempotencyTtlHours * 3_600_000,
-      fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
-    }),
+    idempotency: new IdempotencyStore(
+      sealedResponses(
+        platform.stateStore.collection('idempotency'),
+        platform.vault.derivedKey('idempotency-responses'),
+      ),
+      {
+        ttlMs: config.idempotencyTtlHours * 3_600_000,
+        fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
+      },
+    ),
     rateLimiter: createRateLimiter({ ...config.rateLimit, ...(platform.redis ? { redis: platform.redis } : {}) }),
     logger,
     maxBodyBytes: config.maxBodyBytes,
@@ -32,13 +39,9 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       },
     },
     openApiDocument: buildOpenApi,
+    ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
+    // Offer images are PNG, not JSON, and need no API key.
+    unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
     strictResponses: config.strictResponses,
   });
-  // Offer images are PNG, not JSON, and need no API key: served in front of the API's HTTP kit.
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
-  app.use(api);
-  return app;
 }

@@ -12,5 +12,6 @@ export function commandContext(request: RequestContext<unknown, unknown, unknown
   };
   if (request.idempotencyKey !== undefined) context.idempotencyKey = request.idempotencyKey;
   if (request.requestToken !== undefined) context.requestToken = request.requestToken;
+  if (request.correlationId !== undefined) context.correlationId = request.correlationId;
   return context;
 }

@@ -8,6 +8,7 @@ import { readProjectionState } from '../../packages/projection/projection-state.
 import { checkpointKey } from '../../packages/projection/projection.ts';
 import { buildOpenApi } from '../api/openapi-document.ts';
 import { openPlatform, type Platform } from '../platform.ts';
+import { describeSettings, settingsFromOptions, type SettingsOptions } from './account-settings-options.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
 import { showStream } from './show-stream.ts';
 
@@ -49,24 +50,19 @@ accounts
     '--subscription-failure-status <status>',
     'what a subscription becomes when every renewal retry failed: canceled (default) or unpaid',
   )
+  .option('--currencies <codes>', 'currencies charges may use, comma-separated ISO codes, or all (default)')
+  .option('--brands <brands>', 'card brands charges may use, comma-separated (Visa,MasterCard,…), or all (default)')
+  .option('--credits <allowed|refused>', 'whether the business model allows credits (default refused)')
   .option('--json', 'print the settings as JSON')
-  .action((accountId: string, options: { subscriptionFailureStatus?: string; json?: boolean }) =>
+  .action((accountId: string, options: SettingsOptions & { json?: boolean }) =>
     withPlatform(async (platform) => {
-      const status = options.subscriptionFailureStatus;
-      if (status !== undefined && status !== 'canceled' && status !== 'unpaid')
-        throw new Error('--subscription-failure-status must be canceled or unpaid');
-      const settings = await changeAccountSettings(
-        platform.aggregates,
-        accountId,
-        status ? { subscriptionFailureStatus: status } : {},
-        {
-          actor: 'system:cli',
-          requestId: newId('req'),
-          now: () => new Date(),
-        },
-      );
+      const settings = await changeAccountSettings(platform.aggregates, accountId, settingsFromOptions(options), {
+        actor: 'system:cli',
+        requestId: newId('req'),
+        now: () => new Date(),
+      });
       if (options.json) console.log(JSON.stringify(settings));
-      else for (const [name, value] of Object.entries(settings)) console.log(`${name.padEnd(26)} ${String(value)}`);
+      else for (const line of describeSettings(settings)) console.log(line);
     }),
   );
 

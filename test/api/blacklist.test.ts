@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { ReadModels } from '../../packages/projection/read-models.ts';
 import { createDocumentStore } from '../../packages/readstore/create-document-store.ts';
 import { CardFingerprinter } from '../../packages/vault/card-fingerprint.ts';
+import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 import { loadOrCreateKey } from '../../packages/vault/vault-key.ts';
 import { allProjections } from '../../projections/index.ts';
 import { liveBlacklistRules } from '../../services/api/blacklist-rules-query.ts';
@@ -86,9 +87,12 @@ describe('blacklist rules over HTTP', function () {
     expect(fromNumber.status).to.equal(200);
     const fingerprint = fromNumber.body.fingerprint as string;
     expect(fingerprint).to.be.a('string').and.not.equal(CARD_NUMBER);
-    // The same keyed hash cards get: the service's fingerprint key in its data directory.
+    // The same keyed hash cards get (the service's fingerprint key in its data directory), as this
+    // account and mode see it.
     const fingerprinter = new CardFingerprinter(loadOrCreateKey(undefined, service.dataDir, 'fingerprint.key'));
-    expect(fingerprint).to.equal(fingerprinter.fingerprint(CARD_NUMBER));
+    expect(fingerprint).to.equal(
+      tenantFingerprint(fingerprinter.fingerprint(CARD_NUMBER), { accountId: service.keys!.id, mode: 'test' }),
+    );
 
     const fromFingerprint = await api.post<Rule>('/blacklist', { json: { ruleType: 'fingerprint', fingerprint } });
     expect(fromFingerprint.body.fingerprint).to.equal(fingerprint);

@@ -43,6 +43,11 @@ describe('credits over HTTP', function () {
   this.timeout(60_000);
   const { api, service, keys } = useService();
 
+  before('allow credits: the business model of this account does', async () => {
+    const allowed = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
+  });
+
   it('sends a credit to card details given as JSON or as a form, readable at once', async () => {
     const fromJson = await api.post<Credit>('/credits', {
       json: { amount: 1500, currency: 'EUR', card: details(), description: 'Payout', metadata: { batch: '7' } },
@@ -231,6 +236,48 @@ describe('credits over HTTP', function () {
     expect(paged.body.hasMore).to.equal(true);
     const all = await api.get<Page<Credit>>('/credits', { query: { limit: '100' } });
     expect(all.body.list.length).to.be.greaterThan(ids.length);
+  });
+
+  it("refuses credits (400, nothing recorded) while the account's business model does not allow them", async () => {
+    const { api: otherApi, keys: otherKeys } = await createOtherAccount(api, service.dataDir, 'No payouts');
+    const refused = await otherApi.post<ErrorBody>('/credits', {
+      json: { amount: 100, currency: 'EUR', card: details() },
+    });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error).to.deep.equal({
+      type: 'invalid_request',
+      message: "Credits are not available for this account's business model: an operator must allow them first",
+    });
+    expect((await otherApi.get<Page<Credit>>('/credits')).body.list).to.deep.equal([]);
+    const allowed = await runCli(['accounts', 'settings', otherKeys.id, '--credits', 'allowed'], service.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
+    expect(
+      (await otherApi.post('/credits', { json: { amount: 100, currency: 'EUR', card: details() } })).status,
+    ).to.equal(200);
+  });
+
+  it('screens credits against the blacklist like charges: a blocked credit is recorded failed', async () => {
+    const rule = await api.post<{ id: string }>('/blacklist', {
+      json: { ruleType: 'fingerprint', cardNumber: '5555555555554444' },
+    });
+    const blocked = await api.post<ErrorBody & { error: { blacklistRuleId?: string } }>('/credits', {
+      json: { amount: 100, currency: 'EUR', card: details('5555555555554444') },
+    });
+    expect(blocked.status).to.equal(402);
+    expect(blocked.body.error).to.include({ type: 'card_error', code: 'blacklisted', blacklistRuleId: rule.body.id });
+    const recorded = await api.get<Credit>(`/credits/${blocked.body.error.creditId}`);
+    expect(recorded.body).to.include({ status: 'failed', failureCode: 'blacklisted' });
+    await api.delete(`/blacklist/${rule.body.id}`);
+  });
+
+  it('fails live-mode credits with a gateway_error: live processing is not configured', async () => {
+    const live = await api
+      .withKey(keys.liveSecretKey)
+      .post<ErrorBody>('/credits', { json: { amount: 100, currency: 'EUR', card: details() } });
+    expect(live.status).to.equal(502);
+    expect(live.body.error.type).to.equal('gateway_error');
+    expect(live.body.error.message).to.match(/^Live processing is not configured/);
+    expect((await api.withKey(keys.liveSecretKey).get<Page<Credit>>('/credits')).body.list).to.deep.equal([]);
   });
 
   it("answers a list filtered by an unknown customer, or another account's, with 400 naming customerId", async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
 import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
+import { eventually } from '../support/eventually.ts';
 import { useService } from '../support/use-service.ts';
 
 interface Offer {
@@ -79,6 +80,30 @@ describe('cross-sale offers over HTTP', function () {
     expect((await fetch(`${service.baseUrl}/cross-sale-offers/images/img_unknown.png`)).status).to.equal(404);
 
     expect((await eventsOf(api, offer.id)).map((event) => event.type)).to.deep.equal(['CROSS_SALE_OFFER_CREATED']);
+  });
+
+  it('answers a malformed image path with the JSON error envelope and logs it redacted', async () => {
+    const response = await fetch(`${service.baseUrl}/cross-sale-offers/images/%E0%A44000000000000077.png`);
+    expect(response.status).to.equal(400);
+    expect(response.headers.get('content-type')).to.match(/^application\/json/);
+    const requestId = response.headers.get('x-request-id');
+    expect(requestId).to.match(/^req_/);
+    expect(await response.json()).to.deep.equal({
+      error: { type: 'invalid_request', message: 'Invalid request: the request is malformed' },
+    });
+    await eventually(
+      async () => service.output(),
+      (output) => output.includes(`"requestId":"${requestId}"`),
+    );
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(requestId!));
+    expect(lines.join('\n')).to.contain('Malformed request').and.not.contain('4000000000000077');
+    expect(service.output()).not.to.contain('at decodeParam');
+    const missing = await fetch(`${service.baseUrl}/cross-sale-offers/images/img_unknown.png`);
+    expect(missing.headers.get('x-request-id')).to.match(/^req_/);
+    expect(await missing.json()).to.deep.equal({ error: { type: 'invalid_request', message: 'No such image' } });
   });
 
   it('creates an offer from a form, with defaults for what is omitted', async () => {

@@ -134,25 +134,28 @@ describe('subscriptions over HTTP', function () {
     expect(trialing.body.status).to.equal('trialing');
   });
 
-  it('emits CUSTOMER_SUBSCRIPTION_CREATED (incomplete until the first charge settles), then _UPDATED to active, and the charge events', async () => {
+  it('emits CUSTOMER_SUBSCRIPTION_CREATED once, with the status it starts with, and CHARGE_SUCCEEDED already captured', async () => {
     const customer = await customerWithCard();
     const subscription = (
       await api.post<Subscription>(`/customers/${customer.id}/subscriptions`, { json: { planId: plan.id } })
     ).body;
     const events = (await eventsOf<Subscription>(api, subscription.id)).reverse();
     expect(events.map((event) => [event.type, event.data.status])).to.deep.equal([
-      ['CUSTOMER_SUBSCRIPTION_CREATED', 'incomplete'],
-      ['CUSTOMER_SUBSCRIPTION_UPDATED', 'active'],
+      ['CUSTOMER_SUBSCRIPTION_CREATED', 'active'],
     ]);
     const [charge] = await chargesOf(api, customer.id, subscription.id);
-    // The capture runs as its own job after the authorization.
-    await waitUntil(
-      async () => (await api.get<{ captured: boolean }>(`/charges/${charge!.id}`)).body.captured,
-      'the capture job',
-    );
-    expect((await eventsOf(api, charge!.id)).map((event) => event.type).reverse()).to.deep.equal([
-      'CHARGE_SUCCEEDED',
-      'CHARGE_CAPTURED',
+    // captureCharges=true: captured in the same step, no separate capture.
+    const chargeEvents = await eventsOf<{ captured: boolean }>(api, charge!.id);
+    expect(chargeEvents.map((event) => [event.type, event.data.captured])).to.deep.equal([['CHARGE_SUCCEEDED', true]]);
+
+    const declining = await customerWithCard('4000000000000002');
+    const incomplete = await api.post<Subscription>(`/customers/${declining.id}/subscriptions`, {
+      json: { planId: plan.id },
+    });
+    expect(incomplete.body.status).to.equal('incomplete');
+    const failedEvents = await eventsOf<Subscription>(api, incomplete.body.id);
+    expect(failedEvents.map((event) => [event.type, event.data.status])).to.deep.equal([
+      ['CUSTOMER_SUBSCRIPTION_CREATED', 'incomplete'],
     ]);
   });
 

@@ -301,11 +301,15 @@ describe('test cards of the card network simulator (docs/payments.md)', function
       await expectInvalid(await charge(cardDetails('4242424242424242', { expMonth: '0' })), 'invalid_expiry_month');
     });
 
-    it('a malformed or past year: invalid_expiry_year', async () => {
+    it('a malformed year: invalid_expiry_year; a past year: expired_card', async () => {
       await expectInvalid(await charge(cardDetails('4242424242424242', { expYear: 'abc' })), 'invalid_expiry_year');
       await expectInvalid(
         await charge(cardDetails('4242424242424242', { expYear: String(new Date().getUTCFullYear() - 1) })),
-        'invalid_expiry_year',
+        'expired_card',
+      );
+      await expectInvalid(
+        await charge(cardDetails('4242424242424242', { expMonth: '10', expYear: '2025' })),
+        'expired_card',
       );
     });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cardDetails, type ApiError, type Charge, type Page } from '../support/payments.ts';
+import { cardDetails, type ApiError, type Charge, type Page, type PublicEvent } from '../support/payments.ts';
 import { useService } from '../support/use-service.ts';
 import {
   advance,
@@ -67,6 +67,22 @@ describe('test clocks over HTTP', function () {
       expect(answer.status).to.equal(400);
       expect(answer.body.error.message).to.include('test mode');
     }
+  });
+
+  it('lists events of clocked customers by when they were recorded, with the clock’s time in testClockTime', async () => {
+    // A clock far in the past: events sorted by clock time would sink below every real one.
+    const clock = await createClock(api, at('2020-01-01T00:00:00Z'));
+    const before = Math.floor(Date.now() / 1000);
+    const clocked = await api.post<{ id: string }>('/customers', {
+      json: { email: 'sorted@example.com', testClockId: clock.id },
+    });
+    const plain = await api.post<{ id: string }>('/customers', { json: { email: 'plain@example.com' } });
+    const page = await api.get<Page<PublicEvent>>('/events', { query: { limit: '2', type: 'CUSTOMER_CREATED' } });
+    expect(page.body.list.map((event) => event.data.id)).to.deep.equal([plain.body.id, clocked.body.id]);
+    const [plainEvent, clockedEvent] = page.body.list;
+    expect(clockedEvent!.created).to.be.at.least(before);
+    expect(clockedEvent!.testClockTime).to.equal(at('2020-01-01T00:00:00Z'));
+    expect(plainEvent).to.not.have.property('testClockTime');
   });
 
   it('customers on a clock live on its time: their objects’ timestamps follow it', async () => {

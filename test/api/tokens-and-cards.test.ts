@@ -101,6 +101,12 @@ describe('tokens and saved cards over HTTP', function () {
         await publicApi.post('/tokens', { json: { expMonth: '12', expYear: FUTURE_YEAR } }),
         /Missing required parameter: number/,
       );
+      const { cvc: _cvc, ...withoutCvc } = cardDetails('4242424242424242');
+      expectBadRequest(await publicApi.post('/tokens', { json: withoutCvc }), /^Missing required parameter: cvc$/);
+      expectBadRequest(
+        await api.post('/charges', { json: { amount: 100, currency: 'EUR', card: withoutCvc } }),
+        /^Missing required parameter: card\[cvc\]$/,
+      );
     });
 
     it('is used once: a customer gets the card, a second use is a 400 naming the token, and the token shows used and card', async () => {
@@ -470,7 +476,7 @@ describe('tokens and saved cards over HTTP', function () {
       for (const [body, code] of [
         [{ expMonth: '13' }, 'invalid_expiry_month'],
         [{ expYear: 'abc' }, 'invalid_expiry_year'],
-        [{ expYear: String(new Date().getUTCFullYear() - 1) }, 'invalid_expiry_year'],
+        [{ expYear: String(new Date().getUTCFullYear() - 1) }, 'expired_card'],
       ] as const) {
         const response = await api.post<ApiError>(`/customers/${customer.id}/cards/${debit.id}`, { json: body });
         expect(response.status, JSON.stringify(body)).to.equal(402);

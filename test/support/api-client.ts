@@ -1,4 +1,9 @@
-/** A small HTTP client for API tests: real requests, JSON or form bodies, Basic auth. */
+/**
+ * A small HTTP client for API tests: real requests, JSON or form bodies, Basic auth. It sends
+ * `X-Forwarded-Proto: https` like a TLS-terminating proxy in front of the service would (test
+ * services trust loopback proxies), so live-mode requests pass the HTTPS requirement; tests of
+ * that requirement make their own requests.
+ */
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -51,7 +56,7 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { 'x-forwarded-proto': 'https', ...options.headers };
     const key = options.key === undefined ? this.key : options.key;
     if (key !== null) headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
     let body: string | undefined;

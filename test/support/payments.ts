@@ -94,6 +94,7 @@ export type PublicEvent<T = Record<string, unknown>> = {
   created: number;
   data: T;
   log: string;
+  testClockTime?: number;
 };
 export type ApiError = {
   error: { type: string; code?: string; message: string; chargeId?: string; issuerDeclineCode?: string };

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findCardData } from './card-data-scan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -20,10 +21,12 @@ export interface ServiceProcess {
   keys: AccountKeys | null;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** SIGTERM and wait for exit. */
+  /** SIGTERM and wait for exit; then fails if card numbers are found in DATA_DIR or the output. */
   stop(): Promise<number | null>;
   /** SIGKILL: no graceful anything. */
   kill(): Promise<void>;
+  /** Sends a signal without waiting (e.g. SIGHUP to reload the TLS certificate). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export interface StartOptions {
@@ -40,12 +43,15 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     cwd: ROOT,
+    // TRUST_PROXY=loopback: the tests' ApiClient speaks as a TLS-terminating proxy on this host
+    // would (X-Forwarded-Proto: https), so that live-mode requests are accepted over plain HTTP.
     env: {
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      TRUST_PROXY: 'loopback',
       // Every answer of every API test is checked against its route's response schema.
       STRICT_RESPONSES: 'true',
       ...options.env,
@@ -82,11 +88,23 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     dataDir,
     keys,
     output: () => output,
-    stop: () => stopChild(child, exited, 'SIGTERM'),
+    stop: async () => {
+      const code = await stopChild(child, exited, 'SIGTERM');
+      refuseCardData(dataDir, output);
+      return code;
+    },
+    signal: (signal) => void child.kill(signal),
     kill: async () => {
       await stopChild(child, exited, 'SIGKILL');
+      refuseCardData(dataDir, output);
     },
   };
+}
+
+/** Every API test run ends with a scan of its data directory and logs for card numbers. */
+function refuseCardData(dataDir: string, output: string): void {
+  const found = findCardData(dataDir, output);
+  if (found.length > 0) throw new Error(`card data found in plain text after the service stopped: ${found.join('; ')}`);
 }
 
 async function stopChild(

@@ -113,6 +113,7 @@ export function useService(options: ServiceFixtureOptions = {}): ServiceFixture 
       stopped = true;
       return running().kill();
     },
+    signal: (signal) => running().signal(signal),
   };
   const keys: AccountKeys = {
     get id() {

@@ -2,6 +2,7 @@ import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import {
   defaultAccountSettings,
+  withDefaultSettings,
   type AccountEvent,
   type AccountSettings,
   type ApiKeyRecord,
@@ -20,9 +21,9 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
   evolve(state, event) {
     switch (event.type) {
       case 'AccountCreated':
-        return { status: 'open', ...event.data };
+        return { status: 'open', ...event.data, settings: withDefaultSettings(event.data.settings) };
       case 'AccountSettingsChanged':
-        return state.status === 'open' ? { ...state, settings: event.data.settings } : state;
+        return state.status === 'open' ? { ...state, settings: withDefaultSettings(event.data.settings) } : state;
     }
   },
   decide(command, state) {

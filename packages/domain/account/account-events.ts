@@ -1,3 +1,4 @@
+import type { CardBrand } from '../card/card-snapshot.ts';
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
@@ -26,9 +27,31 @@ export interface ApiKeyRecord {
 export interface AccountSettings {
   /** What a subscription becomes when every renewal retry failed. */
   subscriptionFailureStatus: 'canceled' | 'unpaid';
+  /** Currencies charges may be made in (upper-case ISO 4217 codes); null: every currency. */
+  acceptedCurrencies: string[] | null;
+  /** Card brands charges may be made with; null: every brand. */
+  acceptedBrands: CardBrand[] | null;
+  /** Whether the account's business model allows credits (transfers of funds to a card). */
+  creditsAllowed: boolean;
 }
 
-export const defaultAccountSettings = (): AccountSettings => ({ subscriptionFailureStatus: 'canceled' });
+/**
+ * Settings of a new account, and of settings recorded before a setting existed: every currency
+ * and brand accepted, credits not allowed until an operator allows them (spec: credits are for
+ * selected business models only).
+ */
+export const defaultAccountSettings = (): AccountSettings => ({
+  subscriptionFailureStatus: 'canceled',
+  acceptedCurrencies: null,
+  acceptedBrands: null,
+  creditsAllowed: false,
+});
+
+/** Recorded settings with the defaults of settings added since. */
+export const withDefaultSettings = (recorded: Partial<AccountSettings>): AccountSettings => ({
+  ...defaultAccountSettings(),
+  ...recorded,
+});
 
 export type AccountCreated = DomainEvent<
   'AccountCreated',

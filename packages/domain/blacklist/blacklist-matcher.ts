@@ -2,8 +2,13 @@ import type { BlacklistRule, BlacklistRuleCondition } from './blacklist-rule.ts'
 
 /** What a charge creation request is screened on; null where the request does not tell. */
 export interface ChargeScreening {
-  /** Fingerprint of the card being charged. */
+  /** Fingerprint of the card being charged, as the account sees it (per account and mode). */
   fingerprint: string | null;
+  /**
+   * The card's account-independent stored fingerprint: rules recorded before fingerprints were
+   * per account and mode hold this form, and keep matching.
+   */
+  storedFingerprint?: string | null;
   ipAddress: string | null;
   /** Two-letter ISO code, any case. */
   ipCountry: string | null;
@@ -26,7 +31,10 @@ export function findMatchingRule(rules: readonly BlacklistRule[], request: Charg
 function matches(condition: BlacklistRuleCondition, request: ChargeScreening): boolean {
   switch (condition.ruleType) {
     case 'fingerprint':
-      return request.fingerprint === condition.fingerprint;
+      return (
+        request.fingerprint === condition.fingerprint ||
+        (request.storedFingerprint != null && request.storedFingerprint === condition.fingerprint)
+      );
     case 'ip_address':
       return request.ipAddress === condition.ipAddress;
     case 'ip_country':

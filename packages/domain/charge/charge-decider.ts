@@ -4,7 +4,13 @@ import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { ChargeAttempt, ChargeEvent, ChargeFailure, ChargeUpdated, FraudStatus } from './charge-events.ts';
 import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
 import type { NetworkOutcomeDue } from './network-outcome-events.ts';
-import { evolveCharge, initialChargeState, refundableAmount, type ChargeState } from './charge-state.ts';
+import {
+  evolveCharge,
+  initialChargeState,
+  refundableAmount,
+  withdrawnByChargeback,
+  type ChargeState,
+} from './charge-state.ts';
 
 export type ChargeCommand =
   /** `expectedOutcomes`: what the network announced for later about a successful charge. */
@@ -89,6 +95,11 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
         if (!charge.captured)
           throw new InvalidRequestError(`Charge '${command.chargeId}' has not been captured and cannot be refunded`);
         const refundable = refundableAmount(charge);
+        if (refundable === 0 && withdrawnByChargeback(charge) > 0) {
+          throw new InvalidRequestError(
+            `Charge '${command.chargeId}' cannot be refunded: its dispute is open or lost, and the disputed amount has been withdrawn by the chargeback`,
+          );
+        }
         if (refundable === 0)
           throw new InvalidRequestError(`Charge '${command.chargeId}' has already been fully refunded`);
         const amount = command.amount ?? refundable;

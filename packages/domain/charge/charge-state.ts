@@ -70,11 +70,25 @@ export function evolveCharge(state: ChargeState, event: ChargeEvent): ChargeStat
   }
 }
 
-/** What may still be refunded: the captured amount less successful and pending refunds. */
+/**
+ * What may still be refunded: the captured amount less successful and pending refunds, and less
+ * what a chargeback took back. While a chargeback is open (`CHARGEBACK_NEW`, funds withdrawn) or
+ * once it is lost (`CHARGEBACK_REPRESENTED_UNSUCCESSFULLY`, or accepted as lost), the disputed
+ * amount is the cardholder's already: refunding it too would pay it out twice. A won dispute
+ * gives it back; a retrieval request withdraws nothing.
+ */
 export function refundableAmount(state: ChargeState): number {
   if (state.status !== 'successful' || !state.captured) return 0;
   const reserved = state.refunds
     .filter((refund) => refund.status !== 'failed')
     .reduce((sum, refund) => sum + refund.amount, 0);
-  return state.amount - reserved;
+  return Math.max(0, state.amount - reserved - withdrawnByChargeback(state));
+}
+
+/** The amount an open or lost chargeback took from the merchant (0 without one). */
+export function withdrawnByChargeback(state: ChargeState): number {
+  if (state.status === 'none' || !state.dispute) return 0;
+  const { status, amount, acceptedAsLost } = state.dispute;
+  const withdrawn = status === 'CHARGEBACK_NEW' || status === 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY' || acceptedAsLost;
+  return withdrawn ? amount : 0;
 }

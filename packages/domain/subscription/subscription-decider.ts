@@ -30,8 +30,13 @@ export interface PlanSnapshot {
 }
 
 /** What became of a subscription's charge. `charged` false: no charge could be made at all. */
+/**
+ * `captured`: the charge was captured as it was made (subscriptions that capture charges make
+ * them captured); absent or false on an authorization still to be captured.
+ */
 export type PaymentOutcome =
-  { succeeded: true } | { succeeded: false; charged: boolean; failureCode: string | null; failureMessage: string };
+  | { succeeded: true; captured?: boolean }
+  | { succeeded: false; charged: boolean; failureCode: string | null; failureMessage: string };
 
 /** `trialEnd` -1 means "no trial" on create and "end the trial now" on update. Times are Unix seconds. */
 export type SubscriptionCommand =
@@ -406,7 +411,8 @@ function settle(
           periodStart,
           attempt,
           chargeId: pending.chargeId,
-          capture: pending.capture,
+          // A capture is still owed only for an authorization (made before charges were captured at once).
+          capture: pending.capture && !outcome.captured,
           status: 'active',
           previousStatus: sub.status,
         },

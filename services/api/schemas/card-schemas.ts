@@ -36,7 +36,7 @@ export const cardDetailsShape = {
   number: cardText('Card number, digits only', 32),
   expMonth: cardText('Expiration month, 1–12', 8),
   expYear: cardText('Expiration year, four digits (two digits mean 20YY)', 8),
-  cvc: cardText('Card security code', 8).optional(),
+  cvc: cardText('Card security code (required)', 8),
   cardholderName: optionalText('Name on the card'),
   addressLine1: optionalText('Billing address first line'),
   addressLine2: optionalText('Billing address second line'),

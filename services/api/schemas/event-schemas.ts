@@ -22,7 +22,7 @@ export const eventIdParams = z.object({ eventId: z.string().meta({ description: 
 export const eventSchema = z
   .object({
     id: z.string(),
-    created: z.number().int(),
+    created: z.number().int().meta({ description: 'When the event was recorded (real time), Unix seconds' }),
     objectType: z.literal('event'),
     type: z.enum(publicEventTypeNames),
     data: z
@@ -38,5 +38,10 @@ export const eventSchema = z
       ])
       .meta({ description: 'The object the event concerns, as it stood after the change (by its objectType)' }),
     log: z.string().meta({ description: 'Event log reference (log_…): events of one request share it' }),
+    testClockTime: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "Events of test-clock customers only: the clock's time when it happened, Unix seconds" }),
   })
   .meta({ id: 'Event' });

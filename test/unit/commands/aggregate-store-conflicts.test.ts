@@ -160,7 +160,7 @@ describe('aggregate store: conflicting writers', () => {
       expect(contended.status).to.equal(503);
       expect(contended.body).to.deep.equal({ error: { type: 'gateway_error', message: CONTENDED_OBJECT_MESSAGE } });
       expect(await recordedBy('key_ours')).to.have.length(1);
-      const warned = api.logs.find((line) => line.requestId === 'req_contended' && line.level === 'warn');
+      const warned = api.logs.find((line) => line.correlationId === 'req_contended' && line.level === 'warn');
       expect(warned, 'a warning naming the stream').to.include({ streamId: STREAM, attempts: 11 });
 
       // Nothing was recorded, so the same Idempotency-Key runs the request again rather than replaying the 503.

@@ -1,5 +1,9 @@
 import { accountDecider } from '../../../packages/domain/account/account-decider.ts';
-import type { AccountEvent, ApiKeyRecord } from '../../../packages/domain/account/account-events.ts';
+import {
+  defaultAccountSettings,
+  type AccountEvent,
+  type ApiKeyRecord,
+} from '../../../packages/domain/account/account-events.ts';
 import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { deciderSpec } from './decider-spec.ts';
 
@@ -16,7 +20,7 @@ const key = (kind: ApiKeyRecord['kind'], mode: ApiKeyRecord['mode']): ApiKeyReco
 const keys = [key('secret', 'test'), key('public', 'test'), key('secret', 'live'), key('public', 'live')];
 const created: AccountEvent = {
   type: 'AccountCreated',
-  data: { accountId: 'acct_1', name: 'Shop', keys, settings: { subscriptionFailureStatus: 'canceled' } },
+  data: { accountId: 'acct_1', name: 'Shop', keys, settings: defaultAccountSettings() },
 };
 
 // ChangeSettings: account-settings.test.ts.

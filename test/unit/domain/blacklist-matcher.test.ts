@@ -33,6 +33,18 @@ const cases: { name: string; rule: BlacklistRule; request: Partial<ChargeScreeni
     matches: false,
   },
   {
+    name: 'fingerprint: a rule recorded with the stored (account-independent) fingerprint still matches',
+    rule: { ruleId: 'blr_f', ruleType: 'fingerprint', fingerprint: 'storedA' },
+    request: { fingerprint: 'tenantA', storedFingerprint: 'storedA' },
+    matches: true,
+  },
+  {
+    name: 'fingerprint: neither the tenant nor the stored fingerprint',
+    rule: { ruleId: 'blr_f', ruleType: 'fingerprint', fingerprint: 'storedB' },
+    request: { fingerprint: 'tenantA', storedFingerprint: 'storedA' },
+    matches: false,
+  },
+  {
     name: 'fingerprint: none given',
     rule: { ruleId: 'blr_f', ruleType: 'fingerprint', fingerprint: 'fpA' },
     request: {},

@@ -256,4 +256,41 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
         .thenThrows(InvalidRequestError, /already been closed/);
     });
   });
+
+  describe('refunds after a dispute', () => {
+    const refund = (amount?: number): ChargeCommand => ({
+      type: 'RequestRefund',
+      chargeId: 'char_1',
+      refundId: 're_1',
+      ...(amount !== undefined ? { amount } : {}),
+      reason: null,
+      metadata: {},
+    });
+    const refunded = (amount: number): ChargeEvent => ({
+      type: 'RefundRequested',
+      data: { chargeId: 'char_1', refundId: 're_1', amount, currency: 'EUR', reason: null, metadata: {} },
+    });
+
+    it('refuses a refund while a chargeback is open, and once it is lost: the amount was withdrawn', () => {
+      const reason = /its dispute is open or lost, and the disputed amount has been withdrawn by the chargeback/;
+      spec([succeeded, expected(disputeDue), opened])
+        .when(refund())
+        .thenThrows(InvalidRequestError, reason);
+      spec([succeeded, expected(disputeDue), opened, submitted])
+        .when(refund(100))
+        .thenThrows(InvalidRequestError, reason);
+      spec([succeeded, expected(disputeDue), opened, lost(false)])
+        .when(refund(1))
+        .thenThrows(InvalidRequestError, reason);
+      spec([succeeded, expected(disputeDue), opened, lost(true)])
+        .when(refund())
+        .thenThrows(InvalidRequestError, reason);
+    });
+
+    it('allows refunds again once the dispute is won', () => {
+      spec([succeeded, expected(disputeDue), opened, submitted, won])
+        .when(refund())
+        .then([refunded(2500)]);
+    });
+  });
 });

@@ -22,14 +22,32 @@ describe('http kit: authentication', () => {
   it('refuses an unknown key, and an empty one', async () => {
     await expect401(await call(api, 'GET', '/widgets', { key: 'sk_test_nope' }), /Invalid API key/);
     await expect401(await call(api, 'GET', '/widgets', { key: '' }), /No API key provided/);
-    await expect401(
-      await call(api, 'GET', '/widgets', { key: null, headers: { authorization: 'Basic !!!' } }),
-      /No API key provided/,
-    );
-    await expect401(
-      await call(api, 'GET', '/widgets', { key: null, headers: { authorization: 'Digest sk_test_a' } }),
-      /No API key provided/,
-    );
+  });
+
+  it('accepts exactly the documented Authorization forms: no trailing text, odd base64 or other schemes', async () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const malformed = [
+      'Basic !!!',
+      'Digest sk_test_a',
+      `Basic ${b64('sk_test_a:')} junk`,
+      `Basic ${b64('sk_test_a:')},`,
+      `Basic  ${b64('sk_test_a:')}`,
+      `Basic ${b64('sk_test_a:').replace(/=+$/, '')}`,
+      `Basic ${b64('sk_test_a:').slice(0, 4)} ${b64('sk_test_a:').slice(4)}`,
+      `Basic ${b64('sk_test_a')}`,
+      `Basic ${b64('sk test a:')}`,
+      'Bearer sk_test_a junk',
+      'Bearer sk_test_a;',
+      'Bearer',
+      'sk_test_a',
+    ];
+    for (const authorization of malformed) {
+      await expect401(
+        await call(api, 'GET', '/widgets', { key: null, headers: { authorization } }),
+        /^Malformed Authorization header/,
+      );
+    }
+    expect(api.calls.get('GET /widgets')).to.equal(undefined);
   });
 
   it('refuses a public key on a secret-key route', async () => {
@@ -45,17 +63,17 @@ describe('http kit: authentication', () => {
     expect(secretKey.body.keyKind).to.equal('secret');
   });
 
-  it('ignores the Basic password and accepts a key without the colon', async () => {
+  it('ignores the Basic password', async () => {
     const withPassword = await call(api, 'GET', '/widgets', {
       key: null,
       headers: { authorization: `Basic ${Buffer.from('sk_test_a:whatever').toString('base64')}` },
     });
     expect(withPassword.status).to.equal(200);
-    const noColon = await call(api, 'GET', '/widgets', {
+    const upperCaseScheme = await call(api, 'GET', '/widgets', {
       key: null,
-      headers: { authorization: `Basic ${Buffer.from('sk_test_a').toString('base64')}` },
+      headers: { authorization: `BASIC ${Buffer.from('sk_test_a:').toString('base64')}` },
     });
-    expect(noColon.status).to.equal(200);
+    expect(upperCaseScheme.status).to.equal(200);
   });
 
   it('accepts the key as a Bearer token', async () => {

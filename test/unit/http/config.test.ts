@@ -24,6 +24,7 @@ describe('config: environment', () => {
       webhookTimeoutMs: 10_000,
       webhookDisableAfterFailedDeliveries: 10,
       serviceRole: 'all',
+      httpTimeoutsMs: { headers: 10_000, request: 30_000, keepAlive: 5_000 },
       shutdownTimeoutMs: 10_000,
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },

@@ -44,7 +44,7 @@ describe('http kit: error envelope, request ids and logs', () => {
     const res = await call(api, 'GET', '/widgets/wid_boom', { headers: { 'x-request-id': 'trace-500' } });
     expect(res.status).to.equal(500);
     expect(res.body).to.deep.equal({ error: { type: 'gateway_error', message: INTERNAL_ERROR_MESSAGE } });
-    const logged = api.logs.find((line) => line.level === 'error' && line.requestId === 'trace-500');
+    const logged = api.logs.find((line) => line.level === 'error' && line.correlationId === 'trace-500');
     expect(logged, 'error log line').to.not.equal(undefined);
     const error = logged!.error as { message: string; stack: string };
     expect(error.message).to.contain('database exploded');
@@ -63,19 +63,42 @@ describe('http kit: error envelope, request ids and logs', () => {
     }
   });
 
-  it('sends X-Request-Id on every response, keeping a safe incoming one', async () => {
+  it('sends a server-generated X-Request-Id on every response; a safe incoming one is only a correlation id', async () => {
     const generated = await call(api, 'GET', '/widgets');
     expect(generated.headers.get('x-request-id')).to.match(/^req_[A-Za-z0-9]{24}$/);
     const unauthenticated = await call(api, 'GET', '/widgets', { key: null });
     expect(unauthenticated.headers.get('x-request-id')).to.match(/^req_/);
     const health = await call(api, 'GET', '/health', { key: null });
     expect(health.headers.get('x-request-id')).to.match(/^req_/);
-    const kept = await call(api, 'GET', '/widgets', { headers: { 'x-request-id': 'client-123.abc' } });
-    expect(kept.headers.get('x-request-id')).to.equal('client-123.abc');
-    const replaced = await call(api, 'GET', '/widgets', { headers: { 'x-request-id': 'x'.repeat(65) } });
-    expect(replaced.headers.get('x-request-id')).to.match(/^req_/);
-    const unsafe = await call(api, 'GET', '/widgets', { headers: { 'x-request-id': 'a b<script>' } });
-    expect(unsafe.headers.get('x-request-id')).to.match(/^req_/);
+    const first = await call(api, 'GET', '/widgets', { headers: { 'x-request-id': 'client-123.abc' } });
+    const second = await call(api, 'GET', '/widgets', { headers: { 'x-request-id': 'client-123.abc' } });
+    expect(first.headers.get('x-request-id')).to.match(/^req_/);
+    expect(second.headers.get('x-request-id')).to.match(/^req_/).and.not.equal(first.headers.get('x-request-id'));
+    expect(first.headers.get('x-correlation-id')).to.equal('client-123.abc');
+    for (const rejected of ['x'.repeat(65), 'a b<script>', 'r4000000000000077']) {
+      const res = await call(api, 'GET', '/widgets', { headers: { 'x-request-id': rejected } });
+      expect(res.headers.get('x-request-id'), rejected).to.match(/^req_/);
+      expect(res.headers.get('x-correlation-id'), rejected).to.equal(null);
+    }
+  });
+
+  it('answers a malformed percent-escape on an unauthenticated route with the JSON envelope and a redacted log', async () => {
+    const res = await fetch(`${api.url}/pictures/%E0%A44242424242424242.txt`);
+    expect(res.status).to.equal(400);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+    const requestId = res.headers.get('x-request-id');
+    expect(requestId).to.match(/^req_/);
+    expect(await res.json()).to.deep.equal({
+      error: { type: 'invalid_request', message: 'Invalid request: the request is malformed' },
+    });
+    const lines = api.logs.filter((entry) => entry.requestId === requestId);
+    expect(lines.map((line) => line.message)).to.include.members(['Malformed request', 'request']);
+    expect(JSON.stringify(lines)).not.to.contain('4242424242424242');
+    const missing = await fetch(`${api.url}/pictures/nope.txt`);
+    expect(missing.status).to.equal(404);
+    expect(((await missing.json()) as { error: { type: string } }).error.type).to.equal('invalid_request');
+    const served = await fetch(`${api.url}/pictures/ok.txt`);
+    expect(await served.text()).to.equal('picture');
   });
 
   it('puts the request id, account and key on log lines written by handlers', async () => {
@@ -83,8 +106,11 @@ describe('http kit: error envelope, request ids and logs', () => {
       form: 'amount=1&currency=USD',
       headers: { 'x-request-id': 'trace-handler' },
     });
-    const line = api.logs.find((entry) => entry.message === 'creating widget' && entry.requestId === 'trace-handler');
-    expect(line).to.include({ requestId: 'trace-handler', accountId: 'acct_a', keyId: 'key_sa' });
+    const line = api.logs.find(
+      (entry) => entry.message === 'creating widget' && entry.correlationId === 'trace-handler',
+    );
+    expect(line).to.include({ correlationId: 'trace-handler', accountId: 'acct_a', keyId: 'key_sa' });
+    expect(line!.requestId).to.match(/^req_/);
   });
 
   it('writes one access log line per request, without query, body or credentials', async () => {
@@ -92,11 +118,11 @@ describe('http kit: error envelope, request ids and logs', () => {
       json: { amount: 1, currency: 'USD', description: 'hush' },
       headers: { 'x-request-id': 'trace-access' },
     });
-    const lines = api.logs.filter((entry) => entry.requestId === 'trace-access' && entry.message === 'request');
+    const lines = api.logs.filter((entry) => entry.correlationId === 'trace-access' && entry.message === 'request');
     expect(lines).to.have.length(1);
     expect(lines[0]).to.include({ method: 'POST', path: '/widgets', status: 400, keyId: 'key_sa', level: 'info' });
     expect(lines[0]!.durationMs).to.be.a('number');
-    const text = JSON.stringify(api.logs.filter((entry) => entry.requestId === 'trace-access'));
+    const text = JSON.stringify(api.logs.filter((entry) => entry.correlationId === 'trace-access'));
     expect(text).not.to.contain('hush');
     expect(text).not.to.contain('secret=1');
     expect(text).not.to.contain('Basic');

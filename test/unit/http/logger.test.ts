@@ -85,12 +85,29 @@ describe('observability: logger', () => {
     expect(error.stack).to.contain('logger.test.ts').and.not.contain('4242424242424242');
   });
 
-  it('leaves shorter numbers, ids and timestamps alone', () => {
+  it('leaves shorter numbers, numbers failing Luhn, ids and timestamps alone', () => {
     expect(redactText('order 12345678901 at 2024-01-31T10:00:00.000Z')).to.equal(
       'order 12345678901 at 2024-01-31T10:00:00.000Z',
     );
-    expect(redactText('char_4242424242424242x')).to.equal('char_4242424242424242x');
-    expect(redactText('12345678901234567890')).to.equal('12345678901234567890');
-    expect(redactText('123456789012')).to.equal('[REDACTED]');
+    expect(redactText('amount 123456789012 cents')).to.equal('amount 123456789012 cents');
+    expect(redactText('ids cust_Ab3dE9 and 1700000000 seconds')).to.equal('ids cust_Ab3dE9 and 1700000000 seconds');
+  });
+
+  it('redacts Luhn-valid runs next to letters, underscores and other digits groups', () => {
+    expect(redactText('/charges/char_4000000000000010')).to.equal('/charges/char_[REDACTED]');
+    expect(redactText('r4000000000000077')).to.equal('r[REDACTED]');
+    expect(redactText('char_4242424242424242x')).to.equal('char_[REDACTED]x');
+    expect(redactText('4242424242424242 12')).to.equal('[REDACTED] 12');
+    expect(redactText('12 4242-4242-4242-4242')).to.equal('12 [REDACTED]');
+    expect(redactText('%A44242424242424242')).to.equal('%A[REDACTED]');
+    // Longer than any card number: a card number may hide inside, so the run goes as a whole.
+    expect(redactText('x12345678901234567890')).to.equal('x[REDACTED]');
+  });
+
+  it('redacts card numbers given as JSON numbers', async () => {
+    const { logger, lines } = capturingLogger();
+    logger.info('numeric', { pan: 4242424242424242, count: 12 });
+    await flushed();
+    expect(lines[0]).to.include({ pan: '[REDACTED]', count: 12 });
   });
 });

@@ -33,8 +33,14 @@ describe('http kit: rate limit', () => {
     expect(statuses).to.deep.equal([401, 401, 401, 429]);
   });
 
-  it('does not limit /health', async () => {
-    for (let i = 0; i < 5; i++) expect((await call(api, 'GET', '/health', { key: null })).status).to.equal(200);
+  it('limits /health, /ready, /openapi.json and unauthenticated routes per client IP, on a budget of their own', async () => {
+    const statuses = [];
+    for (const path of ['/health', '/openapi.json', '/pictures/ok.txt', '/ready'])
+      statuses.push((await fetch(`${api.url}${path}`)).status);
+    expect(statuses).to.deep.equal([200, 200, 200, 429]);
+    // Key guesses from the same address have their own budget.
+    expect((await call(api, 'GET', '/widgets', { key: 'sk_test_guess' })).status).to.equal(401);
+    expect((await call(api, 'GET', '/widgets')).status).to.equal(200);
   });
 });
 

@@ -32,6 +32,30 @@ describe('http kit: request bodies and query strings', () => {
     expect(fromJson.items).to.deep.equal(['x', 'y']);
   });
 
+  it('refuses __proto__ and other reserved names in JSON bodies, form bodies and query strings', async () => {
+    const cases: [string, Parameters<typeof call>[3]][] = [
+      ['metadata[__proto__]', { json: JSON.parse('{"amount":1,"currency":"USD","metadata":{"__proto__":"x"}}') }],
+      ['metadata[constructor]', { json: { amount: 1, currency: 'USD', metadata: { constructor: 'x' } } }],
+      ['metadata[__proto__]', { form: 'amount=1&currency=USD&metadata[__proto__]=x' }],
+      ['metadata[__proto__]', { form: 'amount=1&currency=USD&metadata%5B__proto__%5D=x' }],
+      ['metadata[toString]', { form: 'amount=1&currency=USD&metadata[toString]=x' }],
+      ['shipping[prototype][name]', { form: 'amount=1&currency=USD&shipping[prototype][name]=x' }],
+    ];
+    const before = api.calls.get('POST /widgets') ?? 0;
+    for (const [path, options] of cases) {
+      const res = await call(api, 'POST', '/widgets', options);
+      expect(res.status, path).to.equal(400);
+      expect(res.body.error).to.deep.equal({
+        type: 'invalid_request',
+        message: `Invalid parameter: ${path} uses a reserved name`,
+      });
+    }
+    expect(api.calls.get('POST /widgets') ?? 0).to.equal(before);
+    const query = await call(api, 'GET', '/widgets?__proto__[kind]=small');
+    expect(query.status).to.equal(400);
+    expect(query.body.error.message).to.equal('Invalid parameter: __proto__[kind] uses a reserved name');
+  });
+
   it('accepts indexed form arrays and the boolean spellings 1/0 and false', async () => {
     const res = await call(api, 'POST', '/widgets', { form: 'amount=5&currency=EUR&captured=0&items[0]=a&items[1]=b' });
     expect(res.status).to.equal(200);

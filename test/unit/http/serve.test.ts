@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from 'node:net';
 import { listen } from '../../../packages/http/serve.ts';
 
 describe('http kit: listen and graceful close', () => {
@@ -57,5 +58,36 @@ describe('http kit: listen and graceful close', () => {
     expect(error).to.be.instanceOf(Error);
     expect((error as NodeJS.ErrnoException).code).to.equal('EADDRINUSE');
     await first.close(1000);
+  });
+
+  /** Opens a raw connection, writes `text`, and resolves with what the server sent until it closed the socket. */
+  function stallingClient(port: number, text: string): Promise<{ answer: string; closedAfterMs: number }> {
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const socket = connect(port, '127.0.0.1', () => socket.write(text));
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('close', () => resolve({ answer, closedAfterMs: Date.now() - started }));
+      socket.on('error', reject);
+    });
+  }
+
+  it('cuts a client that sends its headers too slowly, and one that stalls in the body', async () => {
+    const running = await listen(slowApp(0), 0, '127.0.0.1', {
+      timeoutsMs: { headers: 300, request: 600, keepAlive: 1000 },
+    });
+    try {
+      const [slowHeaders, slowBody] = await Promise.all([
+        stallingClient(running.port, 'GET /fast HTTP/1.1\r\nHost: x\r\n'),
+        stallingClient(running.port, 'POST /fast HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc'),
+      ]);
+      expect(slowHeaders.answer).to.match(/^HTTP\/1\.1 408/);
+      expect(slowBody.answer).to.match(/^HTTP\/1\.1 408/);
+      // Bounded by the timeouts plus the check interval, far below Node's 300 s default.
+      expect(slowHeaders.closedAfterMs).to.be.below(5000);
+      expect(slowBody.closedAfterMs).to.be.below(5000);
+    } finally {
+      await running.close(1000);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { AccountEvent } from '../../../packages/domain/account/account-events.ts';
+import { defaultAccountSettings, type AccountEvent } from '../../../packages/domain/account/account-events.ts';
 import { accountsCollection, accountsProjection, apiKeysCollection } from '../../../projections/accounts-projection.ts';
 import { seconds } from './fixtures.ts';
 import { inStream, projectionSpec } from './projection-spec.ts';
@@ -22,7 +22,7 @@ describe('accounts projection', () => {
               { keyId: 'key_1', kind: 'secret', mode: 'test', keyHash: 'hash_1', last4: 'abcd', vaultRef: 'vault_k1' },
               { keyId: 'key_2', kind: 'public', mode: 'live', keyHash: 'hash_2', last4: 'efgh', vaultRef: null },
             ],
-            settings: { subscriptionFailureStatus: 'canceled' },
+            settings: defaultAccountSettings(),
           },
         },
         at,
@@ -40,12 +40,12 @@ describe('accounts projection', () => {
     await spec().given(
       account<AccountEvent>({
         type: 'AccountSettingsChanged',
-        data: { accountId: 'acct_1', settings: { subscriptionFailureStatus: 'unpaid' } },
+        data: { accountId: 'acct_1', settings: { ...defaultAccountSettings(), subscriptionFailureStatus: 'unpaid' } },
       }),
     );
     const doc = (await spec().get(accountsCollection, 'acct_1'))!;
     expect(doc).to.include({ name: 'Shop' });
-    expect(doc.settings).to.deep.equal({ subscriptionFailureStatus: 'unpaid' });
+    expect(doc.settings).to.deep.equal({ ...defaultAccountSettings(), subscriptionFailureStatus: 'unpaid' });
     expect(doc.keys).to.deep.equal([
       { keyId: 'key_1', kind: 'secret', mode: 'test', last4: 'abcd' },
       { keyId: 'key_2', kind: 'public', mode: 'live', last4: 'efgh' },

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { CustomerEvent } from '../../../packages/domain/customer/customer-events.ts';
 import { cardsCollection, cardsProjection } from '../../../projections/cards-projection.ts';
 import { cardAdded, customerCreated, seconds } from './fixtures.ts';
-import { inStream, projectionSpec, withoutInternals } from './projection-spec.ts';
+import { inStream, projectionSpec, tenant, withoutInternals } from './projection-spec.ts';
+import { tenantFingerprint } from '../../../packages/vault/tenant-fingerprint.ts';
 
 const customer = inStream('customer-cust_1');
 const at = '2026-01-10T08:00:00Z';
@@ -19,7 +20,8 @@ describe('cards projection', () => {
       objectType: 'card',
       first6: '424242',
       last4: '4242',
-      fingerprint: 'fp_1',
+      // The account and mode's own fingerprint of the card, never the stored one.
+      fingerprint: tenantFingerprint('fp_1', tenant),
       expMonth: '5',
       expYear: '2040',
       cardholderName: null,

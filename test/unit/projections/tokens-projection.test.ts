@@ -3,7 +3,8 @@ import type { TokenEvent } from '../../../packages/domain/token/token-events.ts'
 import { tokensCollection, tokensProjection } from '../../../projections/tokens-projection.ts';
 import { cardSnapshot } from '../domain/card-snapshot-fixture.ts';
 import { seconds } from './fixtures.ts';
-import { inStream, projectionSpec, withoutInternals } from './projection-spec.ts';
+import { inStream, projectionSpec, tenant, withoutInternals } from './projection-spec.ts';
+import { tenantFingerprint } from '../../../packages/vault/tenant-fingerprint.ts';
 
 const token = inStream('token-tok_1');
 const at = '2026-01-10T08:00:00Z';
@@ -24,7 +25,8 @@ describe('tokens projection', () => {
       objectType: 'token',
       first6: '424242',
       last4: '4242',
-      fingerprint: 'fp_1',
+      // The account and mode's own fingerprint of the card, never the stored one.
+      fingerprint: tenantFingerprint('fp_1', tenant),
       expMonth: '5',
       expYear: '2040',
       cardholderName: null,

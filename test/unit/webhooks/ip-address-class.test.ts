@@ -47,6 +47,10 @@ const cases: [address: string, expected: AddressClass | null][] = [
   ['64:ff9b::192.168.0.1', 'private'],
   ['64:ff9b::808:808', 'public'],
   ['1:2:3:4:5:6:7.8.9.10', 'reserved'],
+  // Special ranges without a class of their own fail closed
+  ['192.175.48.1', 'reserved'], // AS112
+  ['2001:2::1', 'reserved'], // benchmarking
+  ['2001:20::1', 'reserved'], // ORCHIDv2
   // Not addresses
   ['localhost', null],
   ['1.2.3', null],

@@ -194,6 +194,16 @@ export async function startToyApi(options: ToyApiOptions = {}): Promise<ToyApi> 
     maxBodyBytes: options.maxBodyBytes ?? 100 * 1024,
     health: { ready: async () => ready.value },
     openApiDocument: () => buildOpenApiDocument(routes, { title: 'Toy API', version: '1.0.0' }),
+    // An unauthenticated, non-JSON route, like offer images.
+    unauthenticatedRoutes: [
+      {
+        path: '/pictures/:file',
+        handler: (req, res) => {
+          if (req.params.file !== 'ok.txt') throw new NotFoundError('Picture', String(req.params.file));
+          res.type('text/plain').send('picture');
+        },
+      },
+    ],
     ...(options.strictResponses !== undefined ? { strictResponses: options.strictResponses } : {}),
   };
   const server: RunningServer = await listen(createApp(appOptions), 0, '127.0.0.1');

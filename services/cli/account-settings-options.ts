@@ -1,0 +1,70 @@
+import currencyCodes from 'currency-codes';
+import type { AccountSettings } from '../../packages/domain/account/account-events.ts';
+import type { CardBrand } from '../../packages/domain/card/card-snapshot.ts';
+
+const CARD_BRANDS: readonly CardBrand[] = [
+  'Visa',
+  'MasterCard',
+  'American Express',
+  'Discover',
+  'JCB',
+  'Diners Club',
+  'Maestro',
+  'Unknown',
+];
+
+export interface SettingsOptions {
+  subscriptionFailureStatus?: string;
+  currencies?: string;
+  brands?: string;
+  credits?: string;
+}
+
+/** The settings an `accounts settings` command line asks for; throws on a value it cannot take. */
+export function settingsFromOptions(options: SettingsOptions): Partial<AccountSettings> {
+  const settings: Partial<AccountSettings> = {};
+  const status = options.subscriptionFailureStatus;
+  if (status !== undefined) {
+    if (status !== 'canceled' && status !== 'unpaid')
+      throw new Error('--subscription-failure-status must be canceled or unpaid');
+    settings.subscriptionFailureStatus = status;
+  }
+  if (options.currencies !== undefined) settings.acceptedCurrencies = listOrAll(options.currencies, currencyOf);
+  if (options.brands !== undefined) settings.acceptedBrands = listOrAll(options.brands, brandOf);
+  if (options.credits !== undefined) {
+    if (options.credits !== 'allowed' && options.credits !== 'refused')
+      throw new Error('--credits must be allowed or refused');
+    settings.creditsAllowed = options.credits === 'allowed';
+  }
+  return settings;
+}
+
+/** One line per setting, lists comma-separated and `all` for no restriction. */
+export function describeSettings(settings: AccountSettings): string[] {
+  return Object.entries(settings).map(
+    ([name, value]) =>
+      `${name.padEnd(26)} ${value === null ? 'all' : Array.isArray(value) ? value.join(',') : String(value)}`,
+  );
+}
+
+function listOrAll<T>(text: string, parse: (item: string) => T): T[] | null {
+  if (text.trim().toLowerCase() === 'all') return null;
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  if (items.length === 0) throw new Error('give a comma-separated list, or all');
+  return [...new Set(items.map(parse))];
+}
+
+function currencyOf(item: string): string {
+  const code = item.toUpperCase();
+  if (!currencyCodes.code(code)) throw new Error(`--currencies: ${item} is not an ISO 4217 currency code`);
+  return code;
+}
+
+function brandOf(item: string): CardBrand {
+  const brand = CARD_BRANDS.find((candidate) => candidate.toLowerCase() === item.toLowerCase());
+  if (!brand) throw new Error(`--brands: ${item} is not one of ${CARD_BRANDS.join(', ')}`);
+  return brand;
+}

@@ -1,0 +1,228 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { ApiClient } from '../support/api-client.ts';
+import { cardDetails } from '../support/payments.ts';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { scale, suiteTimeoutMs } from './scale.ts';
+
+/** No request may take longer than this: a hang is a failure like a 5xx. */
+const REQUEST_DEADLINE_MS = 15_000;
+const CONCURRENCY = 6;
+
+interface FuzzRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const PARAMETER_NAMES = [
+  'amount',
+  'currency',
+  'card',
+  'customerId',
+  'metadata',
+  'description',
+  'email',
+  'number',
+  'expMonth',
+  'expYear',
+  'cvc',
+  'captured',
+  'planId',
+  'quantity',
+  'trialEnd',
+  'url',
+  'events',
+  'ruleType',
+  'fingerprint',
+  'cardNumber',
+  'limit',
+  'startingAfterId',
+  'created',
+  'frozenTime',
+  'evidence',
+  'threeDSecure',
+  '__proto__',
+  'constructor',
+];
+
+/** Values that have broken parsers elsewhere: big, negative, odd types, card-like, escapes. */
+const nastyScalar = fc.oneof(
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    '9007199254740993',
+    'NaN',
+    'null',
+    'true',
+    '4242424242424242',
+    '%E0%A4%A',
+    '\u0000',
+    '../../etc/passwd',
+    'tok_' + 'a'.repeat(300),
+    'cust_AAAAAAAAAAAAAAAAAAAAAAAA',
+  ),
+  fc.string({ maxLength: 40 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+
+const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    nastyScalar,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...PARAMETER_NAMES), fc.string({ maxLength: 12 })), tie('value'), {
+      maxKeys: 5,
+    }),
+  ),
+})).value;
+
+const bodyObject = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMETER_NAMES), fc.string({ maxLength: 12 })), value, {
+  maxKeys: 8,
+});
+
+function formOf(object: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(object).flatMap(([key, field]) => {
+    const name = prefix ? `${prefix}[${key}]` : key;
+    if (field !== null && typeof field === 'object') return formOf(field as Record<string, unknown>, name);
+    return [`${encodeURIComponent(name)}=${encodeURIComponent(String(field))}`];
+  });
+}
+
+describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, function () {
+  this.timeout(suiteTimeoutMs);
+  let service: ServiceProcess;
+  let templates: { method: FuzzRequest['method']; path: string }[] = [];
+  let realIds: string[] = [];
+
+  before(async () => {
+    service = await startService({
+      env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+    });
+    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    const customer = await api.post<{ id: string; defaultCardId: string }>('/customers', {
+      json: { email: 'fuzz@example.com', card: cardDetails('4242424242424242') },
+    });
+    const charge = await api.post<{ id: string }>('/charges', {
+      json: { amount: 100, currency: 'EUR', customerId: customer.body.id },
+    });
+    realIds = [customer.body.id, customer.body.defaultCardId, charge.body.id];
+    const openApi = (await api.get<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json')).body;
+    templates = Object.entries(openApi.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => ['get', 'post', 'delete'].includes(method))
+        .map((method) => ({ method: method.toUpperCase() as FuzzRequest['method'], path })),
+    );
+    templates.push({ method: 'GET', path: '/cross-sale-offers/images/{file}' }, { method: 'GET', path: '/health' });
+  });
+
+  after(async () => {
+    await service.stop();
+    removeDataDir(service.dataDir);
+  });
+
+  it('answers every request within the deadline, never with a 5xx, always in the JSON error envelope', async () => {
+    const keys = service.keys!;
+    const segment = fc.oneof(
+      fc.constantFrom(...realIds),
+      fc.webSegment(),
+      fc.string({ maxLength: 30 }).map(encodeURIComponent),
+      fc.constantFrom('%', '%zz', '%E0%A4%A', '..', 'img_x.png', 'char_4000000000000077'),
+    );
+    const request: fc.Arbitrary<FuzzRequest> = fc
+      .record({
+        template: fc.constantFrom(...templates),
+        segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
+        key: fc.oneof(
+          { arbitrary: fc.constant<string | null>(keys.testSecretKey), weight: 6 },
+          {
+            arbitrary: fc.constantFrom<string | null>(keys.testPublicKey, keys.liveSecretKey, null, 'sk_test_x'),
+            weight: 2,
+          },
+        ),
+        authorization: fc.oneof(
+          { arbitrary: fc.constant(null), weight: 12 },
+          { arbitrary: fc.constantFrom('Basic', 'Bearer x y', 'Basic !!!', 'Digest a'), weight: 1 },
+        ),
+        encoding: fc.constantFrom('json', 'form', 'raw', 'none'),
+        body: bodyObject,
+        raw: fc.string({ maxLength: 200 }),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/x-www-form-urlencoded',
+          'text/plain',
+          'application/json; charset=latin1',
+          'multipart/form-data',
+        ),
+        query: fc.option(fc.string({ maxLength: 60 }), { freq: 3 }),
+        idempotencyKey: fc.option(fc.string({ maxLength: 300 }), { freq: 4 }),
+      })
+      .map(({ template, segments, key, authorization, encoding, body, raw, contentType, query, idempotencyKey }) => {
+        let index = 0;
+        let path = template.path.replace(/\{[^}]+\}/g, () => segments[index++ % segments.length]!);
+        if (query !== null) path += `?${query}`;
+        const headers: Record<string, string> = { 'x-forwarded-proto': 'https' };
+        if (key !== null) headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+        if (authorization !== null) headers.authorization = authorization;
+        if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey.replace(/[^\x20-\x7e]/g, '');
+        const result: FuzzRequest = { method: template.method, path, headers };
+        if (template.method === 'POST' && encoding !== 'none') {
+          headers['content-type'] =
+            encoding === 'json'
+              ? 'application/json'
+              : encoding === 'form'
+                ? 'application/x-www-form-urlencoded'
+                : contentType;
+          result.body = encoding === 'json' ? JSON.stringify(body) : encoding === 'form' ? formOf(body).join('&') : raw;
+        }
+        return result;
+      });
+
+    const samples = fc.sample(request, { numRuns: scale.fuzzRequests, seed: Number(process.env.FUZZ_SEED ?? 42) });
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let next = 0;
+    const worker = async () => {
+      while (next < samples.length) {
+        const sample = samples[next++]!;
+        const started = Date.now();
+        try {
+          const response = await fetch(new URL(sample.path, service.baseUrl), {
+            method: sample.method,
+            headers: sample.headers,
+            body: sample.body,
+            signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
+          });
+          const text = await response.text();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const isImage = response.headers.get('content-type') === 'image/png';
+          let envelope = true;
+          if (response.status >= 400 && !isImage) {
+            try {
+              const parsed = JSON.parse(text) as { error?: { type?: unknown; message?: unknown } };
+              envelope = typeof parsed.error?.type === 'string' && typeof parsed.error.message === 'string';
+            } catch {
+              envelope = false;
+            }
+          }
+          if (response.status >= 500 || !envelope)
+            failures.push(`${response.status} ${sample.method} ${sample.path} ${text.slice(0, 200)}`);
+        } catch (error) {
+          failures.push(`${(error as Error).name} after ${Date.now() - started} ms: ${sample.method} ${sample.path}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // The figures of the run, for the record.
+    console.log(`      fuzz: ${samples.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    expect(failures.slice(0, 20)).to.deep.equal([]);
+    expect((await fetch(`${service.baseUrl}/health`)).status, 'still serving').to.equal(200);
+  });
+});

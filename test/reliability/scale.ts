@@ -1,0 +1,24 @@
+/**
+ * How hard the reliability suite pushes. `npm test` runs the small setting (each file well under a
+ * minute on a shared CI machine); `npm run test:soak` sets RELIABILITY_SCALE=soak for a long run.
+ */
+export interface ReliabilityScale {
+  name: 'ci' | 'soak';
+  /** Fuzzed requests against one running service. */
+  fuzzRequests: number;
+  /** kill -9 cycles under write load, and the acknowledged writes to wait for in each. */
+  killCycles: number;
+  writesPerCycle: number;
+  /** Concurrent writers during a kill cycle. */
+  writers: number;
+}
+
+const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
+  ci: { name: 'ci', fuzzRequests: 1500, killCycles: 2, writesPerCycle: 60, writers: 4 },
+  soak: { name: 'soak', fuzzRequests: 20_000, killCycles: 12, writesPerCycle: 1250, writers: 8 },
+};
+
+export const scale: ReliabilityScale = SCALES[process.env.RELIABILITY_SCALE === 'soak' ? 'soak' : 'ci'];
+
+/** Mocha timeout for a file of the suite at this scale. */
+export const suiteTimeoutMs = scale.name === 'soak' ? 3_600_000 : 120_000;

@@ -1,0 +1,22 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findCardData } from '../support/card-data-scan.ts';
+
+describe('card-data scan of a data directory and logs', () => {
+  it('finds a test card number in any file or in the output, masked; nothing in clean ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scan-'));
+    try {
+      writeFileSync(join(dir, 'read.sqlite'), Buffer.from('\u0000\u0001{"last4":"4242","first6":"424242"}'));
+      expect(findCardData(dir, '{"message":"card [REDACTED]"}')).to.deep.equal([]);
+      writeFileSync(join(dir, 'state.sqlite-wal'), Buffer.from('\u0000xx5555555555554444yy'));
+      expect(findCardData(dir, 'paid with 378282246310005')).to.deep.equal([
+        'state.sqlite-wal: 555555…4444',
+        'service output: 378282…0005',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
