@@ -7,6 +7,7 @@ import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
+import { paymentRedirectPage } from './payment-redirect-page.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -38,6 +39,8 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
+  // The payment-method provider's page is HTML for the payer's browser, without an API key.
+  app.use(paymentRedirectPage(platform, logger));
   app.use(api);
   return app;
 }
