@@ -23,6 +23,8 @@ export interface AppOptions {
   openApiDocument: () => object;
   /** Express 'trust proxy' setting, for the client IP behind a load balancer; default off. */
   trustProxy?: boolean | number | string;
+  /** Answers that stray from their route's response schema become 500s (tests, development). */
+  strictResponses?: boolean;
 }
 
 /**

@@ -5,12 +5,15 @@ import { authorizeKeyKind } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
+import { checkedResponse } from './response-check.ts';
 import { isRouteResponse, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
 import { validateParameters } from './validation.ts';
 
 export interface RouteDependencies {
   idempotency: IdempotencyStore;
   logger: Logger;
+  /** Check every 200 answer against the route's response schema (tests, development). */
+  strictResponses?: boolean;
 }
 
 /** A route without a query or body schema accepts no parameters there. */
@@ -24,14 +27,20 @@ const WITHHELD_HEADERS = new Set(['authorization', 'cookie']);
  * with its result or the error envelope. POSTs with an `Idempotency-Key` run through the
  * idempotency store, and replays carry `Idempotent-Replayed: true`.
  */
-export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }: RouteDependencies): RequestHandler {
+export function routeHandler(
+  route: AnyRouteDefinition,
+  { idempotency, logger, strictResponses = false }: RouteDependencies,
+): RequestHandler {
   return async (req, res) => {
     const { auth: recognised, log } = requestState(res);
     // requireApiKey runs before every route.
     const auth = recognised!;
     authorizeKeyKind(route, auth);
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
-    const execute = () => executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+    const execute = async () => {
+      const response = await executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+      return strictResponses ? checkedResponse(route, response, logger) : response;
+    };
 
     if (idempotencyKey === undefined) {
       send(res, await execute());
