@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { publicObjects } from '../../projections/public-event-types.ts';
 import { blacklistRuleEventTypes } from '../../packages/domain/blacklist/blacklist-events.ts';
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
+import { paymentMethodChargeEventTypes } from '../../packages/domain/charge/payment-method-charge.ts';
+import { paymentMethodEventTypes } from '../../packages/domain/payment-method/payment-method-events.ts';
 import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
 import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
@@ -38,6 +40,8 @@ describe('event catalog (docs/events.md)', () => {
       ...customerEventTypes,
       ...tokenEventTypes,
       ...chargeEventTypes,
+      ...paymentMethodChargeEventTypes,
+      ...paymentMethodEventTypes,
       ...creditEventTypes,
       ...blacklistRuleEventTypes,
     ];
