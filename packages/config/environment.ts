@@ -44,6 +44,8 @@ export interface Config {
   paymentMethodChargeExpirySeconds: number;
   /** How long the simulated provider takes to confirm a payment it answered `processing`. */
   paymentMethodProcessingDelayMs: number;
+  /** Largest file `POST /files` accepts; bigger uploads are answered 413. */
+  fileMaxBytes: number;
   /** Tests and development: an answer with a field its response schema does not know is a 500. */
   strictResponses: boolean;
 }
@@ -125,6 +127,7 @@ const environmentSchema = z
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: integerBetween(1, 7 * 24 * 3600).default(3600),
     PAYMENT_METHOD_PROCESSING_DELAY_MS: integerBetween(0, 24 * 3600 * 1000).default(5000),
+    FILE_MAX_BYTES: integerBetween(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
     STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
@@ -163,6 +166,7 @@ const environmentSchema = z
     },
     paymentMethodChargeExpirySeconds: env.PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS,
     paymentMethodProcessingDelayMs: env.PAYMENT_METHOD_PROCESSING_DELAY_MS,
+    fileMaxBytes: env.FILE_MAX_BYTES,
     strictResponses: env.STRICT_RESPONSES === 'true',
   }));
 

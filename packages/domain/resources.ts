@@ -21,6 +21,7 @@ export const resources = {
   token: { idPrefix: 'tok', stream: 'own' },
   crossSaleOffer: { idPrefix: 'cso', stream: 'own' },
   blacklistRule: { idPrefix: 'blr', stream: 'own' },
+  file: { idPrefix: 'file', stream: 'own' },
   event: { idPrefix: 'event', stream: null },
   webhookEndpoint: { idPrefix: 'we', stream: 'own' },
   webhookDelivery: { idPrefix: 'wd', stream: 'own' },

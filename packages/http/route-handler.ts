@@ -6,7 +6,14 @@ import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
 import { checkedResponse } from './response-check.ts';
-import { isRouteResponse, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
+import {
+  FileDownload,
+  isRouteResponse,
+  type AnyRouteDefinition,
+  type AuthContext,
+  type RequestContext,
+} from './route.ts';
+import { uploadedFileOf } from './multipart-body.ts';
 import { validateParameters } from './validation.ts';
 
 export interface RouteDependencies {
@@ -39,7 +46,8 @@ export function routeHandler(
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
     const execute = async () => {
       const response = await executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
-      return strictResponses ? checkedResponse(route, response, logger) : response;
+      const checked = strictResponses && !(response.body instanceof FileDownload);
+      return checked ? checkedResponse(route, response, logger) : response;
     };
 
     if (idempotencyKey === undefined) {
@@ -49,7 +57,7 @@ export function routeHandler(
     const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
     const { response, replayed } = await idempotency.run(
       scope,
-      idempotency.fingerprint(req.method, req.path, req.body),
+      idempotency.fingerprint(req.method, req.path, fingerprintedBody(req)),
       execute,
     );
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -95,6 +103,8 @@ async function executeRoute(
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };
+    const file = uploadedFileOf(req);
+    if (file) ctx.file = file;
     const result = await route.handler(ctx);
     return isRouteResponse(result)
       ? { status: result.status ?? 200, body: result.body }
@@ -113,6 +123,20 @@ function handlerHeaders(req: Request): Record<string, string | undefined> {
   return headers;
 }
 
+/** What makes two requests the same for idempotency: the parameters, and an upload's bytes by their hash. */
+function fingerprintedBody(req: Request): unknown {
+  const file = uploadedFileOf(req);
+  return file ? { ...(req.body as Record<string, unknown>), [file.field]: `sha256:${file.sha256}` } : req.body;
+}
+
 export function send(res: Response, response: StoredResponse, headers: Record<string, string> = {}): void {
+  if (response.body instanceof FileDownload) {
+    const { bytes, contentType, filename } = response.body;
+    res
+      .status(response.status)
+      .set({ ...headers, 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${filename}"` })
+      .send(bytes);
+    return;
+  }
   res.status(response.status).set(headers).json(response.body);
 }

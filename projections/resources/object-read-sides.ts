@@ -8,6 +8,7 @@ import { creditReadSide } from './credit-read-side.ts';
 import { crossSaleOfferReadSide } from './cross-sale-offer-read-side.ts';
 import { customerReadSide } from './customer-read-side.ts';
 import { disputeReadSide } from './dispute-read-side.ts';
+import { fileReadSide } from './file-read-side.ts';
 import { fraudWarningReadSide } from './fraud-warning-read-side.ts';
 import { paymentMethodReadSide } from './payment-method-read-side.ts';
 import { planReadSide } from './plan-read-side.ts';
@@ -40,6 +41,7 @@ export const objectReadSides = {
   token: tokenReadSide,
   crossSaleOffer: crossSaleOfferReadSide,
   blacklistRule: blacklistRuleReadSide,
+  file: fileReadSide,
   webhookEndpoint: webhookEndpointReadSide,
   account: accountReadSide,
 } as const satisfies Record<Exclude<ResourceName, PublicEventsResource>, ReadSide>;

@@ -6,6 +6,7 @@ import { blacklistRuleEventTypes } from '../../packages/domain/blacklist/blackli
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
 import { paymentMethodChargeEventTypes } from '../../packages/domain/charge/payment-method-charge.ts';
 import { paymentMethodEventTypes } from '../../packages/domain/payment-method/payment-method-events.ts';
+import { fileEventTypes } from '../../packages/domain/file/file-events.ts';
 import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
 import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
@@ -42,6 +43,7 @@ describe('event catalog (docs/events.md)', () => {
       ...chargeEventTypes,
       ...paymentMethodChargeEventTypes,
       ...paymentMethodEventTypes,
+      ...fileEventTypes,
       ...creditEventTypes,
       ...blacklistRuleEventTypes,
     ];
