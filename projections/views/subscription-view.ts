@@ -57,8 +57,9 @@ export const subscriptionView: ObjectView<SubscriptionDoc> = {
       trialStart: state.trialStart,
       trialEnd: state.trialEnd,
       cancelAtPeriodEnd: state.cancelAtPeriodEnd,
-      shipping: state.shipping,
-      billing: state.billing,
+      // Never set (or cleared): absent, as client libraries expect, rather than null.
+      ...(state.shipping ? { shipping: state.shipping } : {}),
+      ...(state.billing ? { billing: state.billing } : {}),
       merchantAccountId: state.merchantAccountId,
       metadata: state.metadata,
       ...(state.status === 'canceled' ? { deleted: true as const } : {}),

@@ -172,7 +172,7 @@ describe('payment-method charges over HTTP', function () {
     );
     await refused(
       { paymentMethod: method.id },
-      'Missing required parameter: customerId (a payment method id is a payment method of that customer)',
+      'customerId: Must not be empty. A payment method id names a payment method of that customer.',
     );
     await api.delete(`/payment-methods/${method.id}`);
     await refused(
@@ -197,7 +197,7 @@ describe('payment-method charges over HTTP', function () {
         { ...base, flow: { returnUrl: RETURN_URL }, threeDSecure: { requireAttempt: true } },
         'Invalid parameter: threeDSecure applies to card charges only',
       ],
-      [base, 'Missing required parameter: flow[returnUrl]'],
+      [base, 'flow[returnUrl]: Must not be empty.'],
       [
         { ...base, flow: { returnUrl: 'javascript:alert(1)' } },
         'Invalid parameter: flow[returnUrl] must be an absolute http or https URL',

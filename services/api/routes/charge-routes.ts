@@ -1,4 +1,4 @@
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
@@ -51,7 +51,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
             throw new InvalidRequestError('Invalid parameter: card cannot be combined with paymentMethod');
           if (threeDSecure !== undefined)
             throw new InvalidRequestError('Invalid parameter: threeDSecure applies to card charges only');
-          if (flow === undefined) throw new InvalidRequestError('Missing required parameter: flow[returnUrl]');
+          if (flow === undefined) throw missingParameter('flow[returnUrl]');
           const baseUrl = publicBaseUrl(request);
           const outcome = await commands.paymentMethodCharges.create(
             { ...fields, paymentMethod, returnUrl: flow.returnUrl },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, FileDownload, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
@@ -47,8 +47,8 @@ export function fileRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
         if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery)
           throw new InvalidRequestError('Invalid parameter: purpose differs between the form and the query string');
         const purpose = fromBody ?? fromQuery;
-        if (purpose === undefined) throw new InvalidRequestError('Missing required parameter: purpose');
-        if (!request.file) throw new InvalidRequestError('Missing required parameter: file');
+        if (purpose === undefined) throw missingParameter('purpose');
+        if (!request.file) throw missingParameter('file');
         const outcome = await commands.files.upload(request.file.bytes, purpose, commandContext(request));
         return withUrl(
           await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth),
