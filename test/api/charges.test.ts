@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import {
   cardDetails,
   cardForm,
@@ -12,22 +11,11 @@ import {
   type Page,
   type Refund,
 } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 describe('charges and refunds over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   const newCharge = async (extra: Record<string, unknown> = {}, number = '4242424242424242'): Promise<Charge> => {
     const response = await api.post<Charge>('/charges', {

@@ -1,24 +1,16 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import type { ApiError, Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import type { WebhookEndpoint } from '../support/webhooks.ts';
 
 describe('webhook endpoints over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService();
   let live: ApiClient;
 
   before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     live = new ApiClient(service.baseUrl, service.keys!.liveSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   it('creates an endpoint and shows its signing secret once', async () => {

@@ -1,7 +1,8 @@
-import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import {
   chargeIdParams,
   chargeSchema,
@@ -11,9 +12,10 @@ import {
   updateChargeBody,
 } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
-import { publicBaseUrl } from '../public-base-url.ts';
 import { paymentRedirectPath } from '../payment-redirect-page.ts';
+import { publicBaseUrl } from '../public-base-url.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
 
 const tag = 'Charges';
 
@@ -26,12 +28,12 @@ const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
-    reader.get('charges', 'Charge', request.params.chargeId, request.auth);
+    reader.get(chargesCollection, request.params.chargeId, request.auth);
   const readCharge = (
     position: number | null,
     chargeId: string,
     request: { auth: { accountId: string; mode: Mode } },
-  ) => reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
+  ) => reader.getAfter(position, chargesCollection, chargeId, request.auth);
 
   return [
     defineRoute({
@@ -70,8 +72,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
             : await commands.customerClock.forCustomer(customerId, commandContext(request));
         return reader.paymentAfter(
           () => commands.charges.create(cardCharge, payerOf(request), context),
-          'charges',
-          'Charge',
+          chargesCollection,
           request.auth,
         );
       },
@@ -133,18 +134,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listChargesQuery,
       response: listOf(chargeSchema),
-      async handler(request) {
-        const { customerId, ...page } = request.query;
-        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
-        if (customerId !== undefined) {
-          await reader.get('customers', 'Customer', customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError
-              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
-              : error;
-          });
-        }
-        return reader.list('charges', request.auth, page, { customerId });
-      },
+      handler: (request) => listFilteredByCustomer(reader, chargesCollection, request.auth, request.query),
     }),
   ];
 }

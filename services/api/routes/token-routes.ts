@@ -2,6 +2,7 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { createTokenBody, tokenIdParams, tokenSchema } from '../schemas/token-schemas.ts';
+import { tokensCollection } from '../../../projections/tokens-projection.ts';
 
 const tag = 'Tokens';
 
@@ -17,7 +18,7 @@ export function tokenRoutes({ commands, reader }: ApiDependencies): AnyRouteDefi
       response: tokenSchema,
       async handler(request) {
         const outcome = await commands.tokens.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, 'tokens', 'Token', outcome.id, request.auth);
+        return reader.getAfter(outcome.position, tokensCollection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -27,7 +28,7 @@ export function tokenRoutes({ commands, reader }: ApiDependencies): AnyRouteDefi
       tag,
       params: tokenIdParams,
       response: tokenSchema,
-      handler: (request) => reader.get('tokens', 'Token', request.params.tokenId, request.auth),
+      handler: (request) => reader.get(tokensCollection, request.params.tokenId, request.auth),
     }),
   ];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
-import { billingSchema, shippingSchema } from './address-schemas.ts';
+import { billingObject, billingSchema, shippingObject, shippingSchema } from './address-schemas.ts';
 import { cardReferenceSchema } from './card-schemas.ts';
 
 /** Our limits (the spec sets none). */
@@ -113,8 +113,8 @@ export const subscriptionSchema = z
     trialStart: timestamp().nullable(),
     trialEnd: timestamp().nullable(),
     cancelAtPeriodEnd: z.boolean(),
-    shipping: z.record(z.string(), z.unknown()).optional().meta({ description: 'Absent until set' }),
-    billing: z.record(z.string(), z.unknown()).optional().meta({ description: 'Absent until set' }),
+    shipping: shippingObject.optional().meta({ description: 'Absent until set' }),
+    billing: billingObject.optional().meta({ description: 'Absent until set' }),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     deleted: z.literal(true).optional().meta({ description: 'Present once canceled' }),

@@ -27,6 +27,9 @@ describe('config: environment', () => {
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
       strictResponses: false,
+      paymentMethodChargeExpirySeconds: 3600,
+      paymentMethodProcessingDelayMs: 5000,
+      fileMaxBytes: 10 * 1024 * 1024,
     });
   });
 
