@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import {
   cardDetails,
   type ApiError,
@@ -9,24 +8,13 @@ import {
   type Page,
   type Token,
 } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { createPlan, type Subscription } from '../support/subscriptions.ts';
 
 /** What the official client libraries send and expect, where it differs from the spec's letter. */
 describe('what client libraries send and read back', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api } = useService();
 
   const newCustomer = async (fields: Record<string, unknown> = {}): Promise<Customer> => {
     const response = await api.post<Customer>('/customers', { json: { email: 'client@example.com', ...fields } });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   completeRedirect,
@@ -9,7 +9,7 @@ import {
   type PaymentMethodCharge,
 } from '../support/payment-methods.ts';
 import { cardDetails, createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createEndpoint } from '../support/webhooks.ts';
 
@@ -18,21 +18,16 @@ const typesOf = async (api: ApiClient, id: string): Promise<string[]> =>
 
 describe('payment-method charges over HTTP', function () {
   this.timeout(90_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service, keys } = useService({ env: { PAYMENT_METHOD_PROCESSING_DELAY_MS: '1000' } });
   let receiver: WebhookReceiver;
 
   before(async () => {
-    service = await startService({ env: { PAYMENT_METHOD_PROCESSING_DELAY_MS: '1000' } });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     receiver = await startWebhookReceiver();
     await createEndpoint(api, receiver);
   });
 
   after(async () => {
     await receiver.close();
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   const getCharge = async (id: string) => (await api.get<PaymentMethodCharge>(`/charges/${id}`)).body;
@@ -57,7 +52,7 @@ describe('payment-method charges over HTTP', function () {
     // The spec has no event type for a pending charge: nothing is published until the provider answers.
     expect(await typesOf(api, charge.id)).to.deep.equal([]);
     // The payer's page follows the charge with the public key.
-    const client = await api.get(`/client-objects/${charge.clientObjectId}`, { key: service.keys!.testPublicKey });
+    const client = await api.get(`/client-objects/${charge.clientObjectId}`, { key: keys.testPublicKey });
     expect(client.status).to.equal(200);
     expect(client.body).to.deep.equal({
       clientObjectId: charge.clientObjectId,
@@ -254,18 +249,7 @@ describe('payment-method charges over HTTP', function () {
 
 describe('pending payment-method charges nobody completes', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService({ env: { PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: '2', SCHEDULER_INTERVAL_MS: '200' } });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api } = useService({ env: { PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: '2', SCHEDULER_INTERVAL_MS: '200' } });
 
   it('expire: the worker fails them with failure fields and CHARGE_FAILED; the page then only links back', async () => {
     const charge = await createPaymentMethodCharge(api);
