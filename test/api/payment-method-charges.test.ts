@@ -199,7 +199,15 @@ describe('payment-method charges over HTTP', function () {
       ],
       [
         { ...base, paymentMethod: { type: 'cash' }, flow: { returnUrl: RETURN_URL } },
-        'Invalid parameter: paymentMethod',
+        'Invalid parameter: paymentMethod[type] must be one of: alipay, apple_pay',
+      ],
+      [
+        { ...base, paymentMethod: { billing: { name: 'A' } }, flow: { returnUrl: RETURN_URL } },
+        'paymentMethod[type]: Must not be empty.',
+      ],
+      [
+        { ...base, paymentMethod: 'card_123', flow: { returnUrl: RETURN_URL } },
+        'Invalid parameter: paymentMethod must be an id starting with pm_',
       ],
     ];
     for (const [json, message] of cases) {
