@@ -87,9 +87,14 @@ export function paymentRedirectPage(platform: Platform, logger: Logger): Router 
       res.redirect(303, returnAddress(charge));
     } catch (error) {
       if (error instanceof DomainError) {
-        // Already decided (a second click, a reload): the merchant's page shows the charge as it is.
+        // Already decided (a second click, a reload, a concurrent choice): once the read side shows
+        // the decision, the payer goes back to the merchant's page like the first time.
+        await platform.readModels
+          .waitFor(await platform.events.headPosition(), platform.config.readYourWritesTimeoutMs)
+          .catch(() => undefined);
         const charge = await chargeOf(req).catch(() => null);
-        if (charge && charge.status !== 'pending') return res.redirect(303, returnAddress(charge));
+        const decided = charge && (charge.status !== 'pending' || charge.flow?.nextAction === 'wait');
+        if (decided) return res.redirect(303, returnAddress(charge));
         return sendPage(res, 400, messagePage('This choice is not possible', error.message, charge ?? undefined));
       }
       logger.error('Payment redirect choice failed', { error });
