@@ -6,6 +6,8 @@ import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { preparePrivateDataDir } from '../packages/config/private-data-dir.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
+import { createFileStore } from '../packages/files/create-file-store.ts';
+import type { FileStore } from '../packages/files/file-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
 import { createLogger } from '../packages/observability/logger.ts';
 import { OutageReporter } from '../packages/observability/outage-reporter.ts';
@@ -39,6 +41,8 @@ export interface Platform {
   events: EventStore;
   readStore: DocumentStore;
   stateStore: DocumentStore;
+  /** Bytes of uploaded files. */
+  fileStore: FileStore;
   jobs: JobQueue;
   /** Shared Redis connection (rate limits) when REDIS_URL is set. */
   redis: Redis | null;
@@ -78,6 +82,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     sqlitePath: join(config.dataDir, 'state.sqlite'),
     synchronous: 'FULL',
   });
+  const fileStore = await createFileStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
   // One warning when Redis goes away and one notice when it is back, whichever connection notices.
   const logger = createLogger(config.logLevel);
   const redisOutage = new OutageReporter(
@@ -119,6 +124,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     aggregates,
     readModels,
     stateStore,
+    fileStore,
     vault,
     fingerprinter,
     network,
@@ -130,6 +136,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     events,
     readStore,
     stateStore,
+    fileStore,
     jobs,
     redis,
     projections,
@@ -146,6 +153,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
       await events.close();
       await readStore.close();
       await stateStore.close();
+      await fileStore.close();
     },
   };
 }

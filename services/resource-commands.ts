@@ -12,13 +12,17 @@ import { CustomerClock } from '../packages/commands/customer-clock.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
 import { DisputeCommands } from '../packages/commands/dispute-commands.ts';
 import { NetworkOutcomeCommands } from '../packages/commands/network-outcome-commands.ts';
+import { FileCommands } from '../packages/commands/file-commands.ts';
 import { OfferImages } from '../packages/commands/offer-image.ts';
+import { PaymentMethodChargeCommands } from '../packages/commands/payment-method-charge-commands.ts';
+import { PaymentMethodCommands } from '../packages/commands/payment-method-commands.ts';
 import { PlanCommands } from '../packages/commands/plan-commands.ts';
 import { SubscriptionCommands } from '../packages/commands/subscription-commands.ts';
 import { TestClockCommands } from '../packages/commands/test-clock-commands.ts';
 import { TokenCommands } from '../packages/commands/token-commands.ts';
 import { WebhookEndpointCommands } from '../packages/commands/webhook-endpoint-commands.ts';
 import type { Config } from '../packages/config/environment.ts';
+import type { FileStore } from '../packages/files/file-store.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import type { ReadModels } from '../packages/projection/read-models.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
@@ -33,6 +37,8 @@ export interface CommandWiring {
   aggregates: AggregateStore;
   readModels: ReadModels;
   stateStore: DocumentStore;
+  /** Bytes of uploaded files. */
+  fileStore: FileStore;
   vault: Vault;
   fingerprinter: CardFingerprinter;
   network: CardNetwork;
@@ -101,6 +107,16 @@ export const resourceCommands = {
     cardSources: (wiring: CommandWiring): CardSources =>
       new CardSources(wiring.aggregates, wiring.intake, wiring.commands.tokens),
   },
+  paymentMethod: {
+    paymentMethods: (wiring: CommandWiring): PaymentMethodCommands =>
+      new PaymentMethodCommands(wiring.aggregates, wiring.commands.cardSources),
+    /** Charges paid with a payment method: pending until the payer completes them at the provider. */
+    paymentMethodCharges: (wiring: CommandWiring): PaymentMethodChargeCommands =>
+      new PaymentMethodChargeCommands(wiring.aggregates, wiring.commands.paymentMethods, {
+        expirySeconds: wiring.config.paymentMethodChargeExpirySeconds,
+        processingDelayMs: wiring.config.paymentMethodProcessingDelayMs,
+      }),
+  },
   plan: { plans: (wiring: CommandWiring): PlanCommands => new PlanCommands(wiring.aggregates) },
   subscription: {
     subscriptions: (wiring: CommandWiring): SubscriptionCommands =>
@@ -136,6 +152,10 @@ export const resourceCommands = {
   blacklistRule: {
     blacklist: (wiring: CommandWiring): BlacklistCommands =>
       new BlacklistCommands(wiring.aggregates, wiring.fingerprinter),
+  },
+  file: {
+    files: (wiring: CommandWiring): FileCommands =>
+      new FileCommands(wiring.aggregates, wiring.fileStore, wiring.config.fileMaxBytes),
   },
   event: {},
   webhookEndpoint: {

@@ -54,6 +54,12 @@ export interface Config {
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
   /** Test hook (`fault-injection.ts`): points where a test-mode request kills the process. Empty by default. */
   faultInjection: FaultPoint[];
+  /** How long a payer has to complete a payment-method charge at the provider before it fails. */
+  paymentMethodChargeExpirySeconds: number;
+  /** How long the simulated provider takes to confirm a payment it answered `processing`. */
+  paymentMethodProcessingDelayMs: number;
+  /** Largest file `POST /files` accepts; bigger uploads are answered 413. */
+  fileMaxBytes: number;
   /** Tests and development: an answer with a field its response schema does not know is a 500. */
   strictResponses: boolean;
 }
@@ -160,6 +166,9 @@ const environmentSchema = z
         }
       })
       .default([]),
+    PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: integerBetween(1, 7 * 24 * 3600).default(3600),
+    PAYMENT_METHOD_PROCESSING_DELAY_MS: integerBetween(0, 24 * 3600 * 1000).default(5000),
+    FILE_MAX_BYTES: integerBetween(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
     STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
@@ -221,6 +230,9 @@ const environmentSchema = z
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
     faultInjection: env.FAULT_INJECTION,
+    paymentMethodChargeExpirySeconds: env.PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS,
+    paymentMethodProcessingDelayMs: env.PAYMENT_METHOD_PROCESSING_DELAY_MS,
+    fileMaxBytes: env.FILE_MAX_BYTES,
     strictResponses: env.STRICT_RESPONSES === 'true',
   }));
 

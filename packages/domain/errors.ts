@@ -36,6 +36,14 @@ export class InvalidRequestError extends DomainError {
   }
 }
 
+/**
+ * A required parameter is missing. One format for every one of them, as client libraries print
+ * it: `email: Must not be empty.`, optionally followed by what would do instead.
+ */
+export function missingParameter(name: string, hint?: string): InvalidRequestError {
+  return new InvalidRequestError(`${name}: Must not be empty.${hint ? ` ${hint}` : ''}`);
+}
+
 /** The object does not exist for this account and mode: HTTP 404 `invalid_request`. */
 export class NotFoundError extends DomainError {
   constructor(

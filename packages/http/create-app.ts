@@ -6,6 +6,7 @@ import { errorResponse, HttpError } from './errors.ts';
 import { parseFormEncoded } from './form-encoding.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import { rateLimit, type RateLimiter } from './rate-limit.ts';
+import { parseMultipartBody } from './multipart-body.ts';
 import { parseRequestBody } from './request-body.ts';
 import { requireHttpsForLiveMode } from './require-https.ts';
 import { assignRequestId } from './request-id.ts';
@@ -29,6 +30,11 @@ export interface AppOptions {
    * id, the access log, the per-IP rate limit and the error envelope, like every other route.
    */
   unauthenticatedRoutes?: readonly { path: string; handler: RequestHandler }[];
+  /**
+   * Pages for the payer's browser (HTML, any method, no API key): mounted like the
+   * unauthenticated routes, behind the per-IP rate limit, with request ids and the access log.
+   */
+  pages?: readonly { pathPrefix: string; handler: RequestHandler }[];
   /** Answers that stray from their route's response schema become 500s (tests, development). */
   strictResponses?: boolean;
 }
@@ -64,15 +70,25 @@ export function createApp(options: AppOptions): Express {
     res.json(options.openApiDocument());
   });
   for (const route of options.unauthenticatedRoutes ?? []) app.get(route.path, perIp, route.handler);
+  for (const page of options.pages ?? []) {
+    // The limit applies below the page's own prefix only; the page's router keeps full paths.
+    app.use(page.pathPrefix, perIp);
+    app.use(page.handler);
+  }
 
   app.use(
     identifyCaller(options.authenticate),
     rateLimit(options.rateLimiter),
     requireApiKey(),
     requireHttpsForLiveMode(),
-    parseRequestBody(options.maxBodyBytes),
   );
-  for (const route of options.routes) app[route.method](route.path, routeHandler(route, options));
+  // Uploads read their multipart body themselves, so they come before the JSON / form body decoder.
+  for (const route of options.routes.filter((candidate) => candidate.upload)) {
+    app[route.method](route.path, parseMultipartBody(route.upload!), routeHandler(route, options));
+  }
+  app.use(parseRequestBody(options.maxBodyBytes));
+  for (const route of options.routes.filter((candidate) => !candidate.upload))
+    app[route.method](route.path, routeHandler(route, options));
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'invalid_request', 'Unrecognized request URL: check the method and the path'));

@@ -8,7 +8,8 @@ import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
 import { checkedResponse } from './response-check.ts';
-import type { AnyRouteDefinition, AuthContext, RequestContext } from './route.ts';
+import { uploadedFileOf } from './multipart-body.ts';
+import { FileDownload, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
 import { validateParameters } from './validation.ts';
 
 export interface RouteDependencies {
@@ -48,7 +49,8 @@ export function routeHandler(
         ...(idempotent && { idempotent }),
       };
       const response = await executeRoute(route, req, caller, logger);
-      return strictResponses ? checkedResponse(route, response, logger) : response;
+      const checked = strictResponses && !(response.body instanceof FileDownload);
+      return checked ? checkedResponse(route, response, logger) : response;
     };
 
     if (idempotencyKey === undefined) {
@@ -56,7 +58,7 @@ export function routeHandler(
       return;
     }
     const scope = { accountId: auth.accountId, mode: auth.mode, keyKind: auth.keyKind, key: idempotencyKey };
-    const fingerprint = idempotency.fingerprint(req.method, req.path, req.body);
+    const fingerprint = idempotency.fingerprint(req.method, req.path, fingerprintedBody(req));
     const idempotent = { key: idempotencyKey, token: idempotency.requestToken(scope, fingerprint) };
     const { response, replayed } = await idempotency.run(scope, fingerprint, async () => {
       const answer = await execute(idempotent);
@@ -110,6 +112,8 @@ async function executeRoute(
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };
+    const file = uploadedFileOf(req);
+    if (file) ctx.file = file;
     return { status: 200, body: await route.handler(ctx) };
   } catch (error) {
     const { status, body } = errorResponse(error, logger);
@@ -125,6 +129,20 @@ function handlerHeaders(req: Request): Record<string, string | undefined> {
   return headers;
 }
 
+/** What makes two requests the same for idempotency: the parameters, and an upload's bytes by their hash. */
+function fingerprintedBody(req: Request): unknown {
+  const file = uploadedFileOf(req);
+  return file ? { ...(req.body as Record<string, unknown>), [file.field]: `sha256:${file.sha256}` } : req.body;
+}
+
 export function send(res: Response, response: StoredResponse, headers: Record<string, string> = {}): void {
+  if (response.body instanceof FileDownload) {
+    const { bytes, contentType, filename } = response.body;
+    res
+      .status(response.status)
+      .set({ ...headers, 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${filename}"` })
+      .send(bytes);
+    return;
+  }
   res.status(response.status).set(headers).json(response.body);
 }

@@ -1,11 +1,11 @@
 import type { ZodType, z } from 'zod';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 
 /**
  * Validates request parameters against a route's zod schema. A failure becomes one
  * `invalid_request` message about the first problem, naming the parameter the way the client
  * wrote it (`charge[amount]`, `created[gte]`):
- *   Missing required parameter: email
+ *   email: Must not be empty.
  *   Unknown parameter: foo
  *   Invalid parameter: limit must be an integer between 1 and 100
  * Messages never quote the value that was sent: it could be card data.
@@ -24,25 +24,35 @@ export function parameterName(path: readonly PropertyKey[]): string {
 
 function messageFor(issues: readonly z.core.$ZodIssue[]): string {
   // A misspelt parameter also shows up as a missing one; the unknown name is the better hint.
-  const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
-  if (!issue) return 'Invalid request';
-  // A union whose value has the type of one option (card details as an object rather than an id):
-  // that option's first problem says more than "must be one of…".
-  if (issue.code === 'invalid_union' && issue.input !== undefined) {
-    const typeMatched = issue.errors.find(
-      (branch) => branch.length > 0 && !(branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0),
-    );
-    if (typeMatched)
-      return messageFor(typeMatched.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
-  }
+  const first = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
+  if (!first) return 'Invalid request';
+  const issue = withinUnion(first);
   if (issue.code === 'unrecognized_keys')
     return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
   const name = parameterName(issue.path);
-  // A union (e.g. card fields taking text or numbers) reports a missing value as invalid_union.
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined)
-    return `Missing required parameter: ${name}`;
+  // A union (e.g. card fields taking text or numbers) reports a missing value as invalid_union, an enum as invalid_value.
+  if (
+    (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') &&
+    issue.input === undefined
+  )
+    return missingParameter(name).message;
   if (!name) return `Invalid request: ${issue.message}`;
   return `Invalid parameter: ${name} ${issue.message}`;
+}
+
+/**
+ * A parameter that takes one of several shapes (an id or an object of details) and matches one by
+ * type but fails inside it: the problem inside that shape names the parameter better
+ * (`paymentMethod[type]: Must not be empty.` rather than "paymentMethod is invalid").
+ */
+function withinUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.input === undefined) return issue;
+  const wrongType = (branch: readonly z.core.$ZodIssue[]) =>
+    branch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0);
+  const matching = issue.errors.filter((branch) => !wrongType(branch));
+  const branch = matching.length === 1 ? matching[0]! : null;
+  const inner = branch && (branch.find((candidate) => candidate.code === 'unrecognized_keys') ?? branch[0]);
+  return inner ? withinUnion({ ...inner, path: [...issue.path, ...inner.path] }) : issue;
 }
 
 /**

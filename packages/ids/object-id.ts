@@ -26,8 +26,11 @@ function base62(bytes: Buffer, length: number): string {
 export const derivedId = (prefix: IdPrefix, seed: string, role: string = prefix): string =>
   `${prefix}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
 
-/** Ids that name no API resource: request ids, vault references, event logs, offer images, API keys. */
-type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key';
+/**
+ * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
+ * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`).
+ */
+type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
 
 type ResourceIdPrefix = (typeof resources)[ResourceName]['idPrefix'];
 

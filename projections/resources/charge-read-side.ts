@@ -1,5 +1,7 @@
 import { chargesProjection } from '../charges-projection.ts';
+import { clientObjectsProjection } from '../client-objects-projection.ts';
 import { networkOutcomesDueProjection } from '../network-outcomes-due-projection.ts';
+import { paymentMethodChargesDueProjection } from '../payment-method-charges-due-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { chargeView } from '../views/charge-view.ts';
 
@@ -8,7 +10,12 @@ import { chargeView } from '../views/charge-view.ts';
  * (their `data` is the charge: `docs/events.md`).
  */
 export const chargeReadSide = {
-  projections: [chargesProjection, networkOutcomesDueProjection],
+  projections: [
+    chargesProjection,
+    networkOutcomesDueProjection,
+    clientObjectsProjection,
+    paymentMethodChargesDueProjection,
+  ],
   publicEvents: publicEvents(
     chargeView,
     [
@@ -40,6 +47,12 @@ export const chargeReadSide = {
       DisputeLost: ['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST'],
       // The warning's verdict changes the charge's fraudDetails.
       FraudWarningReceived: ['CHARGE_UPDATED'],
+      // Payment-method charges (docs/payments.md): no event while the payer is away at the provider
+      // (the spec has no type for a pending charge); the provider's answer decides the charge.
+      ChargePending: [],
+      PaymentMethodChargeProcessing: ['CHARGE_UPDATED'],
+      PaymentMethodChargeAuthorized: ['CHARGE_SUCCEEDED'],
+      PaymentMethodChargeFailed: ['CHARGE_FAILED'],
     },
   ),
 } satisfies ReadSide;

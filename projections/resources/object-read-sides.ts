@@ -8,7 +8,9 @@ import { creditReadSide } from './credit-read-side.ts';
 import { crossSaleOfferReadSide } from './cross-sale-offer-read-side.ts';
 import { customerReadSide } from './customer-read-side.ts';
 import { disputeReadSide } from './dispute-read-side.ts';
+import { fileReadSide } from './file-read-side.ts';
 import { fraudWarningReadSide } from './fraud-warning-read-side.ts';
+import { paymentMethodReadSide } from './payment-method-read-side.ts';
 import { planReadSide } from './plan-read-side.ts';
 import { refundReadSide } from './refund-read-side.ts';
 import { subscriptionReadSide } from './subscription-read-side.ts';
@@ -32,12 +34,14 @@ export const objectReadSides = {
   credit: creditReadSide,
   customer: customerReadSide,
   card: cardReadSide,
+  paymentMethod: paymentMethodReadSide,
   plan: planReadSide,
   subscription: subscriptionReadSide,
   testClock: testClockReadSide,
   token: tokenReadSide,
   crossSaleOffer: crossSaleOfferReadSide,
   blacklistRule: blacklistRuleReadSide,
+  file: fileReadSide,
   webhookEndpoint: webhookEndpointReadSide,
   account: accountReadSide,
 } as const satisfies Record<Exclude<ResourceName, PublicEventsResource>, ReadSide>;

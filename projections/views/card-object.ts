@@ -1,4 +1,4 @@
-import { normalizeExpiryYear, parseExpiryMonth } from '../../packages/domain/card/card-expiry.ts';
+import { normalizeExpiryYear } from '../../packages/domain/card/card-expiry.ts';
 import type { CardBrand, CardSnapshot, CardType, FraudCheckData } from '../../packages/domain/card/card-snapshot.ts';
 import type { Tenant } from '../../packages/commands/command-context.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
@@ -74,11 +74,12 @@ export function cardObject(options: {
 }
 
 /**
- * Expiry text as the API has always rendered it: the month without a leading zero and the year
- * in four digits, whatever form the client sent (events keep that form).
+ * Expiry text as clients read it back: the month exactly as they sent it (`"05"` stays `"05"`, `"5"`
+ * stays `"5"`), the year in four digits (`"55"` means 2055, as client libraries expect). Events
+ * keep the text as sent.
  */
 export function expiryMonthText(asSent: string): string {
-  return String(parseExpiryMonth(asSent) ?? asSent);
+  return asSent.trim();
 }
 
 export function expiryYearText(asSent: string): string {

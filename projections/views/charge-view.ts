@@ -8,16 +8,30 @@ import type {
 } from '../../packages/domain/charge/charge-events.ts';
 import type { DisputeEvent } from '../../packages/domain/charge/dispute-events.ts';
 import type { NetworkOutcomesExpected } from '../../packages/domain/charge/network-outcome-events.ts';
+import type {
+  ChargePending,
+  NextAction,
+  PaymentMethodChargeEvent,
+} from '../../packages/domain/charge/payment-method-charge.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
 import type { ProjectedEvent } from '../../packages/projection/projection.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, type CardObject } from './card-object.ts';
 import { disputeView, embeddedDispute, type ChargeDisputeObject, type DisputeDoc } from './dispute-view.ts';
 import { objectView, publicObject, type PublicObject } from './object-view.ts';
+import { paymentMethodObject, type PaymentMethodObject } from './payment-method-view.ts';
 import { refundView, type RefundDoc, type RefundEvent } from './refund-view.ts';
 
 /** Every event of a charge's stream changes the charge object, except the announcement of network outcomes. */
-export type ChargeViewEvent = Exclude<ChargeEvent, NetworkOutcomesExpected>;
+export type ChargeViewEvent = Exclude<ChargeEvent, NetworkOutcomesExpected> | PaymentMethodChargeEvent;
+
+/** What a payment-method charge's payer page does next (spec: `flow`). */
+export interface ChargeFlow {
+  nextAction: NextAction;
+  returnUrl: string;
+  /** Present while `nextAction` is `redirect`. */
+  redirect?: { redirectUrl: string };
+}
 
 /** A charge as GET /charges/{id} renders it (spec: Charge). */
 export interface ChargeObject {
@@ -29,12 +43,20 @@ export interface ChargeObject {
   /** Present only when the request gave one. */
   type?: ChargeType;
   description: string | null;
-  card: CardObject;
-  status: 'successful' | 'failed';
+  /** Card charges only. */
+  card?: CardObject;
+  status: 'successful' | 'pending' | 'failed';
+  /** Payment-method charges only: `client_char_…`, `paymentMethod` and `flow`. */
+  clientObjectId?: string;
+  paymentMethod?: PaymentMethodObject;
+  flow?: ChargeFlow;
   customerId: string | null;
   subscriptionId: string | null;
   captured: boolean;
+  /** True once successful refunds add up to the whole amount (spec). */
   refunded: boolean;
+  /** Sum of the successful refunds. */
+  amountRefunded: number;
   refunds: PublicObject<RefundDoc>[];
   disputed: boolean;
   /** Present once a dispute opened. */
@@ -57,6 +79,8 @@ export interface ChargeDoc extends ChargeObject, TenantScope {
   _refunds: RefundDoc[];
   /** The dispute with its internal fields, once one opened. */
   _dispute?: DisputeDoc;
+  /** A pending payment-method charge: whether it is captured once authorized. */
+  _captureWhenAuthorized?: boolean;
 }
 
 function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
@@ -68,6 +92,7 @@ function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
     _refunds: refunds,
     refunds: refunds.map(publicObject),
     refunded: refundedAmount >= charge.amount,
+    amountRefunded: refundedAmount,
   };
 }
 
@@ -96,6 +121,7 @@ function attempted(event: ProjectedEvent<ChargeSucceeded | ChargeFailed>, failur
     subscriptionId: data.subscriptionId,
     captured: failure ? false : data.captured,
     refunded: false,
+    amountRefunded: 0,
     refunds: [],
     disputed: false,
     fraudDetails: data.fraudDetails,
@@ -127,9 +153,26 @@ export const chargeView = objectView<ChargeDoc, ChargeViewEvent>({
     ChargeUpdated: (current, event) => {
       if (!current) return current;
       const { chargeId: _id, ...changes } = event.data;
-      const card =
-        changes.customerId !== undefined ? { ...current.card, customerId: changes.customerId } : current.card;
-      return { ...current, ...changes, card };
+      if (changes.customerId === undefined || !current.card) return { ...current, ...changes };
+      return { ...current, ...changes, card: { ...current.card, customerId: changes.customerId } };
+    },
+    ChargePending: (_current, event) => pendingCharge(event),
+    PaymentMethodChargeProcessing: (current) => current && withNextAction(current, 'wait'),
+    PaymentMethodChargeAuthorized: (current) => {
+      if (!current) return current;
+      const { _captureWhenAuthorized: captured = true, ...charge } = withNextAction(current, 'none');
+      return { ...charge, status: 'successful', captured };
+    },
+    PaymentMethodChargeFailed: (current, event) => {
+      if (!current) return current;
+      const { _captureWhenAuthorized: _captured, ...charge } = withNextAction(current, 'none');
+      return {
+        ...charge,
+        status: 'failed',
+        failureCode: event.data.failureCode,
+        failureMessage: event.data.failureMessage,
+        failureIssuerDeclineCode: event.data.failureIssuerDeclineCode,
+      };
     },
     RefundRequested: (current, event) => {
       const refund = refundView.fold(null, event);
@@ -158,4 +201,44 @@ function disputeChanged(current: ChargeDoc | null, event: ProjectedEvent<Dispute
   if (!current) return current;
   const dispute = disputeView.fold(current._dispute ?? null, event);
   return dispute ? { ...current, disputed: true, dispute: embeddedDispute(dispute), _dispute: dispute } : current;
+}
+
+/** A payment-method charge waiting for the payer: `flow` says where to send them. */
+function pendingCharge(event: ProjectedEvent<ChargePending>): ChargeDoc {
+  const { data } = event;
+  return {
+    id: data.chargeId,
+    created: occurredAtSeconds(event),
+    objectType: 'charge',
+    amount: data.amount,
+    currency: data.currency,
+    ...(data.type ? { type: data.type } : {}),
+    description: data.description,
+    status: 'pending',
+    clientObjectId: data.clientObjectId,
+    paymentMethod: paymentMethodObject(data.paymentMethod),
+    flow: { nextAction: 'redirect', returnUrl: data.returnUrl, redirect: { redirectUrl: data.redirectUrl } },
+    customerId: data.customerId,
+    subscriptionId: data.subscriptionId,
+    captured: false,
+    refunded: false,
+    amountRefunded: 0,
+    refunds: [],
+    disputed: false,
+    fraudDetails: data.fraudDetails,
+    shipping: data.shipping,
+    billing: null,
+    threeDSecureInfo: null,
+    avsCheck: null,
+    merchantAccountId: data.merchantAccountId,
+    metadata: data.metadata,
+    ...tenantFields(event),
+    _refunds: [],
+    _captureWhenAuthorized: data.captured,
+  };
+}
+
+/** The charge with its flow's next action (the redirect is only offered while the payer is awaited). */
+function withNextAction(charge: ChargeDoc, nextAction: NextAction): ChargeDoc {
+  return charge.flow ? { ...charge, flow: { nextAction, returnUrl: charge.flow.returnUrl } } : charge;
 }

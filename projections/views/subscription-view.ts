@@ -10,8 +10,14 @@ import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time
 import { objectView } from './object-view.ts';
 
 /** A subscription as GET renders it (spec: Subscription). */
-export interface SubscriptionObject extends Omit<SubscriptionFields, 'subscriptionId' | 'testClockId'> {
+export interface SubscriptionObject extends Omit<
+  SubscriptionFields,
+  'subscriptionId' | 'testClockId' | 'shipping' | 'billing'
+> {
   id: string;
+  /** Absent until set (client libraries expect no field rather than null). */
+  shipping?: NonNullable<SubscriptionFields['shipping']>;
+  billing?: NonNullable<SubscriptionFields['billing']>;
   created: number;
   objectType: 'subscription';
   status: SubscriptionStatus;
@@ -53,8 +59,9 @@ function evolved(current: SubscriptionDoc | null, event: ProjectedEvent<Subscrip
     trialStart: state.trialStart,
     trialEnd: state.trialEnd,
     cancelAtPeriodEnd: state.cancelAtPeriodEnd,
-    shipping: state.shipping,
-    billing: state.billing,
+    // Never set (or cleared): absent, as client libraries expect, rather than null.
+    ...(state.shipping ? { shipping: state.shipping } : {}),
+    ...(state.billing ? { billing: state.billing } : {}),
     merchantAccountId: state.merchantAccountId,
     metadata: state.metadata,
     ...(state.status === 'canceled' ? { deleted: true as const } : {}),

@@ -8,6 +8,7 @@ import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
+import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -42,6 +43,8 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
     // Offer images are PNG, not JSON, and need no API key.
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
+    // The payment-method provider's page is HTML for the payer's browser, without an API key.
+    pages: [{ pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) }],
     strictResponses: config.strictResponses,
   });
 }

@@ -245,7 +245,7 @@ describe('charges and refunds over HTTP', function () {
       const paged = await api.get<Page<Refund>>('/refunds', { query: { chargeId: charge.id, limit: '1' } });
       expect(paged.body).to.deep.equal({ list: [listed.body.list[0]], hasMore: true });
 
-      expectBadRequest(await api.get('/refunds'), /Missing required parameter: chargeId/);
+      expectBadRequest(await api.get('/refunds'), /chargeId: Must not be empty\./);
       expectBadRequest(await api.get('/refunds', { query: { chargeId: 'char_doesnotexist' } }), /chargeId/);
 
       const read = await api.get<Refund>(`/refunds/${a.id}`);
@@ -263,7 +263,7 @@ describe('charges and refunds over HTTP', function () {
 
     it('answers a refund of an unknown charge with 400 (POST /refunds) and 404 (charge path)', async () => {
       expectBadRequest(await api.post('/refunds', { json: { chargeId: 'char_doesnotexist', amount: 1 } }), /chargeId/);
-      expectBadRequest(await api.post('/refunds', { json: { amount: 1 } }), /Missing required parameter: chargeId/);
+      expectBadRequest(await api.post('/refunds', { json: { amount: 1 } }), /chargeId: Must not be empty\./);
       expect((await api.post('/charges/char_doesnotexist/refund')).status).to.equal(404);
     });
   });
@@ -419,7 +419,10 @@ describe('charges and refunds over HTTP', function () {
         await api.post('/charges', { json: { amount: 100, currency: 'EUR', customerId: 'cust_doesnotexist' } }),
         /customerId/,
       );
-      expectBadRequest(await api.post('/charges', { json: { amount: 100, currency: 'EUR' } }), /customerId or card/);
+      expectBadRequest(
+        await api.post('/charges', { json: { amount: 100, currency: 'EUR' } }),
+        /^card: Must not be empty\. Give card, or customerId/,
+      );
       const listed = await api.get<Page<Charge>>('/charges', { query: { customerId: stranger.id } });
       expect(listed.body.list).to.deep.equal([]);
       expectBadRequest(await api.get('/charges', { query: { customerId: 'cust_doesnotexist' } }), /customerId/);
@@ -438,8 +441,8 @@ describe('charges and refunds over HTTP', function () {
         [{ amount: 100_000_000, currency: 'EUR', card }, /amount/],
         [{ amount: 10.5, currency: 'EUR', card }, /amount/],
         [{ amount: '10.5', currency: 'EUR', card }, /amount/],
-        [{ currency: 'EUR', card }, /Missing required parameter: amount/],
-        [{ amount: 1000, card }, /Missing required parameter: currency/],
+        [{ currency: 'EUR', card }, /amount: Must not be empty\./],
+        [{ amount: 1000, card }, /currency: Must not be empty\./],
         [{ amount: 1000, currency: 'EUR', card, colour: 'red' }, /Unknown parameter: colour/],
         [{ amount: 1000, currency: 'EUR', card: { ...card, colour: 'red' } }, /card/],
         [{ amount: 1000, currency: 'EUR', card, captured: 'maybe' }, /captured/],

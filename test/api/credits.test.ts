@@ -138,7 +138,7 @@ describe('credits over HTTP', function () {
     expect(withoutCustomer.body.error.message).to.match(/customerId/);
     const nothing = await api.post<ErrorBody>('/credits', { json: { amount: 400, currency: 'EUR' } });
     expect(nothing.status).to.equal(400);
-    expect(nothing.body.error.message).to.match(/customerId or card/);
+    expect(nothing.body.error.message).to.match(/^card: Must not be empty\. Give card, or customerId/);
   });
 
   it("leaves a customer's cards alone when crediting new card details for them", async () => {

@@ -157,7 +157,7 @@ describe('cross-sale offers over HTTP', function () {
     const missing = await api.post<ApiError>('/cross-sale-offers', {
       json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only' },
     });
-    expect(missing.body.error.message).to.equal('Missing required parameter: title');
+    expect(missing.body.error.message).to.equal('title: Must not be empty.');
   });
 
   it('updates any parameter (charge parts merge); an update that changes nothing emits no event', async () => {

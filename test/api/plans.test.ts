@@ -44,7 +44,7 @@ describe('plans over HTTP', function () {
   it('requires amount, currency, interval and name, and validates each parameter', async () => {
     const missing = await api.post<ApiError>('/plans', { json: { amount: 100, currency: 'EUR', interval: 'month' } });
     expect(missing.status).to.equal(400);
-    expect(missing.body.error.message).to.equal('Missing required parameter: name');
+    expect(missing.body.error.message).to.equal('name: Must not be empty.');
     for (const [json, parameter] of [
       [{ interval: 'fortnight' }, 'interval'],
       [{ intervalCount: 0 }, 'intervalCount'],

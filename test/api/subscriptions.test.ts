@@ -108,13 +108,13 @@ describe('subscriptions over HTTP', function () {
     const customer = await customerWithCard();
     const cardless = (await api.post<{ id: string }>('/customers', { json: { email: 'nocard@example.com' } })).body;
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      [`/customers/${customer.id}/subscriptions`, {}, /Missing required parameter: planId/],
+      [`/customers/${customer.id}/subscriptions`, {}, /planId: Must not be empty\./],
       [`/customers/${customer.id}/subscriptions`, { planId: 'plan_unknown' }, /planId/],
       [`/customers/${customer.id}/subscriptions`, { planId: plan.id, quantity: 0 }, /quantity/],
       [`/customers/${customer.id}/subscriptions`, { planId: plan.id, trialEnd: 1_000 }, /trialEnd/],
       [`/customers/${customer.id}/subscriptions`, { planId: plan.id, start: 5 }, /Unknown parameter: start/],
       [`/customers/${cardless.id}/subscriptions`, { planId: plan.id }, /default card/],
-      ['/subscriptions', { planId: plan.id }, /Missing required parameter: customerId/],
+      ['/subscriptions', { planId: plan.id }, /customerId: Must not be empty\./],
       ['/subscriptions', { planId: plan.id, customerId: 'cust_unknown' }, /customerId/],
     ];
     for (const [path, json, message] of cases) {

@@ -34,7 +34,7 @@ describe('test clocks over HTTP', function () {
     expect(backwards.status).to.equal(400);
     expect(backwards.body.error.message).to.include('frozenTime');
     expect((await api.post<ApiError>('/test-clocks', { json: {} })).body.error.message).to.equal(
-      'Missing required parameter: frozenTime',
+      'frozenTime: Must not be empty.',
     );
 
     expect((await api.delete(`/test-clocks/${clock.id}`)).body).to.deep.equal({ id: clock.id });

@@ -104,7 +104,7 @@ describe('webhook endpoints over HTTP', function () {
 
   it('refuses invalid parameters with 400', async () => {
     const cases: [body: Record<string, unknown>, message: RegExp][] = [
-      [{}, /^Missing required parameter: url$/],
+      [{}, /^url: Must not be empty\.$/],
       [{ url: 'ftp://example.com/x' }, /^Invalid parameter: url must be an absolute http or https URL$/],
       [{ url: 'not a url' }, /^Invalid parameter: url must be an absolute http or https URL$/],
       [

@@ -18,6 +18,7 @@ export type Card = {
   country: string | null;
   issuer: string | null;
   addressZip: string | null;
+  addressCountry: string | null;
   fastCredit?: { supported: boolean; updated: number };
   deleted?: true;
 };

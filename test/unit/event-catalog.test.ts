@@ -6,6 +6,9 @@ import { blacklistRuleEventTypes } from '../../packages/domain/blacklist/blackli
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
 import { chargeAuthorizationEventTypes } from '../../packages/domain/charge/charge-authorization.ts';
 import { creditTransferEventTypes } from '../../packages/domain/credit/credit-transfer.ts';
+import { paymentMethodChargeEventTypes } from '../../packages/domain/charge/payment-method-charge.ts';
+import { paymentMethodEventTypes } from '../../packages/domain/payment-method/payment-method-events.ts';
+import { fileEventTypes } from '../../packages/domain/file/file-events.ts';
 import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
 import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
@@ -41,6 +44,9 @@ describe('event catalog (docs/events.md)', () => {
       ...tokenEventTypes,
       ...chargeEventTypes,
       ...chargeAuthorizationEventTypes,
+      ...paymentMethodChargeEventTypes,
+      ...paymentMethodEventTypes,
+      ...fileEventTypes,
       ...creditEventTypes,
       ...creditTransferEventTypes,
       ...blacklistRuleEventTypes,

@@ -30,6 +30,9 @@ describe('config: environment', () => {
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
       strictResponses: false,
       faultInjection: [],
+      paymentMethodChargeExpirySeconds: 3600,
+      paymentMethodProcessingDelayMs: 5000,
+      fileMaxBytes: 10 * 1024 * 1024,
     });
   });
 

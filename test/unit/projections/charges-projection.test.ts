@@ -124,7 +124,7 @@ describe('charges projection', () => {
     expect(doc)
       .to.include({ customerId: 'cust_2', description: null })
       .and.deep.include({ metadata: { k: 'v' } });
-    expect(doc!.card.customerId).to.equal('cust_2');
+    expect(doc!.card!.customerId).to.equal('cust_2');
   });
 
   it('embeds its dispute and takes the fraud warning verdict; announced outcomes change nothing', async () => {

@@ -34,8 +34,6 @@ describe('subscriptions projection', () => {
       trialStart: start,
       trialEnd,
       cancelAtPeriodEnd: false,
-      shipping: null,
-      billing: null,
       merchantAccountId: null,
       metadata: {},
     });

@@ -27,7 +27,7 @@ describe('tokens projection', () => {
       last4: '4242',
       // The account and mode's own fingerprint of the card, never the stored one.
       fingerprint: tenantFingerprint('fp_1', tenant),
-      expMonth: '5',
+      expMonth: '05',
       expYear: '2040',
       cardholderName: null,
       brand: 'Visa',

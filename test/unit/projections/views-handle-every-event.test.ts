@@ -3,6 +3,9 @@ import { blacklistRuleEventTypes } from '../../../packages/domain/blacklist/blac
 import { chargeEventTypes } from '../../../packages/domain/charge/charge-events.ts';
 import { disputeEventTypes } from '../../../packages/domain/charge/dispute-events.ts';
 import { fraudWarningEventTypes } from '../../../packages/domain/charge/fraud-warning-events.ts';
+import { paymentMethodChargeEventTypes } from '../../../packages/domain/charge/payment-method-charge.ts';
+import { fileEventTypes } from '../../../packages/domain/file/file-events.ts';
+import { paymentMethodEventTypes } from '../../../packages/domain/payment-method/payment-method-events.ts';
 import { creditEventTypes } from '../../../packages/domain/credit/credit-events.ts';
 import { crossSaleOfferEventTypes } from '../../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { customerEventTypes } from '../../../packages/domain/customer/customer-events.ts';
@@ -21,8 +24,10 @@ import { creditView } from '../../../projections/views/credit-view.ts';
 import { crossSaleOfferView } from '../../../projections/views/cross-sale-offer-view.ts';
 import { customerView } from '../../../projections/views/customer-view.ts';
 import { disputeView } from '../../../projections/views/dispute-view.ts';
+import { fileView } from '../../../projections/views/file-view.ts';
 import { fraudWarningView } from '../../../projections/views/fraud-warning-view.ts';
 import { objectView, type ObjectView } from '../../../projections/views/object-view.ts';
+import { paymentMethodView } from '../../../projections/views/payment-method-view.ts';
 import { planView, type PlanDoc } from '../../../projections/views/plan-view.ts';
 import { refundView } from '../../../projections/views/refund-view.ts';
 import { subscriptionView } from '../../../projections/views/subscription-view.ts';
@@ -38,7 +43,12 @@ describe('object views', () => {
       [customerView, customerEventTypes],
       [cardView, ['CardAdded', 'CardUpdated', 'CardDeleted']],
       [tokenView, tokenEventTypes],
-      [chargeView, [...chargeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes]],
+      [
+        chargeView,
+        [...chargeEventTypes, ...paymentMethodChargeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes],
+      ],
+      [paymentMethodView, paymentMethodEventTypes],
+      [fileView, fileEventTypes],
       [refundView, ['RefundRequested', 'RefundSettled', 'RefundUpdated']],
       [disputeView, disputeEventTypes],
       [fraudWarningView, fraudWarningEventTypes],

@@ -5,6 +5,8 @@ import { chargeStream } from '../../../packages/domain/charge/charge-events.ts';
 import { creditStream } from '../../../packages/domain/credit/credit-events.ts';
 import { crossSaleOfferStream } from '../../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { customerStream } from '../../../packages/domain/customer/customer-events.ts';
+import { fileStream } from '../../../packages/domain/file/file-events.ts';
+import { paymentMethodStream } from '../../../packages/domain/payment-method/payment-method-events.ts';
 import { planStream } from '../../../packages/domain/plan/plan-events.ts';
 import { hasOwnStreams, resourceNames, resources, type StreamResource } from '../../../packages/domain/resources.ts';
 import { subscriptionStream } from '../../../packages/domain/subscription/subscription-events.ts';
@@ -23,6 +25,8 @@ const streamFunctions: Record<StreamResource, (id: string) => string> = {
   charge: chargeStream,
   credit: creditStream,
   customer: customerStream,
+  paymentMethod: paymentMethodStream,
+  file: fileStream,
   plan: planStream,
   subscription: subscriptionStream,
   testClock: testClockStream,
