@@ -121,7 +121,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
   });
   const intake = new CardIntake(network, vault, fingerprinter);
-  const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds);
+  const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds, network);
   const cardSources = new CardSources(aggregates, intake, tokens);
   const charges = new ChargeCommands({
     aggregates,

@@ -9,6 +9,7 @@ import {
   type ChargeType,
   type FraudStatus,
   type Shipping,
+  type ThreeDSecureResult,
 } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
@@ -45,13 +46,6 @@ export interface CreateChargeInput {
   chargeId?: string;
 }
 
-/** What the HTTP request itself tells about the payer, for blacklist screening. */
-export interface PayerRequest {
-  ipAddress: string | null;
-  userAgent: string | null;
-  acceptLanguage: string | null;
-}
-
 export interface UpdateChargeInput {
   customerId?: string;
   description?: string | null;
@@ -79,7 +73,7 @@ export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}
 
   /** Creates a charge; throws PaymentDeclined (after recording it) when it failed. */
-  async create(input: CreateChargeInput, payer: PayerRequest, context: CommandContext): Promise<CommandOutcome> {
+  async create(input: CreateChargeInput, context: CommandContext): Promise<CommandOutcome> {
     const chargeId = input.chargeId ?? newId('char');
     const customerId = input.customerId ?? null;
     if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
@@ -113,7 +107,7 @@ export class ChargeCommands {
 
     let failure: ChargeFailure | null = null;
     let expectedOutcomes: NetworkOutcomeDue[] = [];
-    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer));
+    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt));
     if (rule) {
       failure = {
         failureCode: 'blacklisted',
@@ -134,7 +128,7 @@ export class ChargeCommands {
         currency: input.currency,
         zip: zip ?? null,
         addressProvided: Boolean(address || resolved.card.addressLine1 || resolved.card.addressZip),
-        threeDSecure: input.threeDSecure ? threeDSecureRequest(input.threeDSecure) : null,
+        threeDSecure: threeDSecureRequest(input.threeDSecure, verifiedFor(resolved.threeDSecureInfo, input)),
         now: context.now(),
       });
       attempt.threeDSecureInfo = outcome.threeDSecureInfo;
@@ -296,25 +290,51 @@ export class ChargeCommands {
   }
 }
 
-function threeDSecureRequest(options: Partial<ThreeDSecureRequest>): ThreeDSecureRequest {
+/**
+ * The token's own 3-D Secure result counts for a charge of the amount and currency it was verified
+ * for; for any other amount the charge is as if the card had not been verified.
+ */
+export function verifiedFor(
+  info: ThreeDSecureResult | null,
+  payment: { amount: number; currency: string },
+): ThreeDSecureResult | null {
+  return info && info.amount === payment.amount && info.currency === payment.currency ? info : null;
+}
+
+/**
+ * The 3-D Secure options of a charge: the request's flags with the spec's defaults, applied to the
+ * token's verification when there is one (also without `threeDSecure` in the request); none when
+ * the request asks for nothing and the token was not verified.
+ */
+function threeDSecureRequest(
+  options: Partial<ThreeDSecureRequest> | undefined,
+  verified: ThreeDSecureResult | null,
+): ThreeDSecureRequest | null {
+  if (!options && !verified) return null;
   return {
-    requireAttempt: options.requireAttempt ?? false,
-    requireEnrolledCard: options.requireEnrolledCard ?? false,
-    requireSuccessfulLiabilityShiftForEnrolledCard: options.requireSuccessfulLiabilityShiftForEnrolledCard ?? true,
-    ...(options.external ? { external: options.external } : {}),
+    requireAttempt: options?.requireAttempt ?? false,
+    requireEnrolledCard: options?.requireEnrolledCard ?? false,
+    requireSuccessfulLiabilityShiftForEnrolledCard: options?.requireSuccessfulLiabilityShiftForEnrolledCard ?? true,
+    ...(verified ? { verified } : {}),
+    ...(options?.external ? { external: options.external } : {}),
   };
 }
 
-/** What the blacklist looks at: the card, the payer's request and fraud data, the charge's metadata. */
-function screening(attempt: ChargeAttempt, payer: PayerRequest): ChargeScreening {
+/**
+ * What the blacklist looks at: the card, the payer's data and the charge's metadata. The payer is
+ * known only from the card's `fraudCheckData` (recorded from the payer's browser when the token was
+ * created with the public key, or given by the merchant): the request creating the charge comes
+ * from the merchant's server, whose address and headers say nothing about the payer.
+ */
+function screening(attempt: ChargeAttempt): ChargeScreening {
   const fraud = attempt.card.fraudCheckData;
   return {
     fingerprint: attempt.card.fingerprint,
-    ipAddress: fraud?.ipAddress ?? payer.ipAddress,
+    ipAddress: fraud?.ipAddress ?? null,
     ipCountry: fraud?.ipCountry ?? null,
     email: attempt.billing?.email ?? fraud?.email ?? null,
-    userAgent: fraud?.userAgent ?? payer.userAgent,
-    acceptLanguage: fraud?.acceptLanguage ?? payer.acceptLanguage,
+    userAgent: fraud?.userAgent ?? null,
+    acceptLanguage: fraud?.acceptLanguage ?? null,
     metadata: attempt.metadata,
   };
 }

@@ -9,6 +9,7 @@ import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { verifiedFor } from './charge-commands.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 
 export interface CreateCreditInput {
@@ -63,6 +64,7 @@ export class CreditCommands {
       card: resolved.card,
       cardSource: resolved.source,
       metadata: input.metadata ?? {},
+      threeDSecureInfo: verifiedFor(resolved.threeDSecureInfo, input),
     };
 
     const number = await this.deps.intake.revealNumber(resolved.card);

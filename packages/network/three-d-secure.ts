@@ -1,4 +1,4 @@
-import type { ThreeDSecureInfo, ThreeDSecureRequest } from './card-network.ts';
+import type { ThreeDSecureInfo, ThreeDSecureLookup, ThreeDSecureRequest } from './card-network.ts';
 import { ISSUER_AUTHENTICATION_REQUIRED, networkFailure } from './network-failures.ts';
 import type { NetworkFailure } from './network-failures.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
@@ -16,6 +16,12 @@ import type { TestCardBehaviour } from './test-cards.ts';
  * - enrolled challenge    → enrolled, liabilityShift `failed`, flow `challenge`;
  * - not enrolled          → not enrolled, liabilityShift `not_possible`, flow null.
  *
+ * With a `verified` result (the token's verification by this service for the charge's amount and
+ * currency, `lookupThreeDSecure` plus the challenge the cardholder completed or failed) that result
+ * stands: frictionless → `successful`; challenge → `successful` or `failed` as completed, `pending`
+ * while still open; not enrolled → `not_possible`. An authenticated challenge card passes the
+ * issuer's demand for authentication.
+ *
  * With an `external` result the merchant's own 3-D Secure service decides liability:
  * status `Y` (authenticated) or `A` (attempted) → `successful`; `N`, `R`, `U`, `E` → `failed`.
  * The card counts as enrolled when the table says so or when an ACS answered (`Y`, `N`, `R`);
@@ -28,7 +34,8 @@ import type { TestCardBehaviour } from './test-cards.ts';
  * 3. `requireSuccessfulLiabilityShiftForEnrolledCard`: fails when the card is enrolled and the
  *    liability shift is not `successful`.
  * `threeDSecureInfo` carries the charge's amount and currency and is returned on failure too.
- * `pending` is never produced.
+ * `version` is the protocol of the authentication (`2.2.0` for the simulated issuers, the external
+ * result's own), null when the card is not enrolled.
  */
 export interface ThreeDSecureEvaluation {
   info: ThreeDSecureInfo | null;
@@ -58,10 +65,16 @@ export function evaluateThreeDSecure(
   }
 
   const tableFlow = enrolment === 'not_enrolled' ? null : enrolment;
-  const { external } = options;
+  const { external, verified } = options;
   let enrolled: boolean;
   let liabilityShift: ThreeDSecureInfo['liabilityShift'];
-  if (external) {
+  let version: string | null = tableFlow === null ? null : SIMULATED_VERSION;
+  if (verified && !external) {
+    enrolled = verified.enrolled;
+    liabilityShift = verified.liabilityShift;
+    version = verified.version ?? version;
+  } else if (external) {
+    version = external.version;
     enrolled = tableFlow !== null || external.status === 'Y' || external.status === 'N' || external.status === 'R';
     liabilityShift = external.status === 'Y' || external.status === 'A' ? 'successful' : 'failed';
   } else {
@@ -75,6 +88,7 @@ export function evaluateThreeDSecure(
     enrolled,
     liabilityShift,
     authenticationFlow: tableFlow,
+    version,
   };
 
   let failure: NetworkFailure | null = null;
@@ -83,4 +97,14 @@ export function evaluateThreeDSecure(
   else if (options.requireSuccessfulLiabilityShiftForEnrolledCard && enrolled && liabilityShift !== 'successful')
     failure = NOT_AUTHENTICATED;
   return { info, failure: failure && { ...failure } };
+}
+
+/** The protocol version the simulated issuers speak. */
+const SIMULATED_VERSION = '2.2.0';
+
+/** The simulated directory server: enrolment and flow from the test-card table. */
+export function lookupThreeDSecure(behaviour: TestCardBehaviour): ThreeDSecureLookup {
+  const enrolment = behaviour.threeDSecure ?? 'not_enrolled';
+  if (enrolment === 'not_enrolled') return { enrolled: false, authenticationFlow: null, version: null };
+  return { enrolled: true, authenticationFlow: enrolment, version: SIMULATED_VERSION };
 }

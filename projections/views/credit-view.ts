@@ -20,7 +20,8 @@ export interface CreditDoc extends Document {
 /**
  * A credit as GET /credits/{id} renders it. The spec names no fields for its outcome; we use the
  * charge's: `status`, `failureCode`, `failureMessage`, `failureIssuerDeclineCode`, and
- * `threeDSecureInfo` (always null: no 3-D Secure is run for a credit).
+ * `threeDSecureInfo`: the result of the token's 3-D Secure verification when the card came from a
+ * token verified for the credit's amount and currency, else null.
  */
 export const creditView: ObjectView<CreditDoc> = {
   eventTypes: new Set(creditEventTypes),
@@ -53,7 +54,7 @@ export const creditView: ObjectView<CreditDoc> = {
                 failureIssuerDeclineCode: failed.failureIssuerDeclineCode,
               }
             : {}),
-          threeDSecureInfo: null,
+          threeDSecureInfo: data.threeDSecureInfo ?? null,
           ...tenantFields(recorded),
         };
       }

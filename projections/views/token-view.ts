@@ -1,4 +1,5 @@
 import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
+import type { ThreeDSecureResult } from '../../packages/domain/charge/charge-events.ts';
 import type { TokenEvent } from '../../packages/domain/token/token-events.ts';
 import { tokenEventTypes } from '../../packages/domain/token/token-events.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
@@ -14,9 +15,13 @@ export interface TokenDoc extends Document {
   _accountId: string;
   _mode: Mode;
   _card: CardSnapshot;
+  threeDSecureInfo?: ThreeDSecureResult;
 }
 
-/** A token as GET /tokens/{id} renders it: card fields of the spec, `used`, and `card` once saved. */
+/**
+ * A token as GET /tokens/{id} renders it: card fields of the spec, `used`, `card` once saved, and
+ * `threeDSecureInfo` once verified with 3-D Secure.
+ */
 export const tokenView: ObjectView<TokenDoc> = {
   eventTypes: new Set(tokenEventTypes),
   objectId: (event) => (event.data as { tokenId?: string }).tokenId ?? null,
@@ -57,6 +62,14 @@ export const tokenView: ObjectView<TokenDoc> = {
               }),
             }
           : current;
+      case 'TokenThreeDSecureVerified':
+        return current ? { ...current, threeDSecureInfo: event.data.threeDSecureInfo } : current;
+      case 'TokenThreeDSecureChallengeCompleted': {
+        const info = current?.threeDSecureInfo;
+        return current && info
+          ? { ...current, threeDSecureInfo: { ...info, liabilityShift: event.data.liabilityShift } }
+          : current;
+      }
       default:
         return current;
     }

@@ -7,6 +7,7 @@ import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
+import { clientSideRoutes } from './client-side/client-side-routes.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -14,9 +15,10 @@ import { apiRoutes } from './routes/index.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
+  const authenticate = apiKeyAuthenticator(platform.readModels);
   const api = createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
-    authenticate: apiKeyAuthenticator(platform.readModels),
+    authenticate,
     idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
       ttlMs: config.idempotencyTtlHours * 3_600_000,
       fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
@@ -38,6 +40,8 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
+  // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
+  app.use(clientSideRoutes({ commands: platform.commands, reader, authenticate, logger }));
   app.use(api);
   return app;
 }

@@ -227,6 +227,7 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
         enrolled: true,
         liabilityShift: 'successful',
         authenticationFlow: 'challenge',
+        version: '2.2.0',
       });
     });
 
@@ -255,6 +256,7 @@ describe('test cards of the card network simulator (DESIGN §5)', function () {
         enrolled: true,
         liabilityShift: 'successful',
         authenticationFlow: 'frictionless',
+        version: '2.2.0',
       });
     });
 

@@ -1,5 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
-import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
+import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import {
@@ -14,13 +14,6 @@ import { listOf } from '../schemas/common-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 
 const tag = 'Charges';
-
-/** What the payer's request says about them, for blacklist screening. */
-const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
-  ipAddress: request.ip || null,
-  userAgent: request.headers['user-agent'] ?? null,
-  acceptLanguage: request.headers['accept-language'] ?? null,
-});
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
@@ -47,7 +40,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
             ? commandContext(request)
             : await commands.customerClock.forCustomer(customerId, commandContext(request));
         return reader.paymentAfter(
-          () => commands.charges.create(request.body, payerOf(request), context),
+          () => commands.charges.create(request.body, context),
           'charges',
           'Charge',
           request.auth,

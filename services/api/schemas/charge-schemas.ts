@@ -4,6 +4,7 @@ import { billingSchema, shippingSchema } from './address-schemas.ts';
 import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
 import { chargeDisputeSchema } from './charge-dispute-schema.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
+import { threeDSecureInfoSchema } from './three-d-secure-schemas.ts';
 
 const threeDSecureSchema = p.object({
   requireAttempt: p.bool({ description: 'Fail when 3-D Secure was not attempted' }).optional(),
@@ -99,7 +100,7 @@ export const chargeSchema = z
     fraudDetails: z.object({ status: z.string(), score: z.number().int() }),
     shipping: z.record(z.string(), z.unknown()).nullable(),
     billing: z.record(z.string(), z.unknown()).nullable(),
-    threeDSecureInfo: z.record(z.string(), z.unknown()).nullable(),
+    threeDSecureInfo: threeDSecureInfoSchema.nullable(),
     avsCheck: z.object({ result: z.string() }).nullable(),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
