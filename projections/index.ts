@@ -9,6 +9,8 @@ import { customersProjection } from './customers-projection.ts';
 import { disputesProjection } from './disputes-projection.ts';
 import { fraudWarningsProjection } from './fraud-warnings-projection.ts';
 import { networkOutcomesDueProjection } from './network-outcomes-due-projection.ts';
+import { paymentMethodChargesDueProjection } from './payment-method-charges-due-projection.ts';
+import { paymentMethodsProjection } from './payment-methods-projection.ts';
 import { plansProjection } from './plans-projection.ts';
 import { subscriptionDueWorkProjection } from './subscription-due-work-projection.ts';
 import { subscriptionsProjection } from './subscriptions-projection.ts';
@@ -40,4 +42,6 @@ export const allProjections = (): Projection[] => [
   networkOutcomesDueProjection,
   webhookEndpointsProjection,
   webhookDeliveriesProjection,
+  paymentMethodsProjection,
+  paymentMethodChargesDueProjection,
 ];

@@ -67,6 +67,11 @@ export const publicEventRules: Readonly<Record<string, PublicEventRule[]>> = {
     { view: charge, types: always('CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_FUNDS_RESTORED') },
   ],
   DisputeLost: [{ view: charge, types: always('CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST') }],
+  // Payment-method charges (docs/payments.md): no event while the payer is away at the provider (the
+  // spec has no type for a pending charge); the provider's answer decides the charge.
+  PaymentMethodChargeProcessing: [{ view: charge, types: always('CHARGE_UPDATED') }],
+  PaymentMethodChargeAuthorized: [{ view: charge, types: always('CHARGE_SUCCEEDED') }],
+  PaymentMethodChargeFailed: [{ view: charge, types: always('CHARGE_FAILED') }],
   // The warning's verdict changes the charge's fraudDetails.
   FraudWarningReceived: [{ view: charge, types: always('CHARGE_UPDATED') }],
   PlanCreated: [{ view: plan, types: always('PLAN_CREATED') }],

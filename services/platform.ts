@@ -9,6 +9,8 @@ import { ChargeCommands } from '../packages/commands/charge-commands.ts';
 import { CreditCommands } from '../packages/commands/credit-commands.ts';
 import { CrossSaleOfferCommands } from '../packages/commands/cross-sale-offer-commands.ts';
 import { OfferImages } from '../packages/commands/offer-image.ts';
+import { PaymentMethodChargeCommands } from '../packages/commands/payment-method-charge-commands.ts';
+import { PaymentMethodCommands } from '../packages/commands/payment-method-commands.ts';
 import { CustomerCommands } from '../packages/commands/customer-commands.ts';
 import { DisputeCommands } from '../packages/commands/dispute-commands.ts';
 import { NetworkOutcomeCommands } from '../packages/commands/network-outcome-commands.ts';
@@ -61,6 +63,9 @@ export interface Commands {
   /** The business clock of a customer: real time, or its test clock's. */
   customerClock: CustomerClock;
   webhookEndpoints: WebhookEndpointCommands;
+  paymentMethods: PaymentMethodCommands;
+  /** Charges paid with a payment method: pending until the payer completes them at the provider. */
+  paymentMethodCharges: PaymentMethodChargeCommands;
 }
 
 export interface Platform {
@@ -132,6 +137,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
   });
   const plans = new PlanCommands(aggregates);
+  const paymentMethods = new PaymentMethodCommands(aggregates, cardSources);
   const customerClock = new CustomerClock(aggregates);
   const offerImages = new OfferImages(stateStore.collection('images'));
   const background = jobBackgroundWork(jobs);
@@ -171,6 +177,11 @@ export async function openPlatform(config: Config): Promise<Platform> {
       }),
       customerClock,
       webhookEndpoints: new WebhookEndpointCommands(aggregates, vault),
+      paymentMethods,
+      paymentMethodCharges: new PaymentMethodChargeCommands(aggregates, paymentMethods, {
+        expirySeconds: config.paymentMethodChargeExpirySeconds,
+        processingDelayMs: config.paymentMethodProcessingDelayMs,
+      }),
     },
     async close() {
       readModels.stop();

@@ -198,18 +198,20 @@ export class ChargeCommands {
     // Assigning a successful charge to a customer saves its card as the default (spec).
     const charge = result.state;
     const assigned = result.events.some((event) => event.type === 'ChargeUpdated' && 'customerId' in event.data);
-    if (assigned && charge.status === 'successful' && customerId !== undefined) {
+    // A payment-method charge has no card to save.
+    if (assigned && charge.status === 'successful' && customerId !== undefined && charge.cardId && charge.card) {
+      const { cardId, card } = charge;
       const saved = await this.deps.aggregates.execute(
         customerDecider,
         customerStream(customerId),
         (state): CustomerCommand =>
-          state.status !== 'none' && state.cards.some((card) => card.cardId === charge.cardId)
-            ? { type: 'UpdateCustomer', customerId, defaultCardId: charge.cardId }
+          state.status !== 'none' && state.cards.some((saved) => saved.cardId === cardId)
+            ? { type: 'UpdateCustomer', customerId, defaultCardId: cardId }
             : {
                 type: 'AddCard',
                 customerId,
-                cardId: charge.cardId,
-                card: charge.card,
+                cardId,
+                card,
                 source: { kind: 'charge', chargeId },
                 merchantAccountId: charge.merchantAccountId,
               },

@@ -172,6 +172,8 @@ export class CustomerCommands {
       if (state.customerId !== null && state.customerId !== customerId) {
         throw new InvalidRequestError(`Charge '${reference}' is assigned to another customer`);
       }
+      if (state.cardId === null || state.card === null)
+        throw new InvalidRequestError(`Charge '${reference}' was paid with a payment method; it has no card to save`);
       return {
         cardId: state.cardId,
         card: state.card,

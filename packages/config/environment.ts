@@ -40,6 +40,10 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
+  /** How long a payer has to complete a payment-method charge at the provider before it fails. */
+  paymentMethodChargeExpirySeconds: number;
+  /** How long the simulated provider takes to confirm a payment it answered `processing`. */
+  paymentMethodProcessingDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +121,8 @@ const environmentSchema = z
     NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
+    PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: integerBetween(1, 7 * 24 * 3600).default(3600),
+    PAYMENT_METHOD_PROCESSING_DELAY_MS: integerBetween(0, 24 * 3600 * 1000).default(5000),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -152,6 +158,8 @@ const environmentSchema = z
       fraudWarning: env.NETWORK_FRAUD_WARNING_DELAY_MS,
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
+    paymentMethodChargeExpirySeconds: env.PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS,
+    paymentMethodProcessingDelayMs: env.PAYMENT_METHOD_PROCESSING_DELAY_MS,
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

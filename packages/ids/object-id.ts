@@ -36,6 +36,10 @@ export type IdPrefix =
   | 'dp'
   | 'fw'
   | 'we'
-  | 'clock';
+  | 'clock'
+  | 'pm'
+  | 'file'
+  | 'client_pm'
+  | 'client_char';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;

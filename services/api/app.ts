@@ -8,6 +8,7 @@ import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
 import { clientSideRoutes } from './client-side/client-side-routes.ts';
+import { paymentRedirectPage } from './payment-redirect-page.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -42,6 +43,8 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
   // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
   app.use(clientSideRoutes({ commands: platform.commands, reader, authenticate, logger }));
+  // The payment-method provider's page is HTML for the payer's browser, without an API key.
+  app.use(paymentRedirectPage(platform, logger));
   app.use(api);
   return app;
 }

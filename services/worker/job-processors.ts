@@ -1,6 +1,7 @@
 import type { Platform } from '../platform.ts';
 import type { DueWorkSource } from './due-work.ts';
 import { networkOutcomeProcessor, networkOutcomesDue } from './network-outcome-jobs.ts';
+import { paymentMethodChargeProcessor, paymentMethodChargesDue } from './payment-method-charge-jobs.ts';
 import { subscriptionCapturesOwed, subscriptionsDue, testClockAdvancesUnfinished } from './subscription-due-work.ts';
 import { subscriptionProcessors } from './subscription-processors.ts';
 import { webhookDeliveryProcessor } from './webhook-delivery-processor.ts';
@@ -12,6 +13,7 @@ export const jobProcessors = (platform: Platform): JobProcessor[] => [
   networkOutcomeProcessor(platform),
   webhookDeliveryProcessor(platform),
   ...subscriptionProcessors(platform),
+  paymentMethodChargeProcessor(platform),
 ];
 
 /** Every source of due work the scheduler scans. Each resource with background work adds its source here. */
@@ -21,4 +23,5 @@ export const dueWorkSources = (platform: Platform): DueWorkSource[] => [
   subscriptionsDue(platform),
   subscriptionCapturesOwed(platform),
   testClockAdvancesUnfinished(platform),
+  paymentMethodChargesDue(platform),
 ];

@@ -4,7 +4,14 @@ import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { ChargeAttempt, ChargeEvent, ChargeFailure, ChargeUpdated, FraudStatus } from './charge-events.ts';
 import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
 import type { NetworkOutcomeDue } from './network-outcome-events.ts';
-import { evolveCharge, initialChargeState, refundableAmount, type ChargeState } from './charge-state.ts';
+import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
+import {
+  evolveCharge,
+  initialChargeState,
+  refundableAmount,
+  type ChargeState,
+  type ChargeStreamEvent,
+} from './charge-state.ts';
 
 export type ChargeCommand =
   /** `expectedOutcomes`: what the network announced for later about a successful charge. */
@@ -36,11 +43,12 @@ export type ChargeCommand =
     }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
-  | ChargeAftermathCommand;
+  | ChargeAftermathCommand
+  | PaymentMethodChargeCommand;
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
 
-export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
+export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeState> = {
   initialState: initialChargeState,
   evolve: evolveCharge,
   decide(command, state) {
@@ -58,6 +66,8 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
         const charge = requireCharge(state, command.chargeId);
         if (charge.status === 'failed')
           throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be captured`);
+        if (charge.status === 'pending')
+          throw new InvalidRequestError(`Charge '${command.chargeId}' is pending and cannot be captured yet`);
         if (charge.captured) throw new InvalidRequestError(`Charge '${command.chargeId}' has already been captured`);
         return [{ type: 'ChargeCaptured', data: { chargeId: command.chargeId, amount: charge.amount } }];
       }
@@ -73,8 +83,11 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
           changes.description = command.description;
         if (command.shipping !== undefined && JSON.stringify(command.shipping) !== JSON.stringify(charge.shipping))
           changes.shipping = command.shipping;
-        if (command.billing !== undefined && JSON.stringify(command.billing) !== JSON.stringify(charge.billing))
+        if (command.billing !== undefined && JSON.stringify(command.billing) !== JSON.stringify(charge.billing)) {
+          if (charge.paymentMethodCharge)
+            throw new InvalidRequestError('Invalid parameter: billing cannot be used with paymentMethod');
           changes.billing = command.billing;
+        }
         if (command.fraudStatus !== undefined && command.fraudStatus !== charge.fraudDetails.status) {
           changes.fraudDetails = { ...charge.fraudDetails, status: command.fraudStatus };
         }
@@ -86,6 +99,8 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
         const charge = requireCharge(state, command.chargeId);
         if (charge.status === 'failed')
           throw new InvalidRequestError(`Charge '${command.chargeId}' failed and cannot be refunded`);
+        if (charge.status === 'pending')
+          throw new InvalidRequestError(`Charge '${command.chargeId}' is pending and cannot be refunded yet`);
         if (!charge.captured)
           throw new InvalidRequestError(`Charge '${command.chargeId}' has not been captured and cannot be refunded`);
         const refundable = refundableAmount(charge);
@@ -135,6 +150,10 @@ export const chargeDecider: Decider<ChargeCommand, ChargeEvent, ChargeState> = {
       case 'SubmitDisputeEvidence':
       case 'CloseDispute':
         return decideAftermath(command, state);
+      case 'RecordPaymentMethodCharge':
+      case 'ChooseProviderOutcome':
+      case 'SettlePaymentMethodCharge':
+        return decidePaymentMethodCharge(command, state);
     }
   },
 };

@@ -12,6 +12,8 @@ import {
 } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { publicBaseUrl } from '../public-base-url.ts';
+import { paymentRedirectPath } from '../payment-redirect-page.ts';
 
 const tag = 'Charges';
 
@@ -33,6 +35,26 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       body: createChargeBody,
       response: chargeSchema,
       async handler(request) {
+        const { paymentMethod, flow, ...cardCharge } = request.body;
+        if (paymentMethod !== undefined) {
+          const { card, billing, threeDSecure, ...fields } = cardCharge;
+          if (billing !== undefined)
+            throw new InvalidRequestError('Invalid parameter: billing cannot be combined with paymentMethod');
+          if (card !== undefined)
+            throw new InvalidRequestError('Invalid parameter: card cannot be combined with paymentMethod');
+          if (threeDSecure !== undefined)
+            throw new InvalidRequestError('Invalid parameter: threeDSecure applies to card charges only');
+          if (flow === undefined) throw new InvalidRequestError('Missing required parameter: flow[returnUrl]');
+          const baseUrl = publicBaseUrl(request);
+          const outcome = await commands.paymentMethodCharges.create(
+            { ...fields, paymentMethod, returnUrl: flow.returnUrl },
+            (clientObjectId) => `${baseUrl}${paymentRedirectPath(clientObjectId)}`,
+            commandContext(request),
+          );
+          return readCharge(outcome.position, outcome.id, request);
+        }
+        if (flow !== undefined)
+          throw new InvalidRequestError('Invalid parameter: flow applies to payment-method charges only');
         // A charge of a customer on a test clock is made at the clock's time.
         const { customerId } = request.body;
         const context =
@@ -40,7 +62,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
             ? commandContext(request)
             : await commands.customerClock.forCustomer(customerId, commandContext(request));
         return reader.paymentAfter(
-          () => commands.charges.create(request.body, context),
+          () => commands.charges.create(cardCharge, context),
           'charges',
           'Charge',
           request.auth,

@@ -5,6 +5,24 @@ import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
 import { chargeDisputeSchema } from './charge-dispute-schema.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
 import { threeDSecureInfoSchema } from './three-d-secure-schemas.ts';
+import { paymentMethodReferenceSchema, paymentMethodSchema } from './payment-method-schemas.ts';
+
+/** Where the payer returns after the provider: an absolute http(s) address. */
+const returnUrl = () =>
+  z
+    .string({ error: 'must be a string' })
+    .max(2048, { error: 'must be at most 2048 characters long' })
+    .refine(
+      (text) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(text).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an absolute http or https URL' },
+    )
+    .meta({ description: 'Where the payer is sent after the provider, with the query parameter clientObjectId added' });
 
 const threeDSecureSchema = p.object({
   requireAttempt: p.bool({ description: 'Fail when 3-D Secure was not attempted' }).optional(),
@@ -36,6 +54,8 @@ export const createChargeBody = p.object({
     .string({ min: 1, max: 255, description: 'Customer to charge (its default card when no card is given)' })
     .optional(),
   card: cardReferenceSchema.optional(),
+  paymentMethod: paymentMethodReferenceSchema.optional(),
+  flow: p.object({ returnUrl: returnUrl() }, { description: 'Payment-method charges only' }).optional(),
   captured: p.bool({ description: 'false only authorizes; capture later' }).optional(),
   shipping: shippingSchema.optional(),
   billing: billingSchema.optional(),
@@ -88,12 +108,25 @@ export const chargeSchema = z
     currency: z.string(),
     type: z.string().optional(),
     description: z.string().nullable(),
-    card: cardSchema,
+    card: cardSchema.optional().meta({ description: 'Card charges only' }),
     status: z.enum(['successful', 'pending', 'failed']),
+    clientObjectId: z.string().optional().meta({
+      description: 'Payment-method charges: client_char_…, lets the payer page follow the charge with the public key',
+    }),
+    paymentMethod: paymentMethodSchema.optional(),
+    flow: z
+      .object({
+        nextAction: z.enum(['redirect', 'wait', 'none']),
+        returnUrl: z.string(),
+        redirect: z.object({ redirectUrl: z.string() }).optional(),
+      })
+      .optional()
+      .meta({ description: 'Payment-method charges: what the payer page does next' }),
     customerId: z.string().nullable(),
     subscriptionId: z.string().nullable(),
     captured: z.boolean(),
-    refunded: z.boolean(),
+    refunded: z.boolean().meta({ description: 'true once the whole amount is refunded' }),
+    amountRefunded: z.number().int().meta({ description: 'Sum of the successful refunds, minor units' }),
     refunds: z.array(refundSchema),
     disputed: z.boolean(),
     dispute: chargeDisputeSchema.optional(),

@@ -1,0 +1,110 @@
+import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
+import { chargeStream, type ChargeType, type Shipping } from '../domain/charge/charge-events.ts';
+import type { PaymentMethodChargeAttempt, ProviderOutcome } from '../domain/charge/payment-method-charge.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
+import type { Metadata } from '../domain/metadata.ts';
+import { newId } from '../ids/object-id.ts';
+import type { AggregateStore } from './aggregate-store.ts';
+import type { CommandContext } from './command-context.ts';
+import type { CommandOutcome } from './command-outcome.ts';
+import type { CreatePaymentMethodInput, PaymentMethodCommands } from './payment-method-commands.ts';
+
+export interface CreatePaymentMethodChargeInput {
+  amount: number;
+  currency: string;
+  type?: ChargeType;
+  description?: string;
+  customerId?: string;
+  /** An existing payment method of `customerId`, or the details of a new one. */
+  paymentMethod: string | CreatePaymentMethodInput;
+  returnUrl: string;
+  captured?: boolean;
+  shipping?: Shipping;
+  merchantAccountId?: string;
+  metadata?: Metadata;
+}
+
+export interface PaymentMethodChargeTimings {
+  /** How long the payer has to complete the payment at the provider. */
+  expirySeconds: number;
+  /** How long a provider takes to confirm a `processing` payment. */
+  processingDelayMs: number;
+}
+
+/**
+ * Charges paid with a payment method (docs/payments.md): recorded `pending` with the address of
+ * the provider's page; the payer's choice there, or the worker (confirmation of a processed
+ * payment, expiry of an abandoned one), completes them.
+ */
+export class PaymentMethodChargeCommands {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly paymentMethods: PaymentMethodCommands,
+    private readonly timings: PaymentMethodChargeTimings,
+  ) {}
+
+  /** `redirectUrlOf` turns the new charge's client object id into the address of its provider page. */
+  async create(
+    input: CreatePaymentMethodChargeInput,
+    redirectUrlOf: (clientObjectId: string) => string,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    const customerId = input.customerId ?? null;
+    const paymentMethod =
+      typeof input.paymentMethod === 'string'
+        ? await this.paymentMethods.chargeable(input.paymentMethod, customerId, context)
+        : await this.paymentMethods.newDetails(
+            { ...input.paymentMethod, ...(customerId !== null ? { customerId } : {}) },
+            context,
+          );
+    if (typeof input.paymentMethod !== 'string') {
+      if (input.paymentMethod.customerId !== undefined && input.paymentMethod.customerId !== customerId)
+        throw new InvalidRequestError("Invalid parameter: paymentMethod[customerId] must be the charge's customerId");
+      // A charge with payment method details creates the payment method, as POST /payment-methods would.
+      await this.paymentMethods.record(paymentMethod, context);
+    }
+    const chargeId = newId('char');
+    const clientObjectId = newId('client_char');
+    const now = context.now();
+    const attempt: PaymentMethodChargeAttempt = {
+      chargeId,
+      clientObjectId,
+      amount: input.amount,
+      currency: input.currency,
+      type: input.type ?? null,
+      description: input.description ?? null,
+      customerId,
+      subscriptionId: null,
+      paymentMethod,
+      captured: input.captured ?? true,
+      shipping: input.shipping ?? null,
+      fraudDetails: { status: 'unknown', score: 0 },
+      merchantAccountId: input.merchantAccountId ?? null,
+      metadata: input.metadata ?? {},
+      returnUrl: input.returnUrl,
+      redirectUrl: redirectUrlOf(clientObjectId),
+      expiresAt: new Date(now.getTime() + this.timings.expirySeconds * 1000).toISOString(),
+    };
+    return this.run(chargeId, { type: 'RecordPaymentMethodCharge', attempt }, context);
+  }
+
+  /** The payer's choice on the provider page. */
+  chooseOutcome(chargeId: string, outcome: ProviderOutcome, context: CommandContext): Promise<CommandOutcome> {
+    const settlesAt = new Date(context.now().getTime() + this.timings.processingDelayMs).toISOString();
+    return this.run(chargeId, { type: 'ChooseProviderOutcome', chargeId, outcome, settlesAt }, context);
+  }
+
+  /** Due work: confirms or expires the charge when its time has come; otherwise records nothing. */
+  settle(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
+    return this.run(
+      chargeId,
+      { type: 'SettlePaymentMethodCharge', chargeId, now: context.now().toISOString() },
+      context,
+    );
+  }
+
+  private async run(chargeId: string, command: ChargeCommand, context: CommandContext): Promise<CommandOutcome> {
+    const result = await this.aggregates.execute(chargeDecider, chargeStream(chargeId), command, context);
+    return { id: chargeId, position: result.position };
+  }
+}

@@ -1,0 +1,91 @@
+import type { Billing } from '../domain/charge/charge-events.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
+import type { Metadata } from '../domain/metadata.ts';
+import { paymentMethodDecider, type PaymentMethodCommand } from '../domain/payment-method/payment-method-decider.ts';
+import {
+  paymentMethodStream,
+  type PaymentMethodDetails,
+  type PaymentMethodType,
+} from '../domain/payment-method/payment-method-events.ts';
+import { newId } from '../ids/object-id.ts';
+import type { AggregateStore } from './aggregate-store.ts';
+import type { CardSources } from './card-sources.ts';
+import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandOutcome } from './command-outcome.ts';
+
+export interface CreatePaymentMethodInput {
+  type: PaymentMethodType;
+  billing?: Billing;
+  customerId?: string;
+  metadata?: Metadata;
+}
+
+/** Payment methods: one stream per payment method, soft-deleted. */
+export class PaymentMethodCommands {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly cardSources: CardSources,
+  ) {}
+
+  async create(input: CreatePaymentMethodInput, context: CommandContext): Promise<CommandOutcome> {
+    return this.record(await this.newDetails(input, context), context);
+  }
+
+  /** Records a payment method from details made by `newDetails`. */
+  record(details: PaymentMethodDetails, context: CommandContext): Promise<CommandOutcome> {
+    return this.run(details.paymentMethodId, { type: 'CreatePaymentMethod', details }, context);
+  }
+
+  /** Details of a new payment method (ids made, customer checked), not recorded yet. */
+  async newDetails(input: CreatePaymentMethodInput, context: CommandContext): Promise<PaymentMethodDetails> {
+    if (input.customerId !== undefined) await this.cardSources.liveCustomer(input.customerId, context);
+    return {
+      paymentMethodId: newId('pm'),
+      clientObjectId: newId('client_pm'),
+      type: input.type,
+      billing: input.billing ?? null,
+      customerId: input.customerId ?? null,
+      metadata: input.metadata ?? {},
+    };
+  }
+
+  delete(paymentMethodId: string, context: CommandContext): Promise<CommandOutcome> {
+    return this.run(paymentMethodId, { type: 'DeletePaymentMethod', paymentMethodId }, context);
+  }
+
+  /**
+   * A payment method a charge may use: it exists for the tenant, is not deleted, and belongs to
+   * the charge's customer (spec: an identifier must be a payment method of `customerId`).
+   */
+  async chargeable(paymentMethodId: string, customerId: string | null, tenant: Tenant): Promise<PaymentMethodDetails> {
+    const { state } = await this.aggregates.load(paymentMethodDecider, paymentMethodStream(paymentMethodId), tenant);
+    if (state.status === 'none')
+      throw new InvalidRequestError(`Invalid parameter: paymentMethod '${paymentMethodId}' does not exist`);
+    if (state.status === 'deleted')
+      throw new InvalidRequestError(`Invalid parameter: paymentMethod '${paymentMethodId}' has been deleted`);
+    if (customerId === null)
+      throw new InvalidRequestError(
+        'Missing required parameter: customerId (a payment method id is a payment method of that customer)',
+      );
+    if (state.customerId !== customerId)
+      throw new InvalidRequestError(
+        `Invalid parameter: paymentMethod '${paymentMethodId}' is not a payment method of customer '${customerId}'`,
+      );
+    const { status: _status, ...details } = state;
+    return details;
+  }
+
+  private async run(
+    paymentMethodId: string,
+    command: PaymentMethodCommand,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    const result = await this.aggregates.execute(
+      paymentMethodDecider,
+      paymentMethodStream(paymentMethodId),
+      command,
+      context,
+    );
+    return { id: paymentMethodId, position: result.position };
+  }
+}

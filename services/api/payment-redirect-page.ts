@@ -1,0 +1,220 @@
+import currencyCodes from 'currency-codes';
+import express, { type Request, type Response, type Router } from 'express';
+import type { CommandContext } from '../../packages/commands/command-context.ts';
+import { DomainError } from '../../packages/domain/errors.ts';
+import type { ProviderOutcome } from '../../packages/domain/charge/payment-method-charge.ts';
+import { delayedConfirmationTypes } from '../../packages/domain/payment-method/payment-method-events.ts';
+import { newId } from '../../packages/ids/object-id.ts';
+import type { Logger } from '../../packages/observability/logger.ts';
+import type { ChargeDoc } from '../../projections/views/charge-view.ts';
+import type { Platform } from '../platform.ts';
+
+/**
+ * The payment-method provider's page (docs/payments.md, "The redirect page"). A payment-method
+ * charge sends the payer here (`flow.redirect.redirectUrl`); the page shows what is paid and with
+ * what, and offers the outcomes a provider could answer. The choice is a plain form POST: the
+ * service records it and answers 303 to the merchant's `returnUrl` with `clientObjectId` added, so
+ * a test suite completes a redirect without a browser by posting `outcome=authorize` (or `decline`,
+ * `processing`) to the redirect URL. No API key: the client object id is the unguessable capability.
+ */
+export const paymentRedirectPath = (clientObjectId: string): string => `/payment-redirects/${clientObjectId}`;
+
+const CLIENT_OBJECT_ID = /^client_char_[A-Za-z0-9]{1,100}$/;
+const OUTCOMES: readonly ProviderOutcome[] = ['authorize', 'decline', 'processing'];
+
+const METHOD_NAMES: Readonly<Record<string, string>> = {
+  alipay: 'Alipay',
+  apple_pay: 'Apple Pay',
+  bancontact: 'Bancontact',
+  blik: 'BLIK',
+  eps: 'EPS',
+  giropay: 'giropay',
+  google_pay: 'Google Pay',
+  ideal: 'iDEAL',
+  klarna: 'Klarna',
+  p24: 'Przelewy24',
+  paypal: 'PayPal',
+  sofort: 'Sofort',
+  trustly: 'Trustly',
+  wechat_pay: 'WeChat Pay',
+};
+
+export function paymentRedirectPage(platform: Platform, logger: Logger): Router {
+  const router = express.Router();
+  const path = paymentRedirectPath(':clientObjectId');
+
+  async function chargeOf(req: Request): Promise<ChargeDoc | null> {
+    const clientObjectId = String(req.params.clientObjectId ?? '');
+    if (!CLIENT_OBJECT_ID.test(clientObjectId)) return null;
+    const page = await platform.readModels
+      .collection<ChargeDoc>('charges')
+      .list({ filter: { clientObjectId }, limit: 1 });
+    return page.list[0] ?? null;
+  }
+
+  router.get(path, async (req, res) => {
+    try {
+      const charge = await chargeOf(req);
+      if (!charge) return sendPage(res, 404, notFoundPage());
+      sendPage(res, 200, chargePage(charge));
+    } catch (error) {
+      logger.error('Payment redirect page failed', { error });
+      sendPage(res, 500, messagePage('Something went wrong', 'The payment page could not be shown. Try again.'));
+    }
+  });
+
+  router.post(path, express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }), async (req, res) => {
+    try {
+      const charge = await chargeOf(req);
+      if (!charge) return sendPage(res, 404, notFoundPage());
+      const outcome = (req.body as Record<string, unknown> | undefined)?.outcome;
+      if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome as ProviderOutcome)) {
+        return sendPage(res, 400, messagePage('Choose an outcome', 'Choose Authorize or Decline.', charge));
+      }
+      const context: CommandContext = {
+        accountId: charge._accountId,
+        mode: charge._mode,
+        actor: 'system:payment-redirect',
+        requestId: newId('req'),
+        now: () => new Date(),
+      };
+      const result = await platform.commands.paymentMethodCharges.chooseOutcome(
+        charge.id,
+        outcome as ProviderOutcome,
+        context,
+      );
+      if (result.position !== null)
+        await platform.readModels.waitFor(result.position, platform.config.readYourWritesTimeoutMs);
+      res.redirect(303, returnAddress(charge));
+    } catch (error) {
+      if (error instanceof DomainError) {
+        // Already decided (a second click, a reload): the merchant's page shows the charge as it is.
+        const charge = await chargeOf(req).catch(() => null);
+        if (charge && charge.status !== 'pending') return res.redirect(303, returnAddress(charge));
+        return sendPage(res, 400, messagePage('This choice is not possible', error.message, charge ?? undefined));
+      }
+      logger.error('Payment redirect choice failed', { error });
+      sendPage(res, 500, messagePage('Something went wrong', 'The choice could not be recorded. Try again.'));
+    }
+  });
+  // A body the form parser refuses (too large, malformed): a page, not the API's JSON.
+  const refused: express.ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+    const status = (error as { status?: unknown }).status;
+    sendPage(
+      res,
+      typeof status === 'number' && status >= 400 && status < 500 ? status : 400,
+      messagePage('Choose an outcome', 'The request could not be read.'),
+    );
+  };
+  router.use(refused);
+  return router;
+}
+
+/** The merchant's `returnUrl` with `clientObjectId` added as a query parameter. */
+export function returnAddress(charge: ChargeDoc): string {
+  const url = new URL(charge.flow!.returnUrl);
+  url.searchParams.set('clientObjectId', String(charge.clientObjectId));
+  return url.toString();
+}
+
+function sendPage(res: Response, status: number, html: string): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // Everything the page needs is inline: no scripts, no outside fonts, styles or images.
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .send(html);
+}
+
+function chargePage(charge: ChargeDoc): string {
+  const method = methodName(charge);
+  const amount = formatAmount(charge.amount, charge.currency);
+  const pending = charge.status === 'pending';
+  const awaitingPayer = pending && charge.flow?.nextAction === 'redirect';
+  const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
+  const offersProcessing = delayedConfirmationTypes.has(type as never);
+  const body = awaitingPayer
+    ? `<p>Pay <strong>${escape(amount)}</strong> with <strong>${escape(method)}</strong>${
+        charge.description ? ` for <q>${escape(String(charge.description))}</q>` : ''
+      }.</p>
+    <form method="post">
+      <fieldset>
+        <legend>How does ${escape(method)} answer?</legend>
+        <p id="outcome-help">This page plays the payment method provider. Choose the outcome to simulate.</p>
+        <button type="submit" name="outcome" value="authorize" aria-describedby="outcome-help" autofocus>Authorize</button>
+        <button type="submit" name="outcome" value="decline" aria-describedby="outcome-help">Decline</button>${
+          offersProcessing
+            ? `
+        <button type="submit" name="outcome" value="processing" aria-describedby="outcome-help">Processing (confirmed later)</button>`
+            : ''
+        }
+      </fieldset>
+    </form>`
+    : `<p role="status">This payment of <strong>${escape(amount)}</strong> with <strong>${escape(method)}</strong> is ${
+        pending ? 'being processed by the provider' : escape(String(charge.status))
+      }.</p>
+    <p><a href="${escape(returnAddress(charge))}">Return to the merchant</a></p>`;
+  return layout(`${method} payment`, body);
+}
+
+function notFoundPage(): string {
+  return messagePage('Payment not found', 'There is no payment at this address.');
+}
+
+function messagePage(title: string, message: string, charge?: ChargeDoc): string {
+  const back = charge ? `\n    <p><a href="${escape(returnAddress(charge))}">Return to the merchant</a></p>` : '';
+  return layout(title, `<p role="alert">${escape(message)}</p>${back}`);
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escape(title)}</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
+    fieldset { border: 1px solid #767676; border-radius: 0.5rem; padding: 1rem; }
+    button { font: inherit; padding: 0.5rem 1rem; margin: 0.25rem 0.5rem 0.25rem 0; border: 2px solid #1a1a1a; border-radius: 0.375rem; background: #fff; cursor: pointer; }
+    button[value="authorize"] { background: #1a1a1a; color: #fff; }
+    button:focus-visible, a:focus-visible { outline: 3px solid #005fcc; outline-offset: 2px; }
+  </style>
+</head>
+<body>
+  <main>
+    <h1>${escape(title)}</h1>
+    ${body}
+  </main>
+</body>
+</html>
+`;
+}
+
+function methodName(charge: ChargeDoc): string {
+  const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
+  return METHOD_NAMES[type] ?? type;
+}
+
+/** Minor units shown in the currency's own decimals (JPY has none, EUR two). */
+function formatAmount(amount: number, currency: string): string {
+  const digits = currencyCodes.code(currency)?.digits ?? 2;
+  const value = amount / 10 ** digits;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits }).format(value);
+  } catch {
+    return `${value.toFixed(digits)} ${currency}`;
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+}
