@@ -332,9 +332,11 @@ async function handleNextAction(publicKey: string, clientObjectId: string): Prom
   const path = `/client-objects/${encodeURIComponent(clientObjectId)}`;
   let charge = await callApi<ClientCharge>(publicKey, 'GET', path);
   const redirectUrl = charge.flow?.redirect?.redirectUrl;
+  let popup: Window | null = null;
   if (charge.status === 'pending' && charge.flow?.nextAction === 'redirect' && redirectUrl) {
-    const popup = window.open(redirectUrl, 'shift4-next-action', 'popup,width=480,height=680');
+    popup = window.open(redirectUrl, 'shift4-next-action', 'popup,width=480,height=680');
     if (!popup) {
+      // Popups blocked: the provider's page sends the payer back to the charge's returnUrl instead.
       location.assign(redirectUrl);
       return new Promise<never>(() => {});
     }
@@ -343,6 +345,8 @@ async function handleNextAction(publicKey: string, clientObjectId: string): Prom
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
     charge = await callApi<ClientCharge>(publicKey, 'GET', path);
   }
+  // The popup ends on the merchant's returnUrl; the page that opened it carries on.
+  popup?.close();
   return charge;
 }
 
