@@ -45,7 +45,7 @@ function randomId(): string {
 function onServiceMessage<T extends { source: string }>(
   source: T['source'],
   from: () => Window | null,
-  handler: (message: T) => void,
+  handler: (message: T, sender: MessageEventSource | null) => void,
 ): () => void {
   const listener = (event: MessageEvent) => {
     if (event.origin !== serviceOrigin) return;
@@ -53,7 +53,7 @@ function onServiceMessage<T extends { source: string }>(
     if (sender !== null && event.source !== sender) return;
     const data = event.data as T | null;
     if (typeof data !== 'object' || data === null || data.source !== source) return;
-    handler(data);
+    handler(data, event.source);
   };
   window.addEventListener('message', listener);
   return () => window.removeEventListener('message', listener);
@@ -133,7 +133,7 @@ export class ComponentGroup {
     onServiceMessage<FieldToPage>(
       'shift4-field',
       () => null,
-      (message) => this.receive(message),
+      (message, sender) => this.receive(message, sender),
     );
   }
 
@@ -187,7 +187,10 @@ export class ComponentGroup {
     });
   }
 
-  private receive(message: FieldToPage): void {
+  /** Two groups on one page hear each other's frames: each listens to the frames it made only. */
+  private receive(message: FieldToPage, sender: MessageEventSource | null): void {
+    const fromOwnFrame = [...this.components.values()].some((component) => component.frame.contentWindow === sender);
+    if (!fromOwnFrame) return;
     if (message.type === 'token' || message.type === 'token-error') {
       const waiting = this.pending.get(message.requestId);
       if (!waiting) return;
@@ -198,14 +201,9 @@ export class ComponentGroup {
     }
     const field = message.type === 'change' ? message.state.field : message.field;
     const component = this.components.get(field);
-    // Two groups on one page hear each other's frames: each keeps to the frames it made.
-    if (!component || !this.ownsFrameOf(component)) return;
+    if (!component || component.frame.contentWindow !== sender) return;
     component.receive(message);
     if (message.type === 'change') for (const listener of this.listeners) listener(message.state);
-  }
-
-  private ownsFrameOf(component: Component): boolean {
-    return component.frame.src.includes(`group=${this.id}`);
   }
 }
 

@@ -58,7 +58,9 @@ export class TokenCommands {
         lookup.authenticationFlow === 'challenge'
           ? 'pending'
           : lookup.authenticationFlow === 'frictionless'
-            ? 'successful'
+            ? lookup.frictionlessAuthenticated
+              ? 'successful'
+              : 'failed'
             : 'not_possible',
       authenticationFlow: lookup.authenticationFlow,
       version: lookup.version,

@@ -109,6 +109,8 @@ export interface ThreeDSecureLookup {
   enrolled: boolean;
   /** How the issuer authenticates: without the cardholder, or with a challenge; null when not enrolled. */
   authenticationFlow: 'frictionless' | 'challenge' | null;
+  /** A frictionless flow's answer: the issuer authenticated the cardholder without a challenge. */
+  frictionlessAuthenticated: boolean;
   /** Protocol version the issuer supports; null when not enrolled. */
   version: string | null;
 }

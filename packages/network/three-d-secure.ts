@@ -5,14 +5,16 @@ import type { TestCardBehaviour } from './test-cards.ts';
 
 /**
  * 3-D Secure of the simulated network. Enrolment comes from the test-card table: 4000000000003220
- * is enrolled with a challenge flow, 4000000000003063 enrolled frictionless, every other card
- * (4000000000003089 included) not enrolled.
+ * is enrolled with a challenge flow, 4000000000003063 enrolled frictionless, 4000000000003238
+ * enrolled frictionless but refused by its issuer, every other card (4000000000003089 included)
+ * not enrolled.
  *
  * Without 3-D Secure options (`threeDSecure: null`) there is no `threeDSecureInfo`; the challenge
  * card still fails `authentication_required` (issuer code 1A: the issuer demands authentication).
  *
  * With options but no `external` result (no challenge can be completed inside one API call):
- * - enrolled frictionless → enrolled, liabilityShift `successful`, flow `frictionless`;
+ * - enrolled frictionless → enrolled, liabilityShift `successful` (`failed` for the refusing
+ *   issuer), flow `frictionless`;
  * - enrolled challenge    → enrolled, liabilityShift `failed`, flow `challenge`;
  * - not enrolled          → not enrolled, liabilityShift `not_possible`, flow null.
  *
@@ -64,7 +66,8 @@ export function evaluateThreeDSecure(
     return { info: null, failure: enrolment === 'challenge' ? { ...ISSUER_REQUIRES_AUTHENTICATION } : null };
   }
 
-  const tableFlow = enrolment === 'not_enrolled' ? null : enrolment;
+  const lookup = lookupThreeDSecure(behaviour);
+  const tableFlow = lookup.authenticationFlow;
   const { external, verified } = options;
   let enrolled: boolean;
   let liabilityShift: ThreeDSecureInfo['liabilityShift'];
@@ -78,9 +81,16 @@ export function evaluateThreeDSecure(
     enrolled = tableFlow !== null || external.status === 'Y' || external.status === 'N' || external.status === 'R';
     liabilityShift = external.status === 'Y' || external.status === 'A' ? 'successful' : 'failed';
   } else {
-    enrolled = tableFlow !== null;
+    enrolled = lookup.enrolled;
+    // A challenge cannot be completed inside one API call: it counts as not authenticated.
     liabilityShift =
-      tableFlow === 'frictionless' ? 'successful' : tableFlow === 'challenge' ? 'failed' : 'not_possible';
+      tableFlow === 'frictionless'
+        ? lookup.frictionlessAuthenticated
+          ? 'successful'
+          : 'failed'
+        : tableFlow === 'challenge'
+          ? 'failed'
+          : 'not_possible';
   }
   const info: ThreeDSecureInfo = {
     amount: charge.amount,
@@ -105,6 +115,23 @@ const SIMULATED_VERSION = '2.2.0';
 /** The simulated directory server: enrolment and flow from the test-card table. */
 export function lookupThreeDSecure(behaviour: TestCardBehaviour): ThreeDSecureLookup {
   const enrolment = behaviour.threeDSecure ?? 'not_enrolled';
-  if (enrolment === 'not_enrolled') return { enrolled: false, authenticationFlow: null, version: null };
-  return { enrolled: true, authenticationFlow: enrolment, version: SIMULATED_VERSION };
+  switch (enrolment) {
+    case 'not_enrolled':
+      return { enrolled: false, authenticationFlow: null, frictionlessAuthenticated: false, version: null };
+    case 'challenge':
+      return {
+        enrolled: true,
+        authenticationFlow: 'challenge',
+        frictionlessAuthenticated: false,
+        version: SIMULATED_VERSION,
+      };
+    case 'frictionless':
+    case 'frictionless_refused':
+      return {
+        enrolled: true,
+        authenticationFlow: 'frictionless',
+        frictionlessAuthenticated: enrolment === 'frictionless',
+        version: SIMULATED_VERSION,
+      };
+  }
 }

@@ -60,6 +60,14 @@ describe('3-D Secure verification of tokens', function () {
     expect(paid.body.threeDSecureInfo).to.deep.equal(token.threeDSecureInfo);
   });
 
+  it('frictionless card refused by its issuer: failed without a challenge; the charge fails authentication_required', async () => {
+    const token = await verifiedToken('4000000000003238');
+    expect(token.threeDSecureInfo).to.include({ liabilityShift: 'failed', authenticationFlow: 'frictionless' });
+    const refused = await charge(token.id);
+    expect(refused.status).to.equal(402);
+    expect(refused.body.error).to.include({ code: 'authentication_required' });
+  });
+
   it('not enrolled card: not_possible; charged unless the merchant requires an enrolled card', async () => {
     const token = await verifiedToken(NOT_ENROLLED);
     expect(token.threeDSecureInfo).to.include({ enrolled: false, liabilityShift: 'not_possible', version: null });

@@ -153,6 +153,18 @@ describe('SimulatedCardNetwork', () => {
       });
     });
 
+    it('4000000000003238 is enrolled frictionless but refused by its issuer: authentication_required', async () => {
+      const outcome = await authorize('4000000000003238', { threeDSecure: DEFAULT_3DS });
+      expect(outcome.approved).to.equal(false);
+      expect(outcome.failure?.code).to.equal('authentication_required');
+      expect(outcome.threeDSecureInfo).to.include({
+        enrolled: true,
+        liabilityShift: 'failed',
+        authenticationFlow: 'frictionless',
+      });
+      expect((await authorize('4000000000003238')).approved).to.equal(true);
+    });
+
     it('4000000000000101 charge succeeds, its refund fails', async () => {
       const { approved, transactionId } = await network.authorize(request('4000000000000101'));
       expect(approved).to.equal(true);
@@ -211,6 +223,7 @@ describe('SimulatedCardNetwork', () => {
         '4000000000003220',
         '4000000000003063',
         '4000000000003089',
+        '4000000000003238',
         '4000000000000101',
         '4242000000000018',
         '4242000000000208',
@@ -334,6 +347,9 @@ describe('SimulatedCardNetwork', () => {
       [FRICTIONLESS, 'external Y', external('Y'), true, info(true, 'successful', 'frictionless')],
       [FRICTIONLESS, 'external N', external('N'), false, info(true, 'failed', 'frictionless')],
       [FRICTIONLESS, 'external N, lenient', external('N', LENIENT), true, info(true, 'failed', 'frictionless')],
+      ['4000000000003238', 'default', DEFAULT_3DS, false, info(true, 'failed', 'frictionless')],
+      ['4000000000003238', 'lenient', LENIENT, true, info(true, 'failed', 'frictionless')],
+      ['4000000000003238', 'external Y', external('Y'), true, info(true, 'successful', 'frictionless')],
       ...[NOT_ENROLLED, ORDINARY].flatMap((card): typeof cases => [
         [card, 'none', null, true, null],
         [card, 'default', DEFAULT_3DS, true, info(false, 'not_possible', null)],
@@ -419,6 +435,13 @@ describe('SimulatedCardNetwork', () => {
       expect(await network.lookupThreeDSecure({ mode: 'test', number: CHALLENGE })).to.deep.equal({
         enrolled: true,
         authenticationFlow: 'challenge',
+        frictionlessAuthenticated: false,
+        version: '2.2.0',
+      });
+      expect(await network.lookupThreeDSecure({ mode: 'test', number: '4000000000003238' })).to.deep.equal({
+        enrolled: true,
+        authenticationFlow: 'frictionless',
+        frictionlessAuthenticated: false,
         version: '2.2.0',
       });
       expect(await network.lookupThreeDSecure({ mode: 'test', number: FRICTIONLESS })).to.include({
@@ -427,6 +450,7 @@ describe('SimulatedCardNetwork', () => {
       expect(await network.lookupThreeDSecure({ mode: 'test', number: NOT_ENROLLED })).to.deep.equal({
         enrolled: false,
         authenticationFlow: null,
+        frictionlessAuthenticated: false,
         version: null,
       });
     });
