@@ -13,6 +13,23 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: a promise nobody awaits loses its rejection (an unhandled rejection ends the
+    // process), and an async callback where a void one is expected runs unsupervised. The project
+    // service reuses tsconfig.json, so lint sees exactly the types `tsc` sees.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'separate-type-imports' },
+      ],
+    },
+  },
+  {
     files: ['services/cli/**', 'test/**', 'services/main.ts', 'services/*/main.ts', 'examples/**/main.ts'],
     rules: { 'no-console': 'off' },
   },
@@ -24,6 +41,6 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
-  // Formatting is prettier's job (`npm run format`); no lint rule argues with it.
+  // Formatting is prettier's job (`npm run format`); no lint rule argues with it. Keep this last.
   prettier,
 );

@@ -3,14 +3,14 @@ import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
-import { publicEventRules, publicObjectViews } from './public-event-types.ts';
+import { publicObjects, type PublicEventType } from './public-event-types.ts';
 import { scopedIndexes } from './view-projection.ts';
-import { publicObject, type ObjectView } from './views/object-view.ts';
+import { publicObject } from './views/object-view.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 
 export interface PublicEventDoc extends Document {
   objectType: 'event';
-  type: string;
+  type: PublicEventType;
   data: Record<string, unknown>;
   log: string;
   _accountId: string;
@@ -22,8 +22,6 @@ export interface PublicEventDoc extends Document {
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
-const handledTypes = new Set(publicObjectViews.flatMap((view) => [...view.eventTypes]));
-
 /**
  * `events`: the public events of GET /events and webhooks (DESIGN §4.6). Keeps its own copy of
  * every object's view (`event_objects`) so that each event's `data` is the object as it stood
@@ -32,23 +30,13 @@ const handledTypes = new Set(publicObjectViews.flatMap((view) => [...view.eventT
 export const publicEventsProjection: Projection = {
   name: 'events',
   collections: { events: scopedIndexes('type', '_objectId'), event_objects: {} },
-  handles: (type) => handledTypes.has(type),
+  handles: (type) => publicObjects.some((object) => object.changes(type)),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    const objects = new Map<ObjectView, Document>();
-    for (const view of publicObjectViews) {
-      if (!view.eventTypes.has(event.type)) continue;
-      const objectId = view.objectId(event);
-      if (objectId === null) continue;
-      const object = view.fold(await tx.get('event_objects', objectId), event);
-      if (!object) continue;
-      tx.put('event_objects', object);
-      objects.set(view, object);
-    }
     let index = 0;
-    for (const rule of publicEventRules[event.type] ?? []) {
-      const object = objects.get(rule.view);
+    for (const objectEvents of publicObjects) {
+      const object = await objectEvents.foldCopy(event, tx, 'event_objects');
       if (!object) continue;
-      for (const type of rule.types(event)) {
+      for (const type of objectEvents.produced(event)) {
         const doc: PublicEventDoc = {
           id: deterministicId('event', `${event.id}:${index}`),
           created: occurredAtSeconds(event),

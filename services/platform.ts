@@ -8,6 +8,7 @@ import { CardSources } from '../packages/commands/card-sources.ts';
 import { ChargeCommands } from '../packages/commands/charge-commands.ts';
 import { CreditCommands } from '../packages/commands/credit-commands.ts';
 import { CrossSaleOfferCommands } from '../packages/commands/cross-sale-offer-commands.ts';
+import { FileCommands } from '../packages/commands/file-commands.ts';
 import { OfferImages } from '../packages/commands/offer-image.ts';
 import { PaymentMethodChargeCommands } from '../packages/commands/payment-method-charge-commands.ts';
 import { PaymentMethodCommands } from '../packages/commands/payment-method-commands.ts';
@@ -22,6 +23,8 @@ import { TokenCommands } from '../packages/commands/token-commands.ts';
 import { WebhookEndpointCommands } from '../packages/commands/webhook-endpoint-commands.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
+import { createFileStore } from '../packages/files/create-file-store.ts';
+import type { FileStore } from '../packages/files/file-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
@@ -66,6 +69,7 @@ export interface Commands {
   paymentMethods: PaymentMethodCommands;
   /** Charges paid with a payment method: pending until the payer completes them at the provider. */
   paymentMethodCharges: PaymentMethodChargeCommands;
+  files: FileCommands;
 }
 
 export interface Platform {
@@ -73,6 +77,8 @@ export interface Platform {
   events: EventStore;
   readStore: DocumentStore;
   stateStore: DocumentStore;
+  /** Bytes of uploaded files. */
+  fileStore: FileStore;
   jobs: JobQueue;
   /** Shared Redis connection (rate limits) when REDIS_URL is set. */
   redis: Redis | null;
@@ -107,6 +113,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     sqlitePath: join(config.dataDir, 'state.sqlite'),
     synchronous: 'FULL',
   });
+  const fileStore = await createFileStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
   const jobs = createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments' });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }) : null;
   const projections = allProjections();
@@ -147,6 +154,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     events,
     readStore,
     stateStore,
+    fileStore,
     jobs,
     redis,
     projections,
@@ -182,6 +190,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
         expirySeconds: config.paymentMethodChargeExpirySeconds,
         processingDelayMs: config.paymentMethodProcessingDelayMs,
       }),
+      files: new FileCommands(aggregates, fileStore, config.fileMaxBytes),
     },
     async close() {
       readModels.stop();
@@ -190,6 +199,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
       await events.close();
       await readStore.close();
       await stateStore.close();
+      await fileStore.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../eventstore/event-store.ts';
+import { currentSchemaVersion, upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
 import { KeyedLock } from './keyed-lock.ts';
 
@@ -53,7 +54,8 @@ export class AggregateStore {
       return { state: decider.initialState(), revision: null, events: [] };
     }
     let state = decider.initialState();
-    for (const event of recorded) state = decider.evolve(state, toDomainEvent<Event>(event));
+    // Stored events may be older shapes: deciders only ever see the current one.
+    for (const event of recorded) state = decider.evolve(state, toDomainEvent<Event>(upcastRecordedEvent(event)));
     return { state, revision: recorded[recorded.length - 1]!.revision, events: recorded };
   }
 
@@ -100,7 +102,7 @@ export class AggregateStore {
           id: randomUUID(),
           type: event.type,
           data: { ...event.data },
-          metadata,
+          metadata: { ...metadata, schemaVersion: currentSchemaVersion(event.type) },
         }));
         const appended = await this.events.appendToStream(streamId, newEvents, {
           expectedRevision: loaded.revision ?? 'no_stream',

@@ -1,4 +1,5 @@
 import type { CardSnapshot, FraudCheckData } from '../domain/card/card-snapshot.ts';
+import { normalizeExpiryYear, parseExpiryMonth } from '../domain/card/card-expiry.ts';
 import { CardError } from '../domain/errors.ts';
 import type { CardNetwork } from '../network/card-network.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
@@ -21,26 +22,17 @@ export interface CardDetailsInput {
   fraudCheckData?: FraudCheckData | null;
 }
 
-/** Two-digit years mean 20YY (DESIGN §5); anything not made of digits is no year at all. */
-export function normalizeExpiryYear(value: string | number): number | null {
-  const text = String(value).trim();
-  if (!/^\d{2}$|^\d{4}$/.test(text)) return null;
-  const year = Number(text);
-  return text.length === 2 ? 2000 + year : year;
-}
-
-function parseExpiryMonth(value: string | number): number | null {
-  const text = String(value).trim();
-  return /^\d{1,2}$/.test(text) ? Number(text) : null;
-}
-
-function parseExpiry(month: string | number, year: string | number): { expMonth: number; expYear: number } {
+/** The expiry as sent (trimmed text) and its numbers; 402 card errors when it is no month or year. */
+function parseExpiry(
+  month: string | number,
+  year: string | number,
+): { asSent: { expMonth: string; expYear: string }; expiry: { expMonth: number; expYear: number } } {
   const expMonth = parseExpiryMonth(month);
   if (expMonth === null || expMonth < 1 || expMonth > 12)
     throw new CardError('invalid_expiry_month', 'The card expiration month is invalid.');
   const expYear = normalizeExpiryYear(year);
   if (expYear === null) throw new CardError('invalid_expiry_year', 'The card expiration year is invalid.');
-  return { expMonth, expYear };
+  return { asSent: { expMonth: String(month).trim(), expYear: String(year).trim() }, expiry: { expMonth, expYear } };
 }
 
 /**
@@ -56,8 +48,8 @@ export class CardIntake {
 
   async fromDetails(input: CardDetailsInput, now: Date): Promise<CardSnapshot> {
     const number = String(input.number).trim();
-    const { expMonth, expYear } = parseExpiry(input.expMonth, input.expYear);
-    const entry = { number, expMonth, expYear, ...(input.cvc !== undefined ? { cvc: String(input.cvc).trim() } : {}) };
+    const { asSent, expiry } = parseExpiry(input.expMonth, input.expYear);
+    const entry = { number, ...expiry, ...(input.cvc !== undefined ? { cvc: String(input.cvc).trim() } : {}) };
     const invalid = this.network.validate(entry, now);
     if (invalid) throw new CardError(invalid.code, invalid.message);
     const bin = this.network.binInfo(number);
@@ -70,8 +62,7 @@ export class CardIntake {
       type: bin.type,
       country: bin.country,
       issuer: bin.issuer,
-      expMonth,
-      expYear,
+      ...asSent,
       cardholderName: input.cardholderName ?? null,
       addressLine1: input.addressLine1 ?? null,
       addressLine2: input.addressLine2 ?? null,
@@ -83,13 +74,16 @@ export class CardIntake {
     };
   }
 
-  /** A new expiry for a saved card, checked like a new card's (402 when invalid or past). */
-  validateExpiry(month: string | number, year: string | number, now: Date): { expMonth: number; expYear: number } {
-    const expiry = parseExpiry(month, year);
+  /**
+   * A new expiry for a saved card, checked like a new card's (402 when invalid or past); answers
+   * it as sent, the way a new card's is recorded.
+   */
+  validateExpiry(month: string | number, year: string | number, now: Date): { expMonth: string; expYear: string } {
+    const { asSent, expiry } = parseExpiry(month, year);
     // Any valid number of the right shape lets the network judge the dates alone.
     const invalid = this.network.validate({ number: '4242424242424242', ...expiry }, now);
     if (invalid) throw new CardError(invalid.code, invalid.message);
-    return expiry;
+    return asSent;
   }
 
   /** The card number, revealed from the vault for one network call; never kept. */

@@ -1,3 +1,4 @@
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
@@ -122,8 +123,8 @@ export class ChargeCommands {
       const outcome = await this.deps.network.authorize({
         mode: context.mode,
         number,
-        expMonth: resolved.card.expMonth,
-        expYear: resolved.card.expYear,
+        expMonth: cardExpiry(resolved.card).month,
+        expYear: cardExpiry(resolved.card).year,
         amount: input.amount,
         currency: input.currency,
         zip: zip ?? null,

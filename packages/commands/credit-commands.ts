@@ -1,3 +1,4 @@
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit-decider.ts';
 import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
 import { CardError } from '../domain/errors.ts';
@@ -71,8 +72,8 @@ export class CreditCommands {
     const outcome = await this.deps.network.credit({
       mode: context.mode,
       number,
-      expMonth: resolved.card.expMonth,
-      expYear: resolved.card.expYear,
+      expMonth: cardExpiry(resolved.card).month,
+      expYear: cardExpiry(resolved.card).year,
       amount: input.amount,
       currency: input.currency,
       now: context.now(),

@@ -46,6 +46,7 @@ export class PaymentMethodCommands {
       billing: input.billing ?? null,
       customerId: input.customerId ?? null,
       metadata: input.metadata ?? {},
+      createdAt: context.now().toISOString(),
     };
   }
 

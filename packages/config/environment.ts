@@ -44,6 +44,10 @@ export interface Config {
   paymentMethodChargeExpirySeconds: number;
   /** How long the simulated provider takes to confirm a payment it answered `processing`. */
   paymentMethodProcessingDelayMs: number;
+  /** Largest file `POST /files` accepts; bigger uploads are answered 413. */
+  fileMaxBytes: number;
+  /** Tests and development: an answer with a field its response schema does not know is a 500. */
+  strictResponses: boolean;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +127,8 @@ const environmentSchema = z
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: integerBetween(1, 7 * 24 * 3600).default(3600),
     PAYMENT_METHOD_PROCESSING_DELAY_MS: integerBetween(0, 24 * 3600 * 1000).default(5000),
+    FILE_MAX_BYTES: integerBetween(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+    STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -160,6 +166,8 @@ const environmentSchema = z
     },
     paymentMethodChargeExpirySeconds: env.PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS,
     paymentMethodProcessingDelayMs: env.PAYMENT_METHOD_PROCESSING_DELAY_MS,
+    fileMaxBytes: env.FILE_MAX_BYTES,
+    strictResponses: env.STRICT_RESPONSES === 'true',
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

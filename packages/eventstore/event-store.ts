@@ -18,6 +18,11 @@ export interface EventMetadata {
   actor?: string;
   /** ISO-8601 time the event happened (business clock, may be a test clock). */
   occurredAt: string;
+  /**
+   * Version of the event's data shape (per event type). Absent on events recorded before versions
+   * were kept: those are version 1. Readers upcast older versions (upcast-recorded-event.ts).
+   */
+  schemaVersion?: number;
   [extra: string]: unknown;
 }
 

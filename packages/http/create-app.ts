@@ -6,6 +6,7 @@ import { errorResponse, HttpError } from './errors.ts';
 import { parseFormEncoded } from './form-encoding.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import { rateLimit, type RateLimiter } from './rate-limit.ts';
+import { parseMultipartBody } from './multipart-body.ts';
 import { parseRequestBody } from './request-body.ts';
 import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
@@ -23,6 +24,8 @@ export interface AppOptions {
   openApiDocument: () => object;
   /** Express 'trust proxy' setting, for the client IP behind a load balancer; default off. */
   trustProxy?: boolean | number | string;
+  /** Answers that stray from their route's response schema become 500s (tests, development). */
+  strictResponses?: boolean;
 }
 
 /**
@@ -54,13 +57,14 @@ export function createApp(options: AppOptions): Express {
     res.json(options.openApiDocument());
   });
 
-  app.use(
-    identifyCaller(options.authenticate),
-    rateLimit(options.rateLimiter),
-    requireApiKey(),
-    parseRequestBody(options.maxBodyBytes),
-  );
-  for (const route of options.routes) app[route.method](route.path, routeHandler(route, options));
+  app.use(identifyCaller(options.authenticate), rateLimit(options.rateLimiter), requireApiKey());
+  // Uploads read their multipart body themselves, so they come before the JSON / form body decoder.
+  for (const route of options.routes.filter((candidate) => candidate.upload)) {
+    app[route.method](route.path, parseMultipartBody(route.upload!), routeHandler(route, options));
+  }
+  app.use(parseRequestBody(options.maxBodyBytes));
+  for (const route of options.routes.filter((candidate) => !candidate.upload))
+    app[route.method](route.path, routeHandler(route, options));
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'invalid_request', 'Unrecognized request URL: check the method and the path'));

@@ -47,11 +47,26 @@ function operation(route: AnyRouteDefinition): RouteConfig {
       params: parameterObject(route.params) ?? pathParameters(route.path),
       query: parameterObject(route.query),
       ...(route.method === 'post' && { headers: idempotencyHeader }),
-      ...(route.body && {
+      ...(route.body &&
+        !route.upload && {
+          body: {
+            content: {
+              'application/json': { schema: route.body },
+              'application/x-www-form-urlencoded': { schema: route.body },
+            },
+          },
+        }),
+      ...(route.upload && {
         body: {
           content: {
-            'application/json': { schema: route.body },
-            'application/x-www-form-urlencoded': { schema: route.body },
+            'multipart/form-data': {
+              schema: z.object({
+                [route.upload.fileField]: z
+                  .string()
+                  .meta({ format: 'binary', description: 'The file (size limit: FILE_MAX_BYTES, 413 above it)' }),
+                ...(route.body instanceof z.ZodObject ? (route.body.shape as z.ZodRawShape) : {}),
+              }),
+            },
           },
         },
       }),

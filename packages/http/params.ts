@@ -39,7 +39,8 @@ function integerMessage(min: number | undefined, max: number | undefined): strin
   return 'must be an integer';
 }
 
-const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, 1: true, 0: false };
+/** Text spellings of booleans: `True` / `False` are how Python's client library writes them in a query. */
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, True: true, False: false, 1: true, 0: false };
 
 function bool(options: ParamDoc<boolean> = {}) {
   return z

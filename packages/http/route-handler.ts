@@ -5,12 +5,22 @@ import { authorizeKeyKind } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
-import { isRouteResponse, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
+import { checkedResponse } from './response-check.ts';
+import {
+  FileDownload,
+  isRouteResponse,
+  type AnyRouteDefinition,
+  type AuthContext,
+  type RequestContext,
+} from './route.ts';
+import { uploadedFileOf } from './multipart-body.ts';
 import { validateParameters } from './validation.ts';
 
 export interface RouteDependencies {
   idempotency: IdempotencyStore;
   logger: Logger;
+  /** Check every 200 answer against the route's response schema (tests, development). */
+  strictResponses?: boolean;
 }
 
 /** A route without a query or body schema accepts no parameters there. */
@@ -24,14 +34,21 @@ const WITHHELD_HEADERS = new Set(['authorization', 'cookie']);
  * with its result or the error envelope. POSTs with an `Idempotency-Key` run through the
  * idempotency store, and replays carry `Idempotent-Replayed: true`.
  */
-export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }: RouteDependencies): RequestHandler {
+export function routeHandler(
+  route: AnyRouteDefinition,
+  { idempotency, logger, strictResponses = false }: RouteDependencies,
+): RequestHandler {
   return async (req, res) => {
     const { auth: recognised, log } = requestState(res);
     // requireApiKey runs before every route.
     const auth = recognised!;
     authorizeKeyKind(route, auth);
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
-    const execute = () => executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+    const execute = async () => {
+      const response = await executeRoute(route, req, { auth, requestId: log.requestId, idempotencyKey }, logger);
+      const checked = strictResponses && !(response.body instanceof FileDownload);
+      return checked ? checkedResponse(route, response, logger) : response;
+    };
 
     if (idempotencyKey === undefined) {
       send(res, await execute());
@@ -40,7 +57,7 @@ export function routeHandler(route: AnyRouteDefinition, { idempotency, logger }:
     const scope = { accountId: auth.accountId, mode: auth.mode, key: idempotencyKey };
     const { response, replayed } = await idempotency.run(
       scope,
-      idempotency.fingerprint(req.method, req.path, req.body),
+      idempotency.fingerprint(req.method, req.path, fingerprintedBody(req)),
       execute,
     );
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -86,6 +103,8 @@ async function executeRoute(
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };
+    const file = uploadedFileOf(req);
+    if (file) ctx.file = file;
     const result = await route.handler(ctx);
     return isRouteResponse(result)
       ? { status: result.status ?? 200, body: result.body }
@@ -104,6 +123,20 @@ function handlerHeaders(req: Request): Record<string, string | undefined> {
   return headers;
 }
 
+/** What makes two requests the same for idempotency: the parameters, and an upload's bytes by their hash. */
+function fingerprintedBody(req: Request): unknown {
+  const file = uploadedFileOf(req);
+  return file ? { ...(req.body as Record<string, unknown>), [file.field]: `sha256:${file.sha256}` } : req.body;
+}
+
 export function send(res: Response, response: StoredResponse, headers: Record<string, string> = {}): void {
+  if (response.body instanceof FileDownload) {
+    const { bytes, contentType, filename } = response.body;
+    res
+      .status(response.status)
+      .set({ ...headers, 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${filename}"` })
+      .send(bytes);
+    return;
+  }
   res.status(response.status).set(headers).json(response.body);
 }

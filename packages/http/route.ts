@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import type { Mode } from '../domain/mode.ts';
+import type { UploadedFile } from './multipart-body.ts';
 
 /** Who is calling: the API key selects the account and the mode (DESIGN §4.9). */
 export interface AuthContext {
@@ -21,6 +22,8 @@ export interface RequestContext<P, Q, B> {
   /** Request headers by lower-case name (Authorization excluded). */
   headers: Record<string, string | undefined>;
   ip: string;
+  /** The uploaded file of a route with `upload` (absent when the request carried none). */
+  file?: UploadedFile;
 }
 
 /** A response with a status other than 200. A handler may also return the 200 body directly. */
@@ -42,6 +45,11 @@ export interface RouteDefinition<P, Q, B> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
+  /**
+   * A file upload: the body is `multipart/form-data`, its text fields validated by `body`, its
+   * one file part (named `fileField`, at most `maxFileBytes`, else 413) given as `file`.
+   */
+  upload?: { fileField: string; maxFileBytes: number };
   /** The documented 200 response. */
   response: ZodType;
   /** Returns a RouteResponse, or any other value as the 200 JSON body. Throw domain errors for failures. */
@@ -50,6 +58,15 @@ export interface RouteDefinition<P, Q, B> {
 
 /** A route of any parameter types, as the app and the OpenAPI builder take them. */
 export type AnyRouteDefinition = RouteDefinition<unknown, unknown, unknown>;
+
+/** A 200 answer that is a file's bytes rather than JSON (a route's `response` then documents nothing checked). */
+export class FileDownload {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string,
+    readonly filename: string,
+  ) {}
+}
 
 /** Identity function that lets TypeScript infer P, Q and B from the schemas. */
 export function defineRoute<P, Q, B>(def: RouteDefinition<P, Q, B>): RouteDefinition<P, Q, B> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ResourceName, resources } from '../domain/resources.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,32 +15,13 @@ export function randomBase62(length = 24): string {
   return out.length === length ? out : out + randomBase62(length - out.length);
 }
 
-/** Prefixes of the spec's object ids (spec: Conventions), plus the ones this service adds. */
-export type IdPrefix =
-  | 'char'
-  | 'card'
-  | 'cust'
-  | 'sub'
-  | 'plan'
-  | 'event'
-  | 'tok'
-  | 'blr'
-  | 'cso'
-  | 'cr'
-  | 're'
-  | 'log'
-  | 'img'
-  | 'acct'
-  | 'key'
-  | 'vault'
-  | 'req'
-  | 'dp'
-  | 'fw'
-  | 'we'
-  | 'clock'
-  | 'pm'
-  | 'file'
-  | 'client_pm'
-  | 'client_char';
+/**
+ * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
+ * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`).
+ */
+type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
+
+/** Prefixes of object ids (spec: Conventions): every resource's, from the resource list, and the internal ones. */
+export type IdPrefix = (typeof resources)[ResourceName]['idPrefix'] | InternalIdPrefix;
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;

@@ -120,6 +120,7 @@ export class BullMqJobQueue implements JobQueue {
     const inFlight = new Set<Promise<unknown>>();
     const track = <T>(promise: Promise<T>): Promise<T> => {
       inFlight.add(promise);
+      // Only bookkeeping; the caller gets `promise` itself and handles its outcome.
       void promise.catch(() => undefined).finally(() => inFlight.delete(promise));
       return promise;
     };
@@ -150,6 +151,7 @@ export class BullMqJobQueue implements JobQueue {
       worker.on('failed', (job, error) => {
         // The event fires for every failed attempt; by now attemptsMade includes this one.
         if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        // An event listener cannot be awaited; notifyFailed never rejects and close() waits for it.
         void track(notifyFailed(onFailed, toJob(job, job.attemptsMade), error));
       });
     }

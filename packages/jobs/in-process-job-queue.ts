@@ -228,6 +228,7 @@ export class InProcessJobQueue implements JobQueue {
       }
     })();
     worker.running.add(running);
+    // Fire and forget: `running` never rejects (failures are caught above) and close() awaits the set.
     void running.finally(() => {
       worker.running.delete(running);
       this.scheduleDispatch(queue);

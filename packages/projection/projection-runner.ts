@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription } from '../eventstore/event-store.ts';
+import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
 import { ProjectionBatch } from './projection-batch.ts';
@@ -126,6 +127,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     this.buffer = [];
     if (this.stopped) return;
     this.restartTimer = setTimeout(() => {
+      // A timer cannot await; a failed restart is caught below and recovers again.
       void (async () => {
         if (this.stopped) return;
         await this.subscription?.unsubscribe().catch(() => undefined);
@@ -166,7 +168,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       last = event.position;
       if (!slot.projection.handles(event.type)) continue;
       tx.position = event.position;
-      await slot.projection.apply(event, tx);
+      await slot.projection.apply(upcastRecordedEvent(event), tx);
     }
     if (last === slot.checkpoint) return;
     await this.store.commitProjection(tx.writes, {
@@ -251,6 +253,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private scheduleDrop(replaced: Slot): void {
     const timer = setTimeout(() => {
       this.dropTimers.delete(timer);
+      // A timer cannot await; a failed drop is reported through onError below.
       void (async () => {
         for (const logical of Object.keys(replaced.projection.collections)) {
           await this.store.dropCollection(physicalCollectionName(logical, replaced.generation));

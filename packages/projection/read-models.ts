@@ -134,6 +134,7 @@ export class ReadModels {
         this.pollTimer = null;
         return;
       }
+      // A failed poll is retried on the next tick; the waiters time out on their own.
       void this.readCheckpoints().catch(() => undefined);
     }, this.options.pollMs ?? 20);
     this.pollTimer.unref();

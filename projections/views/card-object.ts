@@ -1,3 +1,4 @@
+import { normalizeExpiryYear, parseExpiryMonth } from '../../packages/domain/card/card-expiry.ts';
 import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
 
 /**
@@ -19,8 +20,8 @@ export function cardObject(options: {
     first6: card.first6,
     last4: card.last4,
     fingerprint: card.fingerprint,
-    expMonth: String(card.expMonth),
-    expYear: String(card.expYear),
+    expMonth: expiryMonthText(card.expMonth),
+    expYear: expiryYearText(card.expYear),
     cardholderName: card.cardholderName,
     customerId: options.customerId,
     brand: card.brand,
@@ -36,4 +37,16 @@ export function cardObject(options: {
     fraudCheckData: card.fraudCheckData,
     merchantAccountId: options.merchantAccountId ?? null,
   };
+}
+
+/**
+ * Expiry text as the API has always rendered it: the month without a leading zero and the year
+ * in four digits, whatever form the client sent (events keep that form).
+ */
+export function expiryMonthText(asSent: string): string {
+  return String(parseExpiryMonth(asSent) ?? asSent);
+}
+
+export function expiryYearText(asSent: string): string {
+  return String(normalizeExpiryYear(asSent) ?? asSent);
 }

@@ -2,7 +2,7 @@ import type { CustomerEvent } from '../../packages/domain/customer/customer-even
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import { cardObject } from './card-object.ts';
+import { cardObject, expiryMonthText, expiryYearText } from './card-object.ts';
 import type { ObjectView } from './object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
@@ -40,8 +40,8 @@ export const cardView: ObjectView<CardDoc> = {
         return {
           ...current,
           ...changes,
-          ...(expMonth !== undefined ? { expMonth: String(expMonth) } : {}),
-          ...(expYear !== undefined ? { expYear: String(expYear) } : {}),
+          ...(expMonth !== undefined ? { expMonth: expiryMonthText(expMonth) } : {}),
+          ...(expYear !== undefined ? { expYear: expiryYearText(expYear) } : {}),
         };
       }
       case 'CardDeleted':

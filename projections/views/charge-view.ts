@@ -181,7 +181,7 @@ function pendingCharge(
     description: data.description,
     status: 'pending',
     clientObjectId: data.clientObjectId,
-    paymentMethod: paymentMethodObject(data.paymentMethod, created),
+    paymentMethod: paymentMethodObject(data.paymentMethod),
     flow: { nextAction: 'redirect', returnUrl: data.returnUrl, redirect: { redirectUrl: data.redirectUrl } },
     customerId: data.customerId,
     subscriptionId: data.subscriptionId,

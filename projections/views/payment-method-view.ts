@@ -6,7 +6,7 @@ import {
 import type { Mode } from '../../packages/domain/mode.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
-import { occurredAtSeconds, tenantFields } from '../event-time.ts';
+import { tenantFields } from '../event-time.ts';
 import type { ObjectView } from './object-view.ts';
 
 export interface PaymentMethodDoc extends Document {
@@ -23,10 +23,10 @@ export interface PaymentMethodDoc extends Document {
  * A payment method as the API renders it, also inside the charges made with it. A live one
  * carries no `deleted` field at all (as customers), only a deleted one `deleted: true`.
  */
-export function paymentMethodObject(details: PaymentMethodDetails, created: number): Record<string, unknown> {
+export function paymentMethodObject(details: PaymentMethodDetails): Record<string, unknown> {
   return {
     id: details.paymentMethodId,
-    created,
+    created: Math.floor(Date.parse(details.createdAt) / 1000),
     objectType: 'paymentMethod',
     clientObjectId: details.clientObjectId,
     type: details.type,
@@ -46,7 +46,7 @@ export const paymentMethodView: ObjectView<PaymentMethodDoc> = {
     switch (event.type) {
       case 'PaymentMethodCreated':
         return {
-          ...(paymentMethodObject(event.data, occurredAtSeconds(recorded)) as PaymentMethodDoc),
+          ...(paymentMethodObject(event.data) as PaymentMethodDoc),
           ...tenantFields(recorded),
           _deleted: false,
         };

@@ -5,7 +5,7 @@ import { tokenEventTypes } from '../../packages/domain/token/token-events.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import { cardObject } from './card-object.ts';
+import { cardObject, expiryMonthText, expiryYearText } from './card-object.ts';
 import type { ObjectView } from './object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
@@ -37,8 +37,8 @@ export const tokenView: ObjectView<TokenDoc> = {
           first6: card.first6,
           last4: card.last4,
           fingerprint: card.fingerprint,
-          expMonth: String(card.expMonth),
-          expYear: String(card.expYear),
+          expMonth: expiryMonthText(card.expMonth),
+          expYear: expiryYearText(card.expYear),
           cardholderName: card.cardholderName,
           brand: card.brand,
           type: card.type,

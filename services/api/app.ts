@@ -35,6 +35,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       },
     },
     openApiDocument: buildOpenApi,
+    strictResponses: config.strictResponses,
   });
   // Offer images are PNG, not JSON, and need no API key: served in front of the API's HTTP kit.
   const app = express();

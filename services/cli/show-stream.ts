@@ -1,9 +1,11 @@
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
+import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
 import { streamOfObject } from './stream-of-object.ts';
 
 /**
  * For auditors: an object's domain events in order, with when, what, who (key id) and which
- * request. Card numbers and CVCs never appear: events do not hold them.
+ * request. Card numbers and CVCs never appear: events do not hold them. Older event shapes
+ * are shown upcast to the current one, the way deciders and views see them.
  */
 export async function showStream(
   events: EventStore,
@@ -14,7 +16,7 @@ export async function showStream(
   const streamId = streamOfObject(objectId);
   const recorded = streamId ? await events.readStream(streamId) : [];
   if (recorded.length === 0) return false;
-  for (const event of recorded) {
+  for (const event of recorded.map(upcastRecordedEvent)) {
     const row = {
       revision: event.revision,
       occurredAt: event.metadata.occurredAt,
@@ -23,6 +25,7 @@ export async function showStream(
       requestId: event.metadata.requestId ?? null,
       idempotencyKey: event.metadata.idempotencyKey ?? null,
       mode: event.metadata.mode,
+      schemaVersion: event.metadata.schemaVersion,
       data: event.data,
     };
     if (asJson) write(JSON.stringify(row));

@@ -18,6 +18,7 @@ export class Scheduler {
   ) {}
 
   start(): void {
+    // Fire and forget: scan() logs its sources' failures itself and stop() awaits a running pass.
     this.timer = setInterval(() => void this.scan(), this.intervalMs);
     this.timer.unref();
     void this.scan();

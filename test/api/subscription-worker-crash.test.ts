@@ -209,6 +209,7 @@ function startWorker(redisUrl: string, dataDir: string, env: Record<string, stri
         };
         listeners.add(check);
         check();
+        // `exited` never rejects; it only turns an early exit into this wait's failure.
         void exited.then(() => reject(new Error(`worker exited before saying "${text}":\n${output}`)));
       }),
     stop: () => signal('SIGTERM'),

@@ -34,6 +34,7 @@ export async function startBareServer(): Promise<BareServer> {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    // `exited` never rejects; it only turns an early exit into a failed start.
     void exited.then(() => {
       clearTimeout(timeout);
       reject(new Error(`the bare server exited before starting:\n${output}`));

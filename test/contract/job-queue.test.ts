@@ -214,6 +214,7 @@ function startHangingWorker(redisUrl: string, prefix: string, queue: string) {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const jobStarted = new Promise<Job>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as Job));
+    // `exited` never rejects; it only turns an early exit into this wait's failure.
     void exited.then(() => reject(new Error('the worker process exited before taking the job')));
   });
   // Only the test awaits it; a test that fails early must not leave an unhandled rejection.

@@ -40,7 +40,16 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      // Every answer of every API test is checked against its route's response schema.
+      STRICT_RESPONSES: 'true',
+      ...options.env,
+    },
   });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
@@ -63,6 +72,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    // `exited` never rejects; it only turns an early exit into a failed start.
     void exited.then((code) => reject(new Error(`service exited with ${code} before starting:\n${output}`)));
   });
   const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);

@@ -35,6 +35,7 @@ const worker = new Worker(platform, createLogger(config.logLevel), jobProcessors
 worker.start();
 process.stdout.write('WORKER READY\n');
 process.once('SIGTERM', () => {
+  // A signal listener cannot be awaited; the process exits at the end of this shutdown.
   void (async () => {
     await worker.stop();
     await jobs.close();

@@ -13,8 +13,9 @@ export interface CardSnapshot {
   /** Two-letter ISO code of the issuing bank's country, or null when unknown. */
   country: string | null;
   issuer: string | null;
-  expMonth: number;
-  expYear: number;
+  /** Expiry month and year as the client sent them (`"05"`, `"30"`); see card-expiry.ts for their numbers. */
+  expMonth: string;
+  expYear: string;
   cardholderName: string | null;
   addressLine1: string | null;
   addressLine2: string | null;

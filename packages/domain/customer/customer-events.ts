@@ -41,8 +41,9 @@ export type CardAdded = DomainEvent<
 
 /** Fields of a saved card that an update may change; only changed ones are present. */
 export interface CardChanges {
-  expMonth?: number;
-  expYear?: number;
+  /** As the client sent them, like a new card's (see CardSnapshot). */
+  expMonth?: string;
+  expYear?: string;
   cardholderName?: string | null;
   addressLine1?: string | null;
   addressLine2?: string | null;

@@ -42,6 +42,8 @@ export interface PaymentMethodDetails {
   billing: Billing | null;
   customerId: string | null;
   metadata: Metadata;
+  /** Business time of creation (ISO): the same `created` wherever the payment method is shown. */
+  createdAt: string;
 }
 
 export type PaymentMethodCreated = DomainEvent<'PaymentMethodCreated', PaymentMethodDetails>;

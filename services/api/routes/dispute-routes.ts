@@ -1,3 +1,4 @@
+import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
@@ -42,6 +43,15 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
       async handler(request) {
         const dispute = await disputeOf(request.params.disputeId, request.auth);
         if (request.body.evidence === undefined) return withCharge(dispute, request.auth);
+        // Evidence may name uploaded files (`evidence[receipt]=file_…`): only files of this account and mode.
+        for (const [field, value] of Object.entries(request.body.evidence)) {
+          if (
+            typeof value === 'string' &&
+            value.startsWith('file_') &&
+            !(await commands.files.exists(value, request.auth))
+          )
+            throw new InvalidRequestError(`Invalid parameter: evidence[${field}] '${value}' is not an uploaded file`);
+        }
         const outcome = await commands.disputes.submitEvidence(
           String(dispute.charge),
           request.params.disputeId,

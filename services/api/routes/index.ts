@@ -9,6 +9,7 @@ import { crossSaleOfferRoutes } from './cross-sale-offer-routes.ts';
 import { customerRoutes } from './customer-routes.ts';
 import { disputeRoutes } from './dispute-routes.ts';
 import { eventRoutes } from './event-routes.ts';
+import { fileRoutes } from './file-routes.ts';
 import { fraudWarningRoutes } from './fraud-warning-routes.ts';
 import { paymentMethodRoutes } from './payment-method-routes.ts';
 import { planRoutes } from './plan-routes.ts';
@@ -24,6 +25,7 @@ export const apiRoutes = (deps: ApiDependencies): AnyRouteDefinition[] => [
   ...clientObjectRoutes(deps),
   ...refundRoutes(deps),
   ...disputeRoutes(deps),
+  ...fileRoutes(deps),
   ...fraudWarningRoutes(deps),
   ...creditRoutes(deps),
   ...customerRoutes(deps),

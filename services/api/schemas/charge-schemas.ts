@@ -108,7 +108,7 @@ export const chargeSchema = z
     currency: z.string(),
     type: z.string().optional(),
     description: z.string().nullable(),
-    card: cardSchema.optional().meta({ description: 'Card charges only' }),
+    card: cardSchema.optional(),
     status: z.enum(['successful', 'pending', 'failed']),
     clientObjectId: z.string().optional().meta({
       description: 'Payment-method charges: client_char_…, lets the payer page follow the charge with the public key',

@@ -14,7 +14,7 @@ const evidenceBody = p
     ) as Record<(typeof disputeEvidenceFields)[number], z.ZodOptional<z.ZodString>>,
     {
       description:
-        'Evidence contesting the dispute; free text (file fields take a reference of your own). Submitted once.',
+        'Evidence contesting the dispute; free text, or the id of a file uploaded with POST /files (file_…, of this account and mode). Submitted once.',
     },
   )
   .refine((evidence) => Object.values(evidence).some((value) => value !== undefined), {

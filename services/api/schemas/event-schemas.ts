@@ -1,35 +1,9 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
+import { publicEventTypeNames } from '../../../projections/public-event-types.ts';
 
-/** Every public event type of the spec (spec: Events). */
-export const publicEventTypeNames = [
-  'CHARGE_SUCCEEDED',
-  'CHARGE_FAILED',
-  'CHARGE_UPDATED',
-  'CHARGE_CAPTURED',
-  'CHARGE_REFUNDED',
-  'CHARGE_DISPUTE_CREATED',
-  'CHARGE_DISPUTE_UPDATED',
-  'CHARGE_DISPUTE_WON',
-  'CHARGE_DISPUTE_LOST',
-  'CHARGE_DISPUTE_FUNDS_WITHDRAWN',
-  'CHARGE_DISPUTE_FUNDS_RESTORED',
-  'CUSTOMER_CREATED',
-  'CUSTOMER_UPDATED',
-  'CUSTOMER_DELETED',
-  'CUSTOMER_CARD_CREATED',
-  'CUSTOMER_CARD_UPDATED',
-  'CUSTOMER_CARD_DELETED',
-  'CUSTOMER_SUBSCRIPTION_CREATED',
-  'CUSTOMER_SUBSCRIPTION_UPDATED',
-  'CUSTOMER_SUBSCRIPTION_DELETED',
-  'PLAN_CREATED',
-  'PLAN_UPDATED',
-  'PLAN_DELETED',
-  'CROSS_SALE_OFFER_CREATED',
-  'CROSS_SALE_OFFER_UPDATED',
-  'CROSS_SALE_OFFER_DELETED',
-] as const;
+/** Every public event type of the spec (spec: Events), as the resources' read sides declare them. */
+export { publicEventTypeNames };
 
 export const listEventsQuery = p.listQuery({
   type: p.enum(publicEventTypeNames, { description: 'Only events of this type' }).optional(),

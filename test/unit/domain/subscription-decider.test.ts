@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InvalidRequestError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import {
   subscriptionDecider,
   type PlanSnapshot,
@@ -354,5 +354,19 @@ describe('subscription decider', () => {
         now: T0,
       })
       .thenThrows(InvalidRequestError, /trialing/);
+  });
+
+  it('cancels at once when its customer is deleted; nothing happens the second time', () => {
+    const active = history(create(), succeeded('char_1', T0));
+    const cancel: SubscriptionCommand = { type: 'CancelForDeletedCustomer', subscriptionId: 'sub_1', now: T0 + DAY };
+    const canceledEvent: SubscriptionEvent = {
+      type: 'SubscriptionCanceled',
+      data: { subscriptionId: 'sub_1', canceledAt: T0 + DAY, endedAt: T0 + DAY, reason: 'customer_deleted' },
+    };
+    spec(active).when(cancel).then([canceledEvent]);
+    spec([...active, canceledEvent])
+      .when(cancel)
+      .then([]);
+    spec([]).when(cancel).thenThrows(NotFoundError);
   });
 });

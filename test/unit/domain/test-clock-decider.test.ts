@@ -14,6 +14,13 @@ const advancing: TestClockEvent = {
 };
 
 describe('test clock decider', () => {
+  it('creates a clock frozen at its time, once', () => {
+    spec([]).when({ type: 'CreateTestClock', testClockId: 'clock_1', frozenTime: 1_000, name: null }).then([created]);
+    spec([created])
+      .when({ type: 'CreateTestClock', testClockId: 'clock_1', frozenTime: 2_000, name: 'again' })
+      .thenThrows(InvalidRequestError, /already exists/);
+  });
+
   it('advances only forward, one advance at a time', () => {
     spec([created]).when({ type: 'StartAdvance', testClockId: 'clock_1', frozenTime: 5_000 }).then([advancing]);
     spec([created])

@@ -1,86 +1,86 @@
-import type { CardSnapshot } from '../../../packages/domain/card/card-snapshot.ts';
-import type { ThreeDSecureResult } from '../../../packages/domain/charge/charge-events.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { tokenDecider } from '../../../packages/domain/token/token-decider.ts';
 import type { TokenEvent } from '../../../packages/domain/token/token-events.ts';
+import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(tokenDecider);
-const tokenId = 'tok_1';
-const now = new Date('2030-01-01T00:00:00Z');
-const card = { first6: '400000', last4: '3220', vaultRef: 'v_1' } as CardSnapshot;
-const created: TokenEvent = {
-  type: 'TokenCreated',
-  data: { tokenId, card, expiresAt: '2030-01-01T01:00:00.000Z' },
+const expiresAt = '2026-01-01T00:15:00.000Z';
+const created: TokenEvent = { type: 'TokenCreated', data: { tokenId: 'tok_1', card: cardSnapshot, expiresAt } };
+const usedForCharge: TokenEvent = {
+  type: 'TokenUsed',
+  data: { tokenId: 'tok_1', use: { kind: 'charge', chargeId: 'char_1' } },
 };
-const info = (liabilityShift: ThreeDSecureResult['liabilityShift'], amount = 1000): ThreeDSecureResult => ({
-  amount,
-  currency: 'EUR',
-  enrolled: true,
-  liabilityShift,
-  authenticationFlow: 'challenge',
-  version: '2.2.0',
-});
-const verified = (result: ThreeDSecureResult): TokenEvent => ({
-  type: 'TokenThreeDSecureVerified',
-  data: { tokenId, threeDSecureInfo: result },
-});
+const cardCreated: TokenEvent = {
+  type: 'TokenCardCreated',
+  data: { tokenId: 'tok_1', customerId: 'cust_1', cardId: 'card_1' },
+};
+const beforeExpiry = new Date('2026-01-01T00:10:00.000Z');
 
-describe('token decider: 3-D Secure', () => {
-  it('records a verification on an unused token', () => {
-    spec([created])
-      .when({ type: 'VerifyThreeDSecure', tokenId, threeDSecureInfo: info('pending'), now })
-      .then([verified(info('pending'))]);
+describe('token decider', () => {
+  describe('CreateToken', () => {
+    it('records the card and when the token expires, once', () => {
+      spec([])
+        .when({ type: 'CreateToken', tokenId: 'tok_1', card: cardSnapshot, expiresAt: new Date(expiresAt) })
+        .then([created]);
+      spec([created])
+        .when({ type: 'CreateToken', tokenId: 'tok_1', card: cardSnapshot, expiresAt: new Date(expiresAt) })
+        .thenThrows(InvalidRequestError, /already exists/);
+    });
   });
 
-  it('records nothing when verified again for the same amount and currency (a reloaded page)', () => {
-    spec([created, verified(info('pending'))])
-      .when({ type: 'VerifyThreeDSecure', tokenId, threeDSecureInfo: info('pending'), now })
-      .then([]);
+  describe('UseToken', () => {
+    it('is used once, for a charge, a card or a credit', () => {
+      spec([created])
+        .when({ type: 'UseToken', tokenId: 'tok_1', use: { kind: 'charge', chargeId: 'char_1' }, now: beforeExpiry })
+        .then([usedForCharge]);
+      spec([created])
+        .when({ type: 'UseToken', tokenId: 'tok_1', use: { kind: 'credit', creditId: 'cr_1' }, now: beforeExpiry })
+        .then([{ type: 'TokenUsed', data: { tokenId: 'tok_1', use: { kind: 'credit', creditId: 'cr_1' } } }]);
+      spec([created, usedForCharge])
+        .when({
+          type: 'UseToken',
+          tokenId: 'tok_1',
+          use: { kind: 'card', customerId: 'cust_1', cardId: 'card_1' },
+          now: beforeExpiry,
+        })
+        .thenThrows(InvalidRequestError, /already been used/);
+    });
+
+    it('can be used up to its expiry, and is a card error after it', () => {
+      const use = { type: 'UseToken', tokenId: 'tok_1', use: { kind: 'charge', chargeId: 'char_1' } } as const;
+      spec([created])
+        .when({ ...use, now: new Date(expiresAt) })
+        .then([usedForCharge]);
+      spec([created])
+        .when({ ...use, now: new Date(Date.parse(expiresAt) + 1) })
+        .thenThrows(CardError, /expired/);
+    });
+
+    it('names an unknown token as a bad parameter, not a missing resource', () => {
+      spec([])
+        .when({ type: 'UseToken', tokenId: 'tok_9', use: { kind: 'charge', chargeId: 'char_1' }, now: beforeExpiry })
+        .thenThrows(InvalidRequestError, /token 'tok_9' does not exist/);
+    });
   });
 
-  it('replaces the result when verified for another amount', () => {
-    spec([created, verified(info('successful'))])
-      .when({ type: 'VerifyThreeDSecure', tokenId, threeDSecureInfo: info('pending', 2500), now })
-      .then([verified(info('pending', 2500))]);
-  });
+  describe('RecordTokenCard', () => {
+    it('records the saved card of a used token once; nothing happens the second time', () => {
+      spec([created, usedForCharge])
+        .when({ type: 'RecordTokenCard', tokenId: 'tok_1', customerId: 'cust_1', cardId: 'card_1' })
+        .then([cardCreated]);
+      spec([created, usedForCharge, cardCreated])
+        .when({ type: 'RecordTokenCard', tokenId: 'tok_1', customerId: 'cust_1', cardId: 'card_1' })
+        .then([]);
+      spec([created, usedForCharge, cardCreated])
+        .when({ type: 'RecordTokenCard', tokenId: 'tok_1', customerId: 'cust_2', cardId: 'card_2' })
+        .then([]);
+    });
 
-  it('refuses to verify an unknown, used or expired token', () => {
-    spec([])
-      .when({ type: 'VerifyThreeDSecure', tokenId, threeDSecureInfo: info('pending'), now })
-      .thenThrows(NotFoundError);
-    spec([created, { type: 'TokenUsed', data: { tokenId, use: { kind: 'charge', chargeId: 'char_1' } } }])
-      .when({ type: 'VerifyThreeDSecure', tokenId, threeDSecureInfo: info('pending'), now })
-      .thenThrows(InvalidRequestError, /already been used/);
-    spec([created])
-      .when({
-        type: 'VerifyThreeDSecure',
-        tokenId,
-        threeDSecureInfo: info('pending'),
-        now: new Date('2030-01-01T02:00:00Z'),
-      })
-      .thenThrows(CardError, /expired/);
-  });
-
-  it('completes an open challenge as successful or failed', () => {
-    spec([created, verified(info('pending'))])
-      .when({ type: 'CompleteThreeDSecureChallenge', tokenId, authenticated: true, now })
-      .then([{ type: 'TokenThreeDSecureChallengeCompleted', data: { tokenId, liabilityShift: 'successful' } }]);
-    spec([created, verified(info('pending'))])
-      .when({ type: 'CompleteThreeDSecureChallenge', tokenId, authenticated: false, now })
-      .then([{ type: 'TokenThreeDSecureChallengeCompleted', data: { tokenId, liabilityShift: 'failed' } }]);
-  });
-
-  it('refuses to complete a challenge that is not open: never opened, or already answered', () => {
-    spec([created])
-      .when({ type: 'CompleteThreeDSecureChallenge', tokenId, authenticated: true, now })
-      .thenThrows(InvalidRequestError, /no open 3-D Secure challenge/);
-    spec([
-      created,
-      verified(info('pending')),
-      { type: 'TokenThreeDSecureChallengeCompleted', data: { tokenId, liabilityShift: 'failed' } },
-    ])
-      .when({ type: 'CompleteThreeDSecureChallenge', tokenId, authenticated: true, now })
-      .thenThrows(InvalidRequestError, /no open 3-D Secure challenge/);
+    it('refuses an unknown token', () => {
+      spec([])
+        .when({ type: 'RecordTokenCard', tokenId: 'tok_1', customerId: 'cust_1', cardId: 'card_1' })
+        .thenThrows(NotFoundError);
+    });
   });
 });

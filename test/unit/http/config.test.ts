@@ -26,6 +26,7 @@ describe('config: environment', () => {
       shutdownTimeoutMs: 10_000,
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
+      strictResponses: false,
     });
   });
 
@@ -54,6 +55,7 @@ describe('config: environment', () => {
       NETWORK_DISPUTE_DECISION_DELAY_MS: '300',
       NETWORK_DISPUTE_DELAY_MS: '100',
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
+      STRICT_RESPONSES: 'true',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -73,6 +75,7 @@ describe('config: environment', () => {
       serviceRole: 'worker',
       shutdownTimeoutMs: 0,
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
+      strictResponses: true,
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));

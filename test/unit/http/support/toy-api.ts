@@ -48,6 +48,7 @@ export interface ToyApiOptions {
   idempotency?: IdempotencyOptions;
   /** Extra routes for a test's own purpose. */
   routes?: (calls: Map<string, number>, logger: Logger) => AnyRouteDefinition[];
+  strictResponses?: boolean;
 }
 
 function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefinition[] {
@@ -193,6 +194,7 @@ export async function startToyApi(options: ToyApiOptions = {}): Promise<ToyApi> 
     maxBodyBytes: options.maxBodyBytes ?? 100 * 1024,
     health: { ready: async () => ready.value },
     openApiDocument: () => buildOpenApiDocument(routes, { title: 'Toy API', version: '1.0.0' }),
+    ...(options.strictResponses !== undefined ? { strictResponses: options.strictResponses } : {}),
   };
   const server: RunningServer = await listen(createApp(appOptions), 0, '127.0.0.1');
   return {

@@ -1,0 +1,5 @@
+import { cardExpiryAsSentUpcasters } from './card/card-expiry-upcasters.ts';
+import { EventUpcasters } from './event-upcasting.ts';
+
+/** Every upcaster of every event type; a new one is added here with its tests. */
+export const eventUpcasters = new EventUpcasters([...cardExpiryAsSentUpcasters]);

@@ -1,0 +1,8 @@
+import type { ReadSide } from '../read-side.ts';
+import { webhookDeliveriesProjection } from '../webhook-deliveries-projection.ts';
+
+/** Webhook deliveries: one per public event and subscribed endpoint (`docs/webhooks.md`). */
+export const webhookDeliveryReadSide = {
+  projections: [webhookDeliveriesProjection],
+  publicEvents: null,
+} satisfies ReadSide;
