@@ -36,6 +36,8 @@ export interface Config {
   webhookTimeoutMs: number;
   serviceRole: ServiceRole;
   shutdownTimeoutMs: number;
+  /** Proxies (load balancers) in front of the API whose X-Forwarded-For is trusted for the client IP; 0: none. */
+  trustProxyHops: number;
   /** How often workers look for due work (renewals, retries, deliveries, network outcomes). */
   schedulerIntervalMs: number;
   /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
@@ -121,6 +123,7 @@ const environmentSchema = z
     WEBHOOK_TIMEOUT_MS: integerBetween(100, 600_000).default(10_000),
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
     SHUTDOWN_TIMEOUT_MS: integerBetween(0, 600_000).default(10_000),
+    TRUST_PROXY: integerBetween(0, 10).default(0),
     SCHEDULER_INTERVAL_MS: integerBetween(50, 3_600_000).default(1000),
     NETWORK_DISPUTE_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
@@ -158,6 +161,7 @@ const environmentSchema = z
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
     serviceRole: env.SERVICE_ROLE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    trustProxyHops: env.TRUST_PROXY,
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS,
     networkDelaysMs: {
       dispute: env.NETWORK_DISPUTE_DELAY_MS,

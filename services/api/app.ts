@@ -36,6 +36,8 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     },
     openApiDocument: buildOpenApi,
     strictResponses: config.strictResponses,
+    // The payer's IP (fraud checks) is the client's, not a load balancer's.
+    ...(config.trustProxyHops > 0 ? { trustProxy: config.trustProxyHops } : {}),
   });
   // Offer images are PNG, not JSON, and need no API key: served in front of the API's HTTP kit.
   const app = express();

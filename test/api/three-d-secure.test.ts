@@ -176,7 +176,12 @@ describe('3-D Secure verification of tokens', function () {
   });
 
   it("records the payer's browser data on tokens made with the public key, not with the secret key", async () => {
-    const headers = { 'user-agent': 'Mozilla/5.0 (Payer)', 'accept-language': 'fr-FR,fr;q=0.9' };
+    // Without TRUST_PROXY a forwarded address is the client's claim only: not taken.
+    const headers = {
+      'user-agent': 'Mozilla/5.0 (Payer)',
+      'accept-language': 'fr-FR,fr;q=0.9',
+      'x-forwarded-for': '81.2.69.160',
+    };
     const fromBrowser = await browser.post<Token>('/tokens', {
       json: { ...cardDetails(FRICTIONLESS), fraudCheckData: { email: 'payer@example.com', ipAddress: '10.9.9.9' } },
       headers,
@@ -202,6 +207,31 @@ describe('3-D Secure verification of tokens', function () {
     }).toString();
     return url.toString();
   }
+});
+
+describe("the payer's IP address behind a load balancer (TRUST_PROXY=1)", function () {
+  this.timeout(60_000);
+  let service: ServiceProcess;
+
+  before(async () => {
+    service = await startService({ env: { TRUST_PROXY: '1' } });
+  });
+
+  after(async () => {
+    await service.stop();
+    removeDataDir(service.dataDir);
+  });
+
+  it('records the forwarded client address and its country (offline GeoIP) on a token made with the public key', async () => {
+    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    const token = await api.post<Token>('/tokens', {
+      key: service.keys!.testPublicKey,
+      json: cardDetails('4242424242424242'),
+      headers: { 'x-forwarded-for': '81.2.69.160', 'user-agent': 'Payer/1.0' },
+    });
+    const paid = await api.post<Charge>('/charges', { json: { amount: 500, currency: 'GBP', card: token.body.id } });
+    expect(paid.body.card.fraudCheckData).to.deep.include({ ipAddress: '81.2.69.160', ipCountry: 'GB' });
+  });
 });
 
 describe('Shift4.js and the card field frames', function () {

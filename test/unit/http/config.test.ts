@@ -24,8 +24,12 @@ describe('config: environment', () => {
       webhookTimeoutMs: 10_000,
       serviceRole: 'all',
       shutdownTimeoutMs: 10_000,
+      trustProxyHops: 0,
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
+      paymentMethodChargeExpirySeconds: 3600,
+      paymentMethodProcessingDelayMs: 5000,
+      fileMaxBytes: 10_485_760,
       strictResponses: false,
     });
   });
@@ -52,6 +56,7 @@ describe('config: environment', () => {
       WEBHOOK_TIMEOUT_MS: '2500',
       SERVICE_ROLE: 'worker',
       SHUTDOWN_TIMEOUT_MS: '0',
+      TRUST_PROXY: '2',
       NETWORK_DISPUTE_DECISION_DELAY_MS: '300',
       NETWORK_DISPUTE_DELAY_MS: '100',
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
@@ -74,6 +79,7 @@ describe('config: environment', () => {
       webhookTimeoutMs: 2500,
       serviceRole: 'worker',
       shutdownTimeoutMs: 0,
+      trustProxyHops: 2,
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
       strictResponses: true,
     });
