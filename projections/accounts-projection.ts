@@ -1,59 +1,66 @@
-import type { AccountEvent } from '../packages/domain/account/account-events.ts';
-import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { Document } from '../packages/readstore/document-store.ts';
-import type { Projection } from '../packages/projection/projection.ts';
-import { occurredAtSeconds } from './event-time.ts';
+import type { AccountEvent, AccountSettings, KeyKind } from '../packages/domain/account/account-events.ts';
 import type { Mode } from '../packages/domain/mode.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import { eventProjection } from './event-projection.ts';
+import { occurredAtSeconds } from './event-time.ts';
 
 /** An API key looked up by the SHA-256 of the key (the document id) at authentication. */
-export interface ApiKeyDoc extends Document {
+export interface ApiKeyDoc {
+  id: string;
+  created: number;
+  _seq: number;
   keyId: string;
   accountId: string;
   mode: Mode;
-  kind: 'secret' | 'public';
+  kind: KeyKind;
   last4: string;
   vaultRef: string | null;
 }
 
-export interface AccountDoc extends Document {
+export interface AccountDoc {
+  id: string;
+  created: number;
+  _seq: number;
   name: string;
-  settings: Record<string, unknown>;
-  keys: { keyId: string; kind: string; mode: string; last4: string }[];
+  settings: AccountSettings;
+  keys: { keyId: string; kind: KeyKind; mode: Mode; last4: string }[];
 }
 
+export const accountsCollection = readModelCollection<AccountDoc>('accounts');
+export const apiKeysCollection = readModelCollection<ApiKeyDoc>('api_keys');
+
 /** `accounts`: accounts and the key lookup used by authentication. */
-export const accountsProjection: Projection = {
+export const accountsProjection = eventProjection<AccountEvent>({
   name: 'accounts',
-  collections: { accounts: {}, api_keys: {} },
-  handles: (type) => type === 'AccountCreated' || type === 'AccountSettingsChanged',
-  async apply(recorded: RecordedEvent, tx) {
-    const event = recorded as unknown as RecordedEvent & AccountEvent;
-    if (event.type === 'AccountSettingsChanged') {
-      const account = await tx.get<AccountDoc>('accounts', event.data.accountId);
-      if (account) tx.put('accounts', { ...account, settings: { ...event.data.settings } });
-      return;
-    }
-    const created = occurredAtSeconds(recorded);
-    tx.put('accounts', {
-      id: event.data.accountId,
-      created,
-      _seq: recorded.position,
-      name: event.data.name,
-      settings: { ...event.data.settings },
-      keys: event.data.keys.map(({ keyId, kind, mode, last4 }) => ({ keyId, kind, mode, last4 })),
-    } satisfies AccountDoc);
-    for (const key of event.data.keys) {
-      tx.put('api_keys', {
-        id: key.keyHash,
+  collections: ownedCollections(accountsCollection, apiKeysCollection),
+  on: {
+    AccountCreated(event, tx) {
+      const created = occurredAtSeconds(event);
+      tx.put(accountsCollection, {
+        id: event.data.accountId,
         created,
-        _seq: recorded.position,
-        keyId: key.keyId,
-        accountId: event.data.accountId,
-        mode: key.mode,
-        kind: key.kind,
-        last4: key.last4,
-        vaultRef: key.vaultRef,
-      } satisfies ApiKeyDoc);
-    }
+        _seq: event.position,
+        name: event.data.name,
+        settings: { ...event.data.settings },
+        keys: event.data.keys.map(({ keyId, kind, mode, last4 }) => ({ keyId, kind, mode, last4 })),
+      });
+      for (const key of event.data.keys) {
+        tx.put(apiKeysCollection, {
+          id: key.keyHash,
+          created,
+          _seq: event.position,
+          keyId: key.keyId,
+          accountId: event.data.accountId,
+          mode: key.mode,
+          kind: key.kind,
+          last4: key.last4,
+          vaultRef: key.vaultRef,
+        });
+      }
+    },
+    async AccountSettingsChanged(event, tx) {
+      const account = await tx.get(accountsCollection, event.data.accountId);
+      if (account) tx.put(accountsCollection, { ...account, settings: { ...event.data.settings } });
+    },
   },
-};
+});

@@ -1,10 +1,13 @@
-import { blacklistRuleView } from './views/blacklist-rule-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { blacklistRuleView, type BlacklistRuleDoc } from './views/blacklist-rule-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `blacklist_rules`: GET /blacklist[/{id}] (filter: deleted) and the live rules charges are screened against. */
-export const blacklistProjection = viewProjection(
-  'blacklist',
+/** GET /blacklist[/{id}] (filter: deleted) and the live rules charges are screened against. */
+export const blacklistRulesCollection = objectCollection<BlacklistRuleDoc>(
   'blacklist_rules',
+  'Blacklist rule',
   scopedIndexes('_deleted'),
-  blacklistRuleView,
 );
+
+/** `blacklist`: one document per blacklist rule. */
+export const blacklistProjection = viewProjection('blacklist', blacklistRulesCollection, blacklistRuleView);

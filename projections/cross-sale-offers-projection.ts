@@ -1,10 +1,17 @@
-import { crossSaleOfferView } from './views/cross-sale-offer-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { crossSaleOfferView, type CrossSaleOfferDoc } from './views/cross-sale-offer-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `crossSaleOffers`: GET /cross-sale-offers[/{id}] (filter: deleted). */
+/** GET /cross-sale-offers[/{id}] (filter: deleted). */
+export const crossSaleOffersCollection = objectCollection<CrossSaleOfferDoc>(
+  'crossSaleOffers',
+  'Cross-sale offer',
+  scopedIndexes('_deleted'),
+);
+
+/** `crossSaleOffers`: one document per cross-sale offer. */
 export const crossSaleOffersProjection = viewProjection(
   'crossSaleOffers',
-  'crossSaleOffers',
-  scopedIndexes('_deleted'),
+  crossSaleOffersCollection,
   crossSaleOfferView,
 );

@@ -1,10 +1,13 @@
-import { customerView } from './views/customer-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { customerView, type CustomerDoc } from './views/customer-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `customers`: GET /customers/{id} and the customer list (filters: email, deleted). */
-export const customersProjection = viewProjection(
+/** GET /customers/{id} and the customer list (filters: email, deleted). */
+export const customersCollection = objectCollection<CustomerDoc>(
   'customers',
-  'customers',
+  'Customer',
   scopedIndexes('_deleted', 'email'),
-  customerView,
 );
+
+/** `customers`: one document per customer, with its most recent cards. */
+export const customersProjection = viewProjection('customers', customersCollection, customerView);

@@ -1,5 +1,9 @@
-import { disputeView } from './views/dispute-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { disputeView, type DisputeDoc } from './views/dispute-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `disputes`: GET /disputes/{id} and the dispute list. */
-export const disputesProjection = viewProjection('disputes', 'disputes', scopedIndexes('charge'), disputeView);
+/** GET /disputes/{id} and the dispute list. */
+export const disputesCollection = objectCollection<DisputeDoc>('disputes', 'Dispute', scopedIndexes('charge'));
+
+/** `disputes`: one document per dispute. */
+export const disputesProjection = viewProjection('disputes', disputesCollection, disputeView);

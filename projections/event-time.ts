@@ -5,8 +5,15 @@ import type { Mode } from '../packages/domain/mode.ts';
 export const occurredAtSeconds = (event: RecordedEvent): number =>
   Math.floor(Date.parse(event.metadata.occurredAt) / 1000);
 
-/** Fields that scope a read-model document to its tenant, and its tie-breaking sort key. */
-export const tenantFields = (event: RecordedEvent): { _accountId: string; _mode: Mode; _seq: number } => ({
+/** Internal fields that scope a read-model document to its tenant, and its tie-breaking sort key. */
+export interface TenantScope {
+  _accountId: string;
+  _mode: Mode;
+  _seq: number;
+}
+
+/** The tenant scope of a document created by this event. */
+export const tenantFields = (event: RecordedEvent): TenantScope => ({
   _accountId: event.metadata.accountId,
   _mode: event.metadata.mode,
   _seq: event.position,

@@ -1,5 +1,9 @@
-import { fileView } from './views/file-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { fileView, type FileDoc } from './views/file-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `files`: GET /files[/{id}] (filter: purpose). */
-export const filesProjection = viewProjection('files', 'files', scopedIndexes('purpose'), fileView);
+/** GET /files[/{id}] (filter: purpose). */
+export const filesCollection = objectCollection<FileDoc>('files', 'File', scopedIndexes('purpose'));
+
+/** `files`: one document per uploaded file. */
+export const filesProjection = viewProjection('files', filesCollection, fileView);

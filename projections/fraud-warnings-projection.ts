@@ -1,10 +1,13 @@
-import { fraudWarningView } from './views/fraud-warning-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { fraudWarningView, type FraudWarningDoc } from './views/fraud-warning-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `fraud-warnings`: GET /fraud-warnings/{id} and the list (filters: charge, actionable). */
-export const fraudWarningsProjection = viewProjection(
-  'fraud-warnings',
+/** GET /fraud-warnings/{id} and the list (filters: charge, actionable). */
+export const fraudWarningsCollection = objectCollection<FraudWarningDoc>(
   'fraud_warnings',
+  'Fraud warning',
   scopedIndexes('charge', 'actionable'),
-  fraudWarningView,
 );
+
+/** `fraud-warnings`: one document per fraud warning. */
+export const fraudWarningsProjection = viewProjection('fraud-warnings', fraudWarningsCollection, fraudWarningView);

@@ -1,25 +1,28 @@
-import { disputeEventTypes } from '../packages/domain/charge/dispute-events.ts';
-import { fraudWarningEventTypes } from '../packages/domain/charge/fraud-warning-events.ts';
+import type { DisputeEvent } from '../packages/domain/charge/dispute-events.ts';
+import type { FraudWarningReceived } from '../packages/domain/charge/fraud-warning-events.ts';
 import {
-  networkOutcomeEventTypes,
   networkOutcomeJobId,
   type NetworkOutcomeKind,
   type NetworkOutcomesExpected,
 } from '../packages/domain/charge/network-outcome-events.ts';
-import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { CreatedRange, Document } from '../packages/readstore/document-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
 import type { Mode } from '../packages/domain/mode.ts';
+import type { ProjectedEvent, ProjectionTransaction } from '../packages/projection/projection.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import type { CreatedRange } from '../packages/readstore/document-store.ts';
+import { eventProjection } from './event-projection.ts';
 
 /**
  * One announced network outcome not delivered yet (a dispute to open, a fraud warning, a dispute
- * decision): what the worker's scheduler scans (DESIGN §4.7). Its id is the job id.
+ * decision): what the worker's scheduler scans (`docs/disputes.md`). Its id is the job id.
  *
  * Lists are newest first by (`created`, `_seq`); this internal collection stores both negated
  * (`created` = -due second), so that a plain list gives the earliest due first and
  * `created >= -now` selects what is due by now.
  */
-export interface NetworkOutcomeDueDoc extends Document {
+export interface NetworkOutcomeDueDoc {
+  id: string;
+  created: number;
+  _seq: number;
   chargeId: string;
   kind: NetworkOutcomeKind;
   /**
@@ -32,33 +35,30 @@ export interface NetworkOutcomeDueDoc extends Document {
   _mode: Mode;
 }
 
-export const NETWORK_OUTCOMES_DUE = 'network_outcomes_due';
+export const networkOutcomesDueCollection = readModelCollection<NetworkOutcomeDueDoc>('network_outcomes_due');
 
 /** The `created` range of outcomes due by `nowMs` (whole seconds: callers check `dueAtMs`). */
 export const outcomesDueBy = (nowMs: number): CreatedRange => ({ gte: -Math.floor(nowMs / 1000) });
 
-/** Which outcome each delivery event settles. */
-const settles: Readonly<Record<string, NetworkOutcomeKind>> = {
-  DisputeOpened: 'dispute',
-  FraudWarningReceived: 'fraud_warning',
-  DisputeWon: 'dispute_decision',
-  DisputeLost: 'dispute_decision',
-};
-
-const handled = new Set<string>([...networkOutcomeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes]);
+/** A delivered outcome is no longer due. */
+const settles =
+  (kind: NetworkOutcomeKind) =>
+  (event: ProjectedEvent<DisputeEvent | FraudWarningReceived>, tx: ProjectionTransaction): void =>
+    tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, kind));
 
 /** `network-outcomes-due`: announced network outcomes until they are delivered (or moot). */
-export const networkOutcomesDueProjection: Projection = {
+export const networkOutcomesDueProjection = eventProjection<
+  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived
+>({
   name: 'network-outcomes-due',
-  collections: { [NETWORK_OUTCOMES_DUE]: {} },
-  handles: (type) => handled.has(type),
-  async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    const chargeId = (event.data as { chargeId: string }).chargeId;
-    if (event.type === 'NetworkOutcomesExpected') {
-      for (const outcome of (event.data as NetworkOutcomesExpected['data']).outcomes) {
+  collections: ownedCollections(networkOutcomesDueCollection),
+  on: {
+    NetworkOutcomesExpected(event, tx) {
+      const { chargeId } = event.data;
+      for (const outcome of event.data.outcomes) {
         const delayMs = Math.max(0, Date.parse(outcome.dueAt) - Date.parse(event.metadata.occurredAt));
         const dueAtMs = event.recordedAt.getTime() + delayMs;
-        const doc: NetworkOutcomeDueDoc = {
+        tx.put(networkOutcomesDueCollection, {
           id: networkOutcomeJobId(chargeId, outcome.kind),
           created: -Math.floor(dueAtMs / 1000),
           _seq: -event.position,
@@ -67,12 +67,14 @@ export const networkOutcomesDueProjection: Projection = {
           dueAtMs,
           _accountId: event.metadata.accountId,
           _mode: event.metadata.mode,
-        };
-        tx.put(NETWORK_OUTCOMES_DUE, doc);
+        });
       }
-      return;
-    }
-    const settled = settles[event.type];
-    if (settled) tx.delete(NETWORK_OUTCOMES_DUE, networkOutcomeJobId(chargeId, settled));
+    },
+    DisputeOpened: settles('dispute'),
+    FraudWarningReceived: settles('fraud_warning'),
+    DisputeWon: settles('dispute_decision'),
+    DisputeLost: settles('dispute_decision'),
+    // Evidence asks the network for a decision: the `dispute_decision` announcement follows it.
+    DisputeEvidenceSubmitted: () => undefined,
   },
-};
+});

@@ -5,6 +5,7 @@ import {
 import type { Mode } from '../packages/domain/mode.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
 import type { CreatedRange, Document } from '../packages/readstore/document-store.ts';
 
 /**
@@ -24,7 +25,8 @@ export interface PaymentMethodChargeDueDoc extends Document {
   _mode: Mode;
 }
 
-export const PAYMENT_METHOD_CHARGES_DUE = 'payment_method_charges_due';
+export const paymentMethodChargesDueCollection =
+  readModelCollection<PaymentMethodChargeDueDoc>('payment_method_charges_due');
 
 /** The `created` range of charges due by `nowMs` (whole seconds: callers check `dueAtMs`). */
 export const chargesDueBy = (nowMs: number): CreatedRange => ({ gte: -Math.floor(nowMs / 1000) });
@@ -34,20 +36,20 @@ const handled = new Set<string>(paymentMethodChargeEventTypes);
 /** `payment-method-charges-due`: pending payment-method charges until they are completed. */
 export const paymentMethodChargesDueProjection: Projection = {
   name: 'payment-method-charges-due',
-  collections: { [PAYMENT_METHOD_CHARGES_DUE]: {} },
+  collections: ownedCollections(paymentMethodChargesDueCollection),
   handles: (type) => handled.has(type),
   apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
     const event = recorded as unknown as RecordedEvent & PaymentMethodChargeEvent;
     switch (event.type) {
       case 'ChargePending':
-        tx.put(PAYMENT_METHOD_CHARGES_DUE, dueDoc(recorded, event.data.chargeId, event.data.expiresAt));
+        tx.put(paymentMethodChargesDueCollection, dueDoc(recorded, event.data.chargeId, event.data.expiresAt));
         break;
       case 'PaymentMethodChargeProcessing':
-        tx.put(PAYMENT_METHOD_CHARGES_DUE, dueDoc(recorded, event.data.chargeId, event.data.settlesAt));
+        tx.put(paymentMethodChargesDueCollection, dueDoc(recorded, event.data.chargeId, event.data.settlesAt));
         break;
       case 'PaymentMethodChargeAuthorized':
       case 'PaymentMethodChargeFailed':
-        tx.delete(PAYMENT_METHOD_CHARGES_DUE, event.data.chargeId);
+        tx.delete(paymentMethodChargesDueCollection, event.data.chargeId);
         break;
     }
     return Promise.resolve();

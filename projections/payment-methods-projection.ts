@@ -1,10 +1,13 @@
-import { paymentMethodView } from './views/payment-method-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { paymentMethodView, type PaymentMethodDoc } from './views/payment-method-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `payment_methods`: GET /payment-methods[/{id}] (filters: customerId, deleted). */
-export const paymentMethodsProjection = viewProjection(
-  'payment-methods',
+/** GET /payment-methods[/{id}] (filters: customerId, deleted). */
+export const paymentMethodsCollection = objectCollection<PaymentMethodDoc>(
   'payment_methods',
+  'Payment method',
   scopedIndexes('_deleted', 'customerId'),
-  paymentMethodView,
 );
+
+/** `payment-methods`: one document per payment method. */
+export const paymentMethodsProjection = viewProjection('payment-methods', paymentMethodsCollection, paymentMethodView);

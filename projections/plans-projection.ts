@@ -1,5 +1,9 @@
-import { planView } from './views/plan-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { planView, type PlanDoc } from './views/plan-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `plans`: GET /plans[/{id}] (filter: deleted). */
-export const plansProjection = viewProjection('plans', 'plans', scopedIndexes('_deleted'), planView);
+/** GET /plans[/{id}] (filter: deleted). */
+export const plansCollection = objectCollection<PlanDoc>('plans', 'Plan', scopedIndexes('_deleted'));
+
+/** `plans`: one document per plan. */
+export const plansProjection = viewProjection('plans', plansCollection, planView);

@@ -19,8 +19,9 @@ export async function publicEventsOf(
   const privateCopy: ProjectionTransaction = {
     get: <T extends Document>(collection: string, id: string) => tx.get<T>(`${prefix}${collection}`, id),
     put(collection, doc) {
-      if (collection === PUBLIC_EVENTS) produced.push(doc as PublicEventDoc);
-      else tx.put(`${prefix}${collection}`, doc);
+      if (collection === PUBLIC_EVENTS) {
+        if (isPublicEvent(doc)) produced.push(doc);
+      } else tx.put(`${prefix}${collection}`, doc);
     },
     delete(collection, id) {
       if (collection !== PUBLIC_EVENTS) tx.delete(`${prefix}${collection}`, id);
@@ -31,6 +32,8 @@ export async function publicEventsOf(
 }
 
 const PUBLIC_EVENTS = 'events';
+
+const isPublicEvent = (doc: Document): doc is PublicEventDoc => 'objectType' in doc && doc.objectType === 'event';
 
 /** The collections a private copy needs, named with the caller's prefix. */
 export const privateCopyCollections = (prefix: string): Record<string, object> =>

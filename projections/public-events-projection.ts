@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
 import { publicObjects, type PublicEventType } from './public-event-types.ts';
@@ -22,14 +23,22 @@ export interface PublicEventDoc extends Document {
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
+/** GET /events[/{id}] (filter: type) and the events webhooks deliver. */
+export const publicEventsCollection = objectCollection<PublicEventDoc>(
+  'events',
+  'Event',
+  scopedIndexes('type', '_objectId'),
+);
+
 /**
- * `events`: the public events of GET /events and webhooks (DESIGN §4.6). Keeps its own copy of
+ * `events`: the public events of GET /events and webhooks (`docs/architecture.md`, "Public
+ * events"). Keeps its own copy of
  * every object's view (`event_objects`) so that each event's `data` is the object as it stood
  * right after that change, also when rebuilt from the log.
  */
 export const publicEventsProjection: Projection = {
   name: 'events',
-  collections: { events: scopedIndexes('type', '_objectId'), event_objects: {} },
+  collections: { ...ownedCollections(publicEventsCollection), event_objects: {} },
   handles: (type) => publicObjects.some((object) => object.changes(type)),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
     let index = 0;

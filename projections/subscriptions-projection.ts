@@ -1,10 +1,13 @@
-import { subscriptionView } from './views/subscription-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { subscriptionView, type SubscriptionDoc } from './views/subscription-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `subscriptions`: GET /subscriptions[/{id}] and per customer (filters: customerId, deleted), and a test clock's subscriptions. */
-export const subscriptionsProjection = viewProjection(
+/** GET /subscriptions[/{id}] and per customer (filters: customerId, deleted), and a test clock's subscriptions. */
+export const subscriptionsCollection = objectCollection<SubscriptionDoc>(
   'subscriptions',
-  'subscriptions',
+  'Subscription',
   scopedIndexes('customerId', '_deleted', '_testClockId'),
-  subscriptionView,
 );
+
+/** `subscriptions`: one document per subscription. */
+export const subscriptionsProjection = viewProjection('subscriptions', subscriptionsCollection, subscriptionView);

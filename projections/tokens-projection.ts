@@ -1,5 +1,9 @@
-import { tokenView } from './views/token-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { tokenView, type TokenDoc } from './views/token-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `tokens`: GET /tokens/{id}. */
-export const tokensProjection = viewProjection('tokens', 'tokens', scopedIndexes(), tokenView);
+/** GET /tokens/{id}. */
+export const tokensCollection = objectCollection<TokenDoc>('tokens', 'Token', scopedIndexes());
+
+/** `tokens`: one document per token. */
+export const tokensProjection = viewProjection('tokens', tokensCollection, tokenView);

@@ -1,21 +1,20 @@
-import {
-  webhookDeliveryEventTypes,
-  type WebhookDeliveryEvent,
-} from '../packages/domain/webhook-delivery/webhook-delivery-events.ts';
-import {
-  webhookEndpointEventTypes,
-  type WebhookEndpointEvent,
-} from '../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import type { WebhookDeliveryEvent } from '../packages/domain/webhook-delivery/webhook-delivery-events.ts';
+import type { WebhookEndpointEvent } from '../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import type { Mode } from '../packages/domain/mode.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { Document } from '../packages/readstore/document-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import {
+  objectCollection,
+  ownedCollections,
+  readModelCollection,
+} from '../packages/projection/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
+import { eventDispatch } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
 import { privateCopyCollections, producesPublicEvents, publicEventsOf } from './public-events-of.ts';
 import type { PublicEventDoc } from './public-events-projection.ts';
 import { scopedIndexes } from './view-projection.ts';
-import { WEBHOOK_DUE, webhookDueDoc } from './webhook-due-deliveries.ts';
-import type { Mode } from '../packages/domain/mode.ts';
+import { webhookDueCollection, webhookDueDoc } from './webhook-due-deliveries.ts';
 
 export interface WebhookAttemptView {
   attempt: number;
@@ -27,7 +26,9 @@ export interface WebhookAttemptView {
 }
 
 /** GET /webhook-endpoints/{id}/deliveries: one public event to one endpoint, with every attempt. */
-export interface WebhookDeliveryDoc extends Document {
+export interface WebhookDeliveryObject {
+  id: string;
+  created: number;
   objectType: 'webhookDelivery';
   endpointId: string;
   eventId: string;
@@ -36,44 +37,59 @@ export interface WebhookDeliveryDoc extends Document {
   attempts: WebhookAttemptView[];
   /** Unix seconds of the next attempt while pending, else null. */
   nextAttemptAt: number | null;
+}
+
+export interface WebhookDeliveryDoc extends WebhookDeliveryObject {
+  _seq: number;
   _accountId: string;
   _mode: Mode;
 }
 
 /** Per account and mode, the endpoints and what they subscribe to, as of the event being projected. */
-interface SubscriptionsDoc extends Document {
+interface SubscriptionsDoc {
+  /** `<accountId>:<mode>`. */
+  id: string;
+  created: number;
   endpoints: { endpointId: string; events: string[]; enabled: boolean }[];
 }
 
-const DELIVERIES = 'webhook_deliveries';
-const SUBSCRIPTIONS = 'webhook_subscriptions';
+/** GET /webhook-endpoints/{id}/deliveries (filters: endpointId, status, eventId). */
+export const webhookDeliveriesCollection = objectCollection<WebhookDeliveryDoc>(
+  'webhook_deliveries',
+  'Webhook delivery',
+  scopedIndexes('endpointId', 'status', 'eventId'),
+);
+const subscriptionsCollection = readModelCollection<SubscriptionsDoc>('webhook_subscriptions');
 const PRIVATE_PREFIX = 'webhook_';
 
-const endpointTypes = new Set<string>(webhookEndpointEventTypes);
-const deliveryTypes = new Set<string>(webhookDeliveryEventTypes);
+/** What endpoints subscribe to, and the attempts the worker records. */
+const ownEvents = eventDispatch<WebhookEndpointEvent | WebhookDeliveryEvent>({
+  WebhookEndpointCreated: updateSubscriptions,
+  WebhookEndpointUpdated: updateSubscriptions,
+  WebhookEndpointDeleted: updateSubscriptions,
+  WebhookDeliveryAttempted: recordDeliveryEvent,
+  WebhookDeliveryCanceled: recordDeliveryEvent,
+});
 
 /**
  * `webhook-deliveries`: turns every public event into one delivery per endpoint of its account and
  * mode that is enabled and subscribes to its type at that point of the log (so an endpoint gets
  * only the events after its creation), and folds the attempts recorded by the worker into each
- * delivery. Deliveries are derived from the log, never from the queue (DESIGN §4.7): a rebuild
+ * delivery. Deliveries are derived from the log, never from the queue (`docs/architecture.md`, "Jobs are derived from state"): a rebuild
  * gives them back, each pending one with its next attempt in `webhook_due`.
  */
 export const webhookDeliveriesProjection: Projection = {
   name: 'webhook-deliveries',
   collections: {
-    [DELIVERIES]: scopedIndexes('endpointId', 'status', 'eventId'),
-    [WEBHOOK_DUE]: {},
-    [SUBSCRIPTIONS]: {},
+    ...ownedCollections(webhookDeliveriesCollection, webhookDueCollection, subscriptionsCollection),
     ...privateCopyCollections(PRIVATE_PREFIX),
   },
-  handles: (type) => endpointTypes.has(type) || deliveryTypes.has(type) || producesPublicEvents(type),
+  handles: (type) => ownEvents.handles(type) || producesPublicEvents(type),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    if (endpointTypes.has(event.type)) return updateSubscriptions(event, tx);
-    if (deliveryTypes.has(event.type)) return recordDeliveryEvent(event, tx);
+    if (ownEvents.handles(event.type)) return ownEvents.apply(event, tx);
     const publicEvents = await publicEventsOf(event, tx, PRIVATE_PREFIX);
     if (publicEvents.length === 0) return;
-    const subscriptions = await tx.get<SubscriptionsDoc>(SUBSCRIPTIONS, tenantKey(event));
+    const subscriptions = await tx.get(subscriptionsCollection, tenantKey(event));
     for (const publicEvent of publicEvents) {
       for (const endpoint of subscriptions?.endpoints ?? []) {
         if (!endpoint.enabled || (endpoint.events.length > 0 && !endpoint.events.includes(publicEvent.type))) continue;
@@ -110,9 +126,9 @@ function createDelivery(
     _mode: publicEvent._mode,
     _seq: publicEvent._seq ?? source.position,
   };
-  tx.put(DELIVERIES, delivery);
+  tx.put(webhookDeliveriesCollection, delivery);
   tx.put(
-    WEBHOOK_DUE,
+    webhookDueCollection,
     webhookDueDoc(
       {
         deliveryId,
@@ -124,15 +140,17 @@ function createDelivery(
         accountId: publicEvent._accountId,
         mode: publicEvent._mode,
       },
-      delivery._seq ?? 0,
+      delivery._seq,
     ),
   );
 }
 
-async function recordDeliveryEvent(recorded: RecordedEvent, tx: ProjectionTransaction): Promise<void> {
-  const event = recorded as unknown as RecordedEvent & WebhookDeliveryEvent;
+async function recordDeliveryEvent(
+  event: ProjectedEvent<WebhookDeliveryEvent>,
+  tx: ProjectionTransaction,
+): Promise<void> {
   const { deliveryId } = event.data;
-  const current = (await tx.get<WebhookDeliveryDoc>(DELIVERIES, deliveryId)) ?? deliveryFromEvent(recorded, event);
+  const current = (await tx.get(webhookDeliveriesCollection, deliveryId)) ?? deliveryFromEvent(event);
   switch (event.type) {
     case 'WebhookDeliveryAttempted': {
       const { attempt, attemptedAt, statusCode, durationMs, error, outcome, nextAttemptAt } = event.data;
@@ -140,19 +158,19 @@ async function recordDeliveryEvent(recorded: RecordedEvent, tx: ProjectionTransa
         ...current.attempts.filter((known) => known.attempt !== attempt),
         { attempt, created: isoSeconds(attemptedAt), statusCode, durationMs, error },
       ];
-      tx.put(DELIVERIES, {
+      tx.put(webhookDeliveriesCollection, {
         ...current,
         attempts,
         status: outcome === 'retrying' ? 'pending' : outcome,
         nextAttemptAt: nextAttemptAt === null ? null : isoSeconds(nextAttemptAt),
       });
       if (nextAttemptAt === null) {
-        tx.delete(WEBHOOK_DUE, deliveryId);
+        tx.delete(webhookDueCollection, deliveryId);
       } else {
         const { endpointId, eventId, eventType } = event.data;
         const dueAtMs = Date.parse(nextAttemptAt);
         tx.put(
-          WEBHOOK_DUE,
+          webhookDueCollection,
           webhookDueDoc(
             {
               deliveryId,
@@ -164,24 +182,24 @@ async function recordDeliveryEvent(recorded: RecordedEvent, tx: ProjectionTransa
               accountId: current._accountId,
               mode: current._mode,
             },
-            recorded.position * 16,
+            event.position * 16,
           ),
         );
       }
       return;
     }
     case 'WebhookDeliveryCanceled':
-      tx.put(DELIVERIES, { ...current, status: 'canceled', nextAttemptAt: null });
-      tx.delete(WEBHOOK_DUE, deliveryId);
+      tx.put(webhookDeliveriesCollection, { ...current, status: 'canceled', nextAttemptAt: null });
+      tx.delete(webhookDueCollection, deliveryId);
       return;
   }
 }
 
 /** A delivery whose creation this build has not seen (should not happen): rebuilt from its own event. */
-function deliveryFromEvent(recorded: RecordedEvent, event: WebhookDeliveryEvent): WebhookDeliveryDoc {
+function deliveryFromEvent(event: ProjectedEvent<WebhookDeliveryEvent>): WebhookDeliveryDoc {
   return {
     id: event.data.deliveryId,
-    created: occurredAtSeconds(recorded),
+    created: occurredAtSeconds(event),
     objectType: 'webhookDelivery',
     endpointId: event.data.endpointId,
     eventId: event.data.eventId,
@@ -189,16 +207,18 @@ function deliveryFromEvent(recorded: RecordedEvent, event: WebhookDeliveryEvent)
     status: 'pending',
     attempts: [],
     nextAttemptAt: null,
-    _accountId: recorded.metadata.accountId,
-    _mode: recorded.metadata.mode,
-    _seq: recorded.position * 16,
+    _accountId: event.metadata.accountId,
+    _mode: event.metadata.mode,
+    _seq: event.position * 16,
   };
 }
 
-async function updateSubscriptions(recorded: RecordedEvent, tx: ProjectionTransaction): Promise<void> {
-  const event = recorded as unknown as RecordedEvent & WebhookEndpointEvent;
-  const id = tenantKey(recorded);
-  const current = (await tx.get<SubscriptionsDoc>(SUBSCRIPTIONS, id)) ?? { id, created: 0, endpoints: [] };
+async function updateSubscriptions(
+  event: ProjectedEvent<WebhookEndpointEvent>,
+  tx: ProjectionTransaction,
+): Promise<void> {
+  const id = tenantKey(event);
+  const current = (await tx.get(subscriptionsCollection, id)) ?? { id, created: 0, endpoints: [] };
   let endpoints = current.endpoints;
   switch (event.type) {
     case 'WebhookEndpointCreated': {
@@ -226,7 +246,7 @@ async function updateSubscriptions(recorded: RecordedEvent, tx: ProjectionTransa
       endpoints = endpoints.filter((known) => known.endpointId !== event.data.endpointId);
       break;
   }
-  tx.put(SUBSCRIPTIONS, { ...current, endpoints });
+  tx.put(subscriptionsCollection, { ...current, endpoints });
 }
 
 const tenantKey = (event: RecordedEvent): string => `${event.metadata.accountId}:${event.metadata.mode}`;

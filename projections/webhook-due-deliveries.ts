@@ -1,5 +1,5 @@
-import type { Document } from '../packages/readstore/document-store.ts';
 import type { Mode } from '../packages/domain/mode.ts';
+import { readModelCollection } from '../packages/projection/read-model-collection.ts';
 
 /**
  * `webhook_due`: the deliveries that have an attempt to make, one document per pending delivery,
@@ -23,9 +23,14 @@ export interface WebhookDueFields {
   mode: Mode;
 }
 
-export interface WebhookDueDoc extends Document, WebhookDueFields {}
+export interface WebhookDueDoc extends WebhookDueFields {
+  /** The delivery's id. */
+  id: string;
+  created: number;
+  _seq: number;
+}
 
-export const WEBHOOK_DUE = 'webhook_due';
+export const webhookDueCollection = readModelCollection<WebhookDueDoc>('webhook_due');
 
 export function webhookDueDoc(fields: WebhookDueFields, order: number): WebhookDueDoc {
   return { id: fields.deliveryId, created: -Math.floor(fields.dueAtMs / 1000), _seq: -order, ...fields };

@@ -1,10 +1,17 @@
-import { webhookEndpointView } from './views/webhook-endpoint-view.ts';
+import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { webhookEndpointView, type WebhookEndpointDoc } from './views/webhook-endpoint-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 
-/** `webhook_endpoints`: GET /webhook-endpoints[/{id}] (filter: deleted). */
+/** GET /webhook-endpoints[/{id}] (filter: deleted). */
+export const webhookEndpointsCollection = objectCollection<WebhookEndpointDoc>(
+  'webhook_endpoints',
+  'Webhook endpoint',
+  scopedIndexes('_deleted'),
+);
+
+/** `webhook-endpoints`: one document per webhook endpoint. */
 export const webhookEndpointsProjection = viewProjection(
   'webhook-endpoints',
-  'webhook_endpoints',
-  scopedIndexes('_deleted'),
+  webhookEndpointsCollection,
   webhookEndpointView,
 );

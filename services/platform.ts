@@ -2,30 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
-import { BlacklistCommands } from '../packages/commands/blacklist-commands.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
-import { CardSources } from '../packages/commands/card-sources.ts';
-import { ChargeCommands } from '../packages/commands/charge-commands.ts';
-import { CreditCommands } from '../packages/commands/credit-commands.ts';
-import { CrossSaleOfferCommands } from '../packages/commands/cross-sale-offer-commands.ts';
-import { FileCommands } from '../packages/commands/file-commands.ts';
-import { OfferImages } from '../packages/commands/offer-image.ts';
-import { PaymentMethodChargeCommands } from '../packages/commands/payment-method-charge-commands.ts';
-import { PaymentMethodCommands } from '../packages/commands/payment-method-commands.ts';
-import { CustomerCommands } from '../packages/commands/customer-commands.ts';
-import { DisputeCommands } from '../packages/commands/dispute-commands.ts';
-import { NetworkOutcomeCommands } from '../packages/commands/network-outcome-commands.ts';
-import { PlanCommands } from '../packages/commands/plan-commands.ts';
-import { SubscriptionCommands } from '../packages/commands/subscription-commands.ts';
-import { TestClockCommands } from '../packages/commands/test-clock-commands.ts';
-import { CustomerClock } from '../packages/commands/customer-clock.ts';
-import { TokenCommands } from '../packages/commands/token-commands.ts';
-import { WebhookEndpointCommands } from '../packages/commands/webhook-endpoint-commands.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
+import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createFileStore } from '../packages/files/create-file-store.ts';
 import type { FileStore } from '../packages/files/file-store.ts';
-import type { EventStore } from '../packages/eventstore/event-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
@@ -38,40 +20,18 @@ import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
 import { allProjections } from '../projections/index.ts';
-import { liveBlacklistRules } from './api/blacklist-rules-query.ts';
+import { buildCommands, type Commands } from './resource-commands.ts';
 import { jobBackgroundWork } from './worker/subscription-jobs.ts';
-import { subscriptionsOnClock } from './worker/test-clock-subscriptions-query.ts';
+
+export type { Commands } from './resource-commands.ts';
 
 /**
- * Everything a process of the service needs, wired from configuration alone (DESIGN §2): the
- * distributed adapters when their URLs are set, the embedded SQLite files in DATA_DIR otherwise.
+ * Everything a process of the service needs, wired from configuration alone
+ * (`docs/architecture.md`, "Process roles"): the distributed adapters when their URLs are set,
+ * the embedded SQLite files in DATA_DIR otherwise.
  * Read models and operational state (vault, idempotency, leases) live in separate stores so that
  * the read side can be deleted and rebuilt from the log.
  */
-/** Every command service, by resource. */
-export interface Commands {
-  customers: CustomerCommands;
-  blacklist: BlacklistCommands;
-  tokens: TokenCommands;
-  charges: ChargeCommands;
-  credits: CreditCommands;
-  disputes: DisputeCommands;
-  networkOutcomes: NetworkOutcomeCommands;
-  plans: PlanCommands;
-  crossSaleOffers: CrossSaleOfferCommands;
-  /** Cross-sale offer images (operational state, not events). */
-  offerImages: OfferImages;
-  subscriptions: SubscriptionCommands;
-  testClocks: TestClockCommands;
-  /** The business clock of a customer: real time, or its test clock's. */
-  customerClock: CustomerClock;
-  webhookEndpoints: WebhookEndpointCommands;
-  paymentMethods: PaymentMethodCommands;
-  /** Charges paid with a payment method: pending until the payer completes them at the provider. */
-  paymentMethodCharges: PaymentMethodChargeCommands;
-  files: FileCommands;
-}
-
 export interface Platform {
   config: Config;
   events: EventStore;
@@ -132,23 +92,18 @@ export async function openPlatform(config: Config): Promise<Platform> {
     fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
     disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
   });
-  const intake = new CardIntake(network, vault, fingerprinter);
-  const tokens = new TokenCommands(aggregates, intake, config.tokenTtlSeconds, network);
-  const cardSources = new CardSources(aggregates, intake, tokens);
-  const charges = new ChargeCommands({
+  const commands = buildCommands({
+    config,
     aggregates,
-    cardSources,
-    intake,
-    tokens,
+    readModels,
+    stateStore,
+    fileStore,
+    vault,
+    fingerprinter,
     network,
-    blacklistRules: (tenant) => liveBlacklistRules(readModels, tenant),
+    background: jobBackgroundWork(jobs),
+    intake: new CardIntake(network, vault, fingerprinter),
   });
-  const plans = new PlanCommands(aggregates);
-  const paymentMethods = new PaymentMethodCommands(aggregates, cardSources);
-  const customerClock = new CustomerClock(aggregates);
-  const offerImages = new OfferImages(stateStore.collection('images'));
-  const background = jobBackgroundWork(jobs);
-  const subscriptions = new SubscriptionCommands({ aggregates, charges, plans, clock: customerClock, background });
   return {
     config,
     events,
@@ -163,35 +118,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     vault,
     fingerprinter,
     network,
-    commands: {
-      customers: new CustomerCommands({ aggregates, cardSources, tokens, intake, network, vault }),
-      blacklist: new BlacklistCommands(aggregates, fingerprinter),
-      tokens,
-      charges,
-      credits: new CreditCommands({ aggregates, cardSources, intake, network }),
-      disputes: new DisputeCommands(aggregates, network),
-      networkOutcomes: new NetworkOutcomeCommands(aggregates),
-      plans,
-      crossSaleOffers: new CrossSaleOfferCommands(aggregates, offerImages),
-      offerImages,
-      subscriptions,
-      testClocks: new TestClockCommands({
-        aggregates,
-        subscriptions,
-        background,
-        subscriptionsOnClock: (tenant, testClockId) => subscriptionsOnClock(readModels, tenant, testClockId),
-        waitForProjections: async (position) =>
-          void (await readModels.waitFor(position, config.readYourWritesTimeoutMs)),
-      }),
-      customerClock,
-      webhookEndpoints: new WebhookEndpointCommands(aggregates, vault),
-      paymentMethods,
-      paymentMethodCharges: new PaymentMethodChargeCommands(aggregates, paymentMethods, {
-        expirySeconds: config.paymentMethodChargeExpirySeconds,
-        processingDelayMs: config.paymentMethodProcessingDelayMs,
-      }),
-      files: new FileCommands(aggregates, fileStore, config.fileMaxBytes),
-    },
+    commands,
     async close() {
       readModels.stop();
       await jobs.close();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Decider, DomainEvent } from '../domain/decider.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import {
@@ -9,12 +10,14 @@ import {
 } from '../eventstore/event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
+import { ConflictRetriesExhaustedError } from './conflict-retries-exhausted.ts';
 import { KeyedLock } from './keyed-lock.ts';
 
 export interface LoadedAggregate<State> {
   state: State;
   /** Revision of the last event, or null when the stream does not exist. */
   revision: number | null;
+  /** The stream's events, upcast to their current shapes. */
   events: RecordedEvent[];
 }
 
@@ -26,18 +29,40 @@ export interface ExecuteResult<State, Event> {
   position: number | null;
 }
 
-/** Bounded: a hot stream under heavy contention fails loudly instead of spinning. */
-const MAX_CONFLICT_RETRIES = 20;
+export interface ConflictRetryOptions {
+  /** Bounded: a hot stream under heavy contention fails deliberately instead of spinning. Default 10. */
+  maxRetries?: number;
+  /** Ceiling of the first retry's wait, doubled for each further retry up to maxDelayMs. Default 5 ms. */
+  baseDelayMs?: number;
+  /** Default 250 ms: the ten retries together then wait between 0.7 and 1.3 s. */
+  maxDelayMs?: number;
+}
+
+/**
+ * The wait before the n-th retry (0-based): exponential, capped, and jittered over its upper half,
+ * so that writers that collided once do not collide again in lockstep.
+ */
+export function conflictRetryDelayMs(retry: number, options: Required<ConflictRetryOptions>): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
 
 /**
  * Loads aggregates from their streams and runs commands against them with optimistic
- * concurrency (DESIGN §4.3): decide on the current revision, append expecting it, and on a
- * conflict reload and decide again.
+ * concurrency (`docs/architecture.md`, "Optimistic concurrency"): decide on the current revision, append expecting it, and on a
+ * conflict wait a little (backing off), reload and decide again; out of retries, the command fails
+ * with ConflictRetriesExhaustedError and records nothing.
  */
 export class AggregateStore {
   private readonly streamLocks = new KeyedLock();
+  private readonly retry: Required<ConflictRetryOptions>;
 
-  constructor(private readonly events: EventStore) {}
+  constructor(
+    private readonly events: EventStore,
+    retry: ConflictRetryOptions = {},
+  ) {
+    this.retry = { maxRetries: 10, baseDelayMs: 5, maxDelayMs: 250, ...retry };
+  }
 
   /**
    * Loads a stream as seen by one tenant: a stream of another account or mode is reported as
@@ -53,10 +78,11 @@ export class AggregateStore {
     if (!first || first.metadata.accountId !== tenant.accountId || first.metadata.mode !== tenant.mode) {
       return { state: decider.initialState(), revision: null, events: [] };
     }
-    let state = decider.initialState();
     // Stored events may be older shapes: deciders only ever see the current one.
-    for (const event of recorded) state = decider.evolve(state, toDomainEvent<Event>(upcastRecordedEvent(event)));
-    return { state, revision: recorded[recorded.length - 1]!.revision, events: recorded };
+    const events = recorded.map(upcastRecordedEvent);
+    let state = decider.initialState();
+    for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
+    return { state, revision: recorded[recorded.length - 1]!.revision, events };
   }
 
   /** Loads a stream that must exist for the tenant, or throws NotFoundError. */
@@ -110,8 +136,9 @@ export class AggregateStore {
         const state = decided.reduce(decider.evolve, loaded.state);
         return { state, events: decided, position: appended.position };
       } catch (error) {
-        if (error instanceof WrongExpectedRevisionError && attempt < MAX_CONFLICT_RETRIES) continue;
-        throw error;
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (attempt >= this.retry.maxRetries) throw new ConflictRetriesExhaustedError(streamId, attempt + 1);
+        await sleep(conflictRetryDelayMs(attempt, this.retry));
       }
     }
   }

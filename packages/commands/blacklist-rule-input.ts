@@ -7,7 +7,7 @@ import {
   type BlacklistRule,
   type BlacklistRuleAttribute,
 } from '../domain/blacklist/blacklist-rule.ts';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 import { isValidCardNumber } from '../network/card-validation.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 
@@ -48,7 +48,7 @@ export function blacklistRuleFromInput(
   } else {
     for (const name of ruleAttributes[ruleType]) {
       const value = input[name];
-      if (value === undefined || value === '') throw new InvalidRequestError(`Missing required parameter: ${name}`);
+      if (value === undefined || value === '') throw missingParameter(name);
       // Stored canonical so that the rule renders as it matches.
       attributes[name] = name === 'ipCountry' ? value.toUpperCase() : value;
     }
@@ -69,7 +69,7 @@ function fingerprintAttribute(
   }
   if (fingerprint !== undefined && fingerprint !== '') return fingerprint;
   if (cardNumber === undefined || cardNumber === '')
-    throw new InvalidRequestError('Missing required parameter: fingerprint or cardNumber');
+    throw missingParameter('fingerprint', 'Give fingerprint or cardNumber.');
   // Trimmed only, like card intake does, so that the fingerprint equals the one of charged cards.
   const number = cardNumber.trim();
   if (!isValidCardNumber(number))

@@ -2,7 +2,7 @@ import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
 import { customerStream, type CardSource } from '../domain/customer/customer-events.ts';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 import type { TokenUse } from '../domain/token/token-events.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
@@ -64,14 +64,13 @@ export class CardSources {
     context: CommandContext,
   ): Promise<ResolvedCard> {
     if (reference === undefined) {
-      if (customerId === null) throw new InvalidRequestError('Missing required parameter: one of customerId or card');
+      if (customerId === null) throw missingParameter('card', 'Give card, or customerId to charge its default card.');
       const customer = await this.liveCustomer(customerId, context);
       if (!customer.defaultCardId) throw new InvalidRequestError(`Customer '${customerId}' has no default card`);
       return this.savedCard(customer, customer.defaultCardId);
     }
     if (typeof reference === 'string' && reference.startsWith('card_')) {
-      if (customerId === null)
-        throw new InvalidRequestError('Missing required parameter: customerId (a card id is a card of that customer)');
+      if (customerId === null) throw missingParameter('customerId', 'A card id names a card of that customer.');
       return this.savedCard(await this.liveCustomer(customerId, context), reference);
     }
     return this.newCard(reference, use, context);

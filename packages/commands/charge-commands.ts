@@ -67,8 +67,9 @@ export interface ChargeCommandsDeps {
 }
 
 /**
- * Charges and their refunds. I/O happens before each decision (DESIGN §4.2): card resolution,
- * blacklist screening and the network's answer are inputs to the charge decider.
+ * Charges and their refunds. I/O happens before each decision (`docs/architecture.md`, "Pure
+ * deciders"): card resolution, blacklist screening and the network's answer are inputs to the
+ * charge decider.
  */
 export class ChargeCommands {
   constructor(private readonly deps: ChargeCommandsDeps) {}

@@ -37,7 +37,7 @@ export interface CreditCommandsDeps {
 
 /**
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
- * decision (DESIGN §4.2); its answer is final, so a credit is recorded once, successful or failed.
+ * decision (`docs/architecture.md`, "Pure deciders"); its answer is final, so a credit is recorded once, successful or failed.
  */
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}

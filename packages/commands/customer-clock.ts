@@ -7,7 +7,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
 
 /**
- * The business clock of a customer (DESIGN §4.11): real time, or the frozen time of the test clock
+ * The business clock of a customer (`docs/architecture.md`, "Business time"): real time, or the frozen time of the test clock
  * the customer lives on. Every command for such a customer runs with the clock's time as `now`, so
  * the timestamps of its objects follow the clock.
  */

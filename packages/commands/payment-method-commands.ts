@@ -1,5 +1,5 @@
 import type { Billing } from '../domain/charge/charge-events.ts';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import { paymentMethodDecider, type PaymentMethodCommand } from '../domain/payment-method/payment-method-decider.ts';
 import {
@@ -65,9 +65,7 @@ export class PaymentMethodCommands {
     if (state.status === 'deleted')
       throw new InvalidRequestError(`Invalid parameter: paymentMethod '${paymentMethodId}' has been deleted`);
     if (customerId === null)
-      throw new InvalidRequestError(
-        'Missing required parameter: customerId (a payment method id is a payment method of that customer)',
-      );
+      throw missingParameter('customerId', 'A payment method id names a payment method of that customer.');
     if (state.customerId !== customerId)
       throw new InvalidRequestError(
         `Invalid parameter: paymentMethod '${paymentMethodId}' is not a payment method of customer '${customerId}'`,

@@ -26,7 +26,7 @@ export interface TestClockCommandsDeps {
 const MAX_STEPS_PER_ADVANCE = 20_000;
 
 /**
- * Test clocks (test mode only, DESIGN §4.11): frozen time that customers live on. Advancing a clock
+ * Test clocks (test mode only; `docs/architecture.md`, "Business time"): frozen time that customers live on. Advancing a clock
  * runs, in time order, every piece of work that falls due for its customers' subscriptions up to
  * the new time: the very steps the workers run on real time, each at its own due time.
  */

@@ -12,7 +12,7 @@ import type { CommandOutcome } from './command-outcome.ts';
 
 /**
  * Tokens: card data held for one use. Using a token is a command on its own stream, so that of
- * any number of concurrent uses exactly one wins (DESIGN §4.3).
+ * any number of concurrent uses exactly one wins (`docs/architecture.md`, "Optimistic concurrency").
  */
 export class TokenCommands {
   constructor(

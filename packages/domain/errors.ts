@@ -1,6 +1,6 @@
 /**
  * Typed domain errors. Deciders and command handlers throw these; the HTTP layer maps them to the
- * spec's error envelope (DESIGN §6). Messages are shown to API clients: never put a card number,
+ * spec's error envelope (`docs/architecture.md`, "Errors"). Messages are shown to API clients: never put a card number,
  * a CVC, a stack or an internal identifier in them.
  */
 
@@ -25,22 +25,27 @@ export type CardErrorCode =
   | 'currency_not_supported'
   | 'brand_not_supported';
 
-export abstract class DomainError extends Error {
-  abstract readonly kind: 'invalid_request' | 'not_found' | 'card_error';
-}
+/** A refusal the client is told about; the HTTP layer maps each subclass to its status and type. */
+export abstract class DomainError extends Error {}
 
 /** The request cannot be carried out as asked: HTTP 400 `invalid_request`. */
 export class InvalidRequestError extends DomainError {
-  readonly kind = 'invalid_request' as const;
   constructor(message: string) {
     super(message);
     this.name = 'InvalidRequestError';
   }
 }
 
+/**
+ * A required parameter is missing. One format for every one of them, as client libraries print
+ * it: `email: Must not be empty.`, optionally followed by what would do instead.
+ */
+export function missingParameter(name: string, hint?: string): InvalidRequestError {
+  return new InvalidRequestError(`${name}: Must not be empty.${hint ? ` ${hint}` : ''}`);
+}
+
 /** The object does not exist for this account and mode: HTTP 404 `invalid_request`. */
 export class NotFoundError extends DomainError {
-  readonly kind = 'not_found' as const;
   constructor(
     readonly objectName: string,
     readonly objectId: string,
@@ -59,7 +64,6 @@ export interface CardErrorDetails {
 
 /** Card processing failed or card data is invalid: HTTP 402 `card_error` with `code`. */
 export class CardError extends DomainError {
-  readonly kind = 'card_error' as const;
   constructor(
     readonly code: CardErrorCode,
     message: string,

@@ -54,6 +54,18 @@ export type StreamHost<
   Host extends StreamResource = Exclude<(typeof resources)[ResourceName]['stream'], 'own' | null>,
 > = Host;
 
+type IdPrefixOf<Name extends ResourceName> = (typeof resources)[Name]['idPrefix'];
+
+/**
+ * Resources whose id prefix another resource uses too. The constraint makes a line that reuses a
+ * prefix fail to compile: an id must tell its resource (the CLI finds streams by it).
+ */
+export type SharedIdPrefix<
+  Shared extends never = {
+    [Name in ResourceName]: IdPrefixOf<Name> extends IdPrefixOf<Exclude<ResourceName, Name>> ? Name : never;
+  }[ResourceName],
+> = Shared;
+
 /** Every resource name, in the order of the list. */
 export const resourceNames = Object.keys(resources) as ResourceName[];
 

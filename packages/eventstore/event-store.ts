@@ -5,7 +5,7 @@ import type { Mode } from '../domain/mode.ts';
  * The domain never sees this; command handlers and the projector do.
  */
 
-/** Metadata every domain event carries (DESIGN §4.1). */
+/** Metadata every domain event carries (`docs/architecture.md`, "Streams"). */
 export interface EventMetadata {
   accountId: string;
   mode: Mode;

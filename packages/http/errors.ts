@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConflictRetriesExhaustedError } from '../commands/conflict-retries-exhausted.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '../domain/errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { CursorNotFoundError } from '../readstore/document-store.ts';
@@ -44,9 +45,12 @@ export class HttpError extends Error {
 export const INTERNAL_ERROR_MESSAGE =
   'An unexpected error occurred. Quote the X-Request-Id response header when reporting it.';
 
+/** Shown when a write kept losing the race for its object to other requests: nothing was recorded. */
+export const CONTENDED_OBJECT_MESSAGE = 'The object is being changed by other requests; retry.';
+
 /**
- * Maps anything thrown while serving a request to the error envelope (DESIGN §6). Unexpected
- * errors are logged with their stack and answered with a generic message.
+ * Maps anything thrown while serving a request to the error envelope (`docs/architecture.md`,
+ * "Errors"). Unexpected errors are logged with their stack and answered with a generic message.
  */
 export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
   if (error instanceof HttpError)
@@ -61,6 +65,11 @@ export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
   }
   if (error instanceof CardError)
     return envelope(402, { type: 'card_error', code: error.code, message: error.message, ...error.details });
+  if (error instanceof ConflictRetriesExhaustedError) {
+    // Expected under contention, not a defect: no stack, but operators see which object is hot.
+    logger.warn('Gave up a write to a contended stream', { streamId: error.streamId, attempts: error.attempts });
+    return envelope(503, { type: 'gateway_error', message: CONTENDED_OBJECT_MESSAGE });
+  }
   // Express's own client errors, e.g. malformed percent-encoding in the path.
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -77,6 +77,11 @@ function operation(route: AnyRouteDefinition): RouteConfig {
       ...(route.method === 'post' && {
         409: errorResponse('A request with the same Idempotency-Key is still being processed'),
       }),
+      ...(route.method !== 'get' && {
+        503: errorResponse(
+          'The object kept being changed by other requests (`gateway_error`); nothing was recorded, retry',
+        ),
+      }),
     },
   };
 }

@@ -6,14 +6,8 @@ import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { requestState } from './request-state.ts';
 import { checkedResponse } from './response-check.ts';
-import {
-  FileDownload,
-  isRouteResponse,
-  type AnyRouteDefinition,
-  type AuthContext,
-  type RequestContext,
-} from './route.ts';
 import { uploadedFileOf } from './multipart-body.ts';
+import { FileDownload, type AnyRouteDefinition, type AuthContext, type RequestContext } from './route.ts';
 import { validateParameters } from './validation.ts';
 
 export interface RouteDependencies {
@@ -105,10 +99,7 @@ async function executeRoute(
     };
     const file = uploadedFileOf(req);
     if (file) ctx.file = file;
-    const result = await route.handler(ctx);
-    return isRouteResponse(result)
-      ? { status: result.status ?? 200, body: result.body }
-      : { status: 200, body: result };
+    return { status: 200, body: await route.handler(ctx) };
   } catch (error) {
     const { status, body } = errorResponse(error, logger);
     return { status, body };

@@ -2,7 +2,7 @@ import type { ZodType } from 'zod';
 import type { Mode } from '../domain/mode.ts';
 import type { UploadedFile } from './multipart-body.ts';
 
-/** Who is calling: the API key selects the account and the mode (DESIGN §4.9). */
+/** Who is calling: the API key selects the account and the mode (`docs/architecture.md`, "Tenancy"). */
 export interface AuthContext {
   accountId: string;
   mode: Mode;
@@ -26,12 +26,6 @@ export interface RequestContext<P, Q, B> {
   file?: UploadedFile;
 }
 
-/** A response with a status other than 200. A handler may also return the 200 body directly. */
-export interface RouteResponse {
-  status?: number;
-  body: unknown;
-}
-
 export interface RouteDefinition<P, Q, B> {
   method: 'get' | 'post' | 'delete';
   /** Express style, e.g. `/customers/:customerId`. */
@@ -52,8 +46,8 @@ export interface RouteDefinition<P, Q, B> {
   upload?: { fileField: string; maxFileBytes: number };
   /** The documented 200 response. */
   response: ZodType;
-  /** Returns a RouteResponse, or any other value as the 200 JSON body. Throw domain errors for failures. */
-  handler(ctx: RequestContext<P, Q, B>): Promise<RouteResponse | unknown>;
+  /** Returns the 200 JSON body. Throws domain errors for failures. */
+  handler(ctx: RequestContext<P, Q, B>): Promise<unknown>;
 }
 
 /** A route of any parameter types, as the app and the OpenAPI builder take them. */
@@ -71,17 +65,4 @@ export class FileDownload {
 /** Identity function that lets TypeScript infer P, Q and B from the schemas. */
 export function defineRoute<P, Q, B>(def: RouteDefinition<P, Q, B>): RouteDefinition<P, Q, B> {
   return def;
-}
-
-/**
- * Tells a RouteResponse from a plain body: an object holding `body` and at most a numeric
- * `status` besides. Resource objects always carry more fields (`id`, `objectType`, ...).
- */
-export function isRouteResponse(value: unknown): value is RouteResponse {
-  if (typeof value !== 'object' || value === null || !('body' in value)) return false;
-  const keys = Object.keys(value);
-  return (
-    keys.every((key) => key === 'body' || key === 'status') &&
-    (!('status' in value) || typeof value.status === 'number')
-  );
 }

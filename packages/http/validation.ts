@@ -1,11 +1,11 @@
 import type { ZodType, z } from 'zod';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 
 /**
  * Validates request parameters against a route's zod schema. A failure becomes one
  * `invalid_request` message about the first problem, naming the parameter the way the client
  * wrote it (`charge[amount]`, `created[gte]`):
- *   Missing required parameter: email
+ *   email: Must not be empty.
  *   Unknown parameter: foo
  *   Invalid parameter: limit must be an integer between 1 and 100
  * Messages never quote the value that was sent: it could be card data.
@@ -29,9 +29,12 @@ function messageFor(issues: readonly z.core.$ZodIssue[]): string {
   if (issue.code === 'unrecognized_keys')
     return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
   const name = parameterName(issue.path);
-  // A union (e.g. card fields taking text or numbers) reports a missing value as invalid_union.
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined)
-    return `Missing required parameter: ${name}`;
+  // A union (e.g. card fields taking text or numbers) reports a missing value as invalid_union, an enum as invalid_value.
+  if (
+    (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') &&
+    issue.input === undefined
+  )
+    return missingParameter(name).message;
   if (!name) return `Invalid request: ${issue.message}`;
   return `Invalid parameter: ${name} ${issue.message}`;
 }

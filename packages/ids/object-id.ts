@@ -21,7 +21,12 @@ export function randomBase62(length = 24): string {
  */
 type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
 
+type ResourceIdPrefix = (typeof resources)[ResourceName]['idPrefix'];
+
 /** Prefixes of object ids (spec: Conventions): every resource's, from the resource list, and the internal ones. */
-export type IdPrefix = (typeof resources)[ResourceName]['idPrefix'] | InternalIdPrefix;
+export type IdPrefix = ResourceIdPrefix | InternalIdPrefix;
+
+/** An internal prefix that a resource uses too; the constraint makes such a clash fail to compile. */
+export type InternalPrefixClash<Clash extends never = Extract<InternalIdPrefix, ResourceIdPrefix>> = Clash;
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;

@@ -4,8 +4,8 @@ import { cardBrandOf } from './card-brand.ts';
 
 /**
  * BIN (issuer prefix) table of the simulated network: card type, issuing country and issuer for
- * the DESIGN §5 test cards. Issuers are invented. The longest matching prefix wins, which is why
- * some prefixes are longer than a real 6–8 digit BIN: many test cards share the `400000` BIN and
+ * the test cards (`docs/payments.md`). Issuers are invented. The longest matching prefix wins,
+ * which is why some prefixes are longer than a real 6–8 digit BIN: many test cards share the `400000` BIN and
  * only the longer prefix can tell the prepaid card apart. Numbers matching no entry are `Unknown`
  * with country and issuer null. The brand never comes from this table (see `card-brand.ts`).
  */

@@ -6,9 +6,9 @@ import type { CardErrorCode } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
 
 /**
- * Card network port: everything the service asks of an acquirer / card network. In test mode the
- * simulator answers (DESIGN §5 test cards); a real acquirer can implement the same port for live
- * mode. Card numbers reach this port only in memory, revealed from the vault for the call.
+ * Card network port: everything the service asks of an acquirer / card network
+ * (`docs/architecture.md`, "Card network"). The simulator answers until a real acquirer
+ * implements the same port for live mode. Card numbers reach this port only in memory, revealed from the vault for the call.
  */
 
 /** What the BIN (first digits) says about a card. */

@@ -2,8 +2,8 @@ import type { CardEntry, CardValidationFailure } from './card-network.ts';
 import { cardBrandOf } from './card-brand.ts';
 
 /**
- * Validation of card data before anything is sent to the network (DESIGN §5), checked in this
- * order, the first failure wins:
+ * Validation of card data before anything is sent to the network or recorded
+ * (`docs/architecture.md`, "Card network"), checked in this order, the first failure wins:
  *
  * 1. number: digits only, 12–19 digits, passes the Luhn check → else `invalid_number`;
  * 2. `expMonth` an integer 1–12 → else `invalid_expiry_month`;

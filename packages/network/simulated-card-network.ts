@@ -37,9 +37,9 @@ export interface SimulatedCardNetworkOptions {
 const DEFAULT_LATER_DELAY_MS = 2000;
 
 /**
- * The card network simulator behind the `CardNetwork` port: answers deterministically according
- * to the DESIGN §5 test-card table (`test-cards.ts`). It never schedules anything itself; events
- * that happen after a charge (disputes, fraud warnings) are returned in `later` for the caller to
+ * The card network simulator behind the `CardNetwork` port (`docs/architecture.md`, "Card
+ * network"): answers deterministically according to the test-card table (`test-cards.ts`). It
+ * never schedules anything itself; events that happen after a charge (disputes, fraud warnings) are returned in `later` for the caller to
  * schedule.
  *
  * Live mode behaves exactly like test mode here: a deployment that takes real payments plugs a

@@ -1,13 +1,14 @@
 import type { NetworkFailureCode } from './network-failures.ts';
 
 /**
- * The DESIGN §5 test-card table as data: what the simulated network does with each test number.
+ * The test-card table of `docs/payments.md` as data: what the simulated network does with each
+ * test number (`docs/architecture.md`, "Card network").
  * Numbers not listed (any other Luhn-valid number) behave like a plain successful card; numbers
  * failing Luhn are `invalid_number` before the table is consulted. `simulated-card-network.ts`
  * interprets these facets; this file holds no logic.
  */
 export interface TestCardBehaviour {
-  /** One line from the DESIGN table, for docs and test names. */
+  /** One line of the test-card table of `docs/payments.md`, for docs and test names. */
   summary: string;
   /** Every authorization and credit on the card fails with this. */
   decline?: Extract<

@@ -3,7 +3,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../eventstore/even
 import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
-import { ProjectionBatch } from './projection-batch.ts';
+import { projectBatch } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates, readProjectionState } from './projection-state.ts';
 
@@ -37,9 +37,9 @@ interface RunnerEvents {
 }
 
 /**
- * Runs projections from their checkpoints (DESIGN §4.5): one subscription to the whole log,
- * events applied in batches, each projection's writes committed together with its checkpoint, so
- * that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
+ * Runs projections from their checkpoints (`docs/architecture.md`, "Projections"): one
+ * subscription to the whole log, events applied in batches, each projection's writes committed
+ * together with its checkpoint, so that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
  * generation is built from the start of the log beside the live one and replaces it once caught up.
  */
 export class ProjectionRunner extends EventEmitter<RunnerEvents> {
@@ -161,20 +161,8 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   }
 
   private async applyBatch(slot: Slot, batch: RecordedEvent[]): Promise<void> {
-    const tx = new ProjectionBatch(this.store, slot.generation);
-    let last = slot.checkpoint;
-    for (const event of batch) {
-      if (event.position <= slot.checkpoint) continue;
-      last = event.position;
-      if (!slot.projection.handles(event.type)) continue;
-      tx.position = event.position;
-      await slot.projection.apply(upcastRecordedEvent(event), tx);
-    }
+    const last = await projectBatch(this.store, slot, batch, upcastRecordedEvent);
     if (last === slot.checkpoint) return;
-    await this.store.commitProjection(tx.writes, {
-      key: checkpointKey(slot.projection.name, slot.generation),
-      position: last,
-    });
     slot.checkpoint = last;
     this.emit('committed', slot.projection.name, slot.generation, last);
   }

@@ -1,14 +1,20 @@
+import type { DomainEvent } from '../domain/decider.ts';
 import type { RecordedEvent } from '../eventstore/event-store.ts';
 import type { CollectionOptions, Document } from '../readstore/document-store.ts';
+import type { ReadModelCollection } from './read-model-collection.ts';
+
+/** A stored event known to be one of the domain events `E`: `type` and `data` are typed. */
+export type ProjectedEvent<E extends DomainEvent = DomainEvent> = RecordedEvent & E;
 
 /**
  * What a projection sees while applying one batch of events: reads see the writes made earlier
- * in the same batch; writes are committed together with the checkpoint.
+ * in the same batch; writes are committed together with the checkpoint. Collections are named by
+ * their descriptors, which carry the document type (a plain name reads untyped documents).
  */
 export interface ProjectionTransaction {
-  get<T extends Document>(collection: string, id: string): Promise<T | null>;
-  put(collection: string, doc: Document): void;
-  delete(collection: string, id: string): void;
+  get<T extends Document>(collection: ReadModelCollection<T> | string, id: string): Promise<T | null>;
+  put<T extends Document>(collection: ReadModelCollection<T> | string, doc: NoInfer<T>): void;
+  delete(collection: ReadModelCollection<Document> | string, id: string): void;
 }
 
 /** A read model built from domain events. Must be deterministic: a rebuild gives identical documents. */

@@ -2,6 +2,7 @@ import type { Collection, CollectionOptions, Document, DocumentStore } from '../
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates } from './projection-state.ts';
 import type { ProjectionRunner } from './projection-runner.ts';
+import type { ReadModelCollection } from './read-model-collection.ts';
 
 interface Owner {
   projection: string;
@@ -23,8 +24,8 @@ export interface ReadModelsOptions {
 
 /**
  * The query side's view of the projections: resolves a logical collection to the build that
- * currently serves it, and lets a command wait until its events are projected (read-your-writes,
- * DESIGN §4.4).
+ * currently serves it, and lets a command wait until its events are projected
+ * (`docs/architecture.md`, "Read-your-writes").
  */
 export class ReadModels {
   private readonly owners = new Map<string, Owner>();
@@ -79,11 +80,12 @@ export class ReadModels {
     });
   }
 
-  collection<T extends Document>(logical: string): Collection<T> {
-    const owner = this.owners.get(logical);
-    if (!owner) throw new Error(`No projection owns the collection ${logical}`);
+  /** The build of a read-model collection that serves queries now. */
+  collection<T extends Document>(logical: ReadModelCollection<T>): Collection<T> {
+    const owner = this.owners.get(logical.name);
+    if (!owner) throw new Error(`No projection owns the collection ${logical.name}`);
     const generation = this.active.get(owner.projection) ?? 1;
-    return this.store.collection<T>(physicalCollectionName(logical, generation), owner.options);
+    return this.store.collection<T>(physicalCollectionName(logical.name, generation), owner.options);
   }
 
   /** Lowest checkpoint over all projections: everything up to it is visible to queries. */

@@ -20,6 +20,10 @@ export interface Document {
   created: number;
   _seq?: number;
   _expiresAt?: number;
+}
+
+/** A document read without a declared type: any field may be there. */
+export interface UntypedDocument extends Document {
   [field: string]: unknown;
 }
 
@@ -75,7 +79,7 @@ export class CursorNotFoundError extends Error {
   }
 }
 
-export interface Collection<T extends Document = Document> {
+export interface Collection<T extends Document = UntypedDocument> {
   readonly name: string;
   get(id: string): Promise<T | null>;
   /** Several documents by id, in no particular order; missing ids are left out. */
@@ -104,7 +108,7 @@ export interface ProjectionCheckpoint {
 
 export interface DocumentStore {
   /** A collection; created (with its indexes) on first use. Cheap: may be called per request. */
-  collection<T extends Document = Document>(name: string, options?: CollectionOptions): Collection<T>;
+  collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): Collection<T>;
 
   /**
    * Applies a projection batch and moves its checkpoint, as one unit:

@@ -21,6 +21,7 @@ import {
   type ListQuery,
   type ProjectionCheckpoint,
   type ProjectionWrite,
+  type UntypedDocument,
 } from './document-store.ts';
 
 /**
@@ -72,7 +73,7 @@ export class MongoDocumentStore implements DocumentStore {
     return new MongoDocumentStore(client, client.db(dbName));
   }
 
-  collection<T extends Document = Document>(name: string, options?: CollectionOptions): MongoCollection<T> {
+  collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): MongoCollection<T> {
     let collection = this.collections.get(name);
     if (!collection) {
       collection = new MongoCollection(this.db, name);

@@ -5,6 +5,7 @@ import {
   type CollectionOptions,
   type CreatedRange,
   type Document,
+  type UntypedDocument,
   type DocumentStore,
   type FieldValue,
   type ListPage,
@@ -90,7 +91,7 @@ export class SqliteDocumentStore implements DocumentStore {
     });
   }
 
-  collection<T extends Document = Document>(name: string, options?: CollectionOptions): SqliteCollection<T> {
+  collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): SqliteCollection<T> {
     let collection = this.collections.get(name);
     if (!collection) {
       collection = new SqliteCollection(this.db, name);
@@ -323,7 +324,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
       Date.now(),
     ) as CursorRow | undefined;
     if (!row) throw new CursorNotFoundError(parameter, id);
-    const doc = JSON.parse(row.doc) as Document;
+    const doc = JSON.parse(row.doc) as UntypedDocument;
     for (const field of SCOPE_FIELDS) {
       if (field in filter && (doc[field] ?? null) !== filter[field]) throw new CursorNotFoundError(parameter, id);
     }

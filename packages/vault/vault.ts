@@ -11,8 +11,8 @@ interface VaultEntry extends Document {
 }
 
 /**
- * Secrets encrypted at rest (AES-256-GCM, DESIGN §4.8): card numbers and API secret keys.
- * Events and read models only ever hold the reference this returns. Erasing an entry makes the
+ * Secrets encrypted at rest (AES-256-GCM; `docs/architecture.md`, "Card data and secrets"): card
+ * numbers and API secret keys. Events and read models only ever hold the reference this returns. Erasing an entry makes the
  * secret unrecoverable while the event log stays immutable.
  */
 export class Vault {

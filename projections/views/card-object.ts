@@ -1,20 +1,50 @@
-import { normalizeExpiryYear, parseExpiryMonth } from '../../packages/domain/card/card-expiry.ts';
-import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
+import { normalizeExpiryYear } from '../../packages/domain/card/card-expiry.ts';
+import type { CardBrand, CardSnapshot, CardType, FraudCheckData } from '../../packages/domain/card/card-snapshot.ts';
 
 /**
- * A card as the API renders it (spec: Card). `first6`, `last4`, `expMonth` and `expYear` are
- * strings on the wire, as in the spec's samples and as the public client libraries expect.
+ * A card as the API renders it (spec: Card), saved or embedded in a charge, credit or token.
+ * `first6`, `last4`, `expMonth` and `expYear` are strings on the wire, as in the spec's samples
+ * and as the public client libraries expect.
  */
+export interface CardObject {
+  id: string;
+  created: number;
+  objectType: 'card';
+  first6: string;
+  last4: string;
+  fingerprint: string;
+  expMonth: string;
+  expYear: string;
+  cardholderName: string | null;
+  customerId: string | null;
+  brand: CardBrand;
+  type: CardType;
+  country: string | null;
+  issuer: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  addressCity: string | null;
+  addressState: string | null;
+  addressZip: string | null;
+  addressCountry: string | null;
+  fraudCheckData: FraudCheckData | null;
+  merchantAccountId: string | null;
+  /** Saved cards only, once checked (`checkFastCredit`). */
+  fastCredit?: { supported: boolean; updated: number };
+  /** Saved cards only, once deleted. */
+  deleted?: true;
+}
+
 export function cardObject(options: {
-  id: string | null;
+  id: string;
   created: number;
   customerId: string | null;
   card: CardSnapshot;
   merchantAccountId?: string | null;
-}): Record<string, unknown> {
+}): CardObject {
   const { card } = options;
   return {
-    ...(options.id !== null ? { id: options.id } : {}),
+    id: options.id,
     created: options.created,
     objectType: 'card',
     first6: card.first6,
@@ -40,11 +70,12 @@ export function cardObject(options: {
 }
 
 /**
- * Expiry text as the API has always rendered it: the month without a leading zero and the year
- * in four digits, whatever form the client sent (events keep that form).
+ * Expiry text as clients read it back: the month exactly as they sent it (`"05"` stays `"05"`, `"5"`
+ * stays `"5"`), the year in four digits (`"55"` means 2055, as client libraries expect). Events
+ * keep the text as sent.
  */
 export function expiryMonthText(asSent: string): string {
-  return String(parseExpiryMonth(asSent) ?? asSent);
+  return asSent.trim();
 }
 
 export function expiryYearText(asSent: string): string {

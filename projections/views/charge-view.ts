@@ -1,36 +1,80 @@
-import type { ChargeEvent } from '../../packages/domain/charge/charge-events.ts';
-import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
-import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
-import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
-import {
-  paymentMethodChargeEventTypes,
-  type PaymentMethodChargeEvent,
+import type {
+  ChargeAttempt,
+  ChargeEvent,
+  ChargeFailed,
+  ChargeFailure,
+  ChargeSucceeded,
+  ChargeType,
+} from '../../packages/domain/charge/charge-events.ts';
+import type { DisputeEvent } from '../../packages/domain/charge/dispute-events.ts';
+import type { NetworkOutcomesExpected } from '../../packages/domain/charge/network-outcome-events.ts';
+import type {
+  ChargePending,
+  NextAction,
+  PaymentMethodChargeEvent,
 } from '../../packages/domain/charge/payment-method-charge.ts';
-import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
-import type { Document } from '../../packages/readstore/document-store.ts';
-import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import { cardObject } from './card-object.ts';
-import { disputeView, embeddedDispute, type DisputeDoc } from './dispute-view.ts';
-import type { ObjectView } from './object-view.ts';
-import { paymentMethodObject } from './payment-method-view.ts';
-import { refundView, type RefundDoc } from './refund-view.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
+import type { Metadata } from '../../packages/domain/metadata.ts';
+import type { ProjectedEvent } from '../../packages/projection/projection.ts';
+import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
+import { cardObject, type CardObject } from './card-object.ts';
+import { disputeView, embeddedDispute, type ChargeDisputeObject, type DisputeDoc } from './dispute-view.ts';
+import { objectView, publicObject, type PublicObject } from './object-view.ts';
+import { paymentMethodObject, type PaymentMethodObject } from './payment-method-view.ts';
+import { refundView, type RefundDoc, type RefundEvent } from './refund-view.ts';
 
-export interface ChargeDoc extends Document {
+/** Every event of a charge's stream changes the charge object, except the announcement of network outcomes. */
+export type ChargeViewEvent = Exclude<ChargeEvent, NetworkOutcomesExpected> | PaymentMethodChargeEvent;
+
+/** What a payment-method charge's payer page does next (spec: `flow`). */
+export interface ChargeFlow {
+  nextAction: NextAction;
+  returnUrl: string;
+  /** Present while `nextAction` is `redirect`. */
+  redirect?: { redirectUrl: string };
+}
+
+/** A charge as GET /charges/{id} renders it (spec: Charge). */
+export interface ChargeObject {
+  id: string;
+  created: number;
   objectType: 'charge';
   amount: number;
   currency: string;
+  /** Present only when the request gave one. */
+  type?: ChargeType;
+  description: string | null;
+  /** Card charges only. */
+  card?: CardObject;
+  status: 'successful' | 'pending' | 'failed';
+  /** Payment-method charges only: `client_char_…`, `paymentMethod` and `flow`. */
+  clientObjectId?: string;
+  paymentMethod?: PaymentMethodObject;
+  flow?: ChargeFlow;
   customerId: string | null;
+  subscriptionId: string | null;
   captured: boolean;
+  /** True once successful refunds add up to the whole amount (spec). */
   refunded: boolean;
   /** Sum of the successful refunds. */
   amountRefunded: number;
-  refunds: Record<string, unknown>[];
-  /** Card charges only; a payment-method charge has `paymentMethod`, `clientObjectId` and `flow`. */
-  card?: Record<string, unknown>;
-  flow?: { nextAction: string; returnUrl: string; redirect?: { redirectUrl: string } };
-  _accountId: string;
-  _mode: Mode;
+  refunds: PublicObject<RefundDoc>[];
+  disputed: boolean;
+  /** Present once a dispute opened. */
+  dispute?: ChargeDisputeObject;
+  fraudDetails: ChargeAttempt['fraudDetails'];
+  shipping: ChargeAttempt['shipping'];
+  billing: ChargeAttempt['billing'];
+  threeDSecureInfo: ChargeAttempt['threeDSecureInfo'];
+  avsCheck: ChargeAttempt['avsCheck'];
+  merchantAccountId: string | null;
+  metadata: Metadata;
+  /** Failed charges only. */
+  failureCode?: ChargeFailure['failureCode'];
+  failureMessage?: string;
+  failureIssuerDeclineCode?: string | null;
+}
+
+export interface ChargeDoc extends ChargeObject, TenantScope {
   /** Refunds with their internal fields, for `refunds` and `refunded`. */
   _refunds: RefundDoc[];
   /** The dispute with its internal fields, once one opened. */
@@ -46,134 +90,124 @@ function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
   return {
     ...charge,
     _refunds: refunds,
-    refunds: refunds.map(({ _accountId: _a, _mode: _m, _seq: _s, ...refund }) => refund),
+    refunds: refunds.map(publicObject),
     refunded: refundedAmount >= charge.amount,
     amountRefunded: refundedAmount,
   };
 }
 
-/** A charge as GET /charges/{id} renders it, with its refunds. */
-export const chargeView: ObjectView<ChargeDoc> = {
-  eventTypes: new Set([
-    ...chargeEventTypes,
-    ...paymentMethodChargeEventTypes,
-    ...disputeEventTypes,
-    ...fraudWarningEventTypes,
-  ]),
-  objectId: (event) => (event.data as { chargeId?: string }).chargeId ?? null,
-  fold(current, recorded: RecordedEvent) {
-    const event = recorded as unknown as RecordedEvent & (ChargeEvent | PaymentMethodChargeEvent);
-    if (event.type === 'ChargePending') return pendingCharge(recorded, event.data);
-    if (event.type === 'ChargeSucceeded' || event.type === 'ChargeFailed') {
-      const data = event.data;
-      const created = occurredAtSeconds(recorded);
-      const failed = event.type === 'ChargeFailed' ? event.data : null;
-      return {
-        id: data.chargeId,
-        created,
-        objectType: 'charge',
-        amount: data.amount,
-        currency: data.currency,
-        ...(data.type ? { type: data.type } : {}),
-        description: data.description,
-        card: cardObject({
-          id: data.cardId,
-          created,
-          customerId: data.customerId,
-          card: data.card,
-          merchantAccountId: data.merchantAccountId,
-        }),
-        status: failed ? 'failed' : 'successful',
-        customerId: data.customerId,
-        subscriptionId: data.subscriptionId,
-        captured: failed ? false : data.captured,
-        refunded: false,
-        amountRefunded: 0,
-        refunds: [],
-        disputed: false,
-        fraudDetails: data.fraudDetails,
-        shipping: data.shipping,
-        billing: data.billing,
-        threeDSecureInfo: data.threeDSecureInfo,
-        avsCheck: data.avsCheck,
-        merchantAccountId: data.merchantAccountId,
-        metadata: data.metadata,
-        ...(failed
-          ? {
-              failureCode: failed.failureCode,
-              failureMessage: failed.failureMessage,
-              failureIssuerDeclineCode: failed.failureIssuerDeclineCode,
-            }
-          : {}),
-        ...tenantFields(recorded),
-        _refunds: [],
-      };
-    }
-    if (!current) return current;
-    switch (event.type) {
-      case 'ChargeCaptured':
-        return { ...current, captured: true };
-      case 'PaymentMethodChargeProcessing':
-        return { ...current, flow: { nextAction: 'wait', returnUrl: current.flow!.returnUrl } };
-      case 'PaymentMethodChargeAuthorized': {
-        const { _captureWhenAuthorized: captured = true, ...charge } = current;
-        return {
-          ...charge,
-          status: 'successful',
-          captured,
-          flow: { nextAction: 'none', returnUrl: charge.flow!.returnUrl },
-        };
-      }
-      case 'PaymentMethodChargeFailed': {
-        const { _captureWhenAuthorized: _captured, ...charge } = current;
-        return {
-          ...charge,
-          status: 'failed',
-          flow: { nextAction: 'none', returnUrl: charge.flow!.returnUrl },
-          failureCode: event.data.failureCode,
-          failureMessage: event.data.failureMessage,
-          failureIssuerDeclineCode: event.data.failureIssuerDeclineCode,
-        };
-      }
-      case 'ChargeUpdated': {
-        const { chargeId: _id, ...changes } = event.data;
-        if (changes.customerId === undefined || !current.card) return { ...current, ...changes };
-        return { ...current, ...changes, card: { ...current.card, customerId: changes.customerId } };
-      }
-      case 'RefundRequested':
-        return withRefunds(current, [...current._refunds, refundView.fold(null, recorded)!]);
-      case 'RefundSettled':
-      case 'RefundUpdated':
-        return withRefunds(
-          current,
-          current._refunds.map((refund) =>
-            refund.id === event.data.refundId ? refundView.fold(refund, recorded)! : refund,
-          ),
-        );
-      case 'DisputeOpened':
-      case 'DisputeEvidenceSubmitted':
-      case 'DisputeWon':
-      case 'DisputeLost': {
-        const dispute = disputeView.fold(current._dispute ?? null, recorded);
-        return dispute ? { ...current, disputed: true, dispute: embeddedDispute(dispute), _dispute: dispute } : current;
-      }
-      case 'FraudWarningReceived':
-        return { ...current, fraudDetails: event.data.fraudDetails };
-      default:
-        return current;
-    }
-  },
-};
-
-/** A payment-method charge waiting for the payer: `flow` says where to send them. */
-function pendingCharge(
-  recorded: RecordedEvent,
-  data: Extract<PaymentMethodChargeEvent, { type: 'ChargePending' }>['data'],
-): ChargeDoc {
-  const created = occurredAtSeconds(recorded);
+/** The charge made by a payment attempt, successful or failed. */
+function attempted(event: ProjectedEvent<ChargeSucceeded | ChargeFailed>, failure: ChargeFailure | null): ChargeDoc {
+  const { data } = event;
+  const created = occurredAtSeconds(event);
   return {
     id: data.chargeId,
     created,
+    objectType: 'charge',
+    amount: data.amount,
+    currency: data.currency,
+    ...(data.type ? { type: data.type } : {}),
+    description: data.description,
+    card: cardObject({
+      id: data.cardId,
+      created,
+      customerId: data.customerId,
+      card: data.card,
+      merchantAccountId: data.merchantAccountId,
+    }),
+    status: failure ? 'failed' : 'successful',
+    customerId: data.customerId,
+    subscriptionId: data.subscriptionId,
+    captured: failure ? false : data.captured,
+    refunded: false,
+    amountRefunded: 0,
+    refunds: [],
+    disputed: false,
+    fraudDetails: data.fraudDetails,
+    shipping: data.shipping,
+    billing: data.billing,
+    threeDSecureInfo: data.threeDSecureInfo,
+    avsCheck: data.avsCheck,
+    merchantAccountId: data.merchantAccountId,
+    metadata: data.metadata,
+    ...(failure
+      ? {
+          failureCode: failure.failureCode,
+          failureMessage: failure.failureMessage,
+          failureIssuerDeclineCode: failure.failureIssuerDeclineCode,
+        }
+      : {}),
+    ...tenantFields(event),
+    _refunds: [],
+  };
+}
+
+/** A charge as GET /charges/{id} renders it, with its refunds and its dispute. */
+export const chargeView = objectView<ChargeDoc, ChargeViewEvent>({
+  objectId: (event) => event.data.chargeId,
+  on: {
+    ChargeSucceeded: (_current, event) => attempted(event, null),
+    ChargeFailed: (_current, event) => attempted(event, event.data),
+    ChargeCaptured: (current) => current && { ...current, captured: true },
+    ChargeUpdated: (current, event) => {
+      if (!current) return current;
+      const { chargeId: _id, ...changes } = event.data;
+      if (changes.customerId === undefined || !current.card) return { ...current, ...changes };
+      return { ...current, ...changes, card: { ...current.card, customerId: changes.customerId } };
+    },
+    ChargePending: (_current, event) => pendingCharge(event),
+    PaymentMethodChargeProcessing: (current) => current && withNextAction(current, 'wait'),
+    PaymentMethodChargeAuthorized: (current) => {
+      if (!current) return current;
+      const { _captureWhenAuthorized: captured = true, ...charge } = withNextAction(current, 'none');
+      return { ...charge, status: 'successful', captured };
+    },
+    PaymentMethodChargeFailed: (current, event) => {
+      if (!current) return current;
+      const { _captureWhenAuthorized: _captured, ...charge } = withNextAction(current, 'none');
+      return {
+        ...charge,
+        status: 'failed',
+        failureCode: event.data.failureCode,
+        failureMessage: event.data.failureMessage,
+        failureIssuerDeclineCode: event.data.failureIssuerDeclineCode,
+      };
+    },
+    RefundRequested: (current, event) => {
+      const refund = refundView.fold(null, event);
+      return current && refund && withRefunds(current, [...current._refunds, refund]);
+    },
+    RefundSettled: (current, event) => current && refundChanged(current, event),
+    RefundUpdated: (current, event) => current && refundChanged(current, event),
+    DisputeOpened: disputeChanged,
+    DisputeEvidenceSubmitted: disputeChanged,
+    DisputeWon: disputeChanged,
+    DisputeLost: disputeChanged,
+    FraudWarningReceived: (current, event) => current && { ...current, fraudDetails: event.data.fraudDetails },
+  },
+});
+
+function refundChanged(charge: ChargeDoc, event: ProjectedEvent<RefundEvent>): ChargeDoc {
+  return withRefunds(
+    charge,
+    charge._refunds.map((refund) =>
+      refund.id === event.data.refundId ? (refundView.fold(refund, event) ?? refund) : refund,
+    ),
+  );
+}
+
+function disputeChanged(current: ChargeDoc | null, event: ProjectedEvent<DisputeEvent>): ChargeDoc | null {
+  if (!current) return current;
+  const dispute = disputeView.fold(current._dispute ?? null, event);
+  return dispute ? { ...current, disputed: true, dispute: embeddedDispute(dispute), _dispute: dispute } : current;
+}
+
+/** A payment-method charge waiting for the payer: `flow` says where to send them. */
+function pendingCharge(event: ProjectedEvent<ChargePending>): ChargeDoc {
+  const { data } = event;
+  return {
+    id: data.chargeId,
+    created: occurredAtSeconds(event),
     objectType: 'charge',
     amount: data.amount,
     currency: data.currency,
@@ -197,8 +231,13 @@ function pendingCharge(
     avsCheck: null,
     merchantAccountId: data.merchantAccountId,
     metadata: data.metadata,
-    ...tenantFields(recorded),
+    ...tenantFields(event),
     _refunds: [],
     _captureWhenAuthorized: data.captured,
   };
+}
+
+/** The charge with its flow's next action (the redirect is only offered while the payer is awaited). */
+function withNextAction(charge: ChargeDoc, nextAction: NextAction): ChargeDoc {
+  return charge.flow ? { ...charge, flow: { nextAction, returnUrl: charge.flow.returnUrl } } : charge;
 }

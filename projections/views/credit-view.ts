@@ -1,21 +1,16 @@
-import type { CreditEvent } from '../../packages/domain/credit/credit-events.ts';
-import { creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
-import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
-import type { Document } from '../../packages/readstore/document-store.ts';
-import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import { cardObject } from './card-object.ts';
-import type { ObjectView } from './object-view.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
-
-export interface CreditDoc extends Document {
-  objectType: 'credit';
-  amount: number;
-  currency: string;
-  customerId: string | null;
-  status: 'successful' | 'failed';
-  _accountId: string;
-  _mode: Mode;
-}
+import type { ThreeDSecureResult } from '../../packages/domain/charge/charge-events.ts';
+import type { CardErrorCode } from '../../packages/domain/errors.ts';
+import type {
+  CreditEvent,
+  CreditFailed,
+  CreditFailure,
+  CreditSucceeded,
+} from '../../packages/domain/credit/credit-events.ts';
+import type { Metadata } from '../../packages/domain/metadata.ts';
+import type { ProjectedEvent } from '../../packages/projection/projection.ts';
+import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
+import { cardObject, type CardObject } from './card-object.ts';
+import { objectView } from './object-view.ts';
 
 /**
  * A credit as GET /credits/{id} renders it. The spec names no fields for its outcome; we use the
@@ -23,48 +18,64 @@ export interface CreditDoc extends Document {
  * `threeDSecureInfo`: the result of the token's 3-D Secure verification when the card came from a
  * token verified for the credit's amount and currency, else null.
  */
-export const creditView: ObjectView<CreditDoc> = {
-  eventTypes: new Set(creditEventTypes),
-  objectId: (event) => (event.data as { creditId?: string }).creditId ?? null,
-  fold(current, recorded: RecordedEvent) {
-    const event = recorded as unknown as RecordedEvent & CreditEvent;
-    switch (event.type) {
-      case 'CreditSucceeded':
-      case 'CreditFailed': {
-        const data = event.data;
-        const created = occurredAtSeconds(recorded);
-        const failed = event.type === 'CreditFailed' ? event.data : null;
-        // A new card is not saved by a credit, so it belongs to no customer.
-        const cardCustomerId = data.cardSource === null ? data.customerId : null;
-        return {
-          id: data.creditId,
-          created,
-          objectType: 'credit',
-          amount: data.amount,
-          currency: data.currency,
-          description: data.description,
-          card: cardObject({ id: data.cardId, created, customerId: cardCustomerId, card: data.card }),
-          customerId: data.customerId,
-          status: failed ? 'failed' : 'successful',
-          metadata: data.metadata,
-          ...(failed
-            ? {
-                failureCode: failed.failureCode,
-                failureMessage: failed.failureMessage,
-                failureIssuerDeclineCode: failed.failureIssuerDeclineCode,
-              }
-            : {}),
-          threeDSecureInfo: data.threeDSecureInfo ?? null,
-          ...tenantFields(recorded),
-        };
-      }
-      case 'CreditUpdated': {
-        if (!current) return current;
-        const { creditId: _id, ...changes } = event.data;
-        return { ...current, ...changes };
-      }
-      default:
-        return current;
-    }
+export interface CreditObject {
+  id: string;
+  created: number;
+  objectType: 'credit';
+  amount: number;
+  currency: string;
+  description: string | null;
+  card: CardObject;
+  customerId: string | null;
+  status: 'successful' | 'failed';
+  metadata: Metadata;
+  /** Failed credits only. */
+  failureCode?: CardErrorCode;
+  failureMessage?: string;
+  failureIssuerDeclineCode?: string | null;
+  /** The 3-D Secure result of the card's token, when it was verified for this amount and currency. */
+  threeDSecureInfo: ThreeDSecureResult | null;
+}
+
+export interface CreditDoc extends CreditObject, TenantScope {}
+
+function attempted(event: ProjectedEvent<CreditSucceeded | CreditFailed>, failure: CreditFailure | null): CreditDoc {
+  const { data } = event;
+  const created = occurredAtSeconds(event);
+  // A new card is not saved by a credit, so it belongs to no customer.
+  const cardCustomerId = data.cardSource === null ? data.customerId : null;
+  return {
+    id: data.creditId,
+    created,
+    objectType: 'credit',
+    amount: data.amount,
+    currency: data.currency,
+    description: data.description,
+    card: cardObject({ id: data.cardId, created, customerId: cardCustomerId, card: data.card }),
+    customerId: data.customerId,
+    status: failure ? 'failed' : 'successful',
+    metadata: data.metadata,
+    ...(failure
+      ? {
+          failureCode: failure.failureCode,
+          failureMessage: failure.failureMessage,
+          failureIssuerDeclineCode: failure.failureIssuerDeclineCode,
+        }
+      : {}),
+    threeDSecureInfo: data.threeDSecureInfo ?? null,
+    ...tenantFields(event),
+  };
+}
+
+export const creditView = objectView<CreditDoc, CreditEvent>({
+  objectId: (event) => event.data.creditId,
+  on: {
+    CreditSucceeded: (_current, event) => attempted(event, null),
+    CreditFailed: (_current, event) => attempted(event, event.data),
+    CreditUpdated: (current, event) => {
+      if (!current) return current;
+      const { creditId: _id, ...changes } = event.data;
+      return { ...current, ...changes };
+    },
   },
-};
+});

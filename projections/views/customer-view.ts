@@ -1,26 +1,29 @@
 import type { CustomerEvent } from '../../packages/domain/customer/customer-events.ts';
-import { customerEventTypes } from '../../packages/domain/customer/customer-events.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
-import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
-import type { Document } from '../../packages/readstore/document-store.ts';
-import { occurredAtSeconds, tenantFields } from '../event-time.ts';
+import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardView, type CardDoc } from './card-view.ts';
-import { publicObject, type ObjectView } from './object-view.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
+import { objectView, publicObject, type PublicObject } from './object-view.ts';
 
 /** The customer object embeds this many of its most recent cards (spec: Limits). */
 const EMBEDDED_CARDS = 10;
 
-export interface CustomerDoc extends Document {
+/** A customer as GET /customers/{id} renders it (spec: Customer). */
+export interface CustomerObject {
+  id: string;
+  created: number;
   objectType: 'customer';
   email: string;
   description: string | null;
   defaultCardId: string | null;
-  cards: Record<string, unknown>[];
+  /** The most recent cards, newest first. */
+  cards: PublicObject<CardDoc>[];
   metadata: Metadata;
+  /** Test mode only: the test clock the customer lives on. */
+  testClockId?: string;
   deleted?: true;
-  _accountId: string;
-  _mode: Mode;
+}
+
+export interface CustomerDoc extends CustomerObject, TenantScope {
   _deleted: boolean;
   /** Every live card, oldest first: `cards` shows the most recent of them. */
   _cards: CardDoc[];
@@ -30,51 +33,45 @@ function withCards(doc: CustomerDoc, cards: CardDoc[]): CustomerDoc {
   return { ...doc, _cards: cards, cards: cards.slice(-EMBEDDED_CARDS).reverse().map(publicObject) };
 }
 
-export const customerView: ObjectView<CustomerDoc> = {
-  eventTypes: new Set(customerEventTypes),
-  objectId: (event) => (event.data as { customerId?: string }).customerId ?? null,
-  fold(current, recorded: RecordedEvent) {
-    const event = recorded as unknown as RecordedEvent & CustomerEvent;
-    if (event.type === 'CustomerCreated') {
-      return {
-        id: event.data.customerId,
-        created: occurredAtSeconds(recorded),
-        objectType: 'customer',
-        email: event.data.email,
-        description: event.data.description,
-        defaultCardId: null,
-        cards: [],
-        metadata: event.data.metadata,
-        ...(event.data.testClockId ? { testClockId: event.data.testClockId } : {}),
-        ...tenantFields(recorded),
-        _deleted: false,
-        _cards: [],
-      };
-    }
-    if (!current) return current;
-    switch (event.type) {
-      case 'CustomerUpdated': {
-        const { customerId: _id, ...changes } = event.data;
-        return { ...current, ...changes };
-      }
-      case 'CustomerDeleted':
-        return { ...current, deleted: true, _deleted: true };
-      case 'CardAdded':
-        return withCards(current, [...current._cards, cardView.fold(null, recorded)!]);
-      case 'CardUpdated':
-        return withCards(
-          current,
-          current._cards.map((card) => (card.id === event.data.cardId ? cardView.fold(card, recorded)! : card)),
-        );
-      case 'CardDeleted':
-        return withCards(
-          current,
-          current._cards.filter((card) => card.id !== event.data.cardId),
-        );
-      case 'DefaultCardChanged':
-        return { ...current, defaultCardId: event.data.defaultCardId };
-      default:
-        return current;
-    }
+export const customerView = objectView<CustomerDoc, CustomerEvent>({
+  objectId: (event) => event.data.customerId,
+  on: {
+    CustomerCreated: (_current, event) => ({
+      id: event.data.customerId,
+      created: occurredAtSeconds(event),
+      objectType: 'customer',
+      email: event.data.email,
+      description: event.data.description,
+      defaultCardId: null,
+      cards: [],
+      metadata: event.data.metadata,
+      ...(event.data.testClockId ? { testClockId: event.data.testClockId } : {}),
+      ...tenantFields(event),
+      _deleted: false,
+      _cards: [],
+    }),
+    CustomerUpdated: (current, event) => {
+      if (!current) return current;
+      const { customerId: _id, ...changes } = event.data;
+      return { ...current, ...changes };
+    },
+    CustomerDeleted: (current) => current && { ...current, deleted: true, _deleted: true },
+    CardAdded: (current, event) => {
+      const card = cardView.fold(null, event);
+      return current && card && withCards(current, [...current._cards, card]);
+    },
+    CardUpdated: (current, event) =>
+      current &&
+      withCards(
+        current,
+        current._cards.map((card) => (card.id === event.data.cardId ? (cardView.fold(card, event) ?? card) : card)),
+      ),
+    CardDeleted: (current, event) =>
+      current &&
+      withCards(
+        current,
+        current._cards.filter((card) => card.id !== event.data.cardId),
+      ),
+    DefaultCardChanged: (current, event) => current && { ...current, defaultCardId: event.data.defaultCardId },
   },
-};
+});

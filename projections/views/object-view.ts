@@ -1,22 +1,71 @@
+import type { DomainEvent } from '../../packages/domain/decider.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
+import type { ProjectedEvent } from '../../packages/projection/projection.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 
-/**
- * How one kind of API object is rendered from its stream: a pure fold of domain events into the
- * object exactly as GET returns it, plus internal `_` fields for scoping, sorting and filtering.
- * The resource projection stores it; the public events projection embeds it as event `data`.
- */
-export interface ObjectView<T extends Document = Document> {
-  /** The domain events that change objects of this kind. */
-  readonly eventTypes: ReadonlySet<string>;
-  /** Which object an event concerns (e.g. `data.cardId` for card events), null when none. */
-  objectId(event: RecordedEvent): string | null;
-  fold(current: T | null, event: RecordedEvent): T | null;
+/** Folds one event of type `Event` into the object (null: there is no object). */
+export interface ViewHandler<Doc extends Document, Event extends DomainEvent> {
+  // A method: its handlers of single types are also handlers of the whole union, which the
+  // dispatch by `type` makes true at run time.
+  handle(current: Doc | null, event: ProjectedEvent<Event>): Doc | null;
 }
 
+/** One handler per event type of `E`: a view that forgets a type of its union does not compile. */
+export type ViewHandlers<Doc extends Document, E extends DomainEvent> = {
+  readonly [Type in E['type']]: ViewHandler<Doc, Extract<E, { type: Type }>>['handle'];
+};
+
+/**
+ * How one kind of API object is rendered from its stream: a pure fold of the domain events `E`
+ * into the object exactly as GET returns it (`Doc`), plus internal `_` fields for scoping,
+ * sorting and filtering. The resource projection stores it; the public events projection embeds
+ * it as event `data`.
+ */
+export interface ObjectView<Doc extends Document = Document, E extends DomainEvent = DomainEvent> {
+  /** The domain events that change objects of this kind: exactly the types of `E`. */
+  readonly eventTypes: ReadonlySet<E['type']>;
+  /** Whether a stored event is one of this view's (and so may be folded). */
+  accepts(event: RecordedEvent): event is ProjectedEvent<E>;
+  /** Which object an event concerns (e.g. `data.cardId` for card events), null when none. */
+  objectId(event: ProjectedEvent<E>): string | null;
+  fold(current: Doc | null, event: ProjectedEvent<E>): Doc | null;
+}
+
+/** Builds a view from its handlers: the event types it accepts are the ones it has a handler for. */
+export function objectView<Doc extends Document, E extends DomainEvent>(definition: {
+  objectId: (event: ProjectedEvent<E>) => string | null;
+  on: ViewHandlers<Doc, E>;
+}): ObjectView<Doc, E> {
+  const { on } = definition;
+  const eventTypes = new Set(Object.keys(on).filter((type): type is E['type'] => Object.hasOwn(on, type)));
+  return {
+    eventTypes,
+    accepts: (event): event is ProjectedEvent<E> => eventTypes.has(event.type),
+    objectId: definition.objectId,
+    fold: (current, event) => foldWith(on, current, event),
+  };
+}
+
+/** Calls the handler of the event's own type. */
+function foldWith<Doc extends Document, E extends DomainEvent>(
+  on: ViewHandlers<Doc, E>,
+  current: Doc | null,
+  event: ProjectedEvent<E>,
+): Doc | null {
+  const type: E['type'] = event.type;
+  const handler: ViewHandler<Doc, E>['handle'] = on[type];
+  return handler(current, event);
+}
+
+/** Fields of a document that API clients never see: the `_` ones. */
+type InternalField<Doc> = Extract<keyof Doc, `_${string}`>;
+
+/** A document as API clients see it: without its internal fields. */
+export type PublicObject<Doc> = Omit<Doc, InternalField<Doc>>;
+
 /** Drops internal fields: what API clients see. */
-export function publicObject<T extends Record<string, unknown>>(doc: T): Record<string, unknown> {
+export function publicObject<Doc extends object>(doc: Doc): PublicObject<Doc> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(doc)) if (!key.startsWith('_')) out[key] = value;
-  return out;
+  return out as PublicObject<Doc>;
 }

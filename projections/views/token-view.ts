@@ -1,77 +1,78 @@
-import type { CardSnapshot } from '../../packages/domain/card/card-snapshot.ts';
+import type { CardBrand, CardSnapshot, CardType } from '../../packages/domain/card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../../packages/domain/charge/charge-events.ts';
 import type { TokenEvent } from '../../packages/domain/token/token-events.ts';
-import { tokenEventTypes } from '../../packages/domain/token/token-events.ts';
-import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
-import type { Document } from '../../packages/readstore/document-store.ts';
-import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import { cardObject, expiryMonthText, expiryYearText } from './card-object.ts';
-import type { ObjectView } from './object-view.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
-
-export interface TokenDoc extends Document {
-  objectType: 'token';
-  used: boolean;
-  _accountId: string;
-  _mode: Mode;
-  _card: CardSnapshot;
-  threeDSecureInfo?: ThreeDSecureResult;
-}
+import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
+import { cardObject, expiryMonthText, expiryYearText, type CardObject } from './card-object.ts';
+import { objectView } from './object-view.ts';
 
 /**
  * A token as GET /tokens/{id} renders it: card fields of the spec, `used`, `card` once saved, and
  * `threeDSecureInfo` once verified with 3-D Secure.
  */
-export const tokenView: ObjectView<TokenDoc> = {
-  eventTypes: new Set(tokenEventTypes),
-  objectId: (event) => (event.data as { tokenId?: string }).tokenId ?? null,
-  fold(current, recorded: RecordedEvent) {
-    const event = recorded as unknown as RecordedEvent & TokenEvent;
-    switch (event.type) {
-      case 'TokenCreated': {
-        const { card } = event.data;
-        return {
-          id: event.data.tokenId,
-          created: occurredAtSeconds(recorded),
-          objectType: 'token',
-          first6: card.first6,
-          last4: card.last4,
-          fingerprint: card.fingerprint,
-          expMonth: expiryMonthText(card.expMonth),
-          expYear: expiryYearText(card.expYear),
-          cardholderName: card.cardholderName,
-          brand: card.brand,
-          type: card.type,
-          country: card.country,
-          used: false,
-          ...tenantFields(recorded),
-          _card: card,
-        };
-      }
-      case 'TokenUsed':
-        return current ? { ...current, used: true } : current;
-      case 'TokenCardCreated':
-        return current
-          ? {
-              ...current,
-              card: cardObject({
-                id: event.data.cardId,
-                created: occurredAtSeconds(recorded),
-                customerId: event.data.customerId,
-                card: current._card,
-              }),
-            }
-          : current;
-      case 'TokenThreeDSecureVerified':
-        return current ? { ...current, threeDSecureInfo: event.data.threeDSecureInfo } : current;
-      case 'TokenThreeDSecureChallengeCompleted': {
-        const info = current?.threeDSecureInfo;
-        return current && info
-          ? { ...current, threeDSecureInfo: { ...info, liabilityShift: event.data.liabilityShift } }
-          : current;
-      }
-      default:
-        return current;
-    }
+export interface TokenObject {
+  id: string;
+  created: number;
+  objectType: 'token';
+  first6: string;
+  last4: string;
+  fingerprint: string;
+  expMonth: string;
+  expYear: string;
+  cardholderName: string | null;
+  brand: CardBrand;
+  type: CardType;
+  country: string | null;
+  used: boolean;
+  /** The card saved from the token, once one was. */
+  card?: CardObject;
+  /** Once the card was verified with 3-D Secure for an amount. */
+  threeDSecureInfo?: ThreeDSecureResult;
+}
+
+export interface TokenDoc extends TokenObject, TenantScope {
+  _card: CardSnapshot;
+  threeDSecureInfo?: ThreeDSecureResult;
+}
+
+export const tokenView = objectView<TokenDoc, TokenEvent>({
+  objectId: (event) => event.data.tokenId,
+  on: {
+    TokenCreated: (_current, event) => {
+      const { card } = event.data;
+      return {
+        id: event.data.tokenId,
+        created: occurredAtSeconds(event),
+        objectType: 'token',
+        first6: card.first6,
+        last4: card.last4,
+        fingerprint: card.fingerprint,
+        expMonth: expiryMonthText(card.expMonth),
+        expYear: expiryYearText(card.expYear),
+        cardholderName: card.cardholderName,
+        brand: card.brand,
+        type: card.type,
+        country: card.country,
+        used: false,
+        ...tenantFields(event),
+        _card: card,
+      };
+    },
+    TokenUsed: (current) => current && { ...current, used: true },
+    TokenCardCreated: (current, event) =>
+      current && {
+        ...current,
+        card: cardObject({
+          id: event.data.cardId,
+          created: occurredAtSeconds(event),
+          customerId: event.data.customerId,
+          card: current._card,
+        }),
+      },
+    TokenThreeDSecureVerified: (current, event) =>
+      current && { ...current, threeDSecureInfo: event.data.threeDSecureInfo },
+    TokenThreeDSecureChallengeCompleted: (current, event) =>
+      current?.threeDSecureInfo
+        ? { ...current, threeDSecureInfo: { ...current.threeDSecureInfo, liabilityShift: event.data.liabilityShift } }
+        : current,
   },
-};
+});

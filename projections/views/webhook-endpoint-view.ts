@@ -1,15 +1,11 @@
-import {
-  webhookEndpointEventTypes,
-  type WebhookEndpointEvent,
-} from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
-import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
-import type { Document } from '../../packages/readstore/document-store.ts';
-import { occurredAtSeconds, tenantFields } from '../event-time.ts';
-import type { ObjectView } from './object-view.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
+import type { WebhookEndpointEvent } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
+import { objectView } from './object-view.ts';
 
 /** `{ id, created, objectType, url, events, description, enabled, deleted? }`: never the secret. */
-export interface WebhookEndpointDoc extends Document {
+export interface WebhookEndpointObject {
+  id: string;
+  created: number;
   objectType: 'webhookEndpoint';
   url: string;
   /** Subscribed public event types; empty: all of them. */
@@ -17,41 +13,35 @@ export interface WebhookEndpointDoc extends Document {
   description: string | null;
   enabled: boolean;
   deleted?: true;
-  _accountId: string;
-  _mode: Mode;
+}
+
+export interface WebhookEndpointDoc extends WebhookEndpointObject, TenantScope {
   _deleted: boolean;
 }
 
-export const webhookEndpointView: ObjectView<WebhookEndpointDoc> = {
-  eventTypes: new Set(webhookEndpointEventTypes),
-  objectId: (event) => (event.data as { endpointId?: string }).endpointId ?? null,
-  fold(current, recorded: RecordedEvent) {
-    const event = recorded as unknown as RecordedEvent & WebhookEndpointEvent;
-    switch (event.type) {
-      case 'WebhookEndpointCreated': {
-        const { endpointId, url, events, description, enabled } = event.data;
-        return {
-          id: endpointId,
-          created: occurredAtSeconds(recorded),
-          objectType: 'webhookEndpoint',
-          url,
-          events: [...events],
-          description,
-          enabled,
-          ...tenantFields(recorded),
-          _deleted: false,
-        };
-      }
-      case 'WebhookEndpointUpdated': {
-        if (!current) return current;
-        const { endpointId: _endpointId, ...changes } = event.data;
-        return { ...current, ...changes };
-      }
-      case 'WebhookEndpointDeleted':
-        // Soft delete: still readable, with deleted: true; its deliveries stay listable.
-        return current ? { ...current, deleted: true, _deleted: true } : current;
-      default:
-        return current;
-    }
+export const webhookEndpointView = objectView<WebhookEndpointDoc, WebhookEndpointEvent>({
+  objectId: (event) => event.data.endpointId,
+  on: {
+    WebhookEndpointCreated: (_current, event) => {
+      const { endpointId, url, events, description, enabled } = event.data;
+      return {
+        id: endpointId,
+        created: occurredAtSeconds(event),
+        objectType: 'webhookEndpoint',
+        url,
+        events: [...events],
+        description,
+        enabled,
+        ...tenantFields(event),
+        _deleted: false,
+      };
+    },
+    WebhookEndpointUpdated: (current, event) => {
+      if (!current) return current;
+      const { endpointId: _endpointId, ...changes } = event.data;
+      return { ...current, ...changes };
+    },
+    // Soft delete: still readable, with deleted: true; its deliveries stay listable.
+    WebhookEndpointDeleted: (current) => current && { ...current, deleted: true, _deleted: true },
   },
-};
+});

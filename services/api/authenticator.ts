@@ -1,7 +1,7 @@
 import { hashApiKey } from '../../packages/commands/account-commands.ts';
 import type { AuthContext } from '../../packages/http/route.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { ApiKeyDoc } from '../../projections/accounts-projection.ts';
+import { apiKeysCollection } from '../../projections/accounts-projection.ts';
 
 const CACHE_LIMIT = 10_000;
 
@@ -15,7 +15,7 @@ export function apiKeyAuthenticator(readModels: ReadModels): (apiKey: string) =>
     const hash = hashApiKey(apiKey);
     const cached = cache.get(hash);
     if (cached) return cached;
-    const key = await readModels.collection<ApiKeyDoc>('api_keys').get(hash);
+    const key = await readModels.collection(apiKeysCollection).get(hash);
     if (!key) return null;
     const auth: AuthContext = { accountId: key.accountId, mode: key.mode, keyId: key.keyId, keyKind: key.kind };
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);

@@ -1,7 +1,7 @@
 import type { Tenant } from '../../packages/commands/command-context.ts';
-import { conditionOf, type BlacklistRule } from '../../packages/domain/blacklist/blacklist-rule.ts';
+import type { BlacklistRule } from '../../packages/domain/blacklist/blacklist-rule.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { BlacklistRuleDoc } from '../../projections/views/blacklist-rule-view.ts';
+import { blacklistRulesCollection } from '../../projections/blacklist-projection.ts';
 
 /** Page size when reading every rule; the store's lists are paged, so we walk the pages. */
 const PAGE_SIZE = 100;
@@ -11,15 +11,15 @@ const PAGE_SIZE = 100;
  * matcher takes them: what a charge creation request is screened against.
  */
 export async function liveBlacklistRules(readModels: ReadModels, tenant: Tenant): Promise<BlacklistRule[]> {
-  const collection = readModels.collection<BlacklistRuleDoc>('blacklist_rules');
+  const collection = readModels.collection(blacklistRulesCollection);
   const filter = { _accountId: tenant.accountId, _mode: tenant.mode, _deleted: false };
   const rules: BlacklistRule[] = [];
   let startingAfterId: string | undefined;
   for (;;) {
     const page = await collection.list({ filter, limit: PAGE_SIZE, ...(startingAfterId ? { startingAfterId } : {}) });
     for (const doc of page.list) {
-      const condition = conditionOf(doc.ruleType, doc);
-      if (condition) rules.push({ ruleId: doc.id, ...condition });
+      const { id, created: _c, objectType: _o, deleted: _d, _accountId, _mode, _seq, _deleted, ...condition } = doc;
+      rules.push({ ruleId: id, ...condition });
     }
     const last = page.list[page.list.length - 1];
     if (!page.hasMore || !last) return rules;

@@ -1,14 +1,24 @@
 import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { NotFoundError } from '../../packages/domain/errors.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ObjectCollection } from '../../packages/projection/read-model-collection.ts';
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
-import { publicObject } from '../../projections/views/object-view.ts';
+import { publicObject, type PublicObject } from '../../projections/views/object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
 export interface Tenant {
   accountId: string;
   mode: Mode;
 }
+
+/** A document of a tenant's object: every query filters on its scope. */
+export interface ScopedDocument extends Document {
+  _accountId: string;
+  _mode: Mode;
+}
+
+/** Equality conditions on fields of a document type (undefined: no condition). */
+export type FieldFilter<T> = { [Field in Extract<keyof T, string>]?: FieldValue | undefined };
 
 export interface ListParameters {
   limit: number;
@@ -18,8 +28,8 @@ export interface ListParameters {
 }
 
 /**
- * Reads API objects from the read models, always inside one tenant (DESIGN §4.9): another
- * account's or mode's object is reported exactly like a missing one.
+ * Reads API objects from the read models, always inside one tenant (`docs/architecture.md`,
+ * "Tenancy"): another account's or mode's object is reported exactly like a missing one.
  */
 export class ObjectReader {
   constructor(
@@ -28,46 +38,43 @@ export class ObjectReader {
   ) {}
 
   /** `within` narrows further: e.g. a card must belong to the customer of the path. */
-  async get(
-    collection: string,
-    objectName: string,
+  async get<T extends ScopedDocument>(
+    collection: ObjectCollection<T>,
     id: string,
     tenant: Tenant,
-    within: Record<string, FieldValue> = {},
-  ): Promise<Record<string, unknown>> {
+    within: FieldFilter<T> = {},
+  ): Promise<PublicObject<T>> {
     const doc = await this.readModels.collection(collection).get(id);
-    if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode)
-      throw new NotFoundError(objectName, id);
-    if (Object.entries(within).some(([field, value]) => doc[field] !== value)) throw new NotFoundError(objectName, id);
+    if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode || !matches(doc, within)) {
+      throw new NotFoundError(collection.objectName, id);
+    }
     return publicObject(doc);
   }
 
   /** Reads an object after a command, once the command's events are projected (read-your-writes). */
-  async getAfter(
+  async getAfter<T extends ScopedDocument>(
     position: number | null,
-    collection: string,
-    objectName: string,
+    collection: ObjectCollection<T>,
     id: string,
     tenant: Tenant,
-    within: Record<string, FieldValue> = {},
-  ): Promise<Record<string, unknown>> {
+    within: FieldFilter<T> = {},
+  ): Promise<PublicObject<T>> {
     await this.caughtUp(position);
-    return this.get(collection, objectName, id, tenant, within);
+    return this.get(collection, id, tenant, within);
   }
 
   /**
    * Runs a payment command and reads its object; a declined payment is answered with its card
    * error only once the recorded (failed) object is readable.
    */
-  async paymentAfter(
+  async paymentAfter<T extends ScopedDocument>(
     run: () => Promise<{ id: string; position: number | null }>,
-    collection: string,
-    objectName: string,
+    collection: ObjectCollection<T>,
     tenant: Tenant,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<PublicObject<T>> {
     try {
       const outcome = await run();
-      return await this.getAfter(outcome.position, collection, objectName, outcome.id, tenant);
+      return await this.getAfter(outcome.position, collection, outcome.id, tenant);
     } catch (error) {
       if (!(error instanceof PaymentDeclined)) throw error;
       await this.caughtUp(error.outcome.position);
@@ -80,15 +87,15 @@ export class ObjectReader {
     if (position !== null) await this.readModels.waitFor(position, this.readYourWritesTimeoutMs);
   }
 
-  async list(
-    collection: string,
+  async list<T extends ScopedDocument>(
+    collection: ObjectCollection<T>,
     tenant: Tenant,
     parameters: ListParameters,
-    filter: Record<string, FieldValue | undefined> = {},
-  ): Promise<{ list: Record<string, unknown>[]; hasMore: boolean }> {
+    filter: FieldFilter<T> = {},
+  ): Promise<{ list: PublicObject<T>[]; hasMore: boolean }> {
     const equality: Record<string, FieldValue> = { _accountId: tenant.accountId, _mode: tenant.mode };
     for (const [field, value] of Object.entries(filter)) if (value !== undefined) equality[field] = value;
-    const page = await this.readModels.collection<Document>(collection).list({
+    const page = await this.readModels.collection(collection).list({
       filter: equality,
       limit: parameters.limit,
       ...(parameters.created ? { created: parameters.created } : {}),
@@ -97,4 +104,10 @@ export class ObjectReader {
     });
     return { list: page.list.map(publicObject), hasMore: page.hasMore };
   }
+}
+
+/** Whether every condition holds on the document. */
+function matches<T extends object>(doc: T, conditions: FieldFilter<T>): boolean {
+  const fields = new Map<string, unknown>(Object.entries(doc));
+  return Object.entries(conditions).every(([field, value]) => value === undefined || fields.get(field) === value);
 }

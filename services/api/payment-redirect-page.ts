@@ -6,6 +6,7 @@ import type { ProviderOutcome } from '../../packages/domain/charge/payment-metho
 import { delayedConfirmationTypes } from '../../packages/domain/payment-method/payment-method-events.ts';
 import { newId } from '../../packages/ids/object-id.ts';
 import type { Logger } from '../../packages/observability/logger.ts';
+import { chargesCollection } from '../../projections/charges-projection.ts';
 import type { ChargeDoc } from '../../projections/views/charge-view.ts';
 import type { Platform } from '../platform.ts';
 
@@ -46,9 +47,7 @@ export function paymentRedirectPage(platform: Platform, logger: Logger): Router 
   async function chargeOf(req: Request): Promise<ChargeDoc | null> {
     const clientObjectId = String(req.params.clientObjectId ?? '');
     if (!CLIENT_OBJECT_ID.test(clientObjectId)) return null;
-    const page = await platform.readModels
-      .collection<ChargeDoc>('charges')
-      .list({ filter: { clientObjectId }, limit: 1 });
+    const page = await platform.readModels.collection(chargesCollection).list({ filter: { clientObjectId }, limit: 1 });
     return page.list[0] ?? null;
   }
 

@@ -9,7 +9,7 @@ interface LeaseDoc extends Document {
 
 /**
  * An expiring lease in the state store: the projections run in one process at a time
- * (DESIGN §2), whichever holds the lease; a crashed holder's lease runs out and another takes over.
+ * (`docs/architecture.md`, "Process roles"), whichever holds the lease; a crashed holder's lease runs out and another takes over.
  */
 export class Lease {
   readonly holder = `${hostname()}:${process.pid}:${randomBase62(6)}`;

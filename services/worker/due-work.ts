@@ -11,9 +11,10 @@ export interface DueWork {
 }
 
 /**
- * Where due work is found: read models, never the queue itself (DESIGN §4.7). A lost queue, a
- * restarted worker or a second scheduler loses and duplicates nothing, because the next scan finds
- * the same work under the same ids and the processors' commands are idempotent.
+ * Where due work is found: read models, never the queue itself (`docs/architecture.md`, "Jobs are
+ * derived from state"). A lost queue, a restarted worker or a second scheduler loses and
+ * duplicates nothing, because the next scan finds the same work under the same ids and the
+ * processors' commands are idempotent.
  */
 export interface DueWorkSource {
   readonly name: string;

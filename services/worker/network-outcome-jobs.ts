@@ -1,18 +1,15 @@
 import type { CommandContext } from '../../packages/commands/command-context.ts';
 import type { NetworkOutcomeKind } from '../../packages/domain/charge/network-outcome-events.ts';
 import type { Job } from '../../packages/jobs/job-queue.ts';
-import {
-  NETWORK_OUTCOMES_DUE,
-  outcomesDueBy,
-  type NetworkOutcomeDueDoc,
-} from '../../projections/network-outcomes-due-projection.ts';
+import { networkOutcomesDueCollection, outcomesDueBy } from '../../projections/network-outcomes-due-projection.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import type { JobProcessor } from './worker.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
 /**
- * Delayed network outcomes (DESIGN §2, §4.7): disputes of 4242000000000018, fraud warnings of
+ * Delayed network outcomes (`docs/disputes.md`; `docs/architecture.md`, "Jobs are derived from
+ * state"): disputes of 4242000000000018, fraud warnings of
  * 4242000000000208, decisions on contested disputes. The charge stream records each announced
  * outcome with its due time; the `network_outcomes_due` read model lists those not delivered yet;
  * the scheduler enqueues each under its deterministic id `network-outcome:<chargeId>:<kind>`, and
@@ -42,7 +39,7 @@ export function networkOutcomesDue(platform: Platform): DueWorkSource {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
       const page = await platform.readModels
-        .collection<NetworkOutcomeDueDoc>(NETWORK_OUTCOMES_DUE)
+        .collection(networkOutcomesDueCollection)
         .list({ created: outcomesDueBy(horizonMs), limit: BATCH_SIZE });
       return page.list
         .filter((due) => due.dueAtMs <= horizonMs)

@@ -2,9 +2,8 @@ import type { CommandContext } from '../../packages/commands/command-context.ts'
 import type { Mode } from '../../packages/domain/mode.ts';
 import type { Job } from '../../packages/jobs/job-queue.ts';
 import {
-  PAYMENT_METHOD_CHARGES_DUE,
   chargesDueBy,
-  type PaymentMethodChargeDueDoc,
+  paymentMethodChargesDueCollection,
 } from '../../projections/payment-method-charges-due-projection.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
@@ -34,7 +33,7 @@ export function paymentMethodChargesDue(platform: Platform): DueWorkSource {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
       const page = await platform.readModels
-        .collection<PaymentMethodChargeDueDoc>(PAYMENT_METHOD_CHARGES_DUE)
+        .collection(paymentMethodChargesDueCollection)
         .list({ created: chargesDueBy(horizonMs), limit: BATCH_SIZE });
       return page.list
         .filter((due) => due.dueAtMs <= horizonMs)

@@ -1,7 +1,11 @@
 import type { Document } from '../../packages/readstore/document-store.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { OwedCaptureDoc, SubscriptionDueDoc } from '../../projections/subscription-due-work-projection.ts';
-import type { TestClockDoc } from '../../projections/views/test-clock-view.ts';
+import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import {
+  subscriptionCapturesCollection,
+  subscriptionDueCollection,
+} from '../../projections/subscription-due-work-projection.ts';
+import { testClocksCollection } from '../../projections/test-clocks-projection.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import {
@@ -31,9 +35,9 @@ export function subscriptionsDue(platform: Platform): DueWorkSource {
     async findDue(now: Date): Promise<DueWork[]> {
       const nowMs = now.getTime();
       const horizon = Math.floor((nowMs + platform.config.schedulerIntervalMs) / 1000);
-      const due = await listAll<SubscriptionDueDoc>(
+      const due = await listAll(
         platform.readModels,
-        'subscription_due',
+        subscriptionDueCollection,
         { _due: true, _testClockId: null },
         horizon,
       );
@@ -63,7 +67,7 @@ export function subscriptionCapturesOwed(platform: Platform): DueWorkSource {
   return {
     name: 'subscription-captures',
     async findDue(): Promise<DueWork[]> {
-      const owed = await listAll<OwedCaptureDoc>(platform.readModels, 'subscription_captures', {});
+      const owed = await listAll(platform.readModels, subscriptionCapturesCollection, {});
       return owed.map((doc) => ({
         queue: CAPTURES_QUEUE,
         name: 'capture',
@@ -80,7 +84,7 @@ export function testClockAdvancesUnfinished(platform: Platform): DueWorkSource {
   return {
     name: 'test-clock-advances',
     async findDue(): Promise<DueWork[]> {
-      const clocks = await listAll<TestClockDoc>(platform.readModels, 'test_clocks', {
+      const clocks = await listAll(platform.readModels, testClocksCollection, {
         status: 'advancing',
         _deleted: false,
       });
@@ -98,14 +102,14 @@ export function testClockAdvancesUnfinished(platform: Platform): DueWorkSource {
 /** Every matching document (created at or before `until` when given), up to MAX_PER_SCAN. */
 async function listAll<T extends Document>(
   readModels: ReadModels,
-  collection: string,
+  collection: ReadModelCollection<T>,
   filter: Record<string, string | boolean | null>,
   until?: number,
 ): Promise<T[]> {
   const found: T[] = [];
   let startingAfterId: string | undefined;
   while (found.length < MAX_PER_SCAN) {
-    const page = await readModels.collection<T>(collection).list({
+    const page = await readModels.collection(collection).list({
       filter,
       limit: 100,
       ...(until !== undefined ? { created: { lte: until } } : {}),

@@ -1,6 +1,6 @@
 import type { Tenant } from '../../packages/commands/command-context.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { Document } from '../../packages/readstore/document-store.ts';
+import { subscriptionsCollection } from '../../projections/subscriptions-projection.ts';
 
 /** Ids of every subscription whose customer lives on the test clock, oldest first. */
 export async function subscriptionsOnClock(
@@ -11,7 +11,7 @@ export async function subscriptionsOnClock(
   const ids: string[] = [];
   let startingAfterId: string | undefined;
   for (;;) {
-    const page = await readModels.collection<Document>('subscriptions').list({
+    const page = await readModels.collection(subscriptionsCollection).list({
       filter: { _accountId: tenant.accountId, _mode: tenant.mode, _testClockId: testClockId },
       limit: 100,
       ...(startingAfterId ? { startingAfterId } : {}),

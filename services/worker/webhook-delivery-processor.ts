@@ -10,7 +10,7 @@ import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/we
 import type { Job } from '../../packages/jobs/job-queue.ts';
 import { sendWebhook } from '../../packages/webhooks/webhook-sender.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
-import type { PublicEventDoc } from '../../projections/public-events-projection.ts';
+import { publicEventsCollection } from '../../projections/public-events-projection.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
 import type { Platform } from '../platform.ts';
 import { WEBHOOK_DELIVERY_QUEUE, webhookAttemptWork, type WebhookDeliveryJob } from './webhook-delivery-job.ts';
@@ -50,7 +50,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
     if (!endpoint.state.endpoint.enabled) return deliveries.cancel(ref, 'endpoint_disabled', context);
 
     // Throwing fails the job without an attempt: the scheduler enqueues it again on a later scan.
-    const event = await readModels.collection<PublicEventDoc>('events').get(eventId);
+    const event = await readModels.collection(publicEventsCollection).get(eventId);
     if (!event || event._accountId !== accountId || event._mode !== mode)
       throw new Error(`event ${eventId} is not readable yet`);
     const secret = await vault.reveal(endpoint.state.endpoint.secretVaultRef);

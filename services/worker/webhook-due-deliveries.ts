@@ -1,4 +1,4 @@
-import { dueBy, WEBHOOK_DUE, type WebhookDueDoc } from '../../projections/webhook-due-deliveries.ts';
+import { dueBy, webhookDueCollection } from '../../projections/webhook-due-deliveries.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import { jobOfDue, webhookAttemptWork } from './webhook-delivery-job.ts';
@@ -19,7 +19,7 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
       const page = await platform.readModels
-        .collection<WebhookDueDoc>(WEBHOOK_DUE)
+        .collection(webhookDueCollection)
         .list({ created: dueBy(horizonMs), limit: BATCH_SIZE });
       return page.list
         .filter((due) => due.dueAtMs <= horizonMs)

@@ -1,25 +1,13 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, eventsOf, type ApiError, type Charge } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type Rule = { id: string; fingerprint?: string };
 
 /** Charge creation requests are screened against the account's live blacklist rules (spec: Blacklist rule). */
 describe('charges screened against the blacklist', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   async function expectBlocked(
     charge: Record<string, unknown>,

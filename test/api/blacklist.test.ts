@@ -6,15 +6,10 @@ import { CardFingerprinter } from '../../packages/vault/card-fingerprint.ts';
 import { loadOrCreateKey } from '../../packages/vault/vault-key.ts';
 import { allProjections } from '../../projections/index.ts';
 import { liveBlacklistRules } from '../../services/api/blacklist-rules-query.ts';
-import { ApiClient, type ApiResponse } from '../support/api-client.ts';
+import type { ApiResponse } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import {
-  removeDataDir,
-  runCli,
-  startService,
-  type AccountKeys,
-  type ServiceProcess,
-} from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type Rule = { id: string; created: number; objectType: string; ruleType: string; deleted?: boolean } & Record<
   string,
@@ -50,20 +45,7 @@ const ruleCases: { ruleType: string; send: Record<string, string>; carries: Reco
 
 describe('blacklist rules over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-  let keys: AccountKeys;
-
-  before(async () => {
-    service = await startService();
-    keys = service.keys!;
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service, keys } = useService();
 
   const allRules = async (query: Record<string, string> = {}): Promise<Rule[]> =>
     (await api.get<Page<Rule>>('/blacklist', { query: { limit: '100', ...query } })).body.list;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiClient } from '../support/api-client.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 /** Every test card number of the network simulator, plus a Luhn-invalid one. */
 const CARD_NUMBERS = [
@@ -42,21 +42,19 @@ const CVC4 = '7391';
 type Json = Record<string, unknown>;
 
 /**
- * Card numbers and CVCs never reach an event, a read model, a log line or an error (DESIGN §4.8).
+ * Card numbers and CVCs never reach an event, a read model, a log line or an error
+ * (`docs/architecture.md`, "Card data and secrets").
  * Drives every endpoint that takes card data with every test card, then scans the raw store files
  * (events, read models, operational state incl. the vault) and the service's whole output.
  */
 describe('card data never leaks', function () {
   this.timeout(120_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService({
+    env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', LOG_LEVEL: 'debug' },
+  });
   const responses: string[] = [];
 
   before(async () => {
-    service = await startService({
-      env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', LOG_LEVEL: 'debug' },
-    });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     const publicApi = api.withKey(service.keys!.testPublicKey);
     const record = (response: { body: unknown }) => {
       responses.push(JSON.stringify(response.body));
@@ -129,11 +127,6 @@ describe('card data never leaks', function () {
       const shown = await runCli(['streams', 'show', id], service.dataDir);
       responses.push(shown.stdout, shown.stderr);
     }
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   const leaksIn = (text: string): string[] => [

@@ -1,13 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import {
-  removeDataDir,
-  runCli,
-  startService,
-  type AccountKeys,
-  type ServiceProcess,
-} from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type Card = {
   id: string;
@@ -47,20 +41,7 @@ const details = (number = VISA) => ({ number, expMonth: '12', expYear: '2040', c
 
 describe('credits over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-  let keys: AccountKeys;
-
-  before(async () => {
-    service = await startService();
-    keys = service.keys!;
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service, keys } = useService();
 
   it('sends a credit to card details given as JSON or as a form, readable at once', async () => {
     const fromJson = await api.post<Credit>('/credits', {
@@ -152,7 +133,7 @@ describe('credits over HTTP', function () {
     expect(withoutCustomer.body.error.message).to.match(/customerId/);
     const nothing = await api.post<ErrorBody>('/credits', { json: { amount: 400, currency: 'EUR' } });
     expect(nothing.status).to.equal(400);
-    expect(nothing.body.error.message).to.match(/customerId or card/);
+    expect(nothing.body.error.message).to.match(/^card: Must not be empty\. Give card, or customerId/);
   });
 
   it("leaves a customer's cards alone when crediting new card details for them", async () => {
@@ -250,6 +231,23 @@ describe('credits over HTTP', function () {
     expect(paged.body.hasMore).to.equal(true);
     const all = await api.get<Page<Credit>>('/credits', { query: { limit: '100' } });
     expect(all.body.list.length).to.be.greaterThan(ids.length);
+  });
+
+  it("answers a list filtered by an unknown customer, or another account's, with 400 naming customerId", async () => {
+    const unknown = await api.get<ErrorBody>('/credits', { query: { customerId: 'cust_doesnotexist' } });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.type).to.equal('invalid_request');
+    expect(unknown.body.error.message).to.match(/customerId/);
+
+    const { api: otherApi } = await createOtherAccount(api, service.dataDir, 'Filtering shop');
+    const theirs = (await otherApi.post<Customer>('/customers', { json: { email: 'theirs@example.com' } })).body;
+    const crossed = await api.get<ErrorBody>('/credits', { query: { customerId: theirs.id } });
+    expect(crossed.status).to.equal(400);
+    expect(crossed.body.error.message).to.match(/customerId/);
+    // The customer's own account lists their (no) credits.
+    expect(
+      (await otherApi.get<Page<Credit>>('/credits', { query: { customerId: theirs.id } })).body.list,
+    ).to.deep.equal([]);
   });
 
   it("keeps tenants apart: another account's or mode's credit is a 404", async () => {

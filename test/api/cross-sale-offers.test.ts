@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
-import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 interface Offer {
   id: string;
@@ -35,18 +34,7 @@ const textOffer = (extra: Record<string, unknown> = {}) => ({
 
 describe('cross-sale offers over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   async function create(json: Record<string, unknown>): Promise<Offer> {
     const response = await api.post<Offer>('/cross-sale-offers', { json });
@@ -144,7 +132,7 @@ describe('cross-sale offers over HTTP', function () {
     const missing = await api.post<ApiError>('/cross-sale-offers', {
       json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only' },
     });
-    expect(missing.body.error.message).to.equal('Missing required parameter: title');
+    expect(missing.body.error.message).to.equal('title: Must not be empty.');
   });
 
   it('updates any parameter (charge parts merge); an update that changes nothing emits no event', async () => {

@@ -1,13 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';
-import {
-  removeDataDir,
-  runCli,
-  startService,
-  type AccountKeys,
-  type ServiceProcess,
-} from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type Customer = {
   id: string;
@@ -25,20 +19,7 @@ type Event = { id: string; type: string; objectType: string; created: number; da
 
 describe('customers and events over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-  let keys: AccountKeys;
-
-  before(async () => {
-    service = await startService();
-    keys = service.keys!;
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service, keys } = useService();
 
   it('creates from JSON and from a form body alike, readable at once', async () => {
     const fromJson = await api.post<Customer>('/customers', {

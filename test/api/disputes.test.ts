@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import {
   DISPUTE_CARD,
   createCharge,
@@ -11,7 +10,7 @@ import {
   type DisputedCharge,
 } from '../support/disputes.ts';
 import { createOtherAccount, eventsOf, type ApiError, type Page, type PublicEvent } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 /** Short network delays: the outcomes arrive within a second; the scheduler scans every 100 ms. */
 const FAST_NETWORK = {
@@ -23,18 +22,7 @@ const FAST_NETWORK = {
 
 describe('disputes over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService({ env: FAST_NETWORK });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService({ env: FAST_NETWORK });
 
   const getDispute = async (id: string): Promise<Dispute> => {
     const response = await api.get<Dispute>(`/disputes/${id}`);
@@ -270,30 +258,22 @@ describe('disputes over HTTP', function () {
 
 describe('delayed network outcomes across a restart', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
-
-  it('delivers a dispute and a fraud warning that fell due while the service was down (derived from state, not the queue)', async () => {
-    const env = {
+  const { api, service, start } = useService({
+    env: {
       SCHEDULER_INTERVAL_MS: '100',
       NETWORK_DISPUTE_DELAY_MS: '2500',
       NETWORK_FRAUD_WARNING_DELAY_MS: '2500',
-    };
-    service = await startService({ env });
-    const keys = service.keys!;
-    let api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    },
+  });
+
+  it('delivers a dispute and a fraud warning that fell due while the service was down (derived from state, not the queue)', async () => {
     const disputed = await createCharge(api, DISPUTE_CARD);
     const warned = await createCharge(api, '4242000000000208');
     expect((await readCharge(api, disputed.id)).disputed, 'not due yet').to.equal(false);
     expect(await service.stop()).to.equal(0);
     const stoppedAt = Math.floor(Date.now() / 1000);
 
-    service = await startService({ dataDir: service.dataDir, env });
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start();
     const charge = await eventually(
       () => readCharge(api, disputed.id),
       (read) => read.disputed,

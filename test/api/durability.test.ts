@@ -1,17 +1,13 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { useService } from '../support/use-service.ts';
 
 type Customer = { id: string; email: string };
 
 describe('durability of acknowledged writes', function () {
   this.timeout(90_000);
-  let service: ServiceProcess;
-
-  afterEach(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  // Each test starts on its own data directory, then restarts on it.
+  const { api, service, start } = useService({ startedBy: 'test' });
 
   async function createCustomers(api: ApiClient, count: number): Promise<Customer[]> {
     const created: Customer[] = [];
@@ -24,22 +20,18 @@ describe('durability of acknowledged writes', function () {
   }
 
   it('keeps every acknowledged customer across a graceful restart', async () => {
-    service = await startService();
-    const keys = service.keys!;
-    const created = await createCustomers(new ApiClient(service.baseUrl, keys.testSecretKey), 20);
+    await start();
+    const created = await createCustomers(api, 20);
     expect(await service.stop()).to.equal(0);
 
-    service = await startService({ dataDir: service.dataDir });
+    await start();
     expect(service.keys, 'no second default account').to.equal(null);
-    const api = new ApiClient(service.baseUrl, keys.testSecretKey);
     for (const customer of created)
       expect((await api.get<Customer>(`/customers/${customer.id}`)).body).to.deep.equal(customer);
   });
 
   it('keeps every acknowledged customer after kill -9 in the middle of writing', async () => {
-    service = await startService();
-    const keys = service.keys!;
-    const api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start();
     const acknowledged: Customer[] = [];
     let writing = true;
     const writers = Array.from({ length: 4 }, async (_, writer) => {
@@ -59,10 +51,9 @@ describe('durability of acknowledged writes', function () {
     writing = false;
     await Promise.all(writers);
 
-    service = await startService({ dataDir: service.dataDir });
-    const restarted = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start();
     for (const customer of acknowledged) {
-      const read = await restarted.get<Customer>(`/customers/${customer.id}`);
+      const read = await api.get<Customer>(`/customers/${customer.id}`);
       expect(read.status, customer.id).to.equal(200);
       expect(read.body).to.deep.equal(customer);
     }

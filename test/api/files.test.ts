@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { ApiClient } from '../support/api-client.ts';
 import { disputedCharge } from '../support/disputes.ts';
 import { createOtherAccount, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type FileObject = {
   id: string;
@@ -36,23 +36,12 @@ function uploadForm(bytes: Buffer, filename: string, fields: Record<string, stri
 
 describe('file uploads over HTTP', function () {
   this.timeout(90_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService({
-      env: {
-        FILE_MAX_BYTES: String(MAX_FILE_BYTES),
-        NETWORK_DISPUTE_DELAY_MS: '300',
-        NETWORK_DISPUTE_DECISION_DELAY_MS: '60000',
-      },
-    });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
+  const { api, service, keys } = useService({
+    env: {
+      FILE_MAX_BYTES: String(MAX_FILE_BYTES),
+      NETWORK_DISPUTE_DELAY_MS: '300',
+      NETWORK_DISPUTE_DECISION_DELAY_MS: '60000',
+    },
   });
 
   const upload = async (
@@ -62,7 +51,7 @@ describe('file uploads over HTTP', function () {
     const response = await fetch(`${service.baseUrl}/files${options.query ?? ''}`, {
       method: 'POST',
       headers: {
-        authorization: `Basic ${Buffer.from(`${options.key ?? service.keys!.testSecretKey}:`).toString('base64')}`,
+        authorization: `Basic ${Buffer.from(`${options.key ?? keys.testSecretKey}:`).toString('base64')}`,
         ...options.headers,
       },
       body,
@@ -83,13 +72,13 @@ describe('file uploads over HTTP', function () {
     expect((await api.get<FileObject>(`/files/${file.id}`)).body).to.deep.equal(file);
 
     const download = await fetch(file.url, {
-      headers: { authorization: `Basic ${Buffer.from(`${service.keys!.testSecretKey}:`).toString('base64')}` },
+      headers: { authorization: `Basic ${Buffer.from(`${keys.testSecretKey}:`).toString('base64')}` },
     });
     expect(download.status).to.equal(200);
     expect(download.headers.get('content-type')).to.equal('application/pdf');
     expect(Buffer.from(await download.arrayBuffer()).equals(PDF)).to.equal(true);
     expect((await fetch(file.url)).status).to.equal(401);
-    const publicKey = `Basic ${Buffer.from(`${service.keys!.testPublicKey}:`).toString('base64')}`;
+    const publicKey = `Basic ${Buffer.from(`${keys.testPublicKey}:`).toString('base64')}`;
     expect((await fetch(file.url, { headers: { authorization: publicKey } })).status).to.equal(401);
   });
 
@@ -198,7 +187,7 @@ describe('file uploads over HTTP', function () {
     const other = await createOtherAccount(api, service.dataDir, 'Other shop');
     expect((await other.api.get(`/files/${own.id}`)).status).to.equal(404);
     expect((await other.api.get(`/files/${own.id}/contents`)).status).to.equal(404);
-    const live = api.withKey(service.keys!.liveSecretKey);
+    const live = api.withKey(keys.liveSecretKey);
     expect((await live.get(`/files/${own.id}`)).status).to.equal(404);
     const foreign = (
       await upload(uploadForm(PDF, 'theirs.pdf', { purpose: 'dispute_evidence' }), { key: other.keys.testSecretKey })

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import {
   FRAUD_WARNING_CARD,
   createCharge,
@@ -10,23 +9,12 @@ import {
   type FraudWarning,
 } from '../support/disputes.ts';
 import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 describe('fraud warnings over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService({
-      env: { SCHEDULER_INTERVAL_MS: '100', NETWORK_FRAUD_WARNING_DELAY_MS: '300', NETWORK_DISPUTE_DELAY_MS: '300' },
-    });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
+  const { api, service } = useService({
+    env: { SCHEDULER_INTERVAL_MS: '100', NETWORK_FRAUD_WARNING_DELAY_MS: '300', NETWORK_DISPUTE_DELAY_MS: '300' },
   });
 
   /** A charge on the fraud-warning card, once the warning arrived, and the warning. */

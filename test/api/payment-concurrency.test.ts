@@ -1,23 +1,14 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, eventsOf, type Charge, type Page, type Refund, type Token } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
-/** Invariants that rest on optimistic concurrency (DESIGN §4.3), hammered over real HTTP. */
+/**
+ * Invariants that rest on optimistic concurrency (`docs/architecture.md`, "Optimistic
+ * concurrency"), hammered over real HTTP.
+ */
 describe('payment invariants under concurrent requests', function () {
   this.timeout(120_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
 
   const statusCounts = (statuses: number[]) =>
     statuses.reduce<Record<number, number>>(

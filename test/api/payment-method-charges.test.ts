@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   completeRedirect,
@@ -9,7 +9,7 @@ import {
   type PaymentMethodCharge,
 } from '../support/payment-methods.ts';
 import { cardDetails, createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createEndpoint } from '../support/webhooks.ts';
 
@@ -18,21 +18,16 @@ const typesOf = async (api: ApiClient, id: string): Promise<string[]> =>
 
 describe('payment-method charges over HTTP', function () {
   this.timeout(90_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service, keys } = useService({ env: { PAYMENT_METHOD_PROCESSING_DELAY_MS: '1000' } });
   let receiver: WebhookReceiver;
 
   before(async () => {
-    service = await startService({ env: { PAYMENT_METHOD_PROCESSING_DELAY_MS: '1000' } });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     receiver = await startWebhookReceiver();
     await createEndpoint(api, receiver);
   });
 
   after(async () => {
     await receiver.close();
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   const getCharge = async (id: string) => (await api.get<PaymentMethodCharge>(`/charges/${id}`)).body;
@@ -57,7 +52,7 @@ describe('payment-method charges over HTTP', function () {
     // The spec has no event type for a pending charge: nothing is published until the provider answers.
     expect(await typesOf(api, charge.id)).to.deep.equal([]);
     // The payer's page follows the charge with the public key.
-    const client = await api.get(`/client-objects/${charge.clientObjectId}`, { key: service.keys!.testPublicKey });
+    const client = await api.get(`/client-objects/${charge.clientObjectId}`, { key: keys.testPublicKey });
     expect(client.status).to.equal(200);
     expect(client.body).to.deep.equal({
       clientObjectId: charge.clientObjectId,
@@ -172,7 +167,7 @@ describe('payment-method charges over HTTP', function () {
     );
     await refused(
       { paymentMethod: method.id },
-      'Missing required parameter: customerId (a payment method id is a payment method of that customer)',
+      'customerId: Must not be empty. A payment method id names a payment method of that customer.',
     );
     await api.delete(`/payment-methods/${method.id}`);
     await refused(
@@ -197,7 +192,7 @@ describe('payment-method charges over HTTP', function () {
         { ...base, flow: { returnUrl: RETURN_URL }, threeDSecure: { requireAttempt: true } },
         'Invalid parameter: threeDSecure applies to card charges only',
       ],
-      [base, 'Missing required parameter: flow[returnUrl]'],
+      [base, 'flow[returnUrl]: Must not be empty.'],
       [
         { ...base, flow: { returnUrl: 'javascript:alert(1)' } },
         'Invalid parameter: flow[returnUrl] must be an absolute http or https URL',
@@ -254,18 +249,7 @@ describe('payment-method charges over HTTP', function () {
 
 describe('pending payment-method charges nobody completes', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService({ env: { PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: '2', SCHEDULER_INTERVAL_MS: '200' } });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api } = useService({ env: { PAYMENT_METHOD_CHARGE_EXPIRY_SECONDS: '2', SCHEDULER_INTERVAL_MS: '200' } });
 
   it('expire: the worker fails them with failure fields and CHARGE_FAILED; the page then only links back', async () => {
     const charge = await createPaymentMethodCharge(api);

@@ -1,24 +1,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { ApiClient } from '../support/api-client.ts';
 import type { PaymentMethod } from '../support/payment-methods.ts';
 import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 describe('payment methods over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   const createCustomer = async (): Promise<string> =>
     (await api.post<{ id: string }>('/customers', { form: { email: 'payer@example.com' } })).body.id;

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import {
   advance,
   at,
@@ -17,18 +16,7 @@ import {
 
 describe('plans over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   it('creates a plan from a form with defaults for what is omitted, readable at once', async () => {
     const response = await api.post<Plan>('/plans', {
@@ -56,7 +44,7 @@ describe('plans over HTTP', function () {
   it('requires amount, currency, interval and name, and validates each parameter', async () => {
     const missing = await api.post<ApiError>('/plans', { json: { amount: 100, currency: 'EUR', interval: 'month' } });
     expect(missing.status).to.equal(400);
-    expect(missing.body.error.message).to.equal('Missing required parameter: name');
+    expect(missing.body.error.message).to.equal('name: Must not be empty.');
     for (const [json, parameter] of [
       [{ interval: 'fortnight' }, 'interval'],
       [{ intervalCount: 0 }, 'intervalCount'],

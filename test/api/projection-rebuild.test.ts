@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type Doc = { id: string } & Record<string, unknown>;
 type Page = { list: Doc[]; hasMore: boolean };
@@ -22,13 +23,10 @@ async function listAll(api: ApiClient, path: string, query: Record<string, strin
 
 describe('rebuilding projections while requests are served', function () {
   this.timeout(120_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  // The traffic below exceeds the default per-key rate limit on purpose.
+  const { api, service } = useService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
 
   before(async () => {
-    // The traffic below exceeds the default per-key rate limit on purpose.
-    service = await startService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     for (let i = 0; i < 150; i++) {
       const customer = await api.post<Doc>('/customers', {
         json: { email: `rebuild-${i % 10}@example.com`, metadata: { n: String(i) } },
@@ -36,11 +34,6 @@ describe('rebuilding projections while requests are served', function () {
       if (i % 3 === 0) await api.post(`/customers/${customer.body.id}`, { json: { description: `updated ${i}` } });
       if (i % 7 === 0) await api.delete(`/customers/${customer.body.id}`);
     }
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   it('gives identical read models and fails no query, with writes during the rebuild kept', async () => {
@@ -105,11 +98,9 @@ describe('rebuilding projections while requests are served', function () {
 
 describe('rebuilding projections with no service running', function () {
   this.timeout(60_000);
+  const { api, service, start } = useService();
 
   it('rebuilds in the CLI process, and the restarted service serves the rebuilt read models', async () => {
-    let service = await startService();
-    const keys = service.keys!;
-    let api = new ApiClient(service.baseUrl, keys.testSecretKey);
     for (let i = 0; i < 12; i++) await api.post('/customers', { json: { email: `offline-${i}@example.com` } });
     const before = await listAll(api, '/customers');
     await service.stop();
@@ -118,15 +109,9 @@ describe('rebuilding projections with no service running', function () {
     expect(rebuild.code, rebuild.stderr).to.equal(0);
     expect(rebuild.stdout).to.match(/No projector is running: rebuilding in this process/);
 
-    service = await startService({ dataDir: service.dataDir });
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
-    try {
-      expect(await listAll(api, '/customers')).to.deep.equal(before);
-      const status = await runCli(['projections', 'status', '--json'], service.dataDir);
-      expect(status.stdout).to.match(/"projection":"customers","generation":2/);
-    } finally {
-      await service.stop();
-      removeDataDir(service.dataDir);
-    }
+    await start();
+    expect(await listAll(api, '/customers')).to.deep.equal(before);
+    const status = await runCli(['projections', 'status', '--json'], service.dataDir);
+    expect(status.stdout).to.match(/"projection":"customers","generation":2/);
   });
 });

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, eventsOf } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import {
   advance,
   at,
@@ -19,20 +18,9 @@ import {
 /** Renewals driven by test clocks: periods, amounts, quantity, plan changes, billing cycles, recursion, captures. */
 describe('subscription renewals (test clocks)', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api } = useService();
   /** The 31st: monthly periods must land on the last day of shorter months and come back. */
   const T0 = at('2026-01-31T10:00:00Z');
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
 
   it('renews monthly for a year: 12 charges of the plan amount on the customer’s default card, one on each period start', async () => {
     const clock = await createClock(api, T0);

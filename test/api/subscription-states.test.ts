@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, createOtherAccount, eventsOf, type Page } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import {
   advance,
   ALWAYS_DECLINES,
@@ -20,19 +20,8 @@ import {
 /** Each row of the spec's subscription state table, and each transition docs/subscriptions.md adds, driven by test clocks. */
 describe('subscription states (test clocks)', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService();
   const T0 = at('2026-03-01T08:00:00Z');
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
 
   const statusesIn = async (subscriptionId: string) =>
     (await eventsOf<Subscription>(api, subscriptionId)).reverse().map((event) => `${event.type}:${event.data.status}`);

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, eventsOf, type ApiError, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import {
   chargesOf,
   createPlan,
@@ -14,8 +13,7 @@ import {
 /** Subscriptions on real time: both places of the API, validation, events, and the worker's scheduler and capture jobs. */
 describe('subscriptions over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService();
   let plan: Plan;
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -27,14 +25,7 @@ describe('subscriptions over HTTP', function () {
     ).body;
 
   before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     plan = await createPlan(api, { amount: 1500, currency: 'EUR' });
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   it('creates under /customers/{id}/subscriptions and at /subscriptions with customerId, as JSON or a form', async () => {
@@ -117,13 +108,13 @@ describe('subscriptions over HTTP', function () {
     const customer = await customerWithCard();
     const cardless = (await api.post<{ id: string }>('/customers', { json: { email: 'nocard@example.com' } })).body;
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      [`/customers/${customer.id}/subscriptions`, {}, /Missing required parameter: planId/],
+      [`/customers/${customer.id}/subscriptions`, {}, /planId: Must not be empty\./],
       [`/customers/${customer.id}/subscriptions`, { planId: 'plan_unknown' }, /planId/],
       [`/customers/${customer.id}/subscriptions`, { planId: plan.id, quantity: 0 }, /quantity/],
       [`/customers/${customer.id}/subscriptions`, { planId: plan.id, trialEnd: 1_000 }, /trialEnd/],
       [`/customers/${customer.id}/subscriptions`, { planId: plan.id, start: 5 }, /Unknown parameter: start/],
       [`/customers/${cardless.id}/subscriptions`, { planId: plan.id }, /default card/],
-      ['/subscriptions', { planId: plan.id }, /Missing required parameter: customerId/],
+      ['/subscriptions', { planId: plan.id }, /customerId: Must not be empty\./],
       ['/subscriptions', { planId: plan.id, customerId: 'cust_unknown' }, /customerId/],
     ];
     for (const [path, json, message] of cases) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiClient, type ApiResponse } from '../support/api-client.ts';
+import type { ApiResponse } from '../support/api-client.ts';
 import {
   cardDetails,
   cardForm,
@@ -10,23 +10,12 @@ import {
   type Customer,
   type Refund,
 } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
-/** The DESIGN §5 test-card table, row by row, through POST /charges with card details. */
-describe('test cards of the card network simulator (DESIGN §5)', function () {
+/** The test-card table of docs/payments.md, row by row, through POST /charges with card details. */
+describe('test cards of the card network simulator (docs/payments.md)', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api } = useService();
 
   const charge = (card: Record<string, string>, extra: Record<string, unknown> = {}) =>
     api.post<Charge & ApiError>('/charges', { json: { amount: 1000, currency: 'EUR', card, ...extra } });

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type ApiError, type Charge, type Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import {
   advance,
   at,
@@ -17,19 +16,8 @@ import {
 
 describe('test clocks over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService();
   const T0 = at('2026-06-01T12:00:00Z');
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
 
   it('creates, reads, lists, advances and deletes a test clock', async () => {
     const created = await api.post<TestClock>('/test-clocks', { form: { frozenTime: String(T0), name: 'Renewals' } });
@@ -46,7 +34,7 @@ describe('test clocks over HTTP', function () {
     expect(backwards.status).to.equal(400);
     expect(backwards.body.error.message).to.include('frozenTime');
     expect((await api.post<ApiError>('/test-clocks', { json: {} })).body.error.message).to.equal(
-      'Missing required parameter: frozenTime',
+      'frozenTime: Must not be empty.',
     );
 
     expect((await api.delete(`/test-clocks/${clock.id}`)).body).to.deep.equal({ id: clock.id });

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { freePort, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { eventGroups } from '../support/event-groups.ts';
 import { allEvents, createEndpoint, eventIdOf, signatureVerifies, waitForDeliveries } from '../support/webhooks.ts';
@@ -17,7 +16,8 @@ const RETRY_DELAYS = [200, 400, 800];
 describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () {
   this.timeout(60_000);
   const redisServers: RedisServer[] = [];
-  let service: ServiceProcess | null = null;
+  // Each test starts the service itself, on the Redis it starts; stopped before that Redis is.
+  const { api, service, start } = useService({ startedBy: 'test' });
   let receiver: WebhookReceiver;
 
   async function redis(): Promise<RedisServer> {
@@ -35,11 +35,6 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
   });
 
   afterEach(async () => {
-    if (service) {
-      await service.stop();
-      removeDataDir(service.dataDir);
-      service = null;
-    }
     await receiver?.close();
     for (const server of redisServers.splice(0)) await server.stop();
   });
@@ -56,9 +51,7 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
       seen.add(id);
       return { status: 500, afterMs: 250 };
     });
-    service = await startService({ env });
-    const keys = service.keys!;
-    let api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start({ env });
     const endpoint = await createEndpoint(api, receiver);
     for (const group of eventGroups) await group.perform(api);
     const events = await allEvents(api);
@@ -75,8 +68,7 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     const deliveredAtStop = new Set(receiver.received.filter((webhook) => webhook.answered === 200).map(eventIdOf));
     expect(deliveredAtStop.size, 'stopped in the middle of the deliveries').to.be.below(events.size);
 
-    service = await startService({ dataDir: service.dataDir, env });
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start({ env });
     const deliveries = await waitForDeliveries(
       api,
       endpoint.id,
@@ -104,8 +96,7 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     const server = await redis();
     receiver = await startWebhookReceiver();
     receiver.respondWith((_request, index) => (index < 2 ? 500 : 200));
-    service = await startService({ env: envFor(server, RETRY_DELAYS.join(',')) });
-    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+    await start({ env: envFor(server, RETRY_DELAYS.join(',')) });
     const endpoint = await createEndpoint(api, receiver);
     await api.post('/customers', { json: { email: 'schedule@example.com' } });
 
@@ -126,9 +117,7 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     // Long retries: when Redis goes, every delivery has a retry waiting in it.
     const delays = '1500,1500,1500,1500,1500,1500';
     receiver = await startWebhookReceiver({ listening: false, port: await freePort() });
-    service = await startService({ env: envFor(first, delays) });
-    const keys = service.keys!;
-    let api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start({ env: envFor(first, delays) });
     const endpoint = await createEndpoint(api, receiver);
     for (let i = 0; i < EVENTS; i++) await api.post('/customers', { json: { email: `lost-redis-${i}@example.com` } });
     await waitForDeliveries(
@@ -142,8 +131,7 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     // A new, empty Redis: the retries that were waiting in the old one are gone.
     const second = await redis();
     await receiver.listen();
-    service = await startService({ dataDir: service.dataDir, env: envFor(second, delays) });
-    api = new ApiClient(service.baseUrl, keys.testSecretKey);
+    await start({ env: envFor(second, delays) });
     const deliveries = await waitForDeliveries(
       api,
       endpoint.id,

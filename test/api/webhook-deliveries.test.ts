@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { eventGroups } from '../support/event-groups.ts';
 import type { PublicEvent } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { freePort, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import {
   allEvents,
@@ -27,20 +27,9 @@ const LATE_SLACK_MS = 1_000;
 
 describe('webhook deliveries (embedded profile, in-process jobs)', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService({ env: SERVICE_ENV });
   let receiver: WebhookReceiver;
   const endpoints: string[] = [];
-
-  before(async () => {
-    service = await startService({ env: SERVICE_ENV });
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-
-  after(async () => {
-    await service?.stop();
-    if (service) removeDataDir(service.dataDir);
-  });
 
   beforeEach(async () => {
     receiver = await startWebhookReceiver();
@@ -278,15 +267,14 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
 
 describe('webhook deliveries across a killed service (embedded profile)', function () {
   this.timeout(60_000);
+  // Long retries: at the restart every delivery is waiting for a retry that only the log knows of.
+  const { api, service, start } = useService({
+    env: { ...SERVICE_ENV, WEBHOOK_RETRY_DELAYS: '1500,1500,1500,1500,1500,1500' },
+  });
 
   it('finds the deliveries of a kill -9 again after the restart: the in-process queue is lost, nothing else', async () => {
     const receiver = await startWebhookReceiver({ listening: false, port: await freePort() });
-    // Long retries: at the restart every delivery is waiting for a retry that only the log knows of.
-    const env = { ...SERVICE_ENV, WEBHOOK_RETRY_DELAYS: '1500,1500,1500,1500,1500,1500' };
-    let service = await startService({ env });
-    const keys = service.keys!;
     try {
-      let api = new ApiClient(service.baseUrl, keys.testSecretKey);
       const endpoint = await createEndpoint(api, receiver);
       for (let i = 0; i < 5; i++) await api.post('/customers', { json: { email: `killed-${i}@example.com` } });
       await waitForDeliveries(
@@ -297,8 +285,7 @@ describe('webhook deliveries across a killed service (embedded profile)', functi
       await service.kill();
 
       await receiver.listen();
-      service = await startService({ dataDir: service.dataDir, env });
-      api = new ApiClient(service.baseUrl, keys.testSecretKey);
+      await start();
       const deliveries = await waitForDeliveries(api, endpoint.id, (list) =>
         list.every((d) => d.status === 'delivered'),
       );
@@ -306,8 +293,6 @@ describe('webhook deliveries across a killed service (embedded profile)', functi
       for (const delivery of deliveries)
         expect(delivery.attempts.map((attempt) => attempt.statusCode)).to.deep.equal([null, 200]);
     } finally {
-      await service.stop();
-      removeDataDir(service.dataDir);
       await receiver.close();
     }
   });

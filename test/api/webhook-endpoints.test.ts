@@ -1,24 +1,16 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import type { ApiError, Page } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import type { WebhookEndpoint } from '../support/webhooks.ts';
 
 describe('webhook endpoints over HTTP', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service } = useService();
   let live: ApiClient;
 
   before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     live = new ApiClient(service.baseUrl, service.keys!.liveSecretKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
   });
 
   it('creates an endpoint and shows its signing secret once', async () => {
@@ -112,7 +104,7 @@ describe('webhook endpoints over HTTP', function () {
 
   it('refuses invalid parameters with 400', async () => {
     const cases: [body: Record<string, unknown>, message: RegExp][] = [
-      [{}, /^Missing required parameter: url$/],
+      [{}, /^url: Must not be empty\.$/],
       [{ url: 'ftp://example.com/x' }, /^Invalid parameter: url must be an absolute http or https URL$/],
       [{ url: 'not a url' }, /^Invalid parameter: url must be an absolute http or https URL$/],
       [

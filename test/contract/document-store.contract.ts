@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import {
   CursorNotFoundError,
-  type Document,
+  type UntypedDocument,
   type DocumentStore,
   type ListPage,
   type ListQuery,
@@ -181,7 +181,7 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         it('forward with startingAfterId: no duplicates, no gaps', async () => {
           const charges = store.collection(fresh('charges'));
           for (const d of all) await charges.put(d);
-          const pages: ListPage<Document>[] = [await charges.list({ limit: 10 })];
+          const pages: ListPage<UntypedDocument>[] = [await charges.list({ limit: 10 })];
           while (pages.at(-1)!.hasMore) {
             pages.push(await charges.list({ limit: 10, startingAfterId: pages.at(-1)!.list.at(-1)!.id }));
           }
@@ -193,7 +193,7 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
           const charges = store.collection(fresh('charges'));
           for (const d of all) await charges.put(d);
           const oldest = newestFirst.at(-1)!;
-          const pages: ListPage<Document>[] = [await charges.list({ limit: 10, endingBeforeId: oldest })];
+          const pages: ListPage<UntypedDocument>[] = [await charges.list({ limit: 10, endingBeforeId: oldest })];
           while (pages.at(-1)!.hasMore) {
             pages.push(await charges.list({ limit: 10, endingBeforeId: pages.at(-1)!.list[0]!.id }));
           }
@@ -469,11 +469,11 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
   });
 }
 
-function doc(id: string, created: number, seq: number, fields: Record<string, unknown> = {}): Document {
+function doc(id: string, created: number, seq: number, fields: Record<string, unknown> = {}): UntypedDocument {
   return { id, created, _seq: seq, ...fields };
 }
 
-const ids = (page: ListPage<Document>): string[] => page.list.map((d) => d.id);
+const ids = (page: ListPage<UntypedDocument>): string[] => page.list.map((d) => d.id);
 
 /** The error a promise rejects with; fails when it resolves. */
 function rejectionOf(promise: Promise<unknown>): Promise<unknown> {

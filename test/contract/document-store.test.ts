@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sinon from 'sinon';
-import type { Document } from '../../packages/readstore/document-store.ts';
+import type { UntypedDocument } from '../../packages/readstore/document-store.ts';
 import { MongoDocumentStore } from '../../packages/readstore/mongo-document-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { describeDocumentStoreContract } from './document-store.contract.ts';
@@ -22,7 +22,7 @@ describe('SqliteDocumentStore', () => {
   describeDocumentStoreContract('SQLite in memory', async () => new SqliteDocumentStore(':memory:'));
 
   describe('SQLite specifics', () => {
-    const charge = (i: number, fields: Record<string, unknown> = {}): Document => ({
+    const charge = (i: number, fields: Record<string, unknown> = {}): UntypedDocument => ({
       id: `ch_${i}`,
       created: 1000 + i,
       _seq: i,

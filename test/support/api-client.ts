@@ -16,14 +16,26 @@ export interface RequestOptions {
   key?: string | null;
 }
 
+/** A value, or a function read at each request: see useService, whose service starts after its client exists. */
+type Late<T> = T | (() => T);
+
 export class ApiClient {
   constructor(
-    readonly baseUrl: string,
-    readonly key: string,
+    private readonly target: Late<string>,
+    private readonly defaultKey: Late<string>,
   ) {}
 
+  /** The service's URL; a client of useService follows the service to its new port across restarts. */
+  get baseUrl(): string {
+    return typeof this.target === 'string' ? this.target : this.target();
+  }
+
+  get key(): string {
+    return typeof this.defaultKey === 'string' ? this.defaultKey : this.defaultKey();
+  }
+
   withKey(key: string): ApiClient {
-    return new ApiClient(this.baseUrl, key);
+    return new ApiClient(this.target, key);
   }
 
   get<T = Record<string, unknown>>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {

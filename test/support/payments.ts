@@ -19,6 +19,7 @@ export type Card = {
   issuer: string | null;
   addressZip: string | null;
   fraudCheckData: Record<string, string> | null;
+  addressCountry: string | null;
   fastCredit?: { supported: boolean; updated: number };
   deleted?: true;
 };

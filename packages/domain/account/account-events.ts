@@ -1,7 +1,8 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one account: `account-<accountId>`. */
-export const accountStream = (accountId: string): string => `account-${accountId}`;
+export const accountStream = (accountId: string): string => streamName('account', accountId);
 
 export type KeyKind = 'secret' | 'public';
 import type { Mode } from '../mode.ts';

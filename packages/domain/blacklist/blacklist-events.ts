@@ -1,8 +1,9 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { BlacklistRuleCondition } from './blacklist-rule.ts';
 
 /** Stream of one blacklist rule: `blacklistRule-<ruleId>`. */
-export const blacklistRuleStream = (ruleId: string): string => `blacklistRule-${ruleId}`;
+export const blacklistRuleStream = (ruleId: string): string => streamName('blacklistRule', ruleId);
 
 /** The rule's type and its attributes; a card number is never here, only its fingerprint. */
 export type BlacklistRuleCreated = DomainEvent<'BlacklistRuleCreated', { ruleId: string } & BlacklistRuleCondition>;

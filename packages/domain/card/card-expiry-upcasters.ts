@@ -1,4 +1,8 @@
+import type { ChargeEvent } from '../charge/charge-events.ts';
+import type { CreditEvent } from '../credit/credit-events.ts';
+import type { CustomerEvent } from '../customer/customer-events.ts';
 import type { EventUpcaster, RecordedData } from '../event-upcasting.ts';
+import type { TokenEvent } from '../token/token-events.ts';
 
 /**
  * Version 2 of the events that carry a card keeps its expiry as the text the client sent
@@ -21,6 +25,9 @@ function withChangedExpiryAsText(data: RecordedData): RecordedData {
   return upcast;
 }
 
+/** Event types whose data holds a card snapshot under `card`. */
+type CardCarryingEvent = Extract<ChargeEvent | CreditEvent | CustomerEvent | TokenEvent, { data: { card: unknown } }>;
+
 const cardCarryingEventTypes = [
   'CardAdded',
   'TokenCreated',
@@ -28,9 +35,9 @@ const cardCarryingEventTypes = [
   'ChargeFailed',
   'CreditSucceeded',
   'CreditFailed',
-] as const;
+] as const satisfies readonly CardCarryingEvent['type'][];
 
 export const cardExpiryAsSentUpcasters: EventUpcaster[] = [
   ...cardCarryingEventTypes.map((eventType) => ({ eventType, fromVersion: 1, upcast: withCardExpiryAsText })),
-  { eventType: 'CardUpdated', fromVersion: 1, upcast: withChangedExpiryAsText },
+  { eventType: 'CardUpdated' satisfies CustomerEvent['type'], fromVersion: 1, upcast: withChangedExpiryAsText },
 ];

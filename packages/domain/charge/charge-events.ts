@@ -1,3 +1,4 @@
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
@@ -5,7 +6,7 @@ import type { Metadata } from '../metadata.ts';
 import type { ChargeAftermathEvent } from './charge-aftermath.ts';
 
 /** Stream of one charge and its refunds: `charge-<chargeId>`. */
-export const chargeStream = (chargeId: string): string => `charge-${chargeId}`;
+export const chargeStream = (chargeId: string): string => streamName('charge', chargeId);
 
 export type ChargeType = 'first_recurring' | 'subsequent_recurring' | 'merchant_initiated' | 'customer_initiated';
 export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' | 'unknown';

@@ -6,7 +6,7 @@ import type { FraudVerdict } from './fraud-warning-events.ts';
  * Outcomes the card network announces for later: a dispute or a fraud warning after a charge, the
  * decision on a contested dispute. Recording them with their due time (business time of the
  * announcement plus the network's delay) is what lets the worker find them again from state, after
- * any restart or lost queue (DESIGN §4.7); delivering one is a charge command that records nothing
+ * any restart or lost queue (`docs/architecture.md`, "Jobs are derived from state"); delivering one is a charge command that records nothing
  * the second time.
  */
 export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision';

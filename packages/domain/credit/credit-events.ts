@@ -1,4 +1,5 @@
 import type { ThreeDSecureResult } from '../charge/charge-events.ts';
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { CardSource } from '../customer/customer-events.ts';
 import type { DomainEvent } from '../decider.ts';
@@ -6,7 +7,7 @@ import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
 
 /** Stream of one credit (a transfer of funds to a card): `credit-<creditId>`. */
-export const creditStream = (creditId: string): string => `credit-${creditId}`;
+export const creditStream = (creditId: string): string => streamName('credit', creditId);
 
 /** Everything known when a credit is made, successful or not. */
 export interface CreditAttempt {

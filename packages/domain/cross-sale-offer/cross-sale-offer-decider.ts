@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.ts';
-import { InvalidRequestError, NotFoundError } from '../errors.ts';
+import { InvalidRequestError, NotFoundError, missingParameter } from '../errors.ts';
 import type { CrossSaleOfferEvent, CrossSaleOfferUpdated, OfferCharge, OfferTerms } from './cross-sale-offer-events.ts';
 import {
   evolveCrossSaleOffer,
@@ -68,7 +68,7 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 
 function requireImageForTemplate(terms: OfferTerms): void {
   if (terms.template === 'image_and_text' && terms.imageId === null) {
-    throw new InvalidRequestError('Missing required parameter: imageData (required by template image_and_text)');
+    throw missingParameter('imageData', 'The template image_and_text needs an image.');
   }
 }
 

@@ -1,7 +1,8 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one cross-sale offer: `crossSaleOffer-<offerId>`. */
-export const crossSaleOfferStream = (offerId: string): string => `crossSaleOffer-${offerId}`;
+export const crossSaleOfferStream = (offerId: string): string => streamName('crossSaleOffer', offerId);
 
 export type OfferTemplate = 'image_and_text' | 'text_only';
 

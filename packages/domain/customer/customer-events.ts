@@ -1,9 +1,10 @@
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 
 /** Stream of one customer and the cards saved for them: `customer-<customerId>`. */
-export const customerStream = (customerId: string): string => `customer-${customerId}`;
+export const customerStream = (customerId: string): string => streamName('customer', customerId);
 
 export type CustomerCreated = DomainEvent<
   'CustomerCreated',

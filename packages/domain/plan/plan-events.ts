@@ -1,8 +1,9 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 
 /** Stream of one plan: `plan-<planId>`. */
-export const planStream = (planId: string): string => `plan-${planId}`;
+export const planStream = (planId: string): string => streamName('plan', planId);
 
 export type PlanInterval = 'hour' | 'day' | 'week' | 'month' | 'year';
 export const planIntervals: readonly PlanInterval[] = ['hour', 'day', 'week', 'month', 'year'];

@@ -1,10 +1,11 @@
+import { streamName } from '../resources.ts';
 import type { Billing, ChargeType, Shipping } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import type { BillingCycle } from './billing-period.ts';
 
 /** Stream of one subscription: `subscription-<subscriptionId>`. */
-export const subscriptionStream = (subscriptionId: string): string => `subscription-${subscriptionId}`;
+export const subscriptionStream = (subscriptionId: string): string => streamName('subscription', subscriptionId);
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete';
 

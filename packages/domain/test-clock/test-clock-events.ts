@@ -1,7 +1,8 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one test clock: `testClock-<testClockId>`. */
-export const testClockStream = (testClockId: string): string => `testClock-${testClockId}`;
+export const testClockStream = (testClockId: string): string => streamName('testClock', testClockId);
 
 /** `frozenTime` is the clock's time (Unix seconds); `name` is free text or null. */
 export type TestClockCreated = DomainEvent<

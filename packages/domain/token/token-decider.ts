@@ -24,8 +24,8 @@ export type TokenState =
     };
 
 /** A challenge is open while the result is `pending`; it then ends `successful` or `failed`. */
-export const challengeOpen = (info: ThreeDSecureResult | null): boolean =>
-  info !== null && info.liabilityShift === 'pending' && info.authenticationFlow === 'challenge';
+export const challengeOpen = (info: ThreeDSecureResult | null | undefined): info is ThreeDSecureResult =>
+  info != null && info.liabilityShift === 'pending' && info.authenticationFlow === 'challenge';
 
 export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
   initialState: () => ({ status: 'none' }),

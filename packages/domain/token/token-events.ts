@@ -1,9 +1,10 @@
+import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one token: `token-<tokenId>`. */
-export const tokenStream = (tokenId: string): string => `token-${tokenId}`;
+export const tokenStream = (tokenId: string): string => streamName('token', tokenId);
 
 export type TokenCreated = DomainEvent<'TokenCreated', { tokenId: string; card: CardSnapshot; expiresAt: string }>;
 

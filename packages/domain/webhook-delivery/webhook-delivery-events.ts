@@ -1,7 +1,8 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one delivery (one public event to one endpoint): `webhookDelivery-<deliveryId>`. */
-export const webhookDeliveryStream = (deliveryId: string): string => `webhookDelivery-${deliveryId}`;
+export const webhookDeliveryStream = (deliveryId: string): string => streamName('webhookDelivery', deliveryId);
 
 /** Which public event goes to which endpoint: every event of a delivery repeats it. */
 export interface WebhookDeliveryRef {

@@ -1,7 +1,8 @@
+import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 
 /** Stream of one webhook endpoint: `webhookEndpoint-<endpointId>`. */
-export const webhookEndpointStream = (endpointId: string): string => `webhookEndpoint-${endpointId}`;
+export const webhookEndpointStream = (endpointId: string): string => streamName('webhookEndpoint', endpointId);
 
 /**
  * Where an account (in one mode) wants its public events POSTed. `events` lists the public event

@@ -1,14 +1,14 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { challengeOpen } from '../../../packages/domain/token/token-decider.ts';
-import type { ThreeDSecureResult } from '../../../packages/domain/charge/charge-events.ts';
 import type { Authenticate } from '../../../packages/http/authenticate.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import type { AuthContext } from '../../../packages/http/route.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
+import { tokensCollection } from '../../../projections/tokens-projection.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { challengePage, type ChallengeToken } from './challenge-page.ts';
+import { challengePage } from './challenge-page.ts';
 import { ClientBundles, type BundleName } from './client-bundles.ts';
 import { FIELD_NAMES, fieldPage, type FieldPageName } from './field-page.ts';
 import { errorPage, pageOrigin } from './html.ts';
@@ -70,14 +70,14 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       sendPage(res, 401, errorPage('Invalid request', 'The key of this authentication is not valid.'));
       return;
     }
-    const token = await deps.reader.get('tokens', 'Token', tokenId, auth).catch(() => null);
-    const info = (token?.threeDSecureInfo ?? null) as ThreeDSecureResult | null;
-    if (!token || !challengeOpen(info) || token.used === true) {
+    const token = await deps.reader.get(tokensCollection, tokenId, auth).catch(() => null);
+    const info = token?.threeDSecureInfo ?? null;
+    if (!token || !challengeOpen(info) || token.used) {
       sendPage(res, 409, errorPage('Nothing to authenticate', 'No authentication is waiting for this card.'));
       return;
     }
     res.set('Content-Security-Policy', framedBy(origin));
-    sendPage(res, 200, challengePage(token as unknown as ChallengeToken));
+    sendPage(res, 200, challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }));
   });
 
   router.post('/three-d-secure/challenge', express.json({ limit: '4kb' }), async (req, res) => {
@@ -96,7 +96,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
         outcome === 'complete',
         context,
       );
-      res.json(await deps.reader.getAfter(completed.position, 'tokens', 'Token', tokenId, auth));
+      res.json(await deps.reader.getAfter(completed.position, tokensCollection, tokenId, auth));
     } catch (error) {
       const { status, body } = errorResponse(error, deps.logger);
       res.status(status).json(body);

@@ -8,10 +8,10 @@ import {
   createBlacklistRuleBody,
   listBlacklistRulesQuery,
 } from '../schemas/blacklist-schemas.ts';
+import { blacklistRulesCollection } from '../../../projections/blacklist-projection.ts';
 
 const tag = 'Blacklist';
-const collection = 'blacklist_rules';
-const objectName = 'Blacklist rule';
+const collection = blacklistRulesCollection;
 
 export function blacklistRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   return [
@@ -24,7 +24,7 @@ export function blacklistRoutes({ commands, reader }: ApiDependencies): AnyRoute
       response: blacklistRuleSchema,
       async handler(request) {
         const outcome = await commands.blacklist.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -34,7 +34,7 @@ export function blacklistRoutes({ commands, reader }: ApiDependencies): AnyRoute
       tag,
       params: blacklistRuleIdParams,
       response: blacklistRuleSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.ruleId, request.auth),
+      handler: (request) => reader.get(collection, request.params.ruleId, request.auth),
     }),
     defineRoute({
       method: 'delete',
@@ -46,7 +46,7 @@ export function blacklistRoutes({ commands, reader }: ApiDependencies): AnyRoute
       async handler(request) {
         const outcome = await commands.blacklist.delete(request.params.ruleId, commandContext(request));
         // Once it answers, charges are no longer screened against the rule.
-        await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        await reader.getAfter(outcome.position, collection, outcome.id, request.auth);
         return { id: outcome.id };
       },
     }),

@@ -11,12 +11,14 @@ import {
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { cardsCollection } from '../../../projections/cards-projection.ts';
+import { customersCollection } from '../../../projections/customers-projection.ts';
 
 const tag = 'Cards';
 
 export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const customerOf = (request: { params: { customerId: string }; auth: { accountId: string; mode: Mode } }) =>
-    reader.get('customers', 'Customer', request.params.customerId, request.auth);
+    reader.get(customersCollection, request.params.customerId, request.auth);
 
   return [
     defineRoute({
@@ -32,7 +34,7 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
         const reference = 'id' in request.body ? request.body.id : request.body;
         const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
         const outcome = await commands.customers.addCard(request.params.customerId, reference, context);
-        return reader.getAfter(outcome.position, 'cards', 'Card', outcome.id, request.auth, {
+        return reader.getAfter(outcome.position, cardsCollection, outcome.id, request.auth, {
           customerId: request.params.customerId,
         });
       },
@@ -45,7 +47,7 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       params: customerCardParams,
       response: cardSchema,
       handler: (request) =>
-        reader.get('cards', 'Card', request.params.cardId, request.auth, { customerId: request.params.customerId }),
+        reader.get(cardsCollection, request.params.cardId, request.auth, { customerId: request.params.customerId }),
     }),
     defineRoute({
       method: 'post',
@@ -57,10 +59,10 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       response: cardSchema,
       async handler(request) {
         const { customerId, cardId } = request.params;
-        await reader.get('cards', 'Card', cardId, request.auth, { customerId });
+        await reader.get(cardsCollection, cardId, request.auth, { customerId });
         const context = await commands.customerClock.forCustomer(customerId, commandContext(request));
         const outcome = await commands.customers.updateCard(customerId, cardId, request.body, context);
-        return reader.getAfter(outcome.position, 'cards', 'Card', cardId, request.auth, { customerId });
+        return reader.getAfter(outcome.position, cardsCollection, cardId, request.auth, { customerId });
       },
     }),
     defineRoute({
@@ -72,7 +74,7 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       response: deletedSchema,
       async handler(request) {
         const { customerId, cardId } = request.params;
-        await reader.get('cards', 'Card', cardId, request.auth, { customerId });
+        await reader.get(cardsCollection, cardId, request.auth, { customerId });
         const context = await commands.customerClock.forCustomer(customerId, commandContext(request));
         const outcome = await commands.customers.deleteCard(customerId, cardId, context);
         await reader.caughtUp(outcome.position);
@@ -90,7 +92,7 @@ export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       async handler(request) {
         await customerOf(request);
         const { deleted, ...page } = request.query;
-        return reader.list('cards', request.auth, page, {
+        return reader.list(cardsCollection, request.auth, page, {
           customerId: request.params.customerId,
           _deleted: deleted ?? false,
         });

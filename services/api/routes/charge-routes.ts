@@ -1,7 +1,8 @@
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import {
   chargeIdParams,
   chargeSchema,
@@ -11,20 +12,21 @@ import {
   updateChargeBody,
 } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
-import { publicBaseUrl } from '../public-base-url.ts';
 import { paymentRedirectPath } from '../payment-redirect-page.ts';
+import { publicBaseUrl } from '../public-base-url.ts';
+import type { Mode } from '../../../packages/domain/mode.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
 
 const tag = 'Charges';
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
-    reader.get('charges', 'Charge', request.params.chargeId, request.auth);
+    reader.get(chargesCollection, request.params.chargeId, request.auth);
   const readCharge = (
     position: number | null,
     chargeId: string,
     request: { auth: { accountId: string; mode: Mode } },
-  ) => reader.getAfter(position, 'charges', 'Charge', chargeId, request.auth);
+  ) => reader.getAfter(position, chargesCollection, chargeId, request.auth);
 
   return [
     defineRoute({
@@ -44,7 +46,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
             throw new InvalidRequestError('Invalid parameter: card cannot be combined with paymentMethod');
           if (threeDSecure !== undefined)
             throw new InvalidRequestError('Invalid parameter: threeDSecure applies to card charges only');
-          if (flow === undefined) throw new InvalidRequestError('Missing required parameter: flow[returnUrl]');
+          if (flow === undefined) throw missingParameter('flow[returnUrl]');
           const baseUrl = publicBaseUrl(request);
           const outcome = await commands.paymentMethodCharges.create(
             { ...fields, paymentMethod, returnUrl: flow.returnUrl },
@@ -61,12 +63,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
           customerId === undefined
             ? commandContext(request)
             : await commands.customerClock.forCustomer(customerId, commandContext(request));
-        return reader.paymentAfter(
-          () => commands.charges.create(cardCharge, context),
-          'charges',
-          'Charge',
-          request.auth,
-        );
+        return reader.paymentAfter(() => commands.charges.create(cardCharge, context), chargesCollection, request.auth);
       },
     }),
     defineRoute({
@@ -126,18 +123,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listChargesQuery,
       response: listOf(chargeSchema),
-      async handler(request) {
-        const { customerId, ...page } = request.query;
-        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
-        if (customerId !== undefined) {
-          await reader.get('customers', 'Customer', customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError
-              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
-              : error;
-          });
-        }
-        return reader.list('charges', request.auth, page, { customerId });
-      },
+      handler: (request) => listFilteredByCustomer(reader, chargesCollection, request.auth, request.query),
     }),
   ];
 }

@@ -1,6 +1,7 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import {
   createCreditBody,
@@ -10,15 +11,16 @@ import {
   updateCreditBody,
 } from '../schemas/credit-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { creditsCollection } from '../../../projections/credits-projection.ts';
 
 const tag = 'Credits';
 
 export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   type Tenant = { auth: { accountId: string; mode: Mode } };
   const creditOf = (request: { params: { creditId: string } } & Tenant) =>
-    reader.get('credits', 'Credit', request.params.creditId, request.auth);
+    reader.get(creditsCollection, request.params.creditId, request.auth);
   const readCredit = (position: number | null, creditId: string, request: Tenant) =>
-    reader.getAfter(position, 'credits', 'Credit', creditId, request.auth);
+    reader.getAfter(position, creditsCollection, creditId, request.auth);
 
   return [
     defineRoute({
@@ -31,8 +33,7 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       handler: (request) =>
         reader.paymentAfter(
           () => commands.credits.create(request.body, commandContext(request)),
-          'credits',
-          'Credit',
+          creditsCollection,
           request.auth,
         ),
     }),
@@ -66,10 +67,7 @@ export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       query: listCreditsQuery,
       response: listOf(creditSchema),
-      handler: (request) => {
-        const { customerId, ...page } = request.query;
-        return reader.list('credits', request.auth, page, { customerId });
-      },
+      handler: (request) => listFilteredByCustomer(reader, creditsCollection, request.auth, request.query),
     }),
   ];
 }

@@ -9,10 +9,10 @@ import {
   listCrossSaleOffersQuery,
   updateCrossSaleOfferBody,
 } from '../schemas/cross-sale-offer-schemas.ts';
+import { crossSaleOffersCollection } from '../../../projections/cross-sale-offers-projection.ts';
 
 const tag = 'Cross-sale offers';
-const collection = 'crossSaleOffers';
-const objectName = 'Cross-sale offer';
+const collection = crossSaleOffersCollection;
 
 export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   return [
@@ -25,7 +25,7 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       response: crossSaleOfferSchema,
       async handler(request) {
         const outcome = await commands.crossSaleOffers.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -35,7 +35,7 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       tag,
       params: crossSaleOfferIdParams,
       response: crossSaleOfferSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.crossSaleOfferId, request.auth),
+      handler: (request) => reader.get(collection, request.params.crossSaleOfferId, request.auth),
     }),
     defineRoute({
       method: 'post',
@@ -47,13 +47,13 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       response: crossSaleOfferSchema,
       async handler(request) {
         // Another tenant's offer must be a 404 before anything else is looked at (or stored).
-        await reader.get(collection, objectName, request.params.crossSaleOfferId, request.auth);
+        await reader.get(collection, request.params.crossSaleOfferId, request.auth);
         const outcome = await commands.crossSaleOffers.update(
           request.params.crossSaleOfferId,
           request.body,
           commandContext(request),
         );
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -64,9 +64,9 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       params: crossSaleOfferIdParams,
       response: deletedSchema,
       async handler(request) {
-        await reader.get(collection, objectName, request.params.crossSaleOfferId, request.auth);
+        await reader.get(collection, request.params.crossSaleOfferId, request.auth);
         const outcome = await commands.crossSaleOffers.delete(request.params.crossSaleOfferId, commandContext(request));
-        await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        await reader.getAfter(outcome.position, collection, outcome.id, request.auth);
         return { id: outcome.id };
       },
     }),

@@ -10,12 +10,13 @@ import {
   updateCustomerBody,
 } from '../schemas/customer-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { customersCollection } from '../../../projections/customers-projection.ts';
 
 const tag = 'Customers';
 
 export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const readCustomer = (position: number | null, id: string, request: { auth: { accountId: string; mode: Mode } }) =>
-    reader.getAfter(position, 'customers', 'Customer', id, request.auth);
+    reader.getAfter(position, customersCollection, id, request.auth);
 
   return [
     defineRoute({
@@ -41,7 +42,7 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       tag,
       params: customerIdParams,
       response: customerSchema,
-      handler: (request) => reader.get('customers', 'Customer', request.params.customerId, request.auth),
+      handler: (request) => reader.get(customersCollection, request.params.customerId, request.auth),
     }),
     defineRoute({
       method: 'post',
@@ -53,7 +54,7 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       response: customerSchema,
       async handler(request) {
         // Another tenant's customer must be a 404 before anything else is looked at.
-        await reader.get('customers', 'Customer', request.params.customerId, request.auth);
+        await reader.get(customersCollection, request.params.customerId, request.auth);
         const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
         const outcome = await commands.customers.update(request.params.customerId, request.body, context);
         return readCustomer(outcome.position, outcome.id, request);
@@ -69,7 +70,7 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       async handler(request) {
         const context = await commands.customerClock.forCustomer(request.params.customerId, commandContext(request));
         const outcome = await commands.customers.delete(request.params.customerId, context);
-        await reader.getAfter(outcome.position, 'customers', 'Customer', outcome.id, request.auth);
+        await reader.getAfter(outcome.position, customersCollection, outcome.id, request.auth);
         return { id: outcome.id };
       },
     }),
@@ -82,7 +83,7 @@ export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteD
       response: listOf(customerSchema),
       handler: (request) => {
         const { email, deleted, ...page } = request.query;
-        return reader.list('customers', request.auth, page, { email, _deleted: deleted ?? false });
+        return reader.list(customersCollection, request.auth, page, { email, _deleted: deleted ?? false });
       },
     }),
   ];

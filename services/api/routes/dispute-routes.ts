@@ -5,6 +5,8 @@ import { commandContext } from '../command-context.ts';
 import type { Tenant } from '../object-reader.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { disputeIdParams, disputeSchema, listDisputesQuery, updateDisputeBody } from '../schemas/dispute-schemas.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
+import { disputesCollection } from '../../../projections/disputes-projection.ts';
 
 const tag = 'Disputes';
 
@@ -16,11 +18,11 @@ const tag = 'Disputes';
 export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const withCharge = async (dispute: Record<string, unknown>, tenant: Tenant) => ({
     ...dispute,
-    charge: await reader.get('charges', 'Charge', String(dispute.charge), tenant),
+    charge: await reader.get(chargesCollection, String(dispute.charge), tenant),
   });
-  const disputeOf = (disputeId: string, tenant: Tenant) => reader.get('disputes', 'Dispute', disputeId, tenant);
+  const disputeOf = (disputeId: string, tenant: Tenant) => reader.get(disputesCollection, disputeId, tenant);
   const readAfter = async (position: number | null, disputeId: string, tenant: Tenant) =>
-    withCharge(await reader.getAfter(position, 'disputes', 'Dispute', disputeId, tenant), tenant);
+    withCharge(await reader.getAfter(position, disputesCollection, disputeId, tenant), tenant);
 
   return [
     defineRoute({
@@ -86,7 +88,7 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
       query: listDisputesQuery,
       response: listOf(disputeSchema),
       async handler(request) {
-        const page = await reader.list('disputes', request.auth, request.query);
+        const page = await reader.list(disputesCollection, request.auth, request.query);
         return {
           list: await Promise.all(page.list.map((dispute) => withCharge(dispute, request.auth))),
           hasMore: page.hasMore,

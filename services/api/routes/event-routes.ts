@@ -2,6 +2,7 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { eventIdParams, eventSchema, listEventsQuery } from '../schemas/event-schemas.ts';
+import { publicEventsCollection } from '../../../projections/public-events-projection.ts';
 
 const tag = 'Events';
 
@@ -14,7 +15,7 @@ export function eventRoutes({ reader }: ApiDependencies): AnyRouteDefinition[] {
       tag,
       params: eventIdParams,
       response: eventSchema,
-      handler: (request) => reader.get('events', 'Event', request.params.eventId, request.auth),
+      handler: (request) => reader.get(publicEventsCollection, request.params.eventId, request.auth),
     }),
     defineRoute({
       method: 'get',
@@ -25,7 +26,7 @@ export function eventRoutes({ reader }: ApiDependencies): AnyRouteDefinition[] {
       response: listOf(eventSchema),
       handler: (request) => {
         const { type, ...page } = request.query;
-        return reader.list('events', request.auth, page, { type });
+        return reader.list(publicEventsCollection, request.auth, page, { type });
       },
     }),
   ];

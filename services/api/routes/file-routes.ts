@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, FileDownload, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
+import { filesCollection as collection } from '../../../projections/files-projection.ts';
+import type { FileObject } from '../../../projections/views/file-view.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { fileIdParams, fileSchema, listFilesQuery, uploadFileBody, uploadFileQuery } from '../schemas/file-schemas.ts';
 
 const tag = 'Files';
-const collection = 'files';
 const objectName = 'File';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -20,9 +21,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 export function fileRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   /** A file as answered: the stored object plus its download address on this service. */
-  const withUrl = (file: Record<string, unknown>, request: { headers: Record<string, string | undefined> }) => ({
+  const withUrl = (file: FileObject, request: { headers: Record<string, string | undefined> }) => ({
     ...file,
-    url: `${publicBaseUrl(request)}/files/${String(file.id)}/contents`,
+    url: `${publicBaseUrl(request)}/files/${file.id}/contents`,
   });
 
   return [
@@ -47,13 +48,10 @@ export function fileRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
         if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery)
           throw new InvalidRequestError('Invalid parameter: purpose differs between the form and the query string');
         const purpose = fromBody ?? fromQuery;
-        if (purpose === undefined) throw new InvalidRequestError('Missing required parameter: purpose');
-        if (!request.file) throw new InvalidRequestError('Missing required parameter: file');
+        if (purpose === undefined) throw missingParameter('purpose');
+        if (!request.file) throw missingParameter('file');
         const outcome = await commands.files.upload(request.file.bytes, purpose, commandContext(request));
-        return withUrl(
-          await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth),
-          request,
-        );
+        return withUrl(await reader.getAfter(outcome.position, collection, outcome.id, request.auth), request);
       },
     }),
     defineRoute({
@@ -63,8 +61,7 @@ export function fileRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       tag,
       params: fileIdParams,
       response: fileSchema,
-      handler: async (request) =>
-        withUrl(await reader.get(collection, objectName, request.params.fileId, request.auth), request),
+      handler: async (request) => withUrl(await reader.get(collection, request.params.fileId, request.auth), request),
     }),
     defineRoute({
       method: 'get',

@@ -3,6 +3,8 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { fraudWarningIdParams, fraudWarningSchema, listFraudWarningsQuery } from '../schemas/fraud-warning-schemas.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
+import { fraudWarningsCollection } from '../../../projections/fraud-warnings-projection.ts';
 
 const tag = 'Fraud warnings';
 
@@ -16,7 +18,7 @@ export function fraudWarningRoutes({ reader }: ApiDependencies): AnyRouteDefinit
       tag,
       params: fraudWarningIdParams,
       response: fraudWarningSchema,
-      handler: (request) => reader.get('fraud_warnings', 'Fraud warning', request.params.fraudWarningId, request.auth),
+      handler: (request) => reader.get(fraudWarningsCollection, request.params.fraudWarningId, request.auth),
     }),
     defineRoute({
       method: 'get',
@@ -29,13 +31,13 @@ export function fraudWarningRoutes({ reader }: ApiDependencies): AnyRouteDefinit
         const { chargeId, actionable, ...page } = request.query;
         // An unknown charge in a parameter is a bad parameter (400), not an empty list.
         if (chargeId !== undefined) {
-          await reader.get('charges', 'Charge', chargeId, request.auth).catch((error: unknown) => {
+          await reader.get(chargesCollection, chargeId, request.auth).catch((error: unknown) => {
             throw error instanceof NotFoundError
               ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`)
               : error;
           });
         }
-        return reader.list('fraud_warnings', request.auth, page, { charge: chargeId, actionable });
+        return reader.list(fraudWarningsCollection, request.auth, page, { charge: chargeId, actionable });
       },
     }),
   ];

@@ -1,3 +1,4 @@
+import { resourceNames, type ResourceName } from '../../../packages/domain/resources.ts';
 import type { AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { blacklistRoutes } from './blacklist-routes.ts';
@@ -19,24 +20,36 @@ import { refundRoutes } from './refund-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.ts';
 
-/** Every route of the API, in documentation order. */
-export const apiRoutes = (deps: ApiDependencies): AnyRouteDefinition[] => [
-  ...chargeRoutes(deps),
-  ...clientObjectRoutes(deps),
-  ...refundRoutes(deps),
-  ...disputeRoutes(deps),
-  ...fileRoutes(deps),
-  ...fraudWarningRoutes(deps),
-  ...creditRoutes(deps),
-  ...customerRoutes(deps),
-  ...cardRoutes(deps),
-  ...paymentMethodRoutes(deps),
-  ...planRoutes(deps),
-  ...subscriptionRoutes(deps),
-  ...testClockRoutes(deps),
-  ...tokenRoutes(deps),
-  ...crossSaleOfferRoutes(deps),
-  ...blacklistRoutes(deps),
-  ...eventRoutes(deps),
-  ...webhookEndpointRoutes(deps),
-];
+/** A resource's API routes, in documentation order. */
+type ResourceRoutes = (deps: ApiDependencies) => AnyRouteDefinition[];
+
+/** The routes of every resource; null for a resource the API does not expose. */
+const resourceRoutes = {
+  // A payer's page follows a payment-method charge by its client object id.
+  charge: (deps) => [...chargeRoutes(deps), ...clientObjectRoutes(deps)],
+  refund: refundRoutes,
+  dispute: disputeRoutes,
+  fraudWarning: fraudWarningRoutes,
+  credit: creditRoutes,
+  customer: customerRoutes,
+  card: cardRoutes,
+  paymentMethod: paymentMethodRoutes,
+  plan: planRoutes,
+  subscription: subscriptionRoutes,
+  testClock: testClockRoutes,
+  token: tokenRoutes,
+  crossSaleOffer: crossSaleOfferRoutes,
+  blacklistRule: blacklistRoutes,
+  file: fileRoutes,
+  event: eventRoutes,
+  webhookEndpoint: webhookEndpointRoutes,
+  webhookDelivery: null,
+  account: null,
+} satisfies Record<ResourceName, ResourceRoutes | null>;
+
+/** Every route of the API, in documentation order: the order of the resource list. */
+export const apiRoutes = (deps: ApiDependencies): AnyRouteDefinition[] =>
+  resourceNames.flatMap((resource) => {
+    const routes: ResourceRoutes | null = resourceRoutes[resource];
+    return routes ? routes(deps) : [];
+  });

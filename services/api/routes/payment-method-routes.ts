@@ -1,7 +1,8 @@
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
+import { paymentMethodsCollection as collection } from '../../../projections/payment-methods-projection.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import {
   createPaymentMethodBody,
@@ -11,8 +12,6 @@ import {
 } from '../schemas/payment-method-schemas.ts';
 
 const tag = 'Payment methods';
-const collection = 'payment_methods';
-const objectName = 'Payment method';
 
 export function paymentMethodRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   return [
@@ -25,7 +24,7 @@ export function paymentMethodRoutes({ commands, reader }: ApiDependencies): AnyR
       response: paymentMethodSchema,
       async handler(request) {
         const outcome = await commands.paymentMethods.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -35,7 +34,7 @@ export function paymentMethodRoutes({ commands, reader }: ApiDependencies): AnyR
       tag,
       params: paymentMethodIdParams,
       response: paymentMethodSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.paymentMethodId, request.auth),
+      handler: (request) => reader.get(collection, request.params.paymentMethodId, request.auth),
     }),
     defineRoute({
       method: 'delete',
@@ -46,9 +45,9 @@ export function paymentMethodRoutes({ commands, reader }: ApiDependencies): AnyR
       response: deletedSchema,
       async handler(request) {
         // Another tenant's payment method must be a 404 before anything else is looked at.
-        await reader.get(collection, objectName, request.params.paymentMethodId, request.auth);
+        await reader.get(collection, request.params.paymentMethodId, request.auth);
         const outcome = await commands.paymentMethods.delete(request.params.paymentMethodId, commandContext(request));
-        await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        await reader.getAfter(outcome.position, collection, outcome.id, request.auth);
         return { id: outcome.id };
       },
     }),
@@ -59,17 +58,9 @@ export function paymentMethodRoutes({ commands, reader }: ApiDependencies): AnyR
       tag,
       query: listPaymentMethodsQuery,
       response: listOf(paymentMethodSchema),
-      async handler(request) {
-        const { customerId, deleted, ...page } = request.query;
-        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
-        if (customerId !== undefined) {
-          await reader.get('customers', 'Customer', customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError
-              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
-              : error;
-          });
-        }
-        return reader.list(collection, request.auth, page, { customerId, _deleted: deleted ?? false });
+      handler: (request) => {
+        const { deleted, ...page } = request.query;
+        return listFilteredByCustomer(reader, collection, request.auth, page, { _deleted: deleted ?? false });
       },
     }),
   ];

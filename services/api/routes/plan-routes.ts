@@ -3,10 +3,10 @@ import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { createPlanBody, listPlansQuery, planIdParams, planSchema, updatePlanBody } from '../schemas/plan-schemas.ts';
+import { plansCollection } from '../../../projections/plans-projection.ts';
 
 const tag = 'Plans';
-const collection = 'plans';
-const objectName = 'Plan';
+const collection = plansCollection;
 
 export function planRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   return [
@@ -19,7 +19,7 @@ export function planRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       response: planSchema,
       async handler(request) {
         const outcome = await commands.plans.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -29,7 +29,7 @@ export function planRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       tag,
       params: planIdParams,
       response: planSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.planId, request.auth),
+      handler: (request) => reader.get(collection, request.params.planId, request.auth),
     }),
     defineRoute({
       method: 'post',
@@ -41,9 +41,9 @@ export function planRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       response: planSchema,
       async handler(request) {
         // Another tenant's plan must be a 404 before anything else is looked at.
-        await reader.get(collection, objectName, request.params.planId, request.auth);
+        await reader.get(collection, request.params.planId, request.auth);
         const outcome = await commands.plans.update(request.params.planId, request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -55,7 +55,7 @@ export function planRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
       response: deletedSchema,
       async handler(request) {
         const outcome = await commands.plans.delete(request.params.planId, commandContext(request));
-        await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        await reader.getAfter(outcome.position, collection, outcome.id, request.auth);
         return { id: outcome.id };
       },
     }),

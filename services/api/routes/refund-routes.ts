@@ -6,13 +6,15 @@ import { listOf } from '../schemas/common-schemas.ts';
 import { createRefundBody, listRefundsQuery, refundIdParams, updateRefundBody } from '../schemas/refund-schemas.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
+import { refundsCollection } from '../../../projections/refunds-projection.ts';
 
 const tag = 'Refunds';
 
 export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   /** The charge named by the `chargeId` parameter: an unknown one is a bad parameter (400), not a 404. */
   const chargeParameter = (chargeId: string, auth: { accountId: string; mode: Mode }) =>
-    reader.get('charges', 'Charge', chargeId, auth).catch((error: unknown) => {
+    reader.get(chargesCollection, chargeId, auth).catch((error: unknown) => {
       throw error instanceof NotFoundError
         ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`)
         : error;
@@ -30,7 +32,7 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
         const { chargeId, ...refund } = request.body;
         await chargeParameter(chargeId, request.auth);
         const outcome = await commands.charges.refund(chargeId, refund, commandContext(request));
-        return reader.getAfter(outcome.position, 'refunds', 'Refund', outcome.refundId, request.auth);
+        return reader.getAfter(outcome.position, refundsCollection, outcome.refundId, request.auth);
       },
     }),
     defineRoute({
@@ -40,7 +42,7 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       tag,
       params: refundIdParams,
       response: refundSchema,
-      handler: (request) => reader.get('refunds', 'Refund', request.params.refundId, request.auth),
+      handler: (request) => reader.get(refundsCollection, request.params.refundId, request.auth),
     }),
     defineRoute({
       method: 'post',
@@ -51,7 +53,7 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       body: updateRefundBody,
       response: refundSchema,
       async handler(request) {
-        const refund = await reader.get('refunds', 'Refund', request.params.refundId, request.auth);
+        const refund = await reader.get(refundsCollection, request.params.refundId, request.auth);
         if (request.body.metadata === undefined) return refund;
         const outcome = await commands.charges.updateRefund(
           String(refund.charge),
@@ -59,7 +61,7 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
           request.body.metadata,
           commandContext(request),
         );
-        return reader.getAfter(outcome.position, 'refunds', 'Refund', request.params.refundId, request.auth);
+        return reader.getAfter(outcome.position, refundsCollection, request.params.refundId, request.auth);
       },
     }),
     defineRoute({
@@ -72,7 +74,7 @@ export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
       async handler(request) {
         const { chargeId, ...page } = request.query;
         await chargeParameter(chargeId, request.auth);
-        return reader.list('refunds', request.auth, page, { charge: chargeId });
+        return reader.list(refundsCollection, request.auth, page, { charge: chargeId });
       },
     }),
   ];

@@ -1,7 +1,8 @@
-import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
+import { listFilteredByCustomer } from '../customer-list.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
 import {
@@ -18,11 +19,13 @@ import {
   updateCustomerSubscriptionBody,
   updateSubscriptionBody,
 } from '../schemas/subscription-schemas.ts';
+import type { CardReference } from '../../../packages/commands/card-sources.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { customersCollection } from '../../../projections/customers-projection.ts';
+import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
 
 const tag = 'Subscriptions';
-const collection = 'subscriptions';
-const objectName = 'Subscription';
+const collection = subscriptionsCollection;
 
 type Tenant = { accountId: string; mode: Mode };
 
@@ -31,11 +34,36 @@ type Tenant = { accountId: string; mode: Mode };
  * `customerId` as a parameter (optional, but when given it must name the owner).
  */
 export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const ownedBy = (customerId: string | undefined): Record<string, string> =>
+  const ownedBy = (customerId: string | undefined): { customerId?: string } =>
     customerId === undefined ? {} : { customerId };
   const readSubscription = (position: number | null, id: string, auth: Tenant, customerId?: string) =>
-    reader.getAfter(position, collection, objectName, id, auth, ownedBy(customerId));
-  const customerOf = (customerId: string, auth: Tenant) => reader.get('customers', 'Customer', customerId, auth);
+    reader.getAfter(position, collection, id, auth, ownedBy(customerId));
+  const customerOf = (customerId: string, auth: Tenant) => reader.get(customersCollection, customerId, auth);
+
+  /**
+   * `card` on subscription create: the card becomes the customer's default card (a new one is
+   * added first), so the subscription charges it. The plan is checked first: a refused
+   * subscription adds no card.
+   */
+  async function createSubscription(
+    input: Parameters<typeof commands.subscriptions.create>[0] & { card?: CardReference },
+    request: Parameters<typeof commandContext>[0],
+  ) {
+    const { card, ...subscription } = input;
+    if (card !== undefined) {
+      const plan = await commands.plans.find(subscription.planId, request.auth);
+      if (!plan) throw new InvalidRequestError(`Invalid parameter: planId '${subscription.planId}' does not exist`);
+      if (plan.status === 'deleted')
+        throw new InvalidRequestError(`Invalid parameter: plan '${subscription.planId}' has been deleted`);
+      const context = await commands.customerClock.forCustomer(subscription.customerId, commandContext(request));
+      const saved =
+        typeof card === 'string' && card.startsWith('card_')
+          ? await commands.customers.update(subscription.customerId, { defaultCardId: card }, context)
+          : await commands.customers.update(subscription.customerId, { card }, context);
+      await reader.caughtUp(saved.position);
+    }
+    return commands.subscriptions.create(subscription, commandContext(request));
+  }
 
   return [
     defineRoute({
@@ -48,10 +76,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       response: subscriptionSchema,
       async handler(request) {
         await customerOf(request.params.customerId, request.auth);
-        const outcome = await commands.subscriptions.create(
-          { ...request.body, customerId: request.params.customerId },
-          commandContext(request),
-        );
+        const outcome = await createSubscription({ ...request.body, customerId: request.params.customerId }, request);
         return readSubscription(outcome.position, outcome.id, request.auth);
       },
     }),
@@ -63,13 +88,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       params: customerSubscriptionParams,
       response: subscriptionSchema,
       handler: (request) =>
-        reader.get(
-          collection,
-          objectName,
-          request.params.subscriptionId,
-          request.auth,
-          ownedBy(request.params.customerId),
-        ),
+        reader.get(collection, request.params.subscriptionId, request.auth, ownedBy(request.params.customerId)),
     }),
     defineRoute({
       method: 'post',
@@ -81,7 +100,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       response: subscriptionSchema,
       async handler(request) {
         const { customerId, subscriptionId } = request.params;
-        await reader.get(collection, objectName, subscriptionId, request.auth, { customerId });
+        await reader.get(collection, subscriptionId, request.auth, { customerId });
         const outcome = await commands.subscriptions.update(subscriptionId, request.body, commandContext(request));
         return readSubscription(outcome.position, subscriptionId, request.auth);
       },
@@ -98,7 +117,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       response: subscriptionSchema,
       async handler(request) {
         const { customerId, subscriptionId } = request.params;
-        await reader.get(collection, objectName, subscriptionId, request.auth, { customerId });
+        await reader.get(collection, subscriptionId, request.auth, { customerId });
         const atPeriodEnd = request.query.atPeriodEnd ?? request.body.atPeriodEnd ?? false;
         const outcome = await commands.subscriptions.cancel(subscriptionId, atPeriodEnd, commandContext(request));
         return readSubscription(outcome.position, subscriptionId, request.auth);
@@ -129,7 +148,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       body: createSubscriptionBody,
       response: subscriptionSchema,
       async handler(request) {
-        const outcome = await commands.subscriptions.create(request.body, commandContext(request));
+        const outcome = await createSubscription(request.body, request);
         return readSubscription(outcome.position, outcome.id, request.auth);
       },
     }),
@@ -142,13 +161,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       query: getSubscriptionQuery,
       response: subscriptionSchema,
       handler: (request) =>
-        reader.get(
-          collection,
-          objectName,
-          request.params.subscriptionId,
-          request.auth,
-          ownedBy(request.query.customerId),
-        ),
+        reader.get(collection, request.params.subscriptionId, request.auth, ownedBy(request.query.customerId)),
     }),
     defineRoute({
       method: 'post',
@@ -161,7 +174,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       async handler(request) {
         const { customerId, ...changes } = request.body;
         const { subscriptionId } = request.params;
-        await reader.get(collection, objectName, subscriptionId, request.auth, ownedBy(customerId));
+        await reader.get(collection, subscriptionId, request.auth, ownedBy(customerId));
         const outcome = await commands.subscriptions.update(subscriptionId, changes, commandContext(request));
         return readSubscription(outcome.position, subscriptionId, request.auth);
       },
@@ -179,7 +192,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       async handler(request) {
         const { subscriptionId } = request.params;
         const customerId = request.query.customerId ?? request.body.customerId;
-        await reader.get(collection, objectName, subscriptionId, request.auth, ownedBy(customerId));
+        await reader.get(collection, subscriptionId, request.auth, ownedBy(customerId));
         const atPeriodEnd = request.query.atPeriodEnd ?? request.body.atPeriodEnd ?? false;
         const outcome = await commands.subscriptions.cancel(subscriptionId, atPeriodEnd, commandContext(request));
         return readSubscription(outcome.position, subscriptionId, request.auth);
@@ -192,17 +205,9 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       tag,
       query: listSubscriptionsQuery,
       response: listOf(subscriptionSchema),
-      async handler(request) {
-        const { customerId, deleted, ...page } = request.query;
-        // An unknown customer in a parameter is a bad parameter (400), not an empty list.
-        if (customerId !== undefined) {
-          await customerOf(customerId, request.auth).catch((error: unknown) => {
-            throw error instanceof NotFoundError
-              ? new InvalidRequestError(`Invalid parameter: customerId '${customerId}' does not exist`)
-              : error;
-          });
-        }
-        return reader.list(collection, request.auth, page, { customerId, _deleted: deleted ?? false });
+      handler: (request) => {
+        const { deleted, ...query } = request.query;
+        return listFilteredByCustomer(reader, collection, request.auth, query, { _deleted: deleted ?? false });
       },
     }),
   ];

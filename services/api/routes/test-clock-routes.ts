@@ -11,10 +11,10 @@ import {
   testClockSchema,
 } from '../schemas/test-clock-schemas.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import { testClocksCollection } from '../../../projections/test-clocks-projection.ts';
 
 const tag = 'Test clocks';
-const collection = 'test_clocks';
-const objectName = 'Test clock';
+const collection = testClocksCollection;
 
 /** Live mode has no test clocks: every test clock endpoint answers 400 to a live key. */
 function requireTestMode(auth: { mode: Mode }): void {
@@ -33,7 +33,7 @@ export function testClockRoutes({ commands, reader }: ApiDependencies): AnyRoute
       async handler(request) {
         requireTestMode(request.auth);
         const outcome = await commands.testClocks.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -45,7 +45,7 @@ export function testClockRoutes({ commands, reader }: ApiDependencies): AnyRoute
       response: testClockSchema,
       handler: (request) => {
         requireTestMode(request.auth);
-        return reader.get(collection, objectName, request.params.testClockId, request.auth);
+        return reader.get(collection, request.params.testClockId, request.auth);
       },
     }),
     defineRoute({
@@ -59,13 +59,13 @@ export function testClockRoutes({ commands, reader }: ApiDependencies): AnyRoute
       response: testClockSchema,
       async handler(request) {
         requireTestMode(request.auth);
-        await reader.get(collection, objectName, request.params.testClockId, request.auth);
+        await reader.get(collection, request.params.testClockId, request.auth);
         const outcome = await commands.testClocks.advance(
           request.params.testClockId,
           request.body.frozenTime,
           commandContext(request),
         );
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -77,7 +77,7 @@ export function testClockRoutes({ commands, reader }: ApiDependencies): AnyRoute
       response: deletedSchema,
       async handler(request) {
         requireTestMode(request.auth);
-        await reader.get(collection, objectName, request.params.testClockId, request.auth);
+        await reader.get(collection, request.params.testClockId, request.auth);
         const outcome = await commands.testClocks.delete(request.params.testClockId, commandContext(request));
         await reader.caughtUp(outcome.position);
         return { id: outcome.id };

@@ -4,6 +4,7 @@ import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { verifyThreeDSecureBody } from '../schemas/three-d-secure-schemas.ts';
 import { createTokenBody, tokenIdParams, tokenSchema } from '../schemas/token-schemas.ts';
+import { tokensCollection } from '../../../projections/tokens-projection.ts';
 
 const tag = 'Tokens';
 
@@ -35,7 +36,7 @@ export function tokenRoutes({ commands, reader }: ApiDependencies): AnyRouteDefi
               }
             : request.body;
         const outcome = await commands.tokens.create(body, commandContext(request));
-        return reader.getAfter(outcome.position, 'tokens', 'Token', outcome.id, request.auth);
+        return reader.getAfter(outcome.position, tokensCollection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -51,7 +52,7 @@ export function tokenRoutes({ commands, reader }: ApiDependencies): AnyRouteDefi
       async handler(request) {
         const { tokenId } = request.params;
         const outcome = await commands.tokens.verifyThreeDSecure(tokenId, request.body, commandContext(request));
-        return reader.getAfter(outcome.position, 'tokens', 'Token', tokenId, request.auth);
+        return reader.getAfter(outcome.position, tokensCollection, tokenId, request.auth);
       },
     }),
     defineRoute({
@@ -61,7 +62,7 @@ export function tokenRoutes({ commands, reader }: ApiDependencies): AnyRouteDefi
       tag,
       params: tokenIdParams,
       response: tokenSchema,
-      handler: (request) => reader.get('tokens', 'Token', request.params.tokenId, request.auth),
+      handler: (request) => reader.get(tokensCollection, request.params.tokenId, request.auth),
     }),
   ];
 }

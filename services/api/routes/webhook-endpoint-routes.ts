@@ -12,10 +12,11 @@ import {
   webhookEndpointIdParams,
   webhookEndpointSchema,
 } from '../schemas/webhook-endpoint-schemas.ts';
+import { webhookDeliveriesCollection } from '../../../projections/webhook-deliveries-projection.ts';
+import { webhookEndpointsCollection } from '../../../projections/webhook-endpoints-projection.ts';
 
 const tag = 'Webhook endpoints';
-const collection = 'webhook_endpoints';
-const objectName = 'Webhook endpoint';
+const collection = webhookEndpointsCollection;
 
 export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   return [
@@ -28,7 +29,7 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       response: createdWebhookEndpointSchema,
       async handler(request) {
         const outcome = await commands.webhookEndpoints.create(request.body, commandContext(request));
-        const endpoint = await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        const endpoint = await reader.getAfter(outcome.position, collection, outcome.id, request.auth);
         return { ...endpoint, secret: outcome.secret };
       },
     }),
@@ -39,7 +40,7 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       tag,
       params: webhookEndpointIdParams,
       response: webhookEndpointSchema,
-      handler: (request) => reader.get(collection, objectName, request.params.endpointId, request.auth),
+      handler: (request) => reader.get(collection, request.params.endpointId, request.auth),
     }),
     defineRoute({
       method: 'post',
@@ -50,13 +51,13 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       body: updateWebhookEndpointBody,
       response: webhookEndpointSchema,
       async handler(request) {
-        await reader.get(collection, objectName, request.params.endpointId, request.auth);
+        await reader.get(collection, request.params.endpointId, request.auth);
         const outcome = await commands.webhookEndpoints.update(
           request.params.endpointId,
           request.body,
           commandContext(request),
         );
-        return reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
       },
     }),
     defineRoute({
@@ -69,7 +70,7 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       response: deletedSchema,
       async handler(request) {
         const outcome = await commands.webhookEndpoints.delete(request.params.endpointId, commandContext(request));
-        await reader.getAfter(outcome.position, collection, objectName, outcome.id, request.auth);
+        await reader.getAfter(outcome.position, collection, outcome.id, request.auth);
         return { id: outcome.id };
       },
     }),
@@ -94,9 +95,9 @@ export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): An
       query: listWebhookDeliveriesQuery,
       response: listOf(webhookDeliverySchema),
       async handler(request) {
-        await reader.get(collection, objectName, request.params.endpointId, request.auth);
+        await reader.get(collection, request.params.endpointId, request.auth);
         const { status, eventId, ...page } = request.query;
-        return reader.list('webhook_deliveries', request.auth, page, {
+        return reader.list(webhookDeliveriesCollection, request.auth, page, {
           endpointId: request.params.endpointId,
           status,
           eventId,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
 
 const text = (max = 255) => p.string({ max }).optional();
@@ -19,4 +20,32 @@ export const billingSchema = p.object({
   address: addressSchema.optional(),
   phone: text(64),
   vat: text(64),
+});
+
+/** An address as answers carry it: the fields the client gave. */
+const addressObject = z
+  .object({
+    line1: z.string().optional(),
+    line2: z.string().optional(),
+    zip: z.string().optional(),
+    city: z.string().optional(),
+    state: z.string().optional(),
+    country: z.string().optional(),
+  })
+  .meta({ id: 'Address' });
+
+/** Shipping details as answers carry them (charges, subscriptions). */
+export const shippingObject = z.object({
+  name: z.string().optional(),
+  address: addressObject.optional(),
+  phone: z.string().optional(),
+});
+
+/** Billing details as answers carry them (charges, subscriptions). */
+export const billingObject = z.object({
+  name: z.string().optional(),
+  email: z.string().optional(),
+  address: addressObject.optional(),
+  phone: z.string().optional(),
+  vat: z.string().optional(),
 });

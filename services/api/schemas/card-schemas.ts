@@ -22,14 +22,17 @@ export const fraudCheckDataSchema = p.object({
   browserFingerprint: p.string({ max: 255 }).optional(),
 });
 
+/**
+ * Card `addressCountry`: client libraries send and read back free text, so any text up to
+ * ADDRESS_COUNTRY_MAX_LENGTH is kept exactly as sent (only the spec's address object, with its
+ * two-letter `country`, is checked for the ISO form).
+ */
+export const ADDRESS_COUNTRY_MAX_LENGTH = 255;
 const addressCountry = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, { error: 'must be a three-letter ISO country code' })
-    .transform((code) => code.toUpperCase())
-    .nullable()
-    .optional()
-    .meta({ description: 'Three-letter ISO country code' });
+  optionalText(
+    'Country of the billing address, as the client gives it (the spec suggests a three-letter ISO code)',
+    ADDRESS_COUNTRY_MAX_LENGTH,
+  );
 
 /** Card details (spec: Cards › card details for create). */
 export const cardDetailsShape = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
-import { billingSchema, shippingSchema } from './address-schemas.ts';
+import { billingObject, billingSchema, shippingObject, shippingSchema } from './address-schemas.ts';
 import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
 import { chargeDisputeSchema } from './charge-dispute-schema.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
@@ -131,8 +131,8 @@ export const chargeSchema = z
     disputed: z.boolean(),
     dispute: chargeDisputeSchema.optional(),
     fraudDetails: z.object({ status: z.string(), score: z.number().int() }),
-    shipping: z.record(z.string(), z.unknown()).nullable(),
-    billing: z.record(z.string(), z.unknown()).nullable(),
+    shipping: shippingObject.nullable(),
+    billing: billingObject.nullable(),
     threeDSecureInfo: threeDSecureInfoSchema.nullable(),
     avsCheck: z.object({ result: z.string() }).nullable(),
     merchantAccountId: z.string().nullable(),

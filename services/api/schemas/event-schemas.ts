@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
 import { publicEventTypeNames } from '../../../projections/public-event-types.ts';
+import { cardSchema } from './card-schemas.ts';
+import { chargeSchema } from './charge-schemas.ts';
+import { crossSaleOfferSchema } from './cross-sale-offer-schemas.ts';
+import { customerSchema } from './customer-schemas.ts';
+import { disputeSchema } from './dispute-schemas.ts';
+import { fraudWarningSchema } from './fraud-warning-schemas.ts';
+import { planSchema } from './plan-schemas.ts';
+import { subscriptionSchema } from './subscription-schemas.ts';
 
 /** Every public event type of the spec (spec: Events), as the resources' read sides declare them. */
 export { publicEventTypeNames };
@@ -18,8 +26,17 @@ export const eventSchema = z
     objectType: z.literal('event'),
     type: z.enum(publicEventTypeNames),
     data: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'The object the event concerns, as it stood after the change' }),
+      .discriminatedUnion('objectType', [
+        chargeSchema,
+        disputeSchema,
+        fraudWarningSchema,
+        customerSchema,
+        cardSchema,
+        planSchema,
+        subscriptionSchema,
+        crossSaleOfferSchema,
+      ])
+      .meta({ description: 'The object the event concerns, as it stood after the change (by its objectType)' }),
     log: z.string().meta({ description: 'Event log reference (log_…): events of one request share it' }),
   })
   .meta({ id: 'Event' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
-import { billingSchema, shippingSchema } from './address-schemas.ts';
+import { billingObject, billingSchema, shippingObject, shippingSchema } from './address-schemas.ts';
+import { cardReferenceSchema } from './card-schemas.ts';
 
 /** Our limits (the spec sets none). */
 export const MAX_QUANTITY = 10_000;
@@ -30,6 +31,10 @@ const createFields = {
   billing: billingSchema.optional(),
   merchantAccountId: merchantAccountId().optional(),
   metadata: p.metadata().optional(),
+  card: cardReferenceSchema.optional().meta({
+    description:
+      "A token, card details or a card id of the customer: becomes the customer's default card and is charged",
+  }),
 };
 
 const updateFields = {
@@ -108,8 +113,8 @@ export const subscriptionSchema = z
     trialStart: timestamp().nullable(),
     trialEnd: timestamp().nullable(),
     cancelAtPeriodEnd: z.boolean(),
-    shipping: z.record(z.string(), z.unknown()).nullable(),
-    billing: z.record(z.string(), z.unknown()).nullable(),
+    shipping: shippingObject.optional().meta({ description: 'Absent until set' }),
+    billing: billingObject.optional().meta({ description: 'Absent until set' }),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     deleted: z.literal(true).optional().meta({ description: 'Present once canceled' }),

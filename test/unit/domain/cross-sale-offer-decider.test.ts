@@ -21,7 +21,7 @@ const terms: OfferTerms = {
 };
 const created: CrossSaleOfferEvent = { type: 'CrossSaleOfferCreated', data: { offerId: 'cso_1', ...terms } };
 const deleted: CrossSaleOfferEvent = { type: 'CrossSaleOfferDeleted', data: { offerId: 'cso_1' } };
-const imageRequired = /imageData \(required by template image_and_text\)/;
+const imageRequired = /^imageData: Must not be empty\. The template image_and_text needs an image\.$/;
 
 describe('cross-sale offer decider', () => {
   describe('CreateCrossSaleOffer', () => {

@@ -27,10 +27,10 @@ describe('config: environment', () => {
       trustProxyHops: 0,
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
+      strictResponses: false,
       paymentMethodChargeExpirySeconds: 3600,
       paymentMethodProcessingDelayMs: 5000,
-      fileMaxBytes: 10_485_760,
-      strictResponses: false,
+      fileMaxBytes: 10 * 1024 * 1024,
     });
   });
 

@@ -23,7 +23,7 @@ describe('http kit: parameter validation over HTTP', () => {
   after(() => api.close());
 
   const cases: [string, string, string, { json?: unknown; form?: string }, string][] = [
-    ['a missing parameter', 'POST', '/widgets', { form: 'currency=USD' }, 'Missing required parameter: amount'],
+    ['a missing parameter', 'POST', '/widgets', { form: 'currency=USD' }, 'amount: Must not be empty.'],
     ['an unknown parameter', 'POST', '/widgets', { form: 'amount=1&currency=USD&foo=1' }, 'Unknown parameter: foo'],
     [
       'an unknown nested parameter',
@@ -72,7 +72,7 @@ describe('http kit: parameter validation over HTTP', () => {
       'POST',
       '/widgets',
       { form: 'amount=1&currency=USD&shipping[address][line1]=x&shipping[name]=n' },
-      'Missing required parameter: shipping[address][zip]',
+      'shipping[address][zip]: Must not be empty.',
     ],
     [
       'a bad currency',

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { z } from 'zod';
 import { defineRoute } from '../../../packages/http/route.ts';
 import { responseSchemaViolations } from '../../../packages/http/response-check.ts';
+import { customerSchema } from '../../../services/api/schemas/customer-schemas.ts';
+import { eventSchema } from '../../../services/api/schemas/event-schemas.ts';
 import { call, startToyApi, widgetSchema, type ToyApi } from './support/toy-api.ts';
 
 const gadgetSchema = z.object({
@@ -40,6 +42,38 @@ describe('response schema checks', () => {
       expect(responseSchemaViolations(gadgetSchema, { ...gadget, owner: undefined })[0]).to.match(/^owner: /);
       // Fields holding undefined are not sent at all: no violation for an optional one.
       expect(responseSchemaViolations(gadgetSchema, { ...gadget, metadata: undefined })).to.deep.equal([]);
+    });
+  });
+
+  describe('public events', () => {
+    const customer = {
+      id: 'cust_1',
+      created: 1,
+      objectType: 'customer',
+      email: 'a@example.com',
+      description: null,
+      defaultCardId: null,
+      cards: [],
+      metadata: {},
+    };
+    const event = {
+      id: 'event_1',
+      created: 1,
+      objectType: 'event',
+      type: 'CUSTOMER_CREATED',
+      data: customer,
+      log: 'log_1',
+    };
+
+    it("checks an event's data against the schema of its object type", () => {
+      expect(responseSchemaViolations(customerSchema, customer)).to.deep.equal([]);
+      expect(responseSchemaViolations(eventSchema, event)).to.deep.equal([]);
+      expect(responseSchemaViolations(eventSchema, { ...event, data: { ...customer, tier: 'gold' } })).to.deep.equal([
+        'data.tier: not in the response schema',
+      ]);
+      expect(
+        responseSchemaViolations(eventSchema, { ...event, data: { ...customer, objectType: 'gadget' } }),
+      ).to.have.length(1);
     });
   });
 

@@ -16,6 +16,8 @@ import { ProjectionRunner } from '../../../packages/projection/projection-runner
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 import { cardsProjection } from '../../../projections/cards-projection.ts';
 import { tokensProjection } from '../../../projections/tokens-projection.ts';
+import type { CardDoc } from '../../../projections/views/card-view.ts';
+import type { TokenDoc } from '../../../projections/views/token-view.ts';
 import { showStream } from '../../../services/cli/show-stream.ts';
 
 /** A card exactly as version 1 events recorded it: the expiry parsed into numbers. */
@@ -141,7 +143,8 @@ describe('replaying card events stored in the version 1 shape (expiry as numbers
     expect(saved!.card).to.include({ expMonth: '08', expYear: '2032' });
   });
 
-  it('projects the old events into the documents the API has always answered', async () => {
+  /** Runs the cards and tokens projections over the whole log; reads one document of each. */
+  async function projected(cardId: string, tokenId: string): Promise<{ card: CardDoc | null; token: TokenDoc | null }> {
     const readStore = new SqliteDocumentStore(join(dir, 'read.db'));
     const runner = new ProjectionRunner(events, readStore, [cardsProjection, tokensProjection]);
     const head = await events.headPosition();
@@ -155,17 +158,56 @@ describe('replaying card events stored in the version 1 shape (expiry as numbers
     try {
       await runner.start();
       await caughtUp;
-      const generationOf = (name: string) => runner.checkpoints().get(name)!.generation;
-      const card = await readStore.collection(physicalCollectionName('cards', generationOf('cards'))).get('card_old');
-      expect(card).to.include({ expMonth: '7', expYear: '2032', cardholderName: 'Old Shape' });
-      const token = await readStore.collection(physicalCollectionName('tokens', generationOf('tokens'))).get('tok_old');
-      expect(token).to.include({ expMonth: '5', expYear: '2031' });
-      // The card the token keeps for saving later is in the current shape too.
-      expect(token!._card).to.include({ expMonth: '5', expYear: '2031' });
+      const physical = (name: string) => physicalCollectionName(name, runner.checkpoints().get(name)!.generation);
+      return {
+        card: await readStore.collection<CardDoc>(physical('cards')).get(cardId),
+        token: await readStore.collection<TokenDoc>(physical('tokens')).get(tokenId),
+      };
     } finally {
       await runner.stop();
       await readStore.close();
     }
+  }
+
+  it('projects the old events into the documents the API has always answered', async () => {
+    const { card, token } = await projected('card_old', 'tok_old');
+    expect(card).to.include({ expMonth: '7', expYear: '2032', cardholderName: 'Old Shape' });
+    expect(token).to.include({ expMonth: '5', expYear: '2031' });
+    // The card the token keeps for saving later is in the current shape too.
+    expect(token!._card).to.include({ expMonth: '5', expYear: '2031' });
+  });
+
+  it('answers the expiry of current events as before: no leading zero, four-digit year', async () => {
+    const asSent = { ...versionOneCard, expMonth: '05', expYear: '31' };
+    const metadata = { ...versionOneMetadata, schemaVersion: 2 };
+    await events.appendToStream(
+      tokenStream('tok_new'),
+      [
+        {
+          id: randomUUID(),
+          type: 'TokenCreated',
+          data: { tokenId: 'tok_new', card: asSent, expiresAt: '2026-01-02T04:04:05.000Z' },
+          metadata,
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await events.appendToStream(
+      customerStream('cust_old'),
+      [
+        {
+          id: randomUUID(),
+          type: 'CardUpdated',
+          data: { customerId: 'cust_old', cardId: 'card_old', expMonth: '09', expYear: '33' },
+          metadata,
+        },
+      ],
+      { expectedRevision: 2 },
+    );
+    const { card, token } = await projected('card_old', 'tok_new');
+    expect(card).to.include({ expMonth: '9', expYear: '2033' });
+    expect(token).to.include({ expMonth: '5', expYear: '2031' });
+    expect(token!._card).to.include({ expMonth: '05', expYear: '31' });
   });
 
   it('shows auditors the events in the current shape, with their version', async () => {

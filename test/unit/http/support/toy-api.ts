@@ -128,7 +128,7 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
       tag: 'Widgets',
       response: z.object({ id: z.string() }),
       async handler({ params }) {
-        return { status: 200, body: { id: (params as { widgetId: string }).widgetId } };
+        return { id: (params as { widgetId: string }).widgetId };
       },
     }),
     defineRoute({
@@ -160,7 +160,7 @@ function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefiniti
         count('POST /flaky');
         flakyRuns += 1;
         if (flakyRuns === 1) throw new Error('transient failure');
-        return { status: 201, body: { run: flakyRuns } };
+        return { run: flakyRuns };
       },
     }),
   ];
