@@ -1,4 +1,3 @@
-import type { ChargeStreamEvent } from '../../packages/domain/charge/charge-state.ts';
 import { chargesProjection } from '../charges-projection.ts';
 import { networkOutcomesDueProjection } from '../network-outcomes-due-projection.ts';
 import { paymentMethodChargesDueProjection } from '../payment-method-charges-due-projection.ts';
@@ -11,7 +10,7 @@ import { chargeView } from '../views/charge-view.ts';
  */
 export const chargeReadSide = {
   projections: [chargesProjection, networkOutcomesDueProjection, paymentMethodChargesDueProjection],
-  publicEvents: publicEvents<ChargeStreamEvent>()(
+  publicEvents: publicEvents(
     chargeView,
     [
       'CHARGE_SUCCEEDED',
@@ -33,7 +32,6 @@ export const chargeReadSide = {
       ChargeUpdated: ['CHARGE_UPDATED'],
       // A refund shows on the charge once the network settled it: refunded, or failed (the charge's refund list changed).
       RefundRequested: [],
-      NetworkOutcomesExpected: [],
       RefundSettled: (event) => (event.data.status === 'successful' ? ['CHARGE_REFUNDED'] : ['CHARGE_UPDATED']),
       RefundUpdated: ['CHARGE_UPDATED'],
       // Disputes: `data` is the charge, with `disputed: true` and its `dispute` (docs/disputes.md).

@@ -1,7 +1,8 @@
 import type { DomainEvent } from '../decider.ts';
+import { streamName } from '../resources.ts';
 
 /** Stream of one uploaded file: `file-<file_id>`. */
-export const fileStream = (fileId: string): string => `file-${fileId}`;
+export const fileStream = (fileId: string): string => streamName('file', fileId);
 
 /** The file types uploads may have, told by their content, never by their name. */
 export type FileType = 'pdf' | 'png' | 'jpg' | 'gif';

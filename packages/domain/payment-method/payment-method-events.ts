@@ -1,9 +1,10 @@
 import type { Billing } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
+import { streamName } from '../resources.ts';
 import type { Metadata } from '../metadata.ts';
 
 /** Stream of one payment method: `paymentMethod-<pm_id>`. */
-export const paymentMethodStream = (paymentMethodId: string): string => `paymentMethod-${paymentMethodId}`;
+export const paymentMethodStream = (paymentMethodId: string): string => streamName('paymentMethod', paymentMethodId);
 
 /**
  * The alternative payment methods the service offers (docs/payments.md): wallets, bank redirects

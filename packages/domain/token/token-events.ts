@@ -2,6 +2,7 @@ import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one token: `token-<tokenId>`. */
 export const tokenStream = (tokenId: string): string => streamName('token', tokenId);
@@ -37,10 +38,10 @@ export type TokenThreeDSecureChallengeCompleted = DomainEvent<
 export type TokenEvent =
   TokenCreated | TokenUsed | TokenCardCreated | TokenThreeDSecureVerified | TokenThreeDSecureChallengeCompleted;
 
-export const tokenEventTypes: ReadonlyArray<TokenEvent['type']> = [
+export const tokenEventTypes = everyType<TokenEvent>()([
   'TokenCreated',
   'TokenUsed',
   'TokenCardCreated',
   'TokenThreeDSecureVerified',
   'TokenThreeDSecureChallengeCompleted',
-];
+]);
