@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type ApiError, type Charge, type Token } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 const CHALLENGE = '4000000000003220';
 const FRICTIONLESS = '4000000000003063';
@@ -11,19 +11,12 @@ const MERCHANT_ORIGIN = 'http://shop.test:8080';
 /** 3-D Secure on tokens with the public key, its challenge, and charges and credits using the result. */
 describe('3-D Secure verification of tokens', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
+  const { api, service, keys } = useService();
+  /** The payer's browser: the public key. */
   let browser: ApiClient;
 
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-    browser = api.withKey(service.keys!.testPublicKey);
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
+  before(() => {
+    browser = api.withKey(keys.testPublicKey);
   });
 
   async function verifiedToken(number: string, amount = 1000, currency = 'EUR'): Promise<Token> {
@@ -38,7 +31,7 @@ describe('3-D Secure verification of tokens', function () {
   function answerChallenge(tokenId: string, outcome: 'complete' | 'fail', code?: string) {
     return api.post<Token & ApiError>('/three-d-secure/challenge', {
       key: null,
-      json: { token: tokenId, key: service.keys!.testPublicKey, outcome, ...(code ? { code } : {}) },
+      json: { token: tokenId, key: keys.testPublicKey, outcome, ...(code ? { code } : {}) },
     });
   }
 
@@ -153,7 +146,7 @@ describe('3-D Secure verification of tokens', function () {
     expect(badAmount.status).to.equal(400);
     expect(badAmount.body.error.message).to.match(/amount/);
     const otherAccount = await browser.post<ApiError>(`/tokens/${token.body.id}/three-d-secure`, {
-      key: service.keys!.livePublicKey,
+      key: keys.livePublicKey,
       json: { amount: 1000, currency: 'EUR' },
     });
     expect(otherAccount.status).to.equal(404);
@@ -202,7 +195,7 @@ describe('3-D Secure verification of tokens', function () {
     const url = new URL('/three-d-secure/challenge', service.baseUrl);
     url.search = new URLSearchParams({
       token: tokenId,
-      key: service.keys!.testPublicKey,
+      key: keys.testPublicKey,
       origin: MERCHANT_ORIGIN,
     }).toString();
     return url.toString();
@@ -211,21 +204,11 @@ describe('3-D Secure verification of tokens', function () {
 
 describe("the payer's IP address behind a load balancer (TRUST_PROXY=1)", function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-
-  before(async () => {
-    service = await startService({ env: { TRUST_PROXY: '1' } });
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, keys } = useService({ env: { TRUST_PROXY: '1' } });
 
   it('records the forwarded client address and its country (offline GeoIP) on a token made with the public key', async () => {
-    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     const token = await api.post<Token>('/tokens', {
-      key: service.keys!.testPublicKey,
+      key: keys.testPublicKey,
       json: cardDetails('4242424242424242'),
       headers: { 'x-forwarded-for': '81.2.69.160', 'user-agent': 'Payer/1.0' },
     });
@@ -236,16 +219,7 @@ describe("the payer's IP address behind a load balancer (TRUST_PROXY=1)", functi
 
 describe('Shift4.js and the card field frames', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-
-  before(async () => {
-    service = await startService();
-  });
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { service, keys } = useService();
 
   it('serves the library with its version, a cache lifetime and an ETag that revalidates', async () => {
     const first = await fetch(`${service.baseUrl}/js/shift4.js`);
@@ -265,7 +239,7 @@ describe('Shift4.js and the card field frames', function () {
       field: 'number',
       origin: 'https://shop.example',
       group: '0123456789abcdef',
-      key: service.keys!.testPublicKey,
+      key: keys.testPublicKey,
     });
     const page = await fetch(`${service.baseUrl}/js/fields/field.html?${query}`);
     expect(page.status).to.equal(200);
