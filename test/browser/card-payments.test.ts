@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startMerchantServer, type MerchantServer } from '../../examples/merchant/merchant-server.ts';
-import { ApiClient } from '../support/api-client.ts';
 import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
 import type { Charge } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
 
@@ -17,10 +16,9 @@ const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
  */
 describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', function () {
   this.timeout(120_000);
-  let service: ServiceProcess;
+  const { api, service, keys } = useService();
   let shop: MerchantServer;
   let browser: HeadlessBrowser;
-  let api: ApiClient;
   const shots = screenshotDir();
   const numbersTyped = new Set<string>();
   /** Everything the shop's pages sent to the shop's own server: URLs and bodies. */
@@ -29,12 +27,10 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
   const shopDoms: string[] = [];
 
   before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     shop = await startMerchantServer({
       serviceUrl: service.baseUrl,
-      secretKey: service.keys!.testSecretKey,
-      publicKey: service.keys!.testPublicKey,
+      secretKey: keys.testSecretKey,
+      publicKey: keys.testPublicKey,
     });
     browser = await launchBrowser();
   });
@@ -42,8 +38,6 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
   after(async () => {
     await browser?.close();
     await shop?.close();
-    await service?.stop();
-    if (service) removeDataDir(service.dataDir);
   });
 
   async function openShop(): Promise<Page> {

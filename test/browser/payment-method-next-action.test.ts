@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { startMerchantServer, type MerchantServer } from '../../examples/merchant/merchant-server.ts';
-import { ApiClient } from '../support/api-client.ts';
 import { launchBrowser, type HeadlessBrowser } from '../support/browser.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 type ListedCharge = { id: string; status: string; clientObjectId?: string; failureCode?: string };
 
@@ -14,18 +13,15 @@ type ListedCharge = { id: string; status: string; clientObjectId?: string; failu
  */
 describe('payment-method charges in a browser (handleChargeNextAction)', function () {
   this.timeout(120_000);
-  let service: ServiceProcess;
+  const { api, service, keys } = useService();
   let shop: MerchantServer;
   let browser: HeadlessBrowser;
-  let api: ApiClient;
 
   before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
     shop = await startMerchantServer({
       serviceUrl: service.baseUrl,
-      secretKey: service.keys!.testSecretKey,
-      publicKey: service.keys!.testPublicKey,
+      secretKey: keys.testSecretKey,
+      publicKey: keys.testPublicKey,
     });
     browser = await launchBrowser();
   });
@@ -33,8 +29,6 @@ describe('payment-method charges in a browser (handleChargeNextAction)', functio
   after(async () => {
     await browser?.close();
     await shop?.close();
-    await service?.stop();
-    if (service) removeDataDir(service.dataDir);
   });
 
   async function payWith(method: string, answer: 'Authorize' | 'Decline'): Promise<{ page: Page; text: string }> {
