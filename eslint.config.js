@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['services/cli/**', 'test/**', 'services/main.ts', 'services/*/main.ts'],
+    files: ['services/cli/**', 'test/**', 'services/main.ts', 'services/*/main.ts', 'examples/**/main.ts'],
     rules: { 'no-console': 'off' },
   },
   {

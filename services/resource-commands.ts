@@ -141,7 +141,7 @@ export const resourceCommands = {
   },
   token: {
     tokens: (wiring: CommandWiring): TokenCommands =>
-      new TokenCommands(wiring.aggregates, wiring.intake, wiring.config.tokenTtlSeconds),
+      new TokenCommands(wiring.aggregates, wiring.intake, wiring.config.tokenTtlSeconds, wiring.network),
   },
   crossSaleOffer: {
     crossSaleOffers: (wiring: CommandWiring): CrossSaleOfferCommands =>

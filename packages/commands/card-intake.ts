@@ -4,6 +4,7 @@ import { CardError } from '../domain/errors.ts';
 import type { CardNetwork } from '../network/card-network.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { Vault } from '../vault/vault.ts';
+import { withIpCountry } from '../fraud-check/payer-data.ts';
 
 /** Card details as a client sends them (spec: card create); numbers may arrive as text. */
 export interface CardDetailsInput {
@@ -69,7 +70,7 @@ export class CardIntake {
       addressState: input.addressState ?? null,
       addressZip: input.addressZip ?? null,
       addressCountry: input.addressCountry ?? null,
-      fraudCheckData: input.fraudCheckData ?? null,
+      fraudCheckData: input.fraudCheckData ? withIpCountry(input.fraudCheckData) : null,
     };
   }
 

@@ -1,4 +1,5 @@
 import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
+import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
 import { customerStream, type CardSource } from '../domain/customer/customer-events.ts';
 import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
@@ -18,6 +19,8 @@ export interface ResolvedCard {
   savedCardId: string | null;
   /** How a new card would be recorded when saved (details or token); null for a saved card. */
   source: CardSource | null;
+  /** The 3-D Secure result of the token the card came from, when it was verified. */
+  threeDSecureInfo: ThreeDSecureResult | null;
 }
 
 /**
@@ -44,12 +47,13 @@ export class CardSources {
         card: await this.intake.fromDetails(reference, context.now()),
         savedCardId: null,
         source: { kind: 'details' },
+        threeDSecureInfo: null,
       };
     }
     if (!reference.startsWith('tok_'))
       throw new InvalidRequestError(`Invalid parameter: ${parameter} must be a token (tok_…) or card details`);
-    const { card } = await this.tokens.use(reference, use, context);
-    return { card, savedCardId: null, source: { kind: 'token', tokenId: reference } };
+    const { card, threeDSecureInfo } = await this.tokens.use(reference, use, context);
+    return { card, savedCardId: null, source: { kind: 'token', tokenId: reference }, threeDSecureInfo };
   }
 
   /** For charges and credits: details, a token, a saved card of `customerId`, or its default card. */
@@ -87,6 +91,6 @@ export class CardSources {
       throw new InvalidRequestError(
         `Invalid parameter: card '${cardId}' is not a card of customer '${customer.customerId}'`,
       );
-    return { card: saved.card, savedCardId: saved.cardId, source: null };
+    return { card: saved.card, savedCardId: saved.cardId, source: null, threeDSecureInfo: null };
   }
 }

@@ -10,6 +10,7 @@ import {
   type ChargeType,
   type FraudStatus,
   type Shipping,
+  type ThreeDSecureResult,
 } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
@@ -51,13 +52,6 @@ export interface CreateChargeInput {
   chargeId?: string;
 }
 
-/** What the HTTP request itself tells about the payer, for blacklist screening. */
-export interface PayerRequest {
-  ipAddress: string | null;
-  userAgent: string | null;
-  acceptLanguage: string | null;
-}
-
 export interface UpdateChargeInput {
   customerId?: string;
   description?: string | null;
@@ -94,7 +88,7 @@ export class ChargeCommands {
    * card saved if that step was cut off; an authorization that was started is looked up at the
    * network rather than made again.
    */
-  async create(input: CreateChargeInput, payer: PayerRequest, context: CommandContext): Promise<CommandOutcome> {
+  async create(input: CreateChargeInput, context: CommandContext): Promise<CommandOutcome> {
     const chargeId = input.chargeId ?? createdObjectId('char', context);
     const existing = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
     if (existing.state.status !== 'none') return this.recordedCharge(existing, input, context);
@@ -133,7 +127,7 @@ export class ChargeCommands {
     let expectedOutcomes: NetworkOutcomeDue[] = [];
     const rule = failure
       ? null
-      : findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, payer, context));
+      : findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, context));
     if (failure) {
       // Refused by the account's settings before screening or the network.
     } else if (rule) {
@@ -144,7 +138,13 @@ export class ChargeCommands {
         blacklistRuleId: rule.ruleId,
       };
     } else {
-      const outcome = await this.authorize(attempt, input, resolved.card, context);
+      const outcome = await this.authorize(
+        attempt,
+        input,
+        resolved.card,
+        verifiedFor(resolved.threeDSecureInfo, input),
+        context,
+      );
       attempt.threeDSecureInfo = outcome.threeDSecureInfo;
       attempt.avsCheck = outcome.avsResult ? { result: outcome.avsResult } : null;
       attempt.fraudDetails = outcome.fraud;
@@ -186,6 +186,7 @@ export class ChargeCommands {
     attempt: ChargeAttempt,
     input: CreateChargeInput,
     card: ChargeAttempt['card'],
+    verified: ThreeDSecureResult | null,
     context: CommandContext,
   ): Promise<AuthorizationOutcome> {
     const { chargeId } = attempt;
@@ -221,7 +222,7 @@ export class ChargeCommands {
       currency: input.currency,
       zip: zip ?? null,
       addressProvided: Boolean(address || card.addressLine1 || card.addressZip),
-      threeDSecure: input.threeDSecure ? threeDSecureRequest(input.threeDSecure) : null,
+      threeDSecure: threeDSecureRequest(input.threeDSecure, verified),
       now: context.now(),
     });
     faultPoint('charge.after-network-call', context.mode);
@@ -427,12 +428,33 @@ function declined(recorded: CommandOutcome, failure: ChargeFailure): PaymentDecl
   return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
 }
 
-function threeDSecureRequest(options: Partial<ThreeDSecureRequest>): ThreeDSecureRequest {
+/**
+ * The token's own 3-D Secure result counts for a charge of the amount and currency it was verified
+ * for; for any other amount the charge is as if the card had not been verified.
+ */
+export function verifiedFor(
+  info: ThreeDSecureResult | null,
+  payment: { amount: number; currency: string },
+): ThreeDSecureResult | null {
+  return info && info.amount === payment.amount && info.currency === payment.currency ? info : null;
+}
+
+/**
+ * The 3-D Secure options of a charge: the request's flags with the spec's defaults, applied to the
+ * token's verification when there is one (also without `threeDSecure` in the request); none when
+ * the request asks for nothing and the token was not verified.
+ */
+function threeDSecureRequest(
+  options: Partial<ThreeDSecureRequest> | undefined,
+  verified: ThreeDSecureResult | null,
+): ThreeDSecureRequest | null {
+  if (!options && !verified) return null;
   return {
-    requireAttempt: options.requireAttempt ?? false,
-    requireEnrolledCard: options.requireEnrolledCard ?? false,
-    requireSuccessfulLiabilityShiftForEnrolledCard: options.requireSuccessfulLiabilityShiftForEnrolledCard ?? true,
-    ...(options.external ? { external: options.external } : {}),
+    requireAttempt: options?.requireAttempt ?? false,
+    requireEnrolledCard: options?.requireEnrolledCard ?? false,
+    requireSuccessfulLiabilityShiftForEnrolledCard: options?.requireSuccessfulLiabilityShiftForEnrolledCard ?? true,
+    ...(verified ? { verified } : {}),
+    ...(options?.external ? { external: options.external } : {}),
   };
 }
 
@@ -451,17 +473,22 @@ function unsupported(attempt: ChargeAttempt, settings: AccountSettings): ChargeF
   return null;
 }
 
-/** What the blacklist looks at: the card, the payer's request and fraud data, the charge's metadata. */
-function screening(attempt: ChargeAttempt, payer: PayerRequest, tenant: Tenant): ChargeScreening {
+/**
+ * What the blacklist looks at: the card, the payer's data and the charge's metadata. The payer is
+ * known only from the card's `fraudCheckData` (recorded from the payer's browser when the token was
+ * created with the public key, or given by the merchant): the request creating the charge comes
+ * from the merchant's server, whose address and headers say nothing about the payer.
+ */
+function screening(attempt: ChargeAttempt, tenant: Tenant): ChargeScreening {
   const fraud = attempt.card.fraudCheckData;
   return {
     fingerprint: tenantFingerprint(attempt.card.fingerprint, tenant),
     storedFingerprint: attempt.card.fingerprint,
-    ipAddress: fraud?.ipAddress ?? payer.ipAddress,
+    ipAddress: fraud?.ipAddress ?? null,
     ipCountry: fraud?.ipCountry ?? null,
     email: attempt.billing?.email ?? fraud?.email ?? null,
-    userAgent: fraud?.userAgent ?? payer.userAgent,
-    acceptLanguage: fraud?.acceptLanguage ?? payer.acceptLanguage,
+    userAgent: fraud?.userAgent ?? null,
+    acceptLanguage: fraud?.acceptLanguage ?? null,
     metadata: attempt.metadata,
   };
 }

@@ -15,6 +15,7 @@ import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { verifiedFor } from './charge-commands.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 
 export interface CreateCreditInput {
@@ -88,6 +89,7 @@ export class CreditCommands {
       card: resolved.card,
       cardSource: resolved.source,
       metadata: input.metadata ?? {},
+      threeDSecureInfo: verifiedFor(resolved.threeDSecureInfo, input),
     };
 
     const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, context));

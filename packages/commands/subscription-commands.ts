@@ -66,9 +66,6 @@ export interface StepOptions {
   captureInline?: boolean;
 }
 
-/** Subscription charges are made by the service, not by a payer's request: nothing to screen but the card. */
-const NO_PAYER = { ipAddress: null, userAgent: null, acceptLanguage: null };
-
 /**
  * Subscriptions and the work that falls due on them (spec: Subscription). A charge is always made
  * in three steps: the subscription records that it starts a charge under an id, the charge is made
@@ -329,7 +326,6 @@ export class SubscriptionCommands {
           ...(sub.billing ? { billing: sub.billing } : {}),
           ...(sub.merchantAccountId ? { merchantAccountId: sub.merchantAccountId } : {}),
         },
-        NO_PAYER,
         context,
       );
       return { succeeded: true, captured: pending.capture };

@@ -34,7 +34,7 @@ export interface AppOptions {
    * Pages for the payer's browser (HTML, any method, no API key): mounted like the
    * unauthenticated routes, behind the per-IP rate limit, with request ids and the access log.
    */
-  pages?: readonly { pathPrefix: string; handler: RequestHandler }[];
+  pages?: readonly { pathPrefix: string | string[]; handler: RequestHandler }[];
   /** Answers that stray from their route's response schema become 500s (tests, development). */
   strictResponses?: boolean;
 }

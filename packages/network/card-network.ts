@@ -41,6 +41,11 @@ export interface ThreeDSecureRequest {
   requireAttempt: boolean;
   requireEnrolledCard: boolean;
   requireSuccessfulLiabilityShiftForEnrolledCard: boolean;
+  /**
+   * Result of this service's own 3-D Secure verification of the token the charge uses, when it was
+   * run for the charge's amount and currency (`three-d-secure.ts`).
+   */
+  verified?: ThreeDSecureInfo;
   /** Result of an external 3-D Secure service, when the merchant ran one. */
   external?: {
     version: string;
@@ -105,6 +110,17 @@ export interface AuthorizationOutcome {
   later: LaterNetworkEvent[];
 }
 
+/** What the directory server says about a card for a 3-D Secure authentication. */
+export interface ThreeDSecureLookup {
+  enrolled: boolean;
+  /** How the issuer authenticates: without the cardholder, or with a challenge; null when not enrolled. */
+  authenticationFlow: 'frictionless' | 'challenge' | null;
+  /** A frictionless flow's answer: the issuer authenticated the cardholder without a challenge. */
+  frictionlessAuthenticated: boolean;
+  /** Protocol version the issuer supports; null when not enrolled. */
+  version: string | null;
+}
+
 export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
@@ -151,6 +167,8 @@ export interface CardNetwork {
     transactionId: string;
     evidence: DisputeEvidence;
   }): Promise<RepresentmentOutcome>;
+  /** 3-D Secure enrolment of a card: the directory server's answer before any authentication. */
+  lookupThreeDSecure(request: { mode: Mode; number: string }): Promise<ThreeDSecureLookup>;
   /** Fast-credit support check of a card. */
   checkFastCredit(request: { mode: Mode; number: string }): Promise<{ supported: boolean }>;
 }

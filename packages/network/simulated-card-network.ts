@@ -11,6 +11,7 @@ import type {
   LaterNetworkEvent,
   RefundOutcome,
   RepresentmentOutcome,
+  ThreeDSecureLookup,
 } from './card-network.ts';
 import type { DisputeEvidence } from '../domain/charge/dispute-events.ts';
 import { verifyAddress } from './address-verification.ts';
@@ -22,7 +23,7 @@ import { networkFailure } from './network-failures.ts';
 import type { NetworkFailure } from './network-failures.ts';
 import { testCardBehaviour } from './test-cards.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
-import { evaluateThreeDSecure } from './three-d-secure.ts';
+import { evaluateThreeDSecure, lookupThreeDSecure } from './three-d-secure.ts';
 import type { Mode } from '../domain/mode.ts';
 import { InMemoryNetworkJournal, type NetworkJournal } from './network-journal.ts';
 
@@ -165,6 +166,11 @@ export class SimulatedCardNetwork implements CardNetwork {
     evidence: DisputeEvidence;
   }): Promise<RepresentmentOutcome> {
     return { outcome: reviewRepresentment(request.evidence), afterMs: this.disputeDecisionDelayMs };
+  }
+
+  /** Enrolment and flow from the test-card table (`three-d-secure.ts`). */
+  async lookupThreeDSecure(request: { mode: Mode; number: string }): Promise<ThreeDSecureLookup> {
+    return lookupThreeDSecure(testCardBehaviour(request.number));
   }
 
   /** Fast credit (push to card) is supported for Visa and MasterCard debit cards. */

@@ -26,8 +26,12 @@ export interface TestCardBehaviour {
   zipMismatch?: true;
   /** `fraudulent`: blocked as `suspected_fraud`; `warning_later`: approved, a fraud warning follows. */
   fraud?: 'fraudulent' | 'warning_later';
-  /** 3-D Secure enrolment; absent means not enrolled. */
-  threeDSecure?: 'challenge' | 'frictionless' | 'not_enrolled';
+  /**
+   * 3-D Secure enrolment and how the issuer authenticates: with a challenge the cardholder
+   * completes or fails, frictionless (authenticated, or `frictionless_refused`: refused without a
+   * challenge); absent means not enrolled.
+   */
+  threeDSecure?: 'challenge' | 'frictionless' | 'frictionless_refused' | 'not_enrolled';
   /** Refunds of charges on the card end `failed`. */
   refundFails?: true;
   /** A dispute opens shortly after an approved charge. */
@@ -70,6 +74,13 @@ export const TEST_CARDS: ReadonlyMap<string, TestCardBehaviour> = new Map<string
     },
   ],
   ['4000000000003063', { summary: '3-D Secure enrolled, frictionless success', threeDSecure: 'frictionless' }],
+  [
+    '4000000000003238',
+    {
+      summary: '3-D Secure enrolled, frictionless: the issuer refuses authentication without a challenge',
+      threeDSecure: 'frictionless_refused',
+    },
+  ],
   [
     '4000000000003089',
     { summary: 'not enrolled in 3-D Secure (liabilityShift not_possible)', threeDSecure: 'not_enrolled' },

@@ -24,6 +24,8 @@ export class TestModeOnlyNetwork implements CardNetwork {
   findCredit: CardNetwork['findCredit'] = async (request) => this.testMode(request.mode).findCredit(request);
   representDispute: CardNetwork['representDispute'] = async (request) =>
     this.testMode(request.mode).representDispute(request);
+  lookupThreeDSecure: CardNetwork['lookupThreeDSecure'] = async (request) =>
+    this.testMode(request.mode).lookupThreeDSecure(request);
   checkFastCredit: CardNetwork['checkFastCredit'] = async (request) =>
     this.testMode(request.mode).checkFastCredit(request);
 

@@ -1,3 +1,4 @@
+import type { ThreeDSecureResult } from '../../packages/domain/charge/charge-events.ts';
 import type { CardErrorCode } from '../../packages/domain/errors.ts';
 import type {
   CreditEvent,
@@ -14,7 +15,8 @@ import { objectView } from './object-view.ts';
 /**
  * A credit as GET /credits/{id} renders it. The spec names no fields for its outcome; we use the
  * charge's: `status`, `failureCode`, `failureMessage`, `failureIssuerDeclineCode`, and
- * `threeDSecureInfo` (always null: no 3-D Secure is run for a credit).
+ * `threeDSecureInfo`: the result of the token's 3-D Secure verification when the card came from a
+ * token verified for the credit's amount and currency, else null.
  */
 export interface CreditObject {
   id: string;
@@ -31,7 +33,8 @@ export interface CreditObject {
   failureCode?: CardErrorCode;
   failureMessage?: string;
   failureIssuerDeclineCode?: string | null;
-  threeDSecureInfo: null;
+  /** The 3-D Secure result of the card's token, when it was verified for this amount and currency. */
+  threeDSecureInfo: ThreeDSecureResult | null;
 }
 
 export interface CreditDoc extends CreditObject, TenantScope {}
@@ -59,7 +62,7 @@ function attempted(event: ProjectedEvent<CreditSucceeded | CreditFailed>, failur
           failureIssuerDeclineCode: failure.failureIssuerDeclineCode,
         }
       : {}),
-    threeDSecureInfo: null,
+    threeDSecureInfo: data.threeDSecureInfo ?? null,
     ...tenantFields(event),
   };
 }

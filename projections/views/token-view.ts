@@ -1,11 +1,15 @@
 import type { CardBrand, CardSnapshot, CardType } from '../../packages/domain/card/card-snapshot.ts';
+import type { ThreeDSecureResult } from '../../packages/domain/charge/charge-events.ts';
 import type { TokenEvent } from '../../packages/domain/token/token-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, expiryMonthText, expiryYearText, type CardObject } from './card-object.ts';
 import { objectView } from './object-view.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
-/** A token as GET /tokens/{id} renders it: card fields of the spec, `used`, and `card` once saved. */
+/**
+ * A token as GET /tokens/{id} renders it: card fields of the spec, `used`, `card` once saved, and
+ * `threeDSecureInfo` once verified with 3-D Secure.
+ */
 export interface TokenObject {
   id: string;
   created: number;
@@ -22,10 +26,13 @@ export interface TokenObject {
   used: boolean;
   /** The card saved from the token, once one was. */
   card?: CardObject;
+  /** Once the card was verified with 3-D Secure for an amount. */
+  threeDSecureInfo?: ThreeDSecureResult;
 }
 
 export interface TokenDoc extends TokenObject, TenantScope {
   _card: CardSnapshot;
+  threeDSecureInfo?: ThreeDSecureResult;
 }
 
 export const tokenView = objectView<TokenDoc, TokenEvent>({
@@ -63,5 +70,11 @@ export const tokenView = objectView<TokenDoc, TokenEvent>({
           tenant: event.metadata,
         }),
       },
+    TokenThreeDSecureVerified: (current, event) =>
+      current && { ...current, threeDSecureInfo: event.data.threeDSecureInfo },
+    TokenThreeDSecureChallengeCompleted: (current, event) =>
+      current?.threeDSecureInfo
+        ? { ...current, threeDSecureInfo: { ...current.threeDSecureInfo, liabilityShift: event.data.liabilityShift } }
+        : current,
   },
 });

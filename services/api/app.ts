@@ -8,6 +8,7 @@ import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
+import { clientSideRoutes } from './client-side/client-side-routes.ts';
 import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -16,9 +17,10 @@ import { apiRoutes } from './routes/index.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
+  const authenticate = apiKeyAuthenticator(platform.readModels);
   return createApp({
     routes: apiRoutes({ commands: platform.commands, reader }),
-    authenticate: apiKeyAuthenticator(platform.readModels),
+    authenticate,
     idempotency: new IdempotencyStore(
       sealedResponses(
         platform.stateStore.collection('idempotency'),
@@ -44,7 +46,14 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     // Offer images are PNG, not JSON, and need no API key.
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
     // The payment-method provider's page is HTML for the payer's browser, without an API key.
-    pages: [{ pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) }],
+    pages: [
+      // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
+      {
+        pathPrefix: ['/js', '/three-d-secure'],
+        handler: clientSideRoutes({ commands: platform.commands, reader, authenticate, logger }),
+      },
+      { pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) },
+    ],
     strictResponses: config.strictResponses,
   });
 }

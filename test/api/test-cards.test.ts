@@ -216,6 +216,7 @@ describe('test cards of the card network simulator (docs/payments.md)', function
         enrolled: true,
         liabilityShift: 'successful',
         authenticationFlow: 'challenge',
+        version: '2.2.0',
       });
     });
 
@@ -244,6 +245,7 @@ describe('test cards of the card network simulator (docs/payments.md)', function
         enrolled: true,
         liabilityShift: 'successful',
         authenticationFlow: 'frictionless',
+        version: '2.2.0',
       });
     });
 

@@ -18,6 +18,7 @@ export type Card = {
   country: string | null;
   issuer: string | null;
   addressZip: string | null;
+  fraudCheckData: Record<string, string> | null;
   addressCountry: string | null;
   fastCredit?: { supported: boolean; updated: number };
   deleted?: true;
@@ -85,6 +86,16 @@ export type Token = {
   type: string;
   used: boolean;
   card?: Card;
+  threeDSecureInfo?: ThreeDSecureInfo;
+};
+
+export type ThreeDSecureInfo = {
+  amount: number;
+  currency: string;
+  enrolled: boolean;
+  liabilityShift: 'pending' | 'successful' | 'failed' | 'not_possible';
+  authenticationFlow: 'frictionless' | 'challenge' | null;
+  version?: string | null;
 };
 
 export type Page<T> = { list: T[]; hasMore: boolean };

@@ -41,6 +41,8 @@ export interface ThreeDSecureResult {
   enrolled: boolean;
   liabilityShift: 'pending' | 'successful' | 'failed' | 'not_possible';
   authenticationFlow: 'frictionless' | 'challenge' | null;
+  /** 3-D Secure protocol version of the authentication; absent in results recorded before versions were. */
+  version?: string | null;
 }
 
 /** Everything known when a charge is created, successful or not. */

@@ -1,3 +1,4 @@
+import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { CardSource } from '../customer/customer-events.ts';
@@ -22,6 +23,8 @@ export interface CreditAttempt {
   /** Where a new card came from (details or a token); null for a saved card of `customerId`. */
   cardSource: CardSource | null;
   metadata: Metadata;
+  /** The 3-D Secure result of the token the card came from (verified for this amount); absent in older events. */
+  threeDSecureInfo?: ThreeDSecureResult | null;
 }
 
 /** Why the network refused the credit; same names as a failed charge's fields (spec: Errors). */

@@ -1,4 +1,5 @@
 import type { CardSnapshot } from '../card/card-snapshot.ts';
+import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import type { Decider } from '../decider.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import type { TokenEvent, TokenUse } from './token-events.ts';
@@ -6,7 +7,10 @@ import type { TokenEvent, TokenUse } from './token-events.ts';
 export type TokenCommand =
   | { type: 'CreateToken'; tokenId: string; card: CardSnapshot; expiresAt: Date }
   | { type: 'UseToken'; tokenId: string; use: TokenUse; now: Date }
-  | { type: 'RecordTokenCard'; tokenId: string; customerId: string; cardId: string };
+  | { type: 'RecordTokenCard'; tokenId: string; customerId: string; cardId: string }
+  /** `threeDSecureInfo` is what the directory server answered for the amount (I/O before deciding). */
+  | { type: 'VerifyThreeDSecure'; tokenId: string; threeDSecureInfo: ThreeDSecureResult; now: Date }
+  | { type: 'CompleteThreeDSecureChallenge'; tokenId: string; authenticated: boolean; now: Date };
 
 export type TokenState =
   | { status: 'none' }
@@ -16,9 +20,14 @@ export type TokenState =
       card: CardSnapshot;
       expiresAt: string;
       cardId: string | null;
+      threeDSecureInfo: ThreeDSecureResult | null;
       /** What used the token, once used. */
       use?: TokenUse;
     };
+
+/** A challenge is open while the result is `pending`; it then ends `successful` or `failed`. */
+export const challengeOpen = (info: ThreeDSecureResult | null | undefined): info is ThreeDSecureResult =>
+  info != null && info.liabilityShift === 'pending' && info.authenticationFlow === 'challenge';
 
 export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
   initialState: () => ({ status: 'none' }),
@@ -31,11 +40,18 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
           card: event.data.card,
           expiresAt: event.data.expiresAt,
           cardId: null,
+          threeDSecureInfo: null,
         };
       case 'TokenUsed':
         return state.status === 'none' ? state : { ...state, status: 'used', use: event.data.use };
       case 'TokenCardCreated':
         return state.status === 'none' ? state : { ...state, cardId: event.data.cardId };
+      case 'TokenThreeDSecureVerified':
+        return state.status === 'none' ? state : { ...state, threeDSecureInfo: event.data.threeDSecureInfo };
+      case 'TokenThreeDSecureChallengeCompleted':
+        return state.status === 'none' || state.threeDSecureInfo === null
+          ? state
+          : { ...state, threeDSecureInfo: { ...state.threeDSecureInfo, liabilityShift: event.data.liabilityShift } };
     }
   },
   decide(command, state) {
@@ -69,6 +85,30 @@ export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
             data: { tokenId: command.tokenId, customerId: command.customerId, cardId: command.cardId },
           },
         ];
+      case 'VerifyThreeDSecure': {
+        const token = unusedToken(state, command.tokenId, command.now);
+        const current = token.threeDSecureInfo;
+        // Asking again for the same amount (a page reloaded mid-challenge) changes nothing.
+        const { amount, currency } = command.threeDSecureInfo;
+        if (current && current.amount === amount && current.currency === currency) return [];
+        return [
+          {
+            type: 'TokenThreeDSecureVerified',
+            data: { tokenId: command.tokenId, threeDSecureInfo: command.threeDSecureInfo },
+          },
+        ];
+      }
+      case 'CompleteThreeDSecureChallenge': {
+        const token = unusedToken(state, command.tokenId, command.now);
+        if (!challengeOpen(token.threeDSecureInfo))
+          throw new InvalidRequestError(`Token '${command.tokenId}' has no open 3-D Secure challenge`);
+        return [
+          {
+            type: 'TokenThreeDSecureChallengeCompleted',
+            data: { tokenId: command.tokenId, liabilityShift: command.authenticated ? 'successful' : 'failed' },
+          },
+        ];
+      }
     }
   },
 };
@@ -83,4 +123,12 @@ function sameUse(recorded: TokenUse | undefined, wanted: TokenUse): boolean {
     case 'credit':
       return recorded.kind === 'credit' && recorded.creditId === wanted.creditId;
   }
+}
+
+/** 3-D Secure runs on a token before its one use, while it is valid. */
+function unusedToken(state: TokenState, tokenId: string, now: Date) {
+  if (state.status === 'none') throw new NotFoundError('Token', tokenId);
+  if (state.status === 'used') throw new InvalidRequestError(`Token '${tokenId}' has already been used`);
+  if (now.getTime() > Date.parse(state.expiresAt)) throw new CardError('expired_token', 'The token has expired.');
+  return state;
 }

@@ -1,5 +1,6 @@
 import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
+import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
 
@@ -19,6 +20,28 @@ export type TokenUsed = DomainEvent<'TokenUsed', { tokenId: string; use: TokenUs
 /** The token's card was saved to a customer (directly, or by a successful charge). */
 export type TokenCardCreated = DomainEvent<'TokenCardCreated', { tokenId: string; customerId: string; cardId: string }>;
 
-export type TokenEvent = TokenCreated | TokenUsed | TokenCardCreated;
+/**
+ * A 3-D Secure verification of the token's card for an amount: the final result (frictionless,
+ * not enrolled), or `liabilityShift: pending` with a challenge now open at the issuer.
+ */
+export type TokenThreeDSecureVerified = DomainEvent<
+  'TokenThreeDSecureVerified',
+  { tokenId: string; threeDSecureInfo: ThreeDSecureResult }
+>;
 
-export const tokenEventTypes = everyType<TokenEvent>()(['TokenCreated', 'TokenUsed', 'TokenCardCreated']);
+/** The cardholder finished the issuer's challenge: authenticated (`successful`) or not (`failed`). */
+export type TokenThreeDSecureChallengeCompleted = DomainEvent<
+  'TokenThreeDSecureChallengeCompleted',
+  { tokenId: string; liabilityShift: 'successful' | 'failed' }
+>;
+
+export type TokenEvent =
+  TokenCreated | TokenUsed | TokenCardCreated | TokenThreeDSecureVerified | TokenThreeDSecureChallengeCompleted;
+
+export const tokenEventTypes = everyType<TokenEvent>()([
+  'TokenCreated',
+  'TokenUsed',
+  'TokenCardCreated',
+  'TokenThreeDSecureVerified',
+  'TokenThreeDSecureChallengeCompleted',
+]);

@@ -1,5 +1,5 @@
 import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
-import { defineRoute, type AnyRouteDefinition, type RequestContext } from '../../../packages/http/route.ts';
+import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { listFilteredByCustomer } from '../customer-list.ts';
@@ -18,13 +18,6 @@ import type { Mode } from '../../../packages/domain/mode.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
 
 const tag = 'Charges';
-
-/** What the payer's request says about them, for blacklist screening. */
-const payerOf = (request: RequestContext<unknown, unknown, unknown>) => ({
-  ipAddress: request.ip || null,
-  userAgent: request.headers['user-agent'] ?? null,
-  acceptLanguage: request.headers['accept-language'] ?? null,
-});
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
@@ -70,11 +63,7 @@ export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDef
           customerId === undefined
             ? commandContext(request)
             : await commands.customerClock.forCustomer(customerId, commandContext(request));
-        return reader.paymentAfter(
-          () => commands.charges.create(cardCharge, payerOf(request), context),
-          chargesCollection,
-          request.auth,
-        );
+        return reader.paymentAfter(() => commands.charges.create(cardCharge, context), chargesCollection, request.auth);
       },
     }),
     defineRoute({

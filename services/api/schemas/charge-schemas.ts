@@ -4,6 +4,7 @@ import { billingObject, billingSchema, shippingObject, shippingSchema } from './
 import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
 import { chargeDisputeSchema } from './charge-dispute-schema.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
+import { threeDSecureInfoSchema } from './three-d-secure-schemas.ts';
 import { paymentMethodReferenceSchema, paymentMethodSchema } from './payment-method-schemas.ts';
 
 /** Where the payer returns after the provider: an absolute http(s) address. */
@@ -99,15 +100,6 @@ export const refundSchema = z
     metadata: z.record(z.string(), z.string()),
   })
   .meta({ id: 'Refund' });
-
-/** The outcome of a charge's 3-D Secure authentication. */
-const threeDSecureInfoSchema = z.object({
-  amount: z.number().int(),
-  currency: z.string(),
-  enrolled: z.boolean(),
-  liabilityShift: z.enum(['pending', 'successful', 'failed', 'not_possible']),
-  authenticationFlow: z.enum(['frictionless', 'challenge']).nullable(),
-});
 
 export const chargeSchema = z
   .object({

@@ -1,3 +1,4 @@
+import { threeDSecureInfoSchema } from './three-d-secure-schemas.ts';
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
 import { cardReferenceSchema, cardSchema } from './card-schemas.ts';
@@ -45,9 +46,8 @@ export const creditSchema = z
     failureCode: z.string().optional(),
     failureMessage: z.string().optional(),
     failureIssuerDeclineCode: z.string().nullable().optional(),
-    threeDSecureInfo: z
-      .record(z.string(), z.unknown())
+    threeDSecureInfo: threeDSecureInfoSchema
       .nullable()
-      .meta({ description: 'Always null: no 3-D Secure is run for a credit' }),
+      .meta({ description: "The 3-D Secure result of the card's token, when verified for this amount; else null" }),
   })
   .meta({ id: 'Credit' });

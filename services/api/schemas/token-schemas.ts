@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
 import { cardDetailsShape, cardSchema } from './card-schemas.ts';
+import { threeDSecureInfoSchema } from './three-d-secure-schemas.ts';
 
 export const createTokenBody = p.object(cardDetailsShape);
 
@@ -22,5 +23,8 @@ export const tokenSchema = z
     country: z.string().nullable(),
     used: z.boolean(),
     card: cardSchema.optional(),
+    threeDSecureInfo: threeDSecureInfoSchema
+      .optional()
+      .meta({ description: 'Present once the card was verified with 3-D Secure for an amount' }),
   })
   .meta({ id: 'Token' });

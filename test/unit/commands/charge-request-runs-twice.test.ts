@@ -46,7 +46,6 @@ describe('a charge request run twice at once', function () {
     const run = () =>
       platform.commands.charges.create(
         { amount: 990, currency: 'EUR', card: card('4242424242424242') },
-        { ipAddress: null, userAgent: null, acceptLanguage: null },
         context('token-of-one-request'),
       );
     const [first, second] = await Promise.all([run(), run()]);
@@ -60,7 +59,6 @@ describe('a charge request run twice at once', function () {
       platform.commands.charges
         .create(
           { amount: 990, currency: 'EUR', card: card('4000000000000002') },
-          { ipAddress: null, userAgent: null, acceptLanguage: null },
           context('token-of-a-declined-request'),
         )
         .then(

@@ -157,6 +157,18 @@ describe('SimulatedCardNetwork', () => {
       });
     });
 
+    it('4000000000003238 is enrolled frictionless but refused by its issuer: authentication_required', async () => {
+      const outcome = await authorize('4000000000003238', { threeDSecure: DEFAULT_3DS });
+      expect(outcome.approved).to.equal(false);
+      expect(outcome.failure?.code).to.equal('authentication_required');
+      expect(outcome.threeDSecureInfo).to.include({
+        enrolled: true,
+        liabilityShift: 'failed',
+        authenticationFlow: 'frictionless',
+      });
+      expect((await authorize('4000000000003238')).approved).to.equal(true);
+    });
+
     it('4000000000000101 charge succeeds, its refund fails', async () => {
       const { approved, transactionId } = await network.authorize(request('4000000000000101'));
       expect(approved).to.equal(true);
@@ -215,6 +227,7 @@ describe('SimulatedCardNetwork', () => {
         '4000000000003220',
         '4000000000003063',
         '4000000000003089',
+        '4000000000003238',
         '4000000000000101',
         '4242000000000018',
         '4242000000000208',
@@ -383,6 +396,9 @@ describe('SimulatedCardNetwork', () => {
       [FRICTIONLESS, 'external Y', external('Y'), true, info(true, 'successful', 'frictionless')],
       [FRICTIONLESS, 'external N', external('N'), false, info(true, 'failed', 'frictionless')],
       [FRICTIONLESS, 'external N, lenient', external('N', LENIENT), true, info(true, 'failed', 'frictionless')],
+      ['4000000000003238', 'default', DEFAULT_3DS, false, info(true, 'failed', 'frictionless')],
+      ['4000000000003238', 'lenient', LENIENT, true, info(true, 'failed', 'frictionless')],
+      ['4000000000003238', 'external Y', external('Y'), true, info(true, 'successful', 'frictionless')],
       ...[NOT_ENROLLED, ORDINARY].flatMap((card): typeof cases => [
         [card, 'none', null, true, null],
         [card, 'default', DEFAULT_3DS, true, info(false, 'not_possible', null)],
@@ -411,9 +427,82 @@ describe('SimulatedCardNetwork', () => {
         if (approved) expect(outcome.failure).to.equal(null);
         else expect(outcome.failure?.code).to.equal('authentication_required');
         if (expectedInfo === null) expect(outcome.threeDSecureInfo).to.equal(null);
-        else expect(outcome.threeDSecureInfo).to.deep.equal({ amount: 4321, currency: 'PLN', ...expectedInfo });
+        else expect(outcome.threeDSecureInfo).to.deep.include({ amount: 4321, currency: 'PLN', ...expectedInfo });
       });
     }
+
+    const verified = (
+      enrolled: boolean,
+      liabilityShift: Info['liabilityShift'],
+      authenticationFlow: Info['authenticationFlow'],
+    ): ThreeDSecureRequest => ({
+      ...DEFAULT_3DS,
+      verified: {
+        amount: 4321,
+        currency: 'PLN',
+        enrolled,
+        liabilityShift,
+        authenticationFlow,
+        version: enrolled ? '2.2.0' : null,
+      },
+    });
+    const verifiedCases: [card: string, threeDSecure: ThreeDSecureRequest, approved: boolean][] = [
+      [CHALLENGE, verified(true, 'successful', 'challenge'), true],
+      [CHALLENGE, verified(true, 'failed', 'challenge'), false],
+      [CHALLENGE, verified(true, 'pending', 'challenge'), false],
+      [
+        CHALLENGE,
+        { ...verified(true, 'failed', 'challenge'), requireSuccessfulLiabilityShiftForEnrolledCard: false },
+        true,
+      ],
+      [FRICTIONLESS, verified(true, 'successful', 'frictionless'), true],
+      [NOT_ENROLLED, verified(false, 'not_possible', null), true],
+      [NOT_ENROLLED, { ...verified(false, 'not_possible', null), requireEnrolledCard: true }, false],
+    ];
+    for (const [card, threeDSecure, approved] of verifiedCases) {
+      const { liabilityShift } = threeDSecure.verified!;
+      it(`${card} verified on its token (${liabilityShift}): ${approved ? 'approved' : 'authentication_required'}, the verification's result recorded`, async () => {
+        const outcome = await authorize(card, { threeDSecure, amount: 4321, currency: 'PLN' });
+        expect(outcome.approved).to.equal(approved);
+        if (!approved) expect(outcome.failure).to.include({ code: 'authentication_required', issuerDeclineCode: null });
+        expect(outcome.threeDSecureInfo).to.deep.equal(threeDSecure.verified);
+      });
+    }
+
+    it("records the protocol version: 2.2.0 for enrolled cards, the external result's own, null when not enrolled", async () => {
+      expect((await authorize(FRICTIONLESS, { threeDSecure: DEFAULT_3DS })).threeDSecureInfo?.version).to.equal(
+        '2.2.0',
+      );
+      expect((await authorize(NOT_ENROLLED, { threeDSecure: DEFAULT_3DS })).threeDSecureInfo?.version).to.equal(null);
+      const externalResult = { ...DEFAULT_3DS, external: { version: '2.1.0', eci: '05', status: 'Y' as const } };
+      expect((await authorize(CHALLENGE, { threeDSecure: externalResult })).threeDSecureInfo?.version).to.equal(
+        '2.1.0',
+      );
+    });
+
+    it('looks enrolment up from the test-card table: challenge, frictionless, not enrolled', async () => {
+      expect(await network.lookupThreeDSecure({ mode: 'test', number: CHALLENGE })).to.deep.equal({
+        enrolled: true,
+        authenticationFlow: 'challenge',
+        frictionlessAuthenticated: false,
+        version: '2.2.0',
+      });
+      expect(await network.lookupThreeDSecure({ mode: 'test', number: '4000000000003238' })).to.deep.equal({
+        enrolled: true,
+        authenticationFlow: 'frictionless',
+        frictionlessAuthenticated: false,
+        version: '2.2.0',
+      });
+      expect(await network.lookupThreeDSecure({ mode: 'test', number: FRICTIONLESS })).to.include({
+        authenticationFlow: 'frictionless',
+      });
+      expect(await network.lookupThreeDSecure({ mode: 'test', number: NOT_ENROLLED })).to.deep.equal({
+        enrolled: false,
+        authenticationFlow: null,
+        frictionlessAuthenticated: false,
+        version: null,
+      });
+    });
 
     it('reports merchant policy failures without an issuer decline code', async () => {
       const outcome = await authorize(CHALLENGE, { threeDSecure: DEFAULT_3DS });

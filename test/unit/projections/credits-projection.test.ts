@@ -41,6 +41,24 @@ describe('credits projection', () => {
     expect(doc).to.not.have.property('failureCode');
   });
 
+  it("carries the 3-D Secure result of the card's token", async () => {
+    const threeDSecureInfo = {
+      amount: 500,
+      currency: 'USD',
+      enrolled: true,
+      liabilityShift: 'successful' as const,
+      authenticationFlow: 'frictionless' as const,
+      version: '2.2.0',
+    };
+    await spec().given(
+      credit<CreditEvent>({
+        type: 'CreditSucceeded',
+        data: { ...attempt, cardSource: { kind: 'token', tokenId: 'tok_1' }, threeDSecureInfo },
+      }),
+    );
+    expect((await spec().get(creditsCollection, 'cred_1'))!.threeDSecureInfo).to.deep.equal(threeDSecureInfo);
+  });
+
   it('renders a declined credit with the failure fields of a charge, and applies updates', async () => {
     await spec().given(
       credit<CreditEvent>({

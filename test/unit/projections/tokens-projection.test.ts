@@ -50,4 +50,34 @@ describe('tokens projection', () => {
     expect(doc.card).to.include({ id: 'card_1', customerId: 'cust_1', last4: '4242', objectType: 'card' });
     await spec().expectRebuildIdentical();
   });
+
+  it('shows the 3-D Secure result once verified: pending while the challenge is open, then its outcome', async () => {
+    const info = {
+      amount: 1000,
+      currency: 'EUR',
+      enrolled: true,
+      liabilityShift: 'pending' as const,
+      authenticationFlow: 'challenge' as const,
+      version: '2.2.0',
+    };
+    await spec().given(
+      token<TokenEvent>(
+        { type: 'TokenCreated', data: { tokenId: 'tok_1', card: cardSnapshot, expiresAt: '2026-01-11T08:00:00Z' } },
+        at,
+      ),
+      token<TokenEvent>({ type: 'TokenThreeDSecureVerified', data: { tokenId: 'tok_1', threeDSecureInfo: info } }),
+    );
+    expect((await spec().get(tokensCollection, 'tok_1'))!.threeDSecureInfo).to.deep.equal(info);
+    await spec().given(
+      token<TokenEvent>({
+        type: 'TokenThreeDSecureChallengeCompleted',
+        data: { tokenId: 'tok_1', liabilityShift: 'successful' },
+      }),
+    );
+    expect((await spec().get(tokensCollection, 'tok_1'))!.threeDSecureInfo).to.deep.equal({
+      ...info,
+      liabilityShift: 'successful',
+    });
+    await spec().expectRebuildIdentical();
+  });
 });

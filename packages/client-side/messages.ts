@@ -1,0 +1,60 @@
+import type { FieldName } from './fields/card-rules.ts';
+
+/**
+ * The messages between the merchant's page (the library), the card field frames and the challenge
+ * frame, all served by this service. Every `postMessage` names its target origin, and every receiver
+ * checks `event.origin` (and the message's `source` tag) before reading anything.
+ */
+
+/** An error as the API answers it (`{ error: { type, code, message } }`), and as promises reject. */
+export interface ApiErrorBody {
+  type: string;
+  code?: string;
+  message: string;
+}
+
+/** What a field tells the page about itself; never its value. */
+export interface FieldState {
+  field: FieldName;
+  empty: boolean;
+  complete: boolean;
+  valid: boolean;
+  error: string | null;
+  /** Card brand name (number field only), e.g. `Visa`. */
+  brand: string | null;
+}
+
+/** Non-sensitive card fields the merchant may add in `createToken(components, extra)`. */
+export const EXTRA_FIELDS = [
+  'cardholderName',
+  'addressLine1',
+  'addressLine2',
+  'addressCity',
+  'addressState',
+  'addressZip',
+  'addressCountry',
+] as const;
+export type TokenExtra = Partial<Record<(typeof EXTRA_FIELDS)[number], string>>;
+
+export type FieldToPage =
+  | { source: 'shift4-field'; type: 'ready'; field: FieldName }
+  | { source: 'shift4-field'; type: 'change'; state: FieldState }
+  | { source: 'shift4-field'; type: 'resize'; field: FieldName; height: number }
+  | { source: 'shift4-field'; type: 'token'; requestId: string; token: unknown }
+  | { source: 'shift4-field'; type: 'token-error'; requestId: string; error: ApiErrorBody };
+
+export type PageToField =
+  | { target: 'shift4-field'; type: 'create-token'; requestId: string; fields: FieldName[]; extra: TokenExtra }
+  | { target: 'shift4-field'; type: 'focus' }
+  | { target: 'shift4-field'; type: 'clear' };
+
+/** Between the field frames of one group (same origin), on the group's BroadcastChannel. */
+export type FieldToField =
+  | { type: 'brand'; brand: string | null; cvcLength: number; cvcName: string }
+  | { type: 'collect'; requestId: string }
+  | { type: 'value'; requestId: string; field: FieldName; value: string; error: string | null }
+  | { type: 'clear' };
+
+export type ChallengeToPage = { source: 'shift4-challenge'; type: 'result'; token: unknown };
+
+export const fieldChannelName = (group: string): string => `shift4-fields-${group}`;

@@ -1,0 +1,273 @@
+import type { FieldName } from './fields/card-rules.ts';
+import type { ChallengeToPage, FieldState, FieldToPage, PageToField, TokenExtra } from './messages.ts';
+import { callApi, onServiceMessage, openOverlay, randomId, serviceOrigin, Shift4Error } from './service.ts';
+
+/**
+ * Shift4.js of this service: `Shift4(publicKey)` with `createComponentGroup()`, `automount()`,
+ * `createToken()`, `verifyThreeDSecure()` and `handleChargeNextAction()`, as the public Shift4.js
+ * offers them (docs/client-side.md). Card fields are frames of the service; this script never sees
+ * a card number.
+ */
+
+declare const SHIFT4_JS_VERSION: string;
+
+const FIELD_TYPES: readonly FieldName[] = ['number', 'expiry', 'cvc', 'cardholderName'];
+const FIELD_TITLES: Record<FieldName, string> = {
+  number: 'Card number',
+  expiry: 'Expiration date (MM / YY)',
+  cvc: 'Security code (CVC)',
+  cardholderName: 'Name on card',
+};
+
+type ChangeListener = (state: FieldState) => void;
+
+/** One card field: a frame of the service mounted into a placeholder element of the page. */
+export class Component {
+  readonly frame: HTMLIFrameElement;
+  state: FieldState;
+  private readonly listeners: ChangeListener[] = [];
+
+  constructor(
+    readonly type: FieldName,
+    private readonly group: ComponentGroup,
+  ) {
+    this.state = { field: type, empty: true, complete: false, valid: false, error: null, brand: null };
+    this.frame = document.createElement('iframe');
+    const url = new URL('/js/fields/field.html', serviceOrigin);
+    url.search = new URLSearchParams({
+      field: type,
+      origin: location.origin,
+      group: group.id,
+      key: group.publicKey,
+    }).toString();
+    this.frame.src = url.toString();
+    this.frame.title = FIELD_TITLES[type];
+    this.frame.setAttribute('allowtransparency', 'true');
+    this.frame.style.cssText = 'border:0;width:100%;height:40px;display:block;background:transparent;overflow:hidden';
+  }
+
+  /** Puts the field into `target` (an element or a selector); replaces its content. */
+  mount(target: string | Element): this {
+    const element = typeof target === 'string' ? document.querySelector(target) : target;
+    if (!element) throw new Shift4Error({ type: 'invalid_request', message: `No element matches '${target}'` });
+    element.replaceChildren(this.frame);
+    this.group.add(this);
+    return this;
+  }
+
+  on(event: 'change', listener: ChangeListener): this {
+    if (event === 'change') this.listeners.push(listener);
+    return this;
+  }
+
+  focus(): void {
+    this.post({ target: 'shift4-field', type: 'focus' });
+  }
+
+  clear(): void {
+    this.post({ target: 'shift4-field', type: 'clear' });
+  }
+
+  post(message: PageToField): void {
+    this.frame.contentWindow?.postMessage(message, serviceOrigin);
+  }
+
+  receive(message: FieldToPage): void {
+    if (message.type === 'change') {
+      this.state = message.state;
+      for (const listener of this.listeners) listener(message.state);
+    } else if (message.type === 'resize') {
+      this.frame.style.height = `${Math.max(24, Math.ceil(message.height))}px`;
+    }
+  }
+}
+
+/** The fields of one card: they create one token together. */
+export class ComponentGroup {
+  readonly id = randomId();
+  readonly components = new Map<FieldName, Component>();
+  private readonly pending = new Map<string, { resolve(token: unknown): void; reject(error: Shift4Error): void }>();
+  private readonly listeners: ChangeListener[] = [];
+
+  constructor(readonly publicKey: string) {
+    onServiceMessage<FieldToPage>(
+      'shift4-field',
+      () => null,
+      (message, sender) => this.receive(message, sender),
+    );
+  }
+
+  /** Mounts a field into every `[data-shift4]` placeholder inside `container` (element or selector). */
+  automount(container: string | Element = document.body): this {
+    const root = typeof container === 'string' ? document.querySelector(container) : container;
+    if (!root) throw new Shift4Error({ type: 'invalid_request', message: `No element matches '${container}'` });
+    const placeholders = [...(root.matches('[data-shift4]') ? [root] : []), ...root.querySelectorAll('[data-shift4]')];
+    for (const placeholder of placeholders) {
+      const type = placeholder.getAttribute('data-shift4') as FieldName;
+      if (!FIELD_TYPES.includes(type)) continue;
+      this.createComponent(type).mount(placeholder);
+    }
+    return this;
+  }
+
+  createComponent(type: FieldName): Component {
+    if (!FIELD_TYPES.includes(type))
+      throw new Shift4Error({ type: 'invalid_request', message: `Unknown component type '${type}'` });
+    return new Component(type, this);
+  }
+
+  getComponent(type: FieldName): Component | undefined {
+    return this.components.get(type);
+  }
+
+  on(event: 'change', listener: ChangeListener): this {
+    if (event === 'change') this.listeners.push(listener);
+    return this;
+  }
+
+  add(component: Component): void {
+    this.components.set(component.type, component);
+  }
+
+  /** Asks the number field to create the token from the group's fields. */
+  createToken(extra: TokenExtra): Promise<unknown> {
+    const number = this.components.get('number');
+    if (!number)
+      return Promise.reject(new Shift4Error({ type: 'invalid_request', message: 'The card number field is missing' }));
+    const requestId = randomId();
+    return new Promise((resolve, reject) => {
+      this.pending.set(requestId, { resolve, reject });
+      number.post({
+        target: 'shift4-field',
+        type: 'create-token',
+        requestId,
+        fields: [...this.components.keys()],
+        extra,
+      });
+    });
+  }
+
+  /** Two groups on one page hear each other's frames: each listens to the frames it made only. */
+  private receive(message: FieldToPage, sender: MessageEventSource | null): void {
+    const fromOwnFrame = [...this.components.values()].some((component) => component.frame.contentWindow === sender);
+    if (!fromOwnFrame) return;
+    if (message.type === 'token' || message.type === 'token-error') {
+      const waiting = this.pending.get(message.requestId);
+      if (!waiting) return;
+      this.pending.delete(message.requestId);
+      if (message.type === 'token') waiting.resolve(message.token);
+      else waiting.reject(new Shift4Error(message.error));
+      return;
+    }
+    const field = message.type === 'change' ? message.state.field : message.field;
+    const component = this.components.get(field);
+    if (!component || component.frame.contentWindow !== sender) return;
+    component.receive(message);
+    if (message.type === 'change') for (const listener of this.listeners) listener(message.state);
+  }
+}
+
+interface Token {
+  id: string;
+  threeDSecureInfo?: { liabilityShift: string; authenticationFlow: string | null };
+}
+
+export interface Shift4Instance {
+  readonly version: string;
+  createComponentGroup(): ComponentGroup;
+  createToken(components: ComponentGroup, extra?: TokenExtra): Promise<unknown>;
+  verifyThreeDSecure(request: { amount: number; currency: string; card: string }): Promise<unknown>;
+  handleChargeNextAction(clientObjectId: string): Promise<unknown>;
+}
+
+function createShift4(publicKey: string): Shift4Instance {
+  if (typeof publicKey !== 'string' || !/^pk_(test|live)_/.test(publicKey))
+    throw new Shift4Error({ type: 'invalid_request', message: 'Shift4(publicKey) needs a public key (pk_…)' });
+
+  return {
+    version: SHIFT4_JS_VERSION,
+
+    createComponentGroup: () => new ComponentGroup(publicKey),
+
+    createToken(components, extra = {}) {
+      if (!(components instanceof ComponentGroup))
+        return Promise.reject(
+          new Shift4Error({ type: 'invalid_request', message: 'createToken needs a component group' }),
+        );
+      return components.createToken(extra);
+    },
+
+    /**
+     * 3-D Secure for the token and amount; resolves with the token carrying `threeDSecureInfo`.
+     * A challenge opens the issuer's page over the merchant's page until the cardholder answers.
+     */
+    async verifyThreeDSecure({ amount, currency, card }) {
+      const token = await callApi<Token>(publicKey, 'POST', `/tokens/${encodeURIComponent(card)}/three-d-secure`, {
+        amount,
+        currency,
+      });
+      const info = token.threeDSecureInfo;
+      if (info?.liabilityShift !== 'pending' || info.authenticationFlow !== 'challenge') return token;
+      const url = new URL('/three-d-secure/challenge', serviceOrigin);
+      url.search = new URLSearchParams({ token: token.id, key: publicKey, origin: location.origin }).toString();
+      const dialog = openOverlay(url, '3-D Secure authentication');
+      return new Promise((resolve) => {
+        const stop = onServiceMessage<ChallengeToPage>(
+          'shift4-challenge',
+          () => dialog.frame.contentWindow,
+          (message) => {
+            stop();
+            dialog.close();
+            resolve(message.token);
+          },
+        );
+      });
+    },
+
+    /**
+     * Follows a payment-method charge's next action: opens its redirect page in a popup (a full
+     * redirect when popups are blocked) and resolves with the charge once it is no longer pending.
+     */
+    async handleChargeNextAction(clientObjectId) {
+      return handleNextAction(publicKey, clientObjectId);
+    },
+  };
+}
+
+interface ClientCharge {
+  id: string;
+  status: string;
+  flow?: { nextAction?: string; redirect?: { redirectUrl?: string } };
+}
+
+const POLL_INTERVAL_MS = 1000;
+
+async function handleNextAction(publicKey: string, clientObjectId: string): Promise<ClientCharge> {
+  const path = `/client-objects/${encodeURIComponent(clientObjectId)}`;
+  let charge = await callApi<ClientCharge>(publicKey, 'GET', path);
+  const redirectUrl = charge.flow?.redirect?.redirectUrl;
+  let popup: Window | null = null;
+  if (charge.status === 'pending' && charge.flow?.nextAction === 'redirect' && redirectUrl) {
+    popup = window.open(redirectUrl, 'shift4-next-action', 'popup,width=480,height=680');
+    if (!popup) {
+      // Popups blocked: the provider's page sends the payer back to the charge's returnUrl instead.
+      location.assign(redirectUrl);
+      return new Promise<never>(() => {});
+    }
+  }
+  while (charge.status === 'pending') {
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    charge = await callApi<ClientCharge>(publicKey, 'GET', path);
+  }
+  // The popup ends on the merchant's returnUrl; the page that opened it carries on.
+  popup?.close();
+  return charge;
+}
+
+/** `Shift4(pk)` and `new Shift4(pk)` both give the library's object, as with the public Shift4.js. */
+function Shift4(publicKey: string): Shift4Instance {
+  return createShift4(publicKey);
+}
+Shift4.version = SHIFT4_JS_VERSION;
+
+(window as unknown as { Shift4: typeof Shift4 }).Shift4 = Shift4;

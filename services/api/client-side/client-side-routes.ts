@@ -1,0 +1,180 @@
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { challengeOpen } from '../../../packages/domain/token/token-decider.ts';
+import type { Authenticate } from '../../../packages/http/authenticate.ts';
+import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
+import type { AuthContext } from '../../../packages/http/route.ts';
+import { newId } from '../../../packages/ids/object-id.ts';
+import type { Logger } from '../../../packages/observability/logger.ts';
+import { tokensCollection } from '../../../projections/tokens-projection.ts';
+import type { ApiDependencies } from '../api-dependencies.ts';
+import { challengePage } from './challenge-page.ts';
+import { ClientBundles, type BundleName } from './client-bundles.ts';
+import { FIELD_NAMES, fieldPage, type FieldPageName } from './field-page.ts';
+import { errorPage, pageOrigin } from './html.ts';
+
+export interface ClientSideDependencies extends ApiDependencies {
+  authenticate: Authenticate;
+  logger: Logger;
+}
+
+/** API paths a merchant's page calls with the public key from its own origin. */
+const BROWSER_API_PATHS = [/^\/tokens$/, /^\/tokens\/[^/]+\/three-d-secure$/, /^\/client-objects\/[^/]+$/];
+
+/** Scripts change with the service's version; a short cache and the ETag keep pages current. */
+const SCRIPT_CACHE_CONTROL = 'public, max-age=300';
+
+/**
+ * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), the card field
+ * frames (`/js/fields/…`), the issuer's 3-D Secure challenge page (`/three-d-secure/challenge`),
+ * and CORS for the API calls the library makes from merchants' pages. Served without an API key.
+ */
+export function clientSideRoutes(deps: ClientSideDependencies): Router {
+  const bundles = new ClientBundles();
+  const router = express.Router();
+
+  router.use(browserApiCors());
+  router.get('/js/shift4.js', script(bundles, 'shift4'));
+  router.get('/js/fields/fields.js', script(bundles, 'field'));
+  router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
+
+  router.get('/js/fields/field.html', (req, res) => {
+    const field = req.query.field;
+    const origin = pageOrigin(req.query.origin);
+    const valid =
+      typeof field === 'string' &&
+      (FIELD_NAMES as readonly string[]).includes(field) &&
+      origin !== null &&
+      typeof req.query.group === 'string' &&
+      /^[0-9a-f]{8,64}$/.test(req.query.group) &&
+      typeof req.query.key === 'string' &&
+      /^pk_(test|live)_\w+$/.test(req.query.key);
+    if (!valid) {
+      sendPage(res, 400, errorPage('Invalid card field', 'This card field was requested with invalid parameters.'));
+      return;
+    }
+    // Only the page that will talk to the field may frame it.
+    res.set('Content-Security-Policy', framedBy(origin));
+    sendPage(res, 200, fieldPage(field as FieldPageName));
+  });
+
+  router.get('/three-d-secure/challenge', async (req, res) => {
+    const origin = pageOrigin(req.query.origin);
+    const { token: tokenId, key } = req.query;
+    if (typeof tokenId !== 'string' || typeof key !== 'string' || origin === null) {
+      sendPage(res, 400, errorPage('Invalid request', 'This authentication was requested with invalid parameters.'));
+      return;
+    }
+    const auth = await deps.authenticate(key);
+    if (!auth) {
+      sendPage(res, 401, errorPage('Invalid request', 'The key of this authentication is not valid.'));
+      return;
+    }
+    const token = await deps.reader.get(tokensCollection, tokenId, auth).catch(() => null);
+    const info = token?.threeDSecureInfo ?? null;
+    if (!token || !challengeOpen(info) || token.used) {
+      sendPage(res, 409, errorPage('Nothing to authenticate', 'No authentication is waiting for this card.'));
+      return;
+    }
+    res.set('Content-Security-Policy', framedBy(origin));
+    sendPage(res, 200, challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }));
+  });
+
+  router.post('/three-d-secure/challenge', express.json({ limit: '4kb' }), async (req, res) => {
+    try {
+      const answer = challengeAnswer.safeParse(req.body);
+      if (!answer.success)
+        throw new HttpError(400, 'invalid_request', 'Invalid answer: needs token, key, outcome and a 6-digit code');
+      const { token: tokenId, key, outcome } = answer.data;
+      if (outcome === 'complete' && answer.data.code === undefined)
+        throw new HttpError(400, 'invalid_request', 'Missing required parameter: code');
+      const auth = await deps.authenticate(key);
+      if (!auth) throw new HttpError(401, 'invalid_request', 'Invalid API key');
+      const context = contextOf(auth);
+      const completed = await deps.commands.tokens.completeThreeDSecureChallenge(
+        tokenId,
+        outcome === 'complete',
+        context,
+      );
+      res.json(await deps.reader.getAfter(completed.position, tokensCollection, tokenId, auth));
+    } catch (error) {
+      const { status, body } = errorResponse(error, deps.logger);
+      res.status(status).json(body);
+    }
+  });
+
+  return router;
+}
+
+const challengeAnswer = z.object({
+  token: z.string().min(1).max(255),
+  key: z.string().min(1).max(255),
+  outcome: z.enum(['complete', 'fail']),
+  code: z
+    .string()
+    .regex(/^\d{6}$/)
+    .optional(),
+});
+
+function contextOf(auth: AuthContext) {
+  return {
+    accountId: auth.accountId,
+    mode: auth.mode,
+    actor: auth.keyId,
+    requestId: newId('req'),
+    now: () => new Date(),
+  };
+}
+
+function framedBy(origin: string): string {
+  return `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors ${origin}`;
+}
+
+function sendPage(res: Response, status: number, html: string): void {
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
+}
+
+function script(bundles: ClientBundles, name: BundleName): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const bundle = await bundles.get(name);
+    res.set({
+      'Content-Type': 'application/javascript; charset=utf-8',
+      'Cache-Control': SCRIPT_CACHE_CONTROL,
+      ETag: bundle.etag,
+      'Access-Control-Allow-Origin': '*',
+    });
+    if (
+      req
+        .get('if-none-match')
+        ?.split(/\s*,\s*/)
+        .includes(bundle.etag)
+    ) {
+      res.status(304).end();
+      return;
+    }
+    res.send(bundle.code);
+  };
+}
+
+/** Public-key calls from merchants' pages: any origin, the Authorization header, no cookies. */
+function browserApiCors(): RequestHandler {
+  return (req, res, next) => {
+    if (!BROWSER_API_PATHS.some((pattern) => pattern.test(req.path))) {
+      next();
+      return;
+    }
+    res.set({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id' });
+    if (req.method === 'OPTIONS') {
+      res
+        .status(204)
+        .set({
+          'Access-Control-Allow-Methods': 'GET, POST',
+          'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
+          'Access-Control-Max-Age': '600',
+        })
+        .end();
+      return;
+    }
+    next();
+  };
+}
