@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from '../observability/logger.ts';
+import { readingAsOf, takeAsOf } from './as-of.ts';
 import { authorizeKeyKind } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
@@ -84,18 +85,19 @@ async function executeRoute(
   logger: Logger,
 ): Promise<StoredResponse> {
   try {
+    // Reading req.query parses the query string, which may fail: inside the try on purpose.
+    const { asOf, rest: query } = takeAsOf(route, req.query);
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
       params: route.params ? validateParameters(route.params, req.params) : req.params,
-      // Reading req.query parses the query string, which may fail: inside the try on purpose.
-      query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
+      query: validateParameters(route.query ?? NO_PARAMETERS, query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
       ...(caller.idempotencyKey !== undefined && { idempotencyKey: caller.idempotencyKey }),
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
     };
-    return { status: 200, body: await route.handler(ctx) };
+    return { status: 200, body: await readingAsOf(asOf, () => route.handler(ctx)) };
   } catch (error) {
     const { status, body } = errorResponse(error, logger);
     return { status, body };

@@ -7,15 +7,17 @@ import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
+import { ObjectStreams } from './object-streams.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 
 /** The API role's HTTP application, composed from the platform. */
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
-  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
+  const streams = new ObjectStreams(platform.events, platform.readModels);
+  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams);
   const api = createApp({
-    routes: apiRoutes({ commands: platform.commands, reader }),
+    routes: apiRoutes({ commands: platform.commands, reader, streams }),
     authenticate: apiKeyAuthenticator(platform.readModels),
     idempotency: new IdempotencyStore(platform.stateStore.collection('idempotency'), {
       ttlMs: config.idempotencyTtlHours * 3_600_000,
