@@ -42,6 +42,10 @@ export interface Config {
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
   /** Tests and development: an answer with a field its response schema does not know is a 500. */
   strictResponses: boolean;
+  /** Bearer token of `/metrics` and the operator console (`docs/operations.md`); both are off without it. */
+  operatorToken: string | undefined;
+  /** How often the projector records a checkpoint over the whole log (`docs/audit.md`); 0: never. */
+  auditCheckpointIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -55,7 +59,14 @@ export class ConfigError extends Error {
 }
 
 /** Values never echoed in an error: keys, and URLs that may carry credentials. */
-const UNECHOED_VARIABLES = new Set(['VAULT_KEY', 'FINGERPRINT_KEY', 'EVENTSTORE_URL', 'MONGODB_URL', 'REDIS_URL']);
+const UNECHOED_VARIABLES = new Set([
+  'VAULT_KEY',
+  'FINGERPRINT_KEY',
+  'OPERATOR_TOKEN',
+  'EVENTSTORE_URL',
+  'MONGODB_URL',
+  'REDIS_URL',
+]);
 
 /** 30 days: real networks take weeks; the simulator defaults to seconds. */
 const MAX_NETWORK_DELAY_MS = 30 * 24 * 3600 * 1000;
@@ -120,6 +131,8 @@ const environmentSchema = z
     NETWORK_FRAUD_WARNING_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     NETWORK_DISPUTE_DECISION_DELAY_MS: integerBetween(0, MAX_NETWORK_DELAY_MS).default(2000),
     STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
+    OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters long' }).optional(),
+    AUDIT_CHECKPOINT_INTERVAL_MS: integerBetween(0, 30 * 24 * 3_600_000).default(3_600_000),
   })
   .superRefine((env, ctx) => {
     if (env.RATE_LIMIT_BURST < env.RATE_LIMIT_PER_SECOND) {
@@ -156,6 +169,8 @@ const environmentSchema = z
       disputeDecision: env.NETWORK_DISPUTE_DECISION_DELAY_MS,
     },
     strictResponses: env.STRICT_RESPONSES === 'true',
+    operatorToken: env.OPERATOR_TOKEN,
+    auditCheckpointIntervalMs: env.AUDIT_CHECKPOINT_INTERVAL_MS,
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

@@ -53,7 +53,7 @@ const resourceByPrefix = new Map<string, ResourceName>(
 );
 
 /** The view projection of each object collection, by collection name: what as-of reads fold. */
-const viewProjections = new Map<string, ViewProjection>(
+export const viewProjections = new Map<string, ViewProjection>(
   allProjections()
     .filter(isViewProjection)
     .map((projection) => [projection.collection.name, projection]),

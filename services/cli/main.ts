@@ -10,6 +10,7 @@ import { ObjectStreams } from '../api/object-streams.ts';
 import { buildOpenApi } from '../api/openapi-document.ts';
 import { openPlatform, type Platform } from '../platform.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
+import { registerAuditCommands, unixTime } from './audit-commands.ts';
 import { showObjectAsOf } from './show-object-as-of.ts';
 import { showStream } from './show-stream.ts';
 
@@ -149,11 +150,7 @@ program
     else process.stdout.write(text);
   });
 
-/** A Unix time in seconds given as an option. */
-function unixTime(option: string, text: string): number {
-  if (!/^\d{1,12}$/.test(text)) throw new Error(`${option} must be a Unix time in seconds`);
-  return Number(text);
-}
+registerAuditCommands(program, withPlatform);
 
 program.parseAsync().catch((error: Error) => {
   console.error(error instanceof ConfigError ? error.message : `Error: ${error.message}`);

@@ -27,6 +27,8 @@ describe('config: environment', () => {
       schedulerIntervalMs: 1000,
       networkDelaysMs: { dispute: 2000, fraudWarning: 2000, disputeDecision: 2000 },
       strictResponses: false,
+      operatorToken: undefined,
+      auditCheckpointIntervalMs: 3_600_000,
     });
   });
 
@@ -56,6 +58,8 @@ describe('config: environment', () => {
       NETWORK_DISPUTE_DELAY_MS: '100',
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
       STRICT_RESPONSES: 'true',
+      OPERATOR_TOKEN: 'op'.repeat(16),
+      AUDIT_CHECKPOINT_INTERVAL_MS: '0',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -76,6 +80,8 @@ describe('config: environment', () => {
       shutdownTimeoutMs: 0,
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
       strictResponses: true,
+      operatorToken: 'op'.repeat(16),
+      auditCheckpointIntervalMs: 0,
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));
@@ -138,6 +144,7 @@ describe('config: environment', () => {
       { VAULT_KEY: 'secret-key-material' },
       'Invalid configuration: VAULT_KEY must be 64 hexadecimal characters (32 bytes)',
     ],
+    [{ OPERATOR_TOKEN: 'short' }, 'Invalid configuration: OPERATOR_TOKEN must be at least 32 characters long'],
     [
       { FINGERPRINT_KEY: 'ab'.repeat(31) },
       'Invalid configuration: FINGERPRINT_KEY must be 64 hexadecimal characters (32 bytes)',
@@ -158,5 +165,6 @@ describe('config: environment', () => {
   it('never echoes keys or URLs, which may carry credentials', () => {
     expect(errorFor({ VAULT_KEY: 'top-secret' }).message).not.to.contain('top-secret');
     expect(errorFor({ REDIS_URL: 'http://user:hunter2@redis' }).message).not.to.contain('hunter2');
+    expect(errorFor({ OPERATOR_TOKEN: 'hunter2' }).message).not.to.contain('hunter2');
   });
 });
