@@ -1,3 +1,5 @@
+import { MeasuredEventStore } from './operator/measured-event-store.ts';
+import { serviceMetrics } from './operator/service-metrics.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -54,10 +56,10 @@ export async function openPlatform(config: Config): Promise<Platform> {
     throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const events = createEventStore({
-    eventStoreUrl: config.eventStoreUrl,
-    sqlitePath: join(config.dataDir, 'events.sqlite'),
-  });
+  const events = new MeasuredEventStore(
+    createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') }),
+    serviceMetrics,
+  );
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_read',

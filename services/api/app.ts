@@ -10,6 +10,9 @@ import { ObjectReader } from './object-reader.ts';
 import { ObjectStreams } from './object-streams.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
+import { operatorRoutes } from '../operator/operator-routes.ts';
+import { requestMetrics } from '../operator/request-metrics.ts';
+import { serviceMetrics } from '../operator/service-metrics.ts';
 
 /** The API role's HTTP application, composed from the platform. */
 export function buildApi(platform: Platform, logger: Logger): Express {
@@ -40,6 +43,9 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.use(requestMetrics(serviceMetrics));
+  // Operator pages take the operator token, not API keys: in front of the API's HTTP kit.
+  app.use(operatorRoutes(platform, serviceMetrics));
   app.get(offerImagePath, offerImageHandler(platform.commands.offerImages));
   app.use(api);
   return app;
