@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import type { ProjectionTransaction } from '../packages/projection/projection.ts';
-import { publicEventsProjection, type PublicEventDoc } from './public-events-projection.ts';
+import { collectionName, type ReadModelCollection } from '../packages/projection/read-model-collection.ts';
+import { publicEventsCollection, publicEventsProjection, type PublicEventDoc } from './public-events-projection.ts';
 
 /**
  * The public events a domain event produces, computed by the `events` projection's own code, so
@@ -17,21 +18,22 @@ export async function publicEventsOf(
 ): Promise<PublicEventDoc[]> {
   const produced: PublicEventDoc[] = [];
   const privateCopy: ProjectionTransaction = {
-    get: <T extends Document>(collection: string, id: string) => tx.get<T>(`${prefix}${collection}`, id),
+    get: <T extends Document>(collection: ReadModelCollection<T> | string, id: string) =>
+      tx.get<T>(`${prefix}${collectionName(collection)}`, id),
     put(collection, doc) {
-      if (collection === PUBLIC_EVENTS) {
+      if (collectionName(collection) === PUBLIC_EVENTS) {
         if (isPublicEvent(doc)) produced.push(doc);
-      } else tx.put(`${prefix}${collection}`, doc);
+      } else tx.put(`${prefix}${collectionName(collection)}`, doc);
     },
     delete(collection, id) {
-      if (collection !== PUBLIC_EVENTS) tx.delete(`${prefix}${collection}`, id);
+      if (collectionName(collection) !== PUBLIC_EVENTS) tx.delete(`${prefix}${collectionName(collection)}`, id);
     },
   };
   await publicEventsProjection.apply(event, privateCopy);
   return produced;
 }
 
-const PUBLIC_EVENTS = 'events';
+const PUBLIC_EVENTS = publicEventsCollection.name;
 
 const isPublicEvent = (doc: Document): doc is PublicEventDoc => 'objectType' in doc && doc.objectType === 'event';
 

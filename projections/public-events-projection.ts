@@ -57,7 +57,7 @@ export const publicEventsProjection: Projection = {
           _seq: event.position * PUBLIC_EVENTS_PER_DOMAIN_EVENT + index,
           _objectId: object.id,
         };
-        tx.put('events', doc);
+        tx.put(publicEventsCollection, doc);
         index++;
       }
     }

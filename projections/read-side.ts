@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ObjectView } from './views/object-view.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 
 /** The read side of one resource (`docs/architecture.md`, "Resource modules"). */
@@ -27,54 +28,46 @@ export interface PublicObjectEvents<PublicType extends string = string> {
 
 /** The public event types one domain event produces: always the same ones, or chosen by its data. */
 type Produces<E extends DomainEvent, PublicType extends string> =
-  readonly PublicType[] | ((event: RecordedEvent & E) => readonly PublicType[]);
+  readonly PublicType[] | ((event: ProjectedEvent<E>) => readonly PublicType[]);
 
 /** What each event type of `E` produces. */
 type PublicEventRules<E extends DomainEvent, PublicType extends string> = {
   readonly [Type in E['type']]: Produces<Extract<E, { type: Type }>, PublicType>;
 };
 
-/** What the public events need of an object view: which events it folds, and the fold. */
-interface FoldingView<D extends Document, E extends DomainEvent> {
-  readonly eventTypes: ReadonlySet<string>;
-  objectId(event: RecordedEvent & E): string | null;
-  fold(current: D | null, event: RecordedEvent & E): D | null;
+/**
+ * Public events of one object view. `of` names every domain event the view folds, so adding an
+ * event type to the view fails to compile until the mapping says what it produces (`[]`: the
+ * object changes, but no public event of this object says so); it may only produce the public
+ * event types listed in `types`.
+ */
+export function publicEvents<D extends Document, E extends DomainEvent, const PublicType extends string>(
+  view: ObjectView<D, E>,
+  types: readonly PublicType[],
+  of: PublicEventRules<E, NoInfer<PublicType>>,
+): PublicObjectEvents<PublicType> {
+  return {
+    types,
+    domainEventTypes: Object.keys(of),
+    changes: (eventType) => view.eventTypes.has(eventType),
+    async foldCopy(event, tx, collection) {
+      if (!view.accepts(event)) return null;
+      const objectId = view.objectId(event);
+      if (objectId === null) return null;
+      const object = view.fold(await tx.get<D>(collection, objectId), event);
+      if (object) tx.put<D>(collection, object);
+      return object;
+    },
+    produced: (event) => (view.accepts(event) ? producedBy(of, event) : []),
+  };
 }
 
-/**
- * Public events of one object view, which folds the domain events `E`. `of` names every type of
- * `E`, so adding an event type fails to compile until the mapping says what it produces (`[]`:
- * the object changes, but no public event of this object says so).
- */
-export const publicEvents =
-  <E extends DomainEvent>() =>
-  <D extends Document, const PublicType extends string>(
-    view: FoldingView<D, E>,
-    types: readonly PublicType[],
-    of: PublicEventRules<E, PublicType>,
-  ): PublicObjectEvents<PublicType> => {
-    // The view folds exactly the events of E: one whose type it names is one of them.
-    const folded = (event: RecordedEvent): (RecordedEvent & E) | null =>
-      view.eventTypes.has(event.type) ? (event as RecordedEvent & E) : null;
-    return {
-      types,
-      domainEventTypes: Object.keys(of),
-      changes: (eventType) => view.eventTypes.has(eventType),
-      async foldCopy(recorded, tx, collection) {
-        const event = folded(recorded);
-        const objectId = event && view.objectId(event);
-        if (!event || objectId === null) return null;
-        const object = view.fold(await tx.get<D>(collection, objectId), event);
-        if (object) tx.put(collection, object);
-        return object;
-      },
-      produced(recorded) {
-        const event = folded(recorded);
-        if (!event) return [];
-        // The rule under an event's type only ever receives events of that type.
-        const rule = of[event.type as E['type']] as Produces<E, PublicType> | undefined;
-        if (rule === undefined) return [];
-        return typeof rule === 'function' ? rule(event) : rule;
-      },
-    };
-  };
+/** Calls the rule of the event's own type. */
+function producedBy<E extends DomainEvent, PublicType extends string>(
+  of: PublicEventRules<E, PublicType>,
+  event: ProjectedEvent<E>,
+): readonly PublicType[] {
+  // The rule under an event's type only ever receives events of that type.
+  const rule = of[event.type as E['type']] as Produces<E, PublicType>;
+  return typeof rule === 'function' ? rule(event) : rule;
+}

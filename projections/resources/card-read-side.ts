@@ -1,4 +1,3 @@
-import type { CardAdded, CardDeleted, CardUpdated } from '../../packages/domain/customer/customer-events.ts';
 import { cardsProjection } from '../cards-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { cardView } from '../views/card-view.ts';
@@ -6,13 +5,9 @@ import { cardView } from '../views/card-view.ts';
 /** Cards of customers (they live in the customer's stream). */
 export const cardReadSide = {
   projections: [cardsProjection],
-  publicEvents: publicEvents<CardAdded | CardUpdated | CardDeleted>()(
-    cardView,
-    ['CUSTOMER_CARD_CREATED', 'CUSTOMER_CARD_UPDATED', 'CUSTOMER_CARD_DELETED'],
-    {
-      CardAdded: ['CUSTOMER_CARD_CREATED'],
-      CardUpdated: ['CUSTOMER_CARD_UPDATED'],
-      CardDeleted: ['CUSTOMER_CARD_DELETED'],
-    },
-  ),
+  publicEvents: publicEvents(cardView, ['CUSTOMER_CARD_CREATED', 'CUSTOMER_CARD_UPDATED', 'CUSTOMER_CARD_DELETED'], {
+    CardAdded: ['CUSTOMER_CARD_CREATED'],
+    CardUpdated: ['CUSTOMER_CARD_UPDATED'],
+    CardDeleted: ['CUSTOMER_CARD_DELETED'],
+  }),
 } satisfies ReadSide;

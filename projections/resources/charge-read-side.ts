@@ -1,4 +1,3 @@
-import type { ChargeEvent } from '../../packages/domain/charge/charge-events.ts';
 import { chargesProjection } from '../charges-projection.ts';
 import { networkOutcomesDueProjection } from '../network-outcomes-due-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
@@ -10,7 +9,7 @@ import { chargeView } from '../views/charge-view.ts';
  */
 export const chargeReadSide = {
   projections: [chargesProjection, networkOutcomesDueProjection],
-  publicEvents: publicEvents<ChargeEvent>()(
+  publicEvents: publicEvents(
     chargeView,
     [
       'CHARGE_SUCCEEDED',
@@ -32,7 +31,6 @@ export const chargeReadSide = {
       ChargeUpdated: ['CHARGE_UPDATED'],
       // A refund shows on the charge once the network settled it: refunded, or failed (the charge's refund list changed).
       RefundRequested: [],
-      NetworkOutcomesExpected: [],
       RefundSettled: (event) => (event.data.status === 'successful' ? ['CHARGE_REFUNDED'] : ['CHARGE_UPDATED']),
       RefundUpdated: ['CHARGE_UPDATED'],
       // Disputes: `data` is the charge, with `disputed: true` and its `dispute` (docs/disputes.md).

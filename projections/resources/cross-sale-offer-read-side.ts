@@ -1,4 +1,3 @@
-import type { CrossSaleOfferEvent } from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { crossSaleOffersProjection } from '../cross-sale-offers-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { crossSaleOfferView } from '../views/cross-sale-offer-view.ts';
@@ -6,7 +5,7 @@ import { crossSaleOfferView } from '../views/cross-sale-offer-view.ts';
 /** Cross-sale offers. */
 export const crossSaleOfferReadSide = {
   projections: [crossSaleOffersProjection],
-  publicEvents: publicEvents<CrossSaleOfferEvent>()(
+  publicEvents: publicEvents(
     crossSaleOfferView,
     ['CROSS_SALE_OFFER_CREATED', 'CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_DELETED'],
     {

@@ -1,4 +1,3 @@
-import type { CustomerEvent } from '../../packages/domain/customer/customer-events.ts';
 import { customersProjection } from '../customers-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { customerView } from '../views/customer-view.ts';
@@ -6,17 +5,13 @@ import { customerView } from '../views/customer-view.ts';
 /** Customers. A card change changes the customer's embedded cards, but only the card's event tells. */
 export const customerReadSide = {
   projections: [customersProjection],
-  publicEvents: publicEvents<CustomerEvent>()(
-    customerView,
-    ['CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED'],
-    {
-      CustomerCreated: ['CUSTOMER_CREATED'],
-      CustomerUpdated: ['CUSTOMER_UPDATED'],
-      CustomerDeleted: ['CUSTOMER_DELETED'],
-      DefaultCardChanged: ['CUSTOMER_UPDATED'],
-      CardAdded: [],
-      CardUpdated: [],
-      CardDeleted: [],
-    },
-  ),
+  publicEvents: publicEvents(customerView, ['CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED'], {
+    CustomerCreated: ['CUSTOMER_CREATED'],
+    CustomerUpdated: ['CUSTOMER_UPDATED'],
+    CustomerDeleted: ['CUSTOMER_DELETED'],
+    DefaultCardChanged: ['CUSTOMER_UPDATED'],
+    CardAdded: [],
+    CardUpdated: [],
+    CardDeleted: [],
+  }),
 } satisfies ReadSide;

@@ -1,4 +1,3 @@
-import type { PlanEvent } from '../../packages/domain/plan/plan-events.ts';
 import { plansProjection } from '../plans-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { planView } from '../views/plan-view.ts';
@@ -6,7 +5,7 @@ import { planView } from '../views/plan-view.ts';
 /** Plans. */
 export const planReadSide = {
   projections: [plansProjection],
-  publicEvents: publicEvents<PlanEvent>()(planView, ['PLAN_CREATED', 'PLAN_UPDATED', 'PLAN_DELETED'], {
+  publicEvents: publicEvents(planView, ['PLAN_CREATED', 'PLAN_UPDATED', 'PLAN_DELETED'], {
     PlanCreated: ['PLAN_CREATED'],
     PlanUpdated: ['PLAN_UPDATED'],
     PlanDeleted: ['PLAN_DELETED'],

@@ -1,4 +1,3 @@
-import type { SubscriptionEvent } from '../../packages/domain/subscription/subscription-events.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { subscriptionDueWorkProjection } from '../subscription-due-work-projection.ts';
 import { subscriptionsProjection } from '../subscriptions-projection.ts';
@@ -16,7 +15,7 @@ const statusChanged = (event: {
  */
 export const subscriptionReadSide = {
   projections: [subscriptionsProjection, subscriptionDueWorkProjection],
-  publicEvents: publicEvents<SubscriptionEvent>()(
+  publicEvents: publicEvents(
     subscriptionView,
     ['CUSTOMER_SUBSCRIPTION_CREATED', 'CUSTOMER_SUBSCRIPTION_UPDATED', 'CUSTOMER_SUBSCRIPTION_DELETED'],
     {

@@ -60,8 +60,8 @@ function foldWith<Doc extends Document, E extends DomainEvent>(
 /** Fields of a document that API clients never see: the `_` ones. */
 type InternalField<Doc> = Extract<keyof Doc, `_${string}`>;
 
-/** A document as API clients see it: without its internal fields. */
-export type PublicObject<Doc> = Omit<Doc, InternalField<Doc>>;
+/** A document as API clients see it: without its internal fields (of each member of a union). */
+export type PublicObject<Doc> = Doc extends unknown ? Omit<Doc, InternalField<Doc>> : never;
 
 /** Drops internal fields: what API clients see. */
 export function publicObject<Doc extends object>(doc: Doc): PublicObject<Doc> {

@@ -6,6 +6,7 @@ export const accountStream = (accountId: string): string => streamName('account'
 
 export type KeyKind = 'secret' | 'public';
 import type { Mode } from '../mode.ts';
+import { everyType } from '../event-types.ts';
 
 /**
  * An API key as recorded: never the key itself for secret keys. `keyHash` (SHA-256 of the key)
@@ -42,4 +43,4 @@ export type AccountSettingsChanged = DomainEvent<
 
 export type AccountEvent = AccountCreated | AccountSettingsChanged;
 
-export const accountEventTypes: ReadonlyArray<AccountEvent['type']> = ['AccountCreated', 'AccountSettingsChanged'];
+export const accountEventTypes = everyType<AccountEvent>()(['AccountCreated', 'AccountSettingsChanged']);

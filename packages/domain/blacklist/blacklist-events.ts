@@ -1,6 +1,7 @@
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { BlacklistRuleCondition } from './blacklist-rule.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one blacklist rule: `blacklistRule-<ruleId>`. */
 export const blacklistRuleStream = (ruleId: string): string => streamName('blacklistRule', ruleId);
@@ -12,10 +13,10 @@ export type BlacklistRuleDeleted = DomainEvent<'BlacklistRuleDeleted', { ruleId:
 
 export type BlacklistRuleEvent = BlacklistRuleCreated | BlacklistRuleDeleted;
 
-export const blacklistRuleEventTypes: ReadonlyArray<BlacklistRuleEvent['type']> = [
+export const blacklistRuleEventTypes = everyType<BlacklistRuleEvent>()([
   'BlacklistRuleCreated',
   'BlacklistRuleDeleted',
-];
+]);
 
 /** Also here for callers that think of rules through their events; defined in blacklist-rule.ts. */
 export type { BlacklistRule } from './blacklist-rule.ts';

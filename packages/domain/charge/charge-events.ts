@@ -4,6 +4,7 @@ import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
 import type { ChargeAftermathEvent } from './charge-aftermath.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one charge and its refunds: `charge-<chargeId>`. */
 export const chargeStream = (chargeId: string): string => streamName('charge', chargeId);
@@ -121,7 +122,7 @@ export type ChargeEvent =
   // Disputes, fraud warnings and announced network outcomes (`charge-aftermath.ts`).
   | ChargeAftermathEvent;
 
-export const chargeEventTypes: ReadonlyArray<ChargeEvent['type']> = [
+export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEvent>>()([
   'ChargeSucceeded',
   'ChargeFailed',
   'ChargeCaptured',
@@ -129,4 +130,4 @@ export const chargeEventTypes: ReadonlyArray<ChargeEvent['type']> = [
   'RefundRequested',
   'RefundSettled',
   'RefundUpdated',
-];
+]);

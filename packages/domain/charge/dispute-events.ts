@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /**
  * Events of a charge's dispute. A dispute lives in its charge's stream (`charge-<chargeId>`), like
@@ -87,9 +88,9 @@ export type DisputeLost = DomainEvent<
 
 export type DisputeEvent = DisputeOpened | DisputeEvidenceSubmitted | DisputeWon | DisputeLost;
 
-export const disputeEventTypes: ReadonlyArray<DisputeEvent['type']> = [
+export const disputeEventTypes = everyType<DisputeEvent>()([
   'DisputeOpened',
   'DisputeEvidenceSubmitted',
   'DisputeWon',
   'DisputeLost',
-];
+]);

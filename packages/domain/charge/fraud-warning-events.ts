@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** The final verdict a fraud warning brings (a subset of the charge's fraud statuses). */
 export interface FraudVerdict {
@@ -18,4 +19,4 @@ export type FraudWarningReceived = DomainEvent<
   { chargeId: string; fraudWarningId: string; fraudDetails: FraudVerdict; actionable: boolean }
 >;
 
-export const fraudWarningEventTypes: ReadonlyArray<FraudWarningReceived['type']> = ['FraudWarningReceived'];
+export const fraudWarningEventTypes = everyType<FraudWarningReceived>()(['FraudWarningReceived']);

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../decider.ts';
 import type { DisputeReason } from './dispute-events.ts';
 import type { FraudVerdict } from './fraud-warning-events.ts';
+import { everyType } from '../event-types.ts';
 
 /**
  * Outcomes the card network announces for later: a dispute or a fraud warning after a charge, the
@@ -22,7 +23,7 @@ export type NetworkOutcomesExpected = DomainEvent<
   { chargeId: string; outcomes: NetworkOutcomeDue[] }
 >;
 
-export const networkOutcomeEventTypes: ReadonlyArray<NetworkOutcomesExpected['type']> = ['NetworkOutcomesExpected'];
+export const networkOutcomeEventTypes = everyType<NetworkOutcomesExpected>()(['NetworkOutcomesExpected']);
 
 /** The job (and due-work) id of one outcome: one charge has at most one outcome of each kind. */
 export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind): string =>

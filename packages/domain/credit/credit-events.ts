@@ -4,6 +4,7 @@ import type { CardSource } from '../customer/customer-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one credit (a transfer of funds to a card): `credit-<creditId>`. */
 export const creditStream = (creditId: string): string => streamName('credit', creditId);
@@ -41,8 +42,4 @@ export type CreditUpdated = DomainEvent<
 
 export type CreditEvent = CreditSucceeded | CreditFailed | CreditUpdated;
 
-export const creditEventTypes: ReadonlyArray<CreditEvent['type']> = [
-  'CreditSucceeded',
-  'CreditFailed',
-  'CreditUpdated',
-];
+export const creditEventTypes = everyType<CreditEvent>()(['CreditSucceeded', 'CreditFailed', 'CreditUpdated']);

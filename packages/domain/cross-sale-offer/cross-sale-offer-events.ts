@@ -1,5 +1,6 @@
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one cross-sale offer: `crossSaleOffer-<offerId>`. */
 export const crossSaleOfferStream = (offerId: string): string => streamName('crossSaleOffer', offerId);
@@ -39,8 +40,8 @@ export type CrossSaleOfferDeleted = DomainEvent<'CrossSaleOfferDeleted', { offer
 
 export type CrossSaleOfferEvent = CrossSaleOfferCreated | CrossSaleOfferUpdated | CrossSaleOfferDeleted;
 
-export const crossSaleOfferEventTypes: ReadonlyArray<CrossSaleOfferEvent['type']> = [
+export const crossSaleOfferEventTypes = everyType<CrossSaleOfferEvent>()([
   'CrossSaleOfferCreated',
   'CrossSaleOfferUpdated',
   'CrossSaleOfferDeleted',
-];
+]);

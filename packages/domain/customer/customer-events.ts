@@ -2,6 +2,7 @@ import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one customer and the cards saved for them: `customer-<customerId>`. */
 export const customerStream = (customerId: string): string => streamName('customer', customerId);
@@ -68,7 +69,7 @@ export type DefaultCardChanged = DomainEvent<
 export type CustomerEvent =
   CustomerCreated | CustomerUpdated | CustomerDeleted | CardAdded | CardUpdated | CardDeleted | DefaultCardChanged;
 
-export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = [
+export const customerEventTypes = everyType<CustomerEvent>()([
   'CustomerCreated',
   'CustomerUpdated',
   'CustomerDeleted',
@@ -76,4 +77,4 @@ export const customerEventTypes: ReadonlyArray<CustomerEvent['type']> = [
   'CardUpdated',
   'CardDeleted',
   'DefaultCardChanged',
-];
+]);

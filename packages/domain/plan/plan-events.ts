@@ -1,6 +1,7 @@
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one plan: `plan-<planId>`. */
 export const planStream = (planId: string): string => streamName('plan', planId);
@@ -33,4 +34,4 @@ export type PlanDeleted = DomainEvent<'PlanDeleted', { planId: string }>;
 
 export type PlanEvent = PlanCreated | PlanUpdated | PlanDeleted;
 
-export const planEventTypes: ReadonlyArray<PlanEvent['type']> = ['PlanCreated', 'PlanUpdated', 'PlanDeleted'];
+export const planEventTypes = everyType<PlanEvent>()(['PlanCreated', 'PlanUpdated', 'PlanDeleted']);

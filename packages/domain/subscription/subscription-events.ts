@@ -3,6 +3,7 @@ import type { Billing, ChargeType, Shipping } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import type { BillingCycle } from './billing-period.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one subscription: `subscription-<subscriptionId>`. */
 export const subscriptionStream = (subscriptionId: string): string => streamName('subscription', subscriptionId);
@@ -157,7 +158,7 @@ export type SubscriptionEvent =
   | SubscriptionCancellationScheduled
   | SubscriptionCanceled;
 
-export const subscriptionEventTypes: ReadonlyArray<SubscriptionEvent['type']> = [
+export const subscriptionEventTypes = everyType<SubscriptionEvent>()([
   'SubscriptionCreated',
   'SubscriptionUpdated',
   'SubscriptionPlanChanged',
@@ -167,4 +168,4 @@ export const subscriptionEventTypes: ReadonlyArray<SubscriptionEvent['type']> = 
   'SubscriptionPaymentFailed',
   'SubscriptionCancellationScheduled',
   'SubscriptionCanceled',
-];
+]);

@@ -1,5 +1,6 @@
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one test clock: `testClock-<testClockId>`. */
 export const testClockStream = (testClockId: string): string => streamName('testClock', testClockId);
@@ -23,9 +24,9 @@ export type TestClockDeleted = DomainEvent<'TestClockDeleted', { testClockId: st
 
 export type TestClockEvent = TestClockCreated | TestClockAdvanceStarted | TestClockAdvanced | TestClockDeleted;
 
-export const testClockEventTypes: ReadonlyArray<TestClockEvent['type']> = [
+export const testClockEventTypes = everyType<TestClockEvent>()([
   'TestClockCreated',
   'TestClockAdvanceStarted',
   'TestClockAdvanced',
   'TestClockDeleted',
-];
+]);

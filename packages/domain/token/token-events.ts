@@ -1,6 +1,7 @@
 import { streamName } from '../resources.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one token: `token-<tokenId>`. */
 export const tokenStream = (tokenId: string): string => streamName('token', tokenId);
@@ -20,4 +21,4 @@ export type TokenCardCreated = DomainEvent<'TokenCardCreated', { tokenId: string
 
 export type TokenEvent = TokenCreated | TokenUsed | TokenCardCreated;
 
-export const tokenEventTypes: ReadonlyArray<TokenEvent['type']> = ['TokenCreated', 'TokenUsed', 'TokenCardCreated'];
+export const tokenEventTypes = everyType<TokenEvent>()(['TokenCreated', 'TokenUsed', 'TokenCardCreated']);

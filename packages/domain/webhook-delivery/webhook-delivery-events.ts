@@ -1,5 +1,6 @@
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one delivery (one public event to one endpoint): `webhookDelivery-<deliveryId>`. */
 export const webhookDeliveryStream = (deliveryId: string): string => streamName('webhookDelivery', deliveryId);
@@ -45,7 +46,7 @@ export type WebhookDeliveryCanceled = DomainEvent<
 
 export type WebhookDeliveryEvent = WebhookDeliveryAttempted | WebhookDeliveryCanceled;
 
-export const webhookDeliveryEventTypes: ReadonlyArray<WebhookDeliveryEvent['type']> = [
+export const webhookDeliveryEventTypes = everyType<WebhookDeliveryEvent>()([
   'WebhookDeliveryAttempted',
   'WebhookDeliveryCanceled',
-];
+]);

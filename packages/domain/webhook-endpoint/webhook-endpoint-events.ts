@@ -1,5 +1,6 @@
 import { streamName } from '../resources.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 
 /** Stream of one webhook endpoint: `webhookEndpoint-<endpointId>`. */
 export const webhookEndpointStream = (endpointId: string): string => streamName('webhookEndpoint', endpointId);
@@ -31,8 +32,8 @@ export type WebhookEndpointDeleted = DomainEvent<'WebhookEndpointDeleted', { end
 
 export type WebhookEndpointEvent = WebhookEndpointCreated | WebhookEndpointUpdated | WebhookEndpointDeleted;
 
-export const webhookEndpointEventTypes: ReadonlyArray<WebhookEndpointEvent['type']> = [
+export const webhookEndpointEventTypes = everyType<WebhookEndpointEvent>()([
   'WebhookEndpointCreated',
   'WebhookEndpointUpdated',
   'WebhookEndpointDeleted',
-];
+]);

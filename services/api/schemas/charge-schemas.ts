@@ -73,7 +73,9 @@ export const refundSchema = z
     currency: z.string(),
     charge: z.string(),
     reason: z.enum(['fraudulent']).nullable(),
-    status: z.enum(['successful', 'failed']),
+    status: z
+      .enum(['pending', 'successful', 'failed'])
+      .meta({ description: "pending only while the network's answer is awaited, inside the refund request" }),
     metadata: z.record(z.string(), z.string()),
   })
   .meta({ id: 'Refund' });
