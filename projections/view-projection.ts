@@ -10,24 +10,61 @@ export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
   indexes: ['_accountId', '_mode', ...fields],
 });
 
+/** A projection of one object view into its collection: as-of reads fold the same view. */
+export interface ViewProjection<Doc extends Document = Document> extends Projection {
+  readonly collection: ReadModelCollection<Doc>;
+  // The view's event union is erased: as-of reads hand it any recorded event, which `accepts` sorts out.
+  readonly view: ObjectView<Doc, never>;
+}
+
+export const isViewProjection = (projection: Projection): projection is ViewProjection =>
+  'view' in projection && 'collection' in projection;
+
+/**
+ * The object after one event, as its read model stores it: null when the event is not the view's,
+ * concerns another object or changes nothing (the document then stays as it was).
+ */
+export function objectAfter<Doc extends Document, E extends DomainEvent>(
+  view: ObjectView<Doc, E>,
+  objectId: string,
+  current: Doc | null,
+  event: RecordedEvent,
+): Doc | null {
+  if (!view.accepts(event) || view.objectId(event) !== objectId) return null;
+  const next = view.fold(current, event);
+  return next && next !== current ? next : null;
+}
+
+/** The object folded from its events, exactly as the read model would hold it after them; null before it exists. */
+export function foldObject<Doc extends Document>(
+  view: ObjectView<Doc, never>,
+  objectId: string,
+  events: readonly RecordedEvent[],
+): Doc | null {
+  let object: Doc | null = null;
+  for (const event of events) object = objectAfter(view, objectId, object, event) ?? object;
+  return object;
+}
+
 /** A read model holding one document per object, maintained by an object view. */
 export function viewProjection<Doc extends Document, E extends DomainEvent>(
   name: string,
   collection: ReadModelCollection<Doc>,
   view: ObjectView<Doc, E>,
-): Projection {
+): ViewProjection<Doc> {
   return {
     name,
+    collection,
+    view: view as unknown as ObjectView<Doc, never>,
     collections: ownedCollections(collection),
     handles: (type) => view.eventTypes.has(type),
     async apply(event: RecordedEvent, tx: ProjectionTransaction) {
       if (!view.accepts(event)) return;
       const id = view.objectId(event);
       if (id === null) return;
-      const current = await tx.get(collection, id);
-      const next = view.fold(current, event);
       // An event that changes nothing writes nothing.
-      if (next && next !== current) tx.put(collection, next);
+      const next = objectAfter(view, id, await tx.get(collection, id), event);
+      if (next) tx.put(collection, next);
     },
   };
 }

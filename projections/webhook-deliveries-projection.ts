@@ -73,6 +73,7 @@ const ownEvents = eventDispatch<WebhookEndpointEvent | WebhookDeliveryEvent>({
   WebhookEndpointFailuresCleared: async () => undefined,
   WebhookDeliveryAttempted: recordDeliveryEvent,
   WebhookDeliveryCanceled: recordDeliveryEvent,
+  WebhookDeliveryResent: recordDeliveryEvent,
 });
 
 /**
@@ -196,6 +197,27 @@ async function recordDeliveryEvent(
       tx.put(webhookDeliveriesCollection, { ...current, status: 'canceled', nextAttemptAt: null });
       tx.delete(webhookDueCollection, deliveryId);
       return;
+    case 'WebhookDeliveryResent': {
+      const { endpointId, eventId, eventType, attempt, requestedAt } = event.data;
+      tx.put(webhookDeliveriesCollection, { ...current, status: 'pending', nextAttemptAt: isoSeconds(requestedAt) });
+      tx.put(
+        webhookDueCollection,
+        webhookDueDoc(
+          {
+            deliveryId,
+            endpointId,
+            eventId,
+            eventType,
+            attempt,
+            dueAtMs: Date.parse(requestedAt),
+            accountId: current._accountId,
+            mode: current._mode,
+          },
+          event.position * 16,
+        ),
+      );
+      return;
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { createLogger } from '../packages/observability/logger.ts';
 import { buildApi } from './api/app.ts';
 import { createDefaultAccountIfEmpty } from './default-account.ts';
 import { openPlatform } from './platform.ts';
+import { scheduleCheckpoints } from './audit/checkpoint-schedule.ts';
 import { Projector } from './projector/projector.ts';
 import { dueWorkSources, jobProcessors } from './worker/job-processors.ts';
 import { Worker } from './worker/worker.ts';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const platform = await openPlatform(config);
   const projector = runs('projector') ? new Projector(platform, logger) : null;
   await projector?.start();
+  const checkpoints = projector && scheduleCheckpoints(platform, () => projector.activeRunner !== null, logger);
   await platform.readModels.start();
   if (role === 'all') await createDefaultAccountIfEmpty(platform, (text) => process.stdout.write(text));
 
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     deadline.unref();
     await server?.close(config.shutdownTimeoutMs);
     await worker?.stop();
+    checkpoints?.stop();
     await projector?.stop();
     await platform.close();
     logger.info('stopped');

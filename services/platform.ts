@@ -1,3 +1,5 @@
+import { MeasuredEventStore } from './operator/measured-event-store.ts';
+import { serviceMetrics } from './operator/service-metrics.ts';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
@@ -67,10 +69,10 @@ export async function openPlatform(config: Config): Promise<Platform> {
     [...(config.eventStoreUrl ? [] : ['events.sqlite']), ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite'])],
     ['vault.key', 'fingerprint.key'],
   );
-  const events = createEventStore({
-    eventStoreUrl: config.eventStoreUrl,
-    sqlitePath: join(config.dataDir, 'events.sqlite'),
-  });
+  const events = new MeasuredEventStore(
+    createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') }),
+    serviceMetrics,
+  );
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_read',

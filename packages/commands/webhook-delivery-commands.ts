@@ -63,4 +63,15 @@ export class WebhookDeliveryCommands {
       context,
     );
   }
+
+  /** Sends a failed delivery again (operators); false when it was not failed, so nothing was recorded. */
+  async resend(delivery: WebhookDeliveryRef, context: CommandContext): Promise<boolean> {
+    const executed = await this.aggregates.execute(
+      webhookDeliveryDecider,
+      webhookDeliveryStream(delivery.deliveryId),
+      { type: 'ResendWebhookDelivery', delivery, requestedAt: context.now().toISOString() },
+      context,
+    );
+    return executed.events.length > 0;
+  }
 }

@@ -62,6 +62,10 @@ export interface Config {
   fileMaxBytes: number;
   /** Tests and development: an answer with a field its response schema does not know is a 500. */
   strictResponses: boolean;
+  /** Bearer token of `/metrics` and the operator console (`docs/operations.md`); both are off without it. */
+  operatorToken: string | undefined;
+  /** How often the projector records a checkpoint over the whole log (`docs/audit.md`); 0: never. */
+  auditCheckpointIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -75,7 +79,14 @@ export class ConfigError extends Error {
 }
 
 /** Values never echoed in an error: keys, and URLs that may carry credentials. */
-const UNECHOED_VARIABLES = new Set(['VAULT_KEY', 'FINGERPRINT_KEY', 'EVENTSTORE_URL', 'MONGODB_URL', 'REDIS_URL']);
+const UNECHOED_VARIABLES = new Set([
+  'VAULT_KEY',
+  'FINGERPRINT_KEY',
+  'OPERATOR_TOKEN',
+  'EVENTSTORE_URL',
+  'MONGODB_URL',
+  'REDIS_URL',
+]);
 
 /** 30 days: real networks take weeks; the simulator defaults to seconds. */
 const MAX_NETWORK_DELAY_MS = 30 * 24 * 3600 * 1000;
@@ -170,6 +181,8 @@ const environmentSchema = z
     PAYMENT_METHOD_PROCESSING_DELAY_MS: integerBetween(0, 24 * 3600 * 1000).default(5000),
     FILE_MAX_BYTES: integerBetween(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
     STRICT_RESPONSES: oneOf(['true', 'false']).default('false'),
+    OPERATOR_TOKEN: z.string().min(32, { error: 'must be at least 32 characters long' }).optional(),
+    AUDIT_CHECKPOINT_INTERVAL_MS: integerBetween(0, 30 * 24 * 3_600_000).default(3_600_000),
   })
   .superRefine((env, ctx) => {
     if ((env.TLS_CERT_FILE === undefined) !== (env.TLS_KEY_FILE === undefined)) {
@@ -234,6 +247,8 @@ const environmentSchema = z
     paymentMethodProcessingDelayMs: env.PAYMENT_METHOD_PROCESSING_DELAY_MS,
     fileMaxBytes: env.FILE_MAX_BYTES,
     strictResponses: env.STRICT_RESPONSES === 'true',
+    operatorToken: env.OPERATOR_TOKEN,
+    auditCheckpointIntervalMs: env.AUDIT_CHECKPOINT_INTERVAL_MS,
   }));
 
 /** Reads and validates the configuration; throws ConfigError naming the first invalid variable. */

@@ -1,5 +1,4 @@
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
@@ -34,6 +33,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store.ts';
+import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
 
 /** Events per round trip when reading $all. */
 const READ_PAGE_SIZE = 500;
@@ -43,6 +43,10 @@ const HEAD_PAGE_SIZE = 20;
 const MAX_CONSECUTIVE_FAILURES = 10;
 const RETRY_BASE_DELAY_MS = 100;
 const RETRY_MAX_DELAY_MS = 5_000;
+/** An 'any' append whose stream moved between reading its head hash and appending tries again this often. */
+const MAX_ANY_APPEND_ATTEMPTS = 20;
+/** Metadata key of the tamper-evidence hash (`event-hash.ts`); readers see it as `RecordedEvent.hash`. */
+const HASH_KEY = 'eventHash';
 
 /**
  * EventStore adapter for the distributed profile, on EventStoreDB (server 22.10 or later, which
@@ -54,6 +58,12 @@ const RETRY_MAX_DELAY_MS = 5_000;
  * - System events (types starting with `$`) are invisible: readAll, headPosition and subscriptions skip them.
  * - Retried appends are idempotent as far as the server makes them so: an append of the same event ids
  *   with the same exact expected revision succeeds again without writing twice.
+ * - Tamper evidence: each event's hash (`event-hash.ts`) is computed from the event the append
+ *   expects to follow and kept in its metadata. The append is conditional on that event still being
+ *   the stream's last, so the chain holds under concurrency: an 'any' append is sent expecting the
+ *   revision whose hash it used, and tried again when another append got in between. Events are
+ *   immutable here, so events recorded before the log kept hashes stay without one; the next append
+ *   chains over them and checkpoints cover them (`docs/audit.md`).
  */
 export class EsdbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
@@ -70,24 +80,91 @@ export class EsdbEventStore implements EventStore {
   ): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`Stream ${streamId}: nothing to append`);
     const { expectedRevision } = options;
-    try {
-      const result = await this.client.appendToStream(streamId, events.map(toEventData), {
-        expectedRevision: toAppendExpectedRevision(expectedRevision),
-      });
-      const nextExpectedRevision = Number(result.nextExpectedRevision);
-      // The write's reported position is the last event's only when the write holds a single event.
-      const position =
-        events.length === 1 && result.position
-          ? Number(result.position.prepare)
-          : await this.positionOfEvent(streamId, nextExpectedRevision);
-      return { nextExpectedRevision, position };
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) {
-        const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
-        throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.appendChained(streamId, events, expectedRevision);
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) {
+          // 'any' expects no revision: the conflict is only with the revision whose hash we chained to.
+          if (expectedRevision === 'any' && attempt < MAX_ANY_APPEND_ATTEMPTS) continue;
+          const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
+          throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
+        }
+        throw error;
       }
+    }
+  }
+
+  async sealUnhashedEvents(): Promise<number> {
+    // EventStoreDB never changes a recorded event: nothing to seal in place (see the class comment).
+    return 0;
+  }
+
+  /** One conditional append of the events, hashed in a chain from the event they follow. */
+  private async appendChained(
+    streamId: string,
+    events: NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const head = await this.chainHeadAt(streamId, expectedRevision);
+    let previousHash = head.hash;
+    const hashed = events.map((event, index) => {
+      previousHash = eventHash(previousHash, {
+        streamId,
+        revision: head.nextRevision + index,
+        id: event.id,
+        type: event.type,
+        // Hashed as stored: after the JSON round trip the server and every reader see.
+        data: JSON.parse(JSON.stringify(event.data)),
+        metadata: JSON.parse(JSON.stringify(event.metadata)) as EventMetadata,
+      });
+      return toEventData(event, previousHash);
+    });
+    const result = await this.client.appendToStream(streamId, hashed, { expectedRevision: head.expected });
+    const nextExpectedRevision = Number(result.nextExpectedRevision);
+    // The write's reported position is the last event's only when the write holds a single event.
+    const position =
+      events.length === 1 && result.position
+        ? Number(result.position.prepare)
+        : await this.positionOfEvent(streamId, nextExpectedRevision);
+    return { nextExpectedRevision, position };
+  }
+
+  /**
+   * The hash the appended events chain to, the revision of the first of them and the expected
+   * revision to append with: the event `expected` names (for 'any', the stream's last), whose
+   * hash is recomputed over the stream when it was recorded without one.
+   */
+  private async chainHeadAt(
+    streamId: string,
+    expected: ExpectedRevision,
+  ): Promise<{ hash: string; nextRevision: number; expected: AppendExpectedRevision }> {
+    const start = { hash: GENESIS_HASH, nextRevision: 0, expected: NO_STREAM } as const;
+    if (expected === 'no_stream') return start;
+    const previous =
+      expected === 'any'
+        ? await this.lastEvent(streamId)
+        : (await this.readStream(streamId, { fromRevision: expected, maxCount: 1 }))[0];
+    // A missing event: the server refuses the expected revision and reports the actual one.
+    if (!previous) return expected === 'any' ? start : { ...start, expected: BigInt(expected) };
+    const hash = previous.hash ?? chainHead(await this.readStream(streamId, { maxCount: previous.revision + 1 }));
+    return { hash, nextRevision: previous.revision + 1, expected: BigInt(previous.revision) };
+  }
+
+  private async lastEvent(streamId: string): Promise<RecordedEvent | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        if (resolved.event) return toRecordedEvent(resolved.event);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return undefined;
       throw error;
     }
+    return undefined;
   }
 
   async readStream(
@@ -286,14 +363,13 @@ function reportFailure(options: SubscribeOptions, error: unknown): void {
   else console.error('Event store subscription stopped:', failure);
 }
 
-function toAppendExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'no_stream') return NO_STREAM;
-  if (expected === 'any') return ANY;
-  return BigInt(expected);
-}
-
-function toEventData(event: NewEvent): EventData {
-  return jsonEvent({ id: event.id, type: event.type, data: event.data, metadata: event.metadata });
+function toEventData(event: NewEvent, hash: string): EventData {
+  return jsonEvent({
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    metadata: { ...event.metadata, [HASH_KEY]: hash },
+  });
 }
 
 function toPosition(position: number): Position {
@@ -311,6 +387,7 @@ function isSystemEvent(event: EsdbRecordedEvent): boolean {
 function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
   if (!event.position)
     throw new Error(`Event ${event.id} came without a position: EventStoreDB 22.10 or later is required`);
+  const { [HASH_KEY]: hash, ...metadata } = (event.metadata ?? {}) as EventMetadata;
   return {
     id: event.id,
     streamId: event.streamId,
@@ -318,7 +395,8 @@ function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent {
     position: Number(event.position.prepare),
     type: event.type,
     data: event.data as Record<string, unknown>,
-    metadata: event.metadata as EventMetadata,
+    metadata: metadata as EventMetadata,
     recordedAt: event.created,
+    ...(typeof hash === 'string' && { hash }),
   };
 }

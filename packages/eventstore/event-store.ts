@@ -53,6 +53,11 @@ export interface RecordedEvent<Data = Record<string, unknown>> {
   metadata: EventMetadata;
   /** Time the store recorded the event. */
   recordedAt: Date;
+  /**
+   * Tamper evidence (`docs/audit.md`): SHA-256 of the event chained to the previous event of its
+   * stream (`event-hash.ts`). Absent on events recorded before the log kept hashes, until sealed.
+   */
+  hash?: string;
 }
 
 /**
@@ -127,6 +132,13 @@ export interface EventStore {
 
   /** Position of the last event in the global log, or 0 when the log is empty. */
   headPosition(): Promise<number>;
+
+  /**
+   * Gives every event recorded before the log kept hashes its hash (`docs/audit.md`, the one-time
+   * `audit seal-existing`); returns how many it sealed. A store whose events cannot be changed
+   * seals nothing: there, appends chain over such events and checkpoints cover them.
+   */
+  sealUnhashedEvents(onProgress?: (sealed: number, total: number) => void): Promise<number>;
 
   /** Catches up from the checkpoint, then stays live. */
   subscribeToAll(handler: EventHandler, options?: SubscribeOptions): Subscription;

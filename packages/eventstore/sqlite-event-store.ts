@@ -13,6 +13,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store.ts';
+import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -31,6 +32,7 @@ const SCHEMA = `
     data        TEXT    NOT NULL,
     metadata    TEXT    NOT NULL,
     recorded_at TEXT    NOT NULL,
+    hash        TEXT,
     UNIQUE (stream_id, revision)
   )`;
 
@@ -43,6 +45,8 @@ interface EventRow {
   data: string;
   metadata: string;
   recorded_at: string;
+  /** Null for events recorded before the log kept hashes (`sealUnhashedEvents`). */
+  hash: string | null;
 }
 
 /** SQLite's "no limit" for LIMIT clauses. */
@@ -63,12 +67,13 @@ const NO_LIMIT = -1;
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Connection;
-  private readonly insertEvent: Statement<[string, number, string, string, string, string, string]>;
+  private readonly insertEvent: Statement<[string, number, string, string, string, string, string, string]>;
   private readonly selectLastRevision: Statement<[string], number | null>;
   private readonly selectByEventId: Statement<[string], EventRow>;
   private readonly selectStream: Statement<[string, number, number], EventRow>;
   private readonly selectAll: Statement<[number, number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
+  private readonly selectLastOfStream: Statement<[string], EventRow>;
   private readonly appendTransaction: (
     streamId: string,
     events: NewEvent[],
@@ -83,10 +88,11 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.exec(SCHEMA);
+    addHashColumnToOlderFiles(this.db);
 
-    this.insertEvent = this.db.prepare<[string, number, string, string, string, string, string]>(
-      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    this.insertEvent = this.db.prepare<[string, number, string, string, string, string, string, string]>(
+      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectLastRevision = this.db
       .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?')
@@ -99,6 +105,9 @@ export class SqliteEventStore implements EventStore {
       'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
     );
     this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
+    this.selectLastOfStream = this.db.prepare<[string], EventRow>(
+      'SELECT * FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+    );
 
     const transaction = this.db.transaction(this.appendWithinTransaction.bind(this));
     // BEGIN IMMEDIATE takes the write lock before the revision check, so no other connection can append in between.
@@ -164,20 +173,73 @@ export class SqliteEventStore implements EventStore {
     const recordedAt = new Date().toISOString();
     let revision = lastRevision ?? -1;
     let position = 0;
+    // The write lock is held: no other append can move the stream's head while its hash is read.
+    let previousHash = lastRevision === null ? GENESIS_HASH : this.headHash(streamId);
     for (const event of events) {
       revision += 1;
+      const data = JSON.stringify(event.data);
+      const metadata = JSON.stringify(event.metadata);
+      // Hashed as stored (after the JSON round trip), so a reader recomputes the same hash.
+      previousHash = eventHash(previousHash, {
+        streamId,
+        revision,
+        id: event.id,
+        type: event.type,
+        data: JSON.parse(data),
+        metadata: JSON.parse(metadata) as EventMetadata,
+      });
       const { lastInsertRowid } = this.insertEvent.run(
         streamId,
         revision,
         event.id,
         event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
+        data,
+        metadata,
         recordedAt,
+        previousHash,
       );
       position = Number(lastInsertRowid);
     }
     return { nextExpectedRevision: revision, position };
+  }
+
+  /** The hash the stream's next event chains to: its last event's, recomputed over the stream when not stored. */
+  private headHash(streamId: string): string {
+    const [last] = this.selectLastOfStream.all(streamId);
+    if (last?.hash) return last.hash;
+    return chainHead(this.selectStream.all(streamId, 0, NO_LIMIT).map(toRecordedEvent));
+  }
+
+  /**
+   * Stores the hash of every event recorded before the log kept hashes, stream by stream in
+   * revision order (the one-time `audit seal-existing`); events already hashed keep theirs and the
+   * chain continues from them. Returns the number of events sealed.
+   */
+  async sealUnhashedEvents(onProgress?: (sealed: number, total: number) => void): Promise<number> {
+    const total = this.db.prepare<[], number>('SELECT COUNT(*) FROM events WHERE hash IS NULL').pluck().get() ?? 0;
+    const streams = this.db
+      .prepare<[], string>('SELECT DISTINCT stream_id FROM events WHERE hash IS NULL')
+      .pluck()
+      .all();
+    const setHash = this.db.prepare<[string, number]>('UPDATE events SET hash = ? WHERE position = ?');
+    let sealed = 0;
+    const sealTransaction = this.db.transaction((streamId: string) => {
+      let previousHash = GENESIS_HASH;
+      for (const row of this.selectStream.all(streamId, 0, NO_LIMIT)) {
+        const hash = row.hash ?? eventHash(previousHash, toRecordedEvent(row));
+        if (row.hash === null) {
+          setHash.run(hash, row.position);
+          sealed += 1;
+        }
+        previousHash = hash;
+      }
+    });
+    const sealStream = sealTransaction.immediate.bind(sealTransaction);
+    for (const streamId of streams) {
+      sealStream(streamId);
+      onProgress?.(sealed, total);
+    }
+    return sealed;
   }
 
   /** The result of an earlier append of exactly these events at the place `expected` points to, if there was one. */
@@ -304,5 +366,12 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     data: JSON.parse(row.data) as Record<string, unknown>,
     metadata: JSON.parse(row.metadata) as EventMetadata,
     recordedAt: new Date(row.recorded_at),
+    ...(row.hash !== null && { hash: row.hash }),
   };
+}
+
+/** Files made before the log kept hashes get the column; their events are sealed by `audit seal-existing`. */
+function addHashColumnToOlderFiles(db: Connection): void {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
+  if (!columns.some((column) => column.name === 'hash')) db.exec('ALTER TABLE events ADD COLUMN hash TEXT');
 }

@@ -30,9 +30,12 @@ export interface AppOptions {
    * id, the access log, the per-IP rate limit and the error envelope, like every other route.
    */
   unauthenticatedRoutes?: readonly { path: string; handler: RequestHandler }[];
+  /** Middleware that sees every request first (after its request id), e.g. request metrics. */
+  observers?: readonly RequestHandler[];
   /**
-   * Pages for the payer's browser (HTML, any method, no API key): mounted like the
-   * unauthenticated routes, behind the per-IP rate limit, with request ids and the access log.
+   * Pages without an API key (the payer's browser, the operators' console; HTML, any method),
+   * mounted like the unauthenticated routes: behind the per-IP rate limit below their prefixes,
+   * with request ids and the access log.
    */
   pages?: readonly { pathPrefix: string | string[]; handler: RequestHandler }[];
   /** Answers that stray from their route's response schema become 500s (tests, development). */
@@ -53,7 +56,7 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', (text: string) => parseFormEncoded(text, 'query string'));
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
-  app.use(assignRequestId(), accessLog(logger));
+  app.use(assignRequestId(), accessLog(logger), ...(options.observers ?? []));
 
   const perIp = rateLimit(options.rateLimiter, 'unauthenticated');
   app.get('/health', perIp, (_req, res) => {

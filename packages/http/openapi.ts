@@ -5,6 +5,7 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { z, type ZodType } from 'zod';
+import { asOfQuery, readsOneObject } from './as-of.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency.ts';
 import type { AnyRouteDefinition } from './route.ts';
@@ -45,7 +46,7 @@ function operation(route: AnyRouteDefinition): RouteConfig {
     security: [{ basicAuth: [] }, { bearerAuth: [] }],
     request: {
       params: parameterObject(route.params) ?? pathParameters(route.path),
-      query: parameterObject(route.query),
+      query: readsOneObject(route) ? withAsOf(parameterObject(route.query)) : parameterObject(route.query),
       ...(route.method === 'post' && { headers: idempotencyHeader }),
       ...(route.body &&
         !route.upload && {
@@ -105,6 +106,12 @@ const errorResponses: Record<string, ResponseConfig> = {
   429: errorResponse('Too many requests (`rate_limit_error`); see the Retry-After header'),
   500: errorResponse('Service-side failure (`gateway_error`)'),
 };
+
+/** A one-object read also documents `asOf` (packages/http/as-of.ts). */
+function withAsOf(query: z.ZodObject | z.ZodPipe | undefined): z.ZodObject | z.ZodPipe {
+  if (query === undefined) return asOfQuery;
+  return query instanceof z.ZodObject ? query.extend(asOfQuery.shape) : query;
+}
 
 /** Path and query parameters must be documented from an object schema. */
 function parameterObject(schema: ZodType | undefined): z.ZodObject | z.ZodPipe | undefined {

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { faultPoint } from '../config/fault-injection.ts';
 import type { Logger } from '../observability/logger.ts';
+import { readingAsOf, takeAsOf } from './as-of.ts';
 import { authorizeKeyKind } from './authenticate.ts';
 import { refuseCardNumbersInText } from './card-numbers-in-parameters.ts';
 import { errorResponse, HttpError } from './errors.ts';
@@ -101,10 +102,11 @@ async function executeRoute(
     // Reading req.query parses the query string, which may fail: inside the try on purpose.
     refuseCardNumbersInText(req.query);
     refuseCardNumbersInText(req.body);
+    const { asOf, rest: query } = takeAsOf(route, req.query);
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
       params: route.params ? validateParameters(route.params, req.params) : req.params,
-      query: validateParameters(route.query ?? NO_PARAMETERS, req.query),
+      query: validateParameters(route.query ?? NO_PARAMETERS, query),
       body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
       requestId: caller.requestId,
       ...(caller.correlationId !== undefined && { correlationId: caller.correlationId }),
@@ -114,7 +116,7 @@ async function executeRoute(
     };
     const file = uploadedFileOf(req);
     if (file) ctx.file = file;
-    return { status: 200, body: await route.handler(ctx) };
+    return { status: 200, body: await readingAsOf(asOf, () => route.handler(ctx)) };
   } catch (error) {
     const { status, body } = errorResponse(error, logger);
     return { status, body };

@@ -10,16 +10,21 @@ import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
 import { clientSideRoutes } from './client-side/client-side-routes.ts';
 import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
+import { ObjectStreams } from './object-streams.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
+import { operatorRoutes } from '../operator/operator-routes.ts';
+import { requestMetrics } from '../operator/request-metrics.ts';
+import { serviceMetrics } from '../operator/service-metrics.ts';
 
 /** The API role's HTTP application, composed from the platform. */
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
-  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs);
+  const streams = new ObjectStreams(platform.events, platform.readModels);
+  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams);
   const authenticate = apiKeyAuthenticator(platform.readModels);
   return createApp({
-    routes: apiRoutes({ commands: platform.commands, reader }),
+    routes: apiRoutes({ commands: platform.commands, reader, streams }),
     authenticate,
     idempotency: new IdempotencyStore(
       sealedResponses(
@@ -46,11 +51,15 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     // Offer images are PNG, not JSON, and need no API key.
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
     // The payment-method provider's page is HTML for the payer's browser, without an API key.
+    // Every request is timed and counted for the operators' metrics.
+    observers: [requestMetrics(serviceMetrics)],
     pages: [
+      // Operator pages take the operator token, not API keys.
+      { pathPrefix: ['/metrics', '/console'], handler: operatorRoutes(platform, serviceMetrics) },
       // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
       {
         pathPrefix: ['/js', '/three-d-secure'],
-        handler: clientSideRoutes({ commands: platform.commands, reader, authenticate, logger }),
+        handler: clientSideRoutes({ commands: platform.commands, reader, streams, authenticate, logger }),
       },
       { pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) },
     ],

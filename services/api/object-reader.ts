@@ -1,3 +1,4 @@
+import { requestedAsOf } from '../../packages/http/as-of.ts';
 import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { NotFoundError } from '../../packages/domain/errors.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
@@ -5,6 +6,7 @@ import type { ObjectCollection } from '../../packages/projection/read-model-coll
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
 import { publicObject, type PublicObject } from '../../projections/views/object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
+import type { ObjectStreams } from './object-streams.ts';
 
 export interface Tenant {
   accountId: string;
@@ -35,16 +37,24 @@ export class ObjectReader {
   constructor(
     private readonly readModels: ReadModels,
     private readonly readYourWritesTimeoutMs: number,
+    private readonly streams: ObjectStreams,
   ) {}
 
-  /** `within` narrows further: e.g. a card must belong to the customer of the path. */
+  /**
+   * `within` narrows further: e.g. a card must belong to the customer of the path. A request with
+   * `asOf` (packages/http/as-of.ts) reads the object as it stood then, folded from its stream.
+   */
   async get<T extends ScopedDocument>(
     collection: ObjectCollection<T>,
     id: string,
     tenant: Tenant,
     within: FieldFilter<T> = {},
   ): Promise<PublicObject<T>> {
-    const doc = await this.readModels.collection(collection).get(id);
+    const asOf = requestedAsOf();
+    const doc =
+      asOf === undefined
+        ? await this.readModels.collection(collection).get(id)
+        : await this.streams.asOf(collection, id, tenant, asOf);
     if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode || !matches(doc, within)) {
       throw new NotFoundError(collection.objectName, id);
     }

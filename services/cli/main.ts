@@ -6,10 +6,13 @@ import { ConfigError, loadConfig } from '../../packages/config/environment.ts';
 import { newId } from '../../packages/ids/object-id.ts';
 import { readProjectionState } from '../../packages/projection/projection-state.ts';
 import { checkpointKey } from '../../packages/projection/projection.ts';
+import { ObjectStreams } from '../api/object-streams.ts';
 import { buildOpenApi } from '../api/openapi-document.ts';
 import { openPlatform, type Platform } from '../platform.ts';
 import { describeSettings, settingsFromOptions, type SettingsOptions } from './account-settings-options.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
+import { registerAuditCommands, unixTime } from './audit-commands.ts';
+import { showObjectAsOf } from './show-object-as-of.ts';
 import { showStream } from './show-stream.ts';
 
 /** Operators' and auditors' command line: `npm run cli -- <command>`. */
@@ -113,12 +116,22 @@ program
   .command('streams')
   .description('Event streams, for auditors')
   .command('show')
-  .description("Print an object's domain events in order: time, type, actor key id, request id, data")
+  .description(
+    "Print an object's domain events in order (time, type, actor key id, request id, hash, data), or the object as of a time",
+  )
   .argument('<objectId>', 'object id, e.g. cust_…')
   .option('--json', 'one JSON object per line')
-  .action((objectId: string, options: { json?: boolean }) =>
+  .option('--as-of <unixTime>', 'print the object as it stood at this Unix time (seconds), folded from its events')
+  .action((objectId: string, options: { json?: boolean; asOf?: string }) =>
     withPlatform(async (platform) => {
-      const found = await showStream(platform.events, objectId, Boolean(options.json), (line) => console.log(line));
+      const print = (line: string) => console.log(line);
+      if (options.asOf !== undefined) {
+        const streams = new ObjectStreams(platform.events, platform.readModels);
+        if (!(await showObjectAsOf(streams, objectId, unixTime('--as-of', options.asOf), print)))
+          throw new Error(`${objectId} did not exist at ${options.asOf}`);
+        return;
+      }
+      const found = await showStream(platform.events, objectId, Boolean(options.json), print);
       if (!found) throw new Error(`No events for ${objectId}`);
     }),
   );
@@ -132,6 +145,8 @@ program
     if (options.out) writeFileSync(options.out, text);
     else process.stdout.write(text);
   });
+
+registerAuditCommands(program, withPlatform);
 
 program.parseAsync().catch((error: Error) => {
   console.error(error instanceof ConfigError ? error.message : `Error: ${error.message}`);

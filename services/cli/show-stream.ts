@@ -3,8 +3,8 @@ import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-e
 import { streamOfObject } from './stream-of-object.ts';
 
 /**
- * For auditors: an object's domain events in order, with when, what, who (key id) and which
- * request. Card numbers and CVCs never appear: events do not hold them. Older event shapes
+ * For auditors: an object's domain events in order, with when, what, who (key id), which
+ * request and the tamper-evidence hash (`docs/audit.md`). Card numbers and CVCs never appear: events do not hold them. Older event shapes
  * are shown upcast to the current one, the way deciders and views see them.
  */
 export async function showStream(
@@ -26,6 +26,7 @@ export async function showStream(
       idempotencyKey: event.metadata.idempotencyKey ?? null,
       mode: event.metadata.mode,
       schemaVersion: event.metadata.schemaVersion,
+      hash: event.hash ?? null,
       data: event.data,
     };
     if (asJson) write(JSON.stringify(row));

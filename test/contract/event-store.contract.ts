@@ -8,6 +8,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../../packages/eventstore/event-store.ts';
+import { eventHash, GENESIS_HASH } from '../../packages/eventstore/event-hash.ts';
 
 /** Time given to a subscription to (wrongly) deliver something more before we assert it did not. */
 const QUIET_PERIOD_MS = 300;
@@ -204,6 +205,68 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
         expect(Number.isNaN(fromStream!.recordedAt.getTime())).to.equal(false);
         const fromLog = await store.readAll({ afterPosition: head });
         expect(fromLog.find((recorded) => recorded.id === event.id)).to.deep.equal(fromStream);
+      });
+    });
+
+    describe('tamper evidence', () => {
+      it('chains every appended event to the one before it in its stream, whatever the expected revision', async () => {
+        const streamId = newStreamId();
+        const start = await store.headPosition();
+        await store.appendToStream(streamId, [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+        await store.appendToStream(streamId, [newEvent()], { expectedRevision: 1 });
+        await store.appendToStream(streamId, [newEvent(), newEvent()], { expectedRevision: 'any' });
+
+        const stream = await store.readStream(streamId);
+
+        expect(stream).to.have.length(5);
+        expectUnbrokenChain(stream);
+        const fromLog = await store.readAll({ afterPosition: start });
+        for (const event of stream) expect(fromLog.find((logged) => logged.id === event.id)?.hash).to.equal(event.hash);
+      });
+
+      it('keeps the chain unbroken under concurrent appends to one stream', async () => {
+        const streamId = newStreamId();
+        await store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' });
+
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 10 }, () => store.appendToStream(streamId, [newEvent()], { expectedRevision: 'any' })),
+        );
+        const racing = await Promise.allSettled(
+          Array.from({ length: 10 }, () => store.appendToStream(streamId, [newEvent()], { expectedRevision: 10 })),
+        );
+
+        expect(outcomes.every((outcome) => outcome.status === 'fulfilled')).to.equal(true);
+        expect(racing.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(1);
+        const stream = await store.readStream(streamId);
+        expect(stream).to.have.length(12);
+        expectUnbrokenChain(stream);
+      });
+
+      it('gives a retried append the hashes of the original', async () => {
+        const streamId = newStreamId();
+        await store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' });
+        const events = [newEvent(), newEvent()];
+        await store.appendToStream(streamId, events, { expectedRevision: 0 });
+        const before = await store.readStream(streamId);
+
+        await store.appendToStream(streamId, events, { expectedRevision: 0 });
+
+        expect(await store.readStream(streamId)).to.deep.equal(before);
+      });
+
+      it('hashes what a reader gets back, so changing any field of an event changes its hash', async () => {
+        const streamId = newStreamId();
+        await store.appendToStream(streamId, [newEvent('Changed', { amount: 100, nested: { b: 1, a: [1, 2] } })], {
+          expectedRevision: 'no_stream',
+        });
+        const [event] = await store.readStream(streamId);
+
+        expect(event!.hash).to.equal(eventHash(GENESIS_HASH, event!));
+        expect(eventHash(GENESIS_HASH, { ...event!, data: { ...event!.data, amount: 101 } })).to.not.equal(event!.hash);
+        expect(
+          eventHash(GENESIS_HASH, { ...event!, metadata: { ...event!.metadata, actor: 'key_other' } }),
+        ).to.not.equal(event!.hash);
+        expect(eventHash(GENESIS_HASH, { ...event!, revision: 1 })).to.not.equal(event!.hash);
       });
     });
 
@@ -414,6 +477,16 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('Expected the promise to reject');
+}
+
+/** Every event's hash is the hash of its content chained to the hash of the event before it. */
+function expectUnbrokenChain(stream: RecordedEvent[]): void {
+  let previous = GENESIS_HASH;
+  for (const event of stream) {
+    expect(event.hash, `hash of revision ${event.revision}`).to.match(/^[0-9a-f]{64}$/);
+    expect(event.hash, `hash of revision ${event.revision}`).to.equal(eventHash(previous, event));
+    previous = event.hash!;
+  }
 }
 
 function ids(events: { id: string }[]): string[] {

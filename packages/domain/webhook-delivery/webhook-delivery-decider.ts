@@ -24,12 +24,23 @@ export type WebhookDeliveryCommand =
       /** The retry schedule in force (WEBHOOK_RETRY_DELAYS). */
       retryDelaysMs: readonly number[];
     }
-  | { type: 'CancelWebhookDelivery'; delivery: WebhookDeliveryRef; reason: 'endpoint_deleted' | 'endpoint_disabled' };
+  | { type: 'CancelWebhookDelivery'; delivery: WebhookDeliveryRef; reason: 'endpoint_deleted' | 'endpoint_disabled' }
+  /** An operator's resend of a failed delivery (a delivery not failed is left as it is). */
+  | { type: 'ResendWebhookDelivery'; delivery: WebhookDeliveryRef; requestedAt: string };
 
 export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeliveryEvent, WebhookDeliveryState> = {
   initialState: initialWebhookDeliveryState,
   evolve: evolveWebhookDelivery,
   decide(command, state) {
+    if (command.type === 'ResendWebhookDelivery') {
+      if (state.status !== 'failed') return [];
+      return [
+        {
+          type: 'WebhookDeliveryResent',
+          data: { ...command.delivery, attempt: state.attempts + 1, requestedAt: command.requestedAt },
+        },
+      ];
+    }
     if (state.status !== 'pending') return [];
     switch (command.type) {
       case 'RecordWebhookAttempt': {

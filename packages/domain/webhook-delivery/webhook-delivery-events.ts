@@ -44,9 +44,20 @@ export type WebhookDeliveryCanceled = DomainEvent<
   WebhookDeliveryRef & { reason: 'endpoint_deleted' | 'endpoint_disabled' }
 >;
 
-export type WebhookDeliveryEvent = WebhookDeliveryAttempted | WebhookDeliveryCanceled;
+/**
+ * An operator asked for a failed delivery to be sent again (the console's "resend"): it is pending
+ * again, its next attempt (`attempt`) due at `requestedAt`. That attempt follows the retry schedule
+ * like any other, so a failing resend is one attempt and the delivery has failed again.
+ */
+export type WebhookDeliveryResent = DomainEvent<
+  'WebhookDeliveryResent',
+  WebhookDeliveryRef & { attempt: number; requestedAt: string }
+>;
+
+export type WebhookDeliveryEvent = WebhookDeliveryAttempted | WebhookDeliveryCanceled | WebhookDeliveryResent;
 
 export const webhookDeliveryEventTypes = everyType<WebhookDeliveryEvent>()([
   'WebhookDeliveryAttempted',
   'WebhookDeliveryCanceled',
+  'WebhookDeliveryResent',
 ]);

@@ -20,5 +20,7 @@ export function evolveWebhookDelivery(state: WebhookDeliveryState, event: Webhoo
       };
     case 'WebhookDeliveryCanceled':
       return { ...state, status: 'canceled' };
+    case 'WebhookDeliveryResent':
+      return { ...state, status: 'pending' };
   }
 }

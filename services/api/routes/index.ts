@@ -13,6 +13,7 @@ import { eventRoutes } from './event-routes.ts';
 import { fileRoutes } from './file-routes.ts';
 import { fraudWarningRoutes } from './fraud-warning-routes.ts';
 import { paymentMethodRoutes } from './payment-method-routes.ts';
+import { objectHistoryRoutes } from './object-history-routes.ts';
 import { planRoutes } from './plan-routes.ts';
 import { subscriptionRoutes } from './subscription-routes.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
@@ -47,9 +48,11 @@ const resourceRoutes = {
   account: null,
 } satisfies Record<ResourceName, ResourceRoutes | null>;
 
-/** Every route of the API, in documentation order: the order of the resource list. */
-export const apiRoutes = (deps: ApiDependencies): AnyRouteDefinition[] =>
-  resourceNames.flatMap((resource) => {
+/** Every route of the API, in documentation order: the order of the resource list, then the history of any object. */
+export const apiRoutes = (deps: ApiDependencies): AnyRouteDefinition[] => [
+  ...resourceNames.flatMap((resource) => {
     const routes: ResourceRoutes | null = resourceRoutes[resource];
     return routes ? routes(deps) : [];
-  });
+  }),
+  ...objectHistoryRoutes(deps),
+];

@@ -89,4 +89,42 @@ describe('webhook delivery decider', () => {
       .when({ type: 'CancelWebhookDelivery', delivery, reason: 'endpoint_disabled' })
       .then([]);
   });
+
+  it("resends a failed delivery at an operator's request: pending again, its next attempt due, and that attempt follows the schedule", () => {
+    const failed = [
+      attempted(1, 500, 'retrying', 'x'),
+      attempted(2, 500, 'retrying', 'x'),
+      attempted(3, 500, 'retrying', 'x'),
+      attempted(4, 500, 'failed', null),
+    ];
+    const resend: WebhookDeliveryCommand = { type: 'ResendWebhookDelivery', delivery, requestedAt: at };
+    const resent: WebhookDeliveryEvent = {
+      type: 'WebhookDeliveryResent',
+      data: { ...delivery, attempt: 5, requestedAt: at },
+    };
+    spec(failed).when(resend).then([resent]);
+    spec([...failed, resent])
+      .when(attempt(5, 200))
+      .then([attempted(5, 200, 'delivered', null)]);
+    spec([...failed, resent])
+      .when(attempt(5, 500))
+      .then([attempted(5, 500, 'failed', null)]);
+  });
+
+  it('resends nothing of a delivery that has not failed: pending, delivered, canceled or already resent', () => {
+    const resend: WebhookDeliveryCommand = { type: 'ResendWebhookDelivery', delivery, requestedAt: at };
+    spec([]).when(resend).then([]);
+    spec([attempted(1, 200, 'delivered', null)])
+      .when(resend)
+      .then([]);
+    spec([{ type: 'WebhookDeliveryCanceled', data: { ...delivery, reason: 'endpoint_deleted' } }])
+      .when(resend)
+      .then([]);
+    spec([
+      attempted(1, 500, 'failed', null),
+      { type: 'WebhookDeliveryResent', data: { ...delivery, attempt: 2, requestedAt: at } },
+    ])
+      .when(resend)
+      .then([]);
+  });
 });

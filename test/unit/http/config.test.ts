@@ -33,6 +33,8 @@ describe('config: environment', () => {
       paymentMethodChargeExpirySeconds: 3600,
       paymentMethodProcessingDelayMs: 5000,
       fileMaxBytes: 10 * 1024 * 1024,
+      operatorToken: undefined,
+      auditCheckpointIntervalMs: 3_600_000,
     });
   });
 
@@ -65,6 +67,8 @@ describe('config: environment', () => {
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
       STRICT_RESPONSES: 'true',
       FAULT_INJECTION: 'crash:charge.after-append, crash:request.after-projection',
+      OPERATOR_TOKEN: 'op'.repeat(16),
+      AUDIT_CHECKPOINT_INTERVAL_MS: '0',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -88,6 +92,8 @@ describe('config: environment', () => {
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
       strictResponses: true,
       faultInjection: ['charge.after-append', 'request.after-projection'],
+      operatorToken: 'op'.repeat(16),
+      auditCheckpointIntervalMs: 0,
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));
@@ -154,6 +160,7 @@ describe('config: environment', () => {
       { VAULT_KEY: 'secret-key-material' },
       'Invalid configuration: VAULT_KEY must be 64 hexadecimal characters (32 bytes)',
     ],
+    [{ OPERATOR_TOKEN: 'short' }, 'Invalid configuration: OPERATOR_TOKEN must be at least 32 characters long'],
     [
       { FINGERPRINT_KEY: 'ab'.repeat(31) },
       'Invalid configuration: FINGERPRINT_KEY must be 64 hexadecimal characters (32 bytes)',
@@ -174,5 +181,6 @@ describe('config: environment', () => {
   it('never echoes keys or URLs, which may carry credentials', () => {
     expect(errorFor({ VAULT_KEY: 'top-secret' }).message).not.to.contain('top-secret');
     expect(errorFor({ REDIS_URL: 'http://user:hunter2@redis' }).message).not.to.contain('hunter2');
+    expect(errorFor({ OPERATOR_TOKEN: 'hunter2' }).message).not.to.contain('hunter2');
   });
 });

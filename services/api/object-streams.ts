@@ -1,0 +1,187 @@
+import { NotFoundError } from '../../packages/domain/errors.ts';
+import type { Mode } from '../../packages/domain/mode.ts';
+import {
+  hasOwnStreams,
+  resourceNames,
+  resources,
+  streamName,
+  type ResourceName,
+} from '../../packages/domain/resources.ts';
+import type { EventStore, RecordedEvent } from '../../packages/eventstore/event-store.ts';
+import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
+import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ObjectCollection, ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import type { Document } from '../../packages/readstore/document-store.ts';
+import { cardsCollection } from '../../projections/cards-projection.ts';
+import { disputesCollection } from '../../projections/disputes-projection.ts';
+import { occurredAtSeconds } from '../../projections/event-time.ts';
+import { fraudWarningsCollection } from '../../projections/fraud-warnings-projection.ts';
+import { allProjections } from '../../projections/resources/index.ts';
+import { refundsCollection } from '../../projections/refunds-projection.ts';
+import { foldObject, isViewProjection, type ViewProjection } from '../../projections/view-projection.ts';
+
+/** Whose objects are read: an account in one mode. */
+interface Tenant {
+  accountId: string;
+  mode: Mode;
+}
+
+/** Resources whose objects live in another resource's stream (a card in its customer's). */
+type ContainedResource = {
+  [Name in ResourceName]: (typeof resources)[Name]['stream'] extends 'own' | null ? never : Name;
+}[ResourceName];
+
+/** Where a contained object is read, and the id of the object whose stream holds it. */
+interface ContainedObjects<Doc extends Document> {
+  collection: ObjectCollection<Doc>;
+  hostId(doc: Doc): string;
+}
+
+const contained = <Doc extends Document>(entry: ContainedObjects<Doc>): ContainedObjects<Document> =>
+  entry as unknown as ContainedObjects<Document>;
+
+/** A new contained resource in the resource list fails to compile until it says where its objects are read. */
+const containedObjects = {
+  refund: contained({ collection: refundsCollection, hostId: (doc) => doc.charge }),
+  dispute: contained({ collection: disputesCollection, hostId: (doc) => doc.charge }),
+  fraudWarning: contained({ collection: fraudWarningsCollection, hostId: (doc) => doc.charge }),
+  card: contained({ collection: cardsCollection, hostId: (doc) => doc.customerId }),
+} satisfies Record<ContainedResource, ContainedObjects<Document>>;
+
+const resourceByPrefix = new Map<string, ResourceName>(
+  resourceNames.map((resource) => [resources[resource].idPrefix as string, resource]),
+);
+
+/** The view projection of each object collection, by collection name: what as-of reads fold. */
+export const viewProjections = new Map<string, ViewProjection>(
+  allProjections()
+    .filter(isViewProjection)
+    .map((projection) => [projection.collection.name, projection]),
+);
+
+/** The events of one object as its tenant may see them, upcast to their current shape. */
+export interface ObjectStream {
+  streamId: string;
+  /** The object's events, oldest first: its whole stream, or for a contained object those about it. */
+  events: RecordedEvent[];
+}
+
+/**
+ * Objects read from their event streams, for auditors (`docs/audit.md`): an object's history, and
+ * the object as it stood at a past time, folded with the view its read model is built with. A
+ * stream belongs to the tenant of its first event; another tenant's object is a 404 like a
+ * missing one.
+ */
+export class ObjectStreams {
+  constructor(
+    private readonly events: EventStore,
+    private readonly readModels: ReadModels,
+  ) {}
+
+  /** The object's events, or NotFoundError when the tenant has no such object. */
+  async history(objectId: string, tenant: Tenant): Promise<ObjectStream> {
+    const resource = resourceByPrefix.get(objectId.split('_')[0] ?? '');
+    if (resource && hasOwnStreams(resource)) {
+      const streamId = streamName(resource, objectId);
+      return { streamId, events: await this.tenantStream(streamId, tenant, objectId) };
+    }
+    if (resource && resource in containedObjects) {
+      const { collection, hostId } = containedObjects[resource as ContainedResource];
+      const doc = await this.readModels.collection(collection).get(objectId);
+      const host = resources[resource].stream as ResourceName;
+      if (doc && hasOwnStreams(host)) {
+        const streamId = streamName(host, hostId(doc));
+        const view = viewProjections.get(collection.name)?.view;
+        const events = await this.tenantStream(streamId, tenant, objectId);
+        return {
+          streamId,
+          events: events.filter((event) => !view || (view.accepts(event) && view.objectId(event) === objectId)),
+        };
+      }
+    }
+    throw new NotFoundError('Object', objectId);
+  }
+
+  /**
+   * The object as it stood at `asOf` (Unix seconds of business time, the events' `occurredAt`),
+   * folded from its stream by the view of its collection: exactly the document its read model
+   * held then. NotFoundError when it did not exist yet or is not the tenant's.
+   */
+  async asOf<Doc extends Document>(
+    collection: ReadModelCollection<Doc> & { objectName: string },
+    objectId: string,
+    tenant: Tenant,
+    asOf: number,
+  ): Promise<Doc> {
+    const projection = viewProjections.get(collection.name);
+    const object = projection
+      ? foldObject(projection.view, objectId, await this.eventsUntil(collection, objectId, tenant, asOf))
+      : // Objects without a view of their own (public events) never change once recorded.
+        await this.immutableAsOf(collection, objectId, asOf);
+    if (!object) throw new NotFoundError(collection.objectName, objectId);
+    return object as Doc;
+  }
+
+  /** The tenant an object belongs to (the CLI reads for no tenant in particular); null when there is no such object. */
+  async tenantOf(objectId: string): Promise<Tenant | null> {
+    const resource = resourceByPrefix.get(objectId.split('_')[0] ?? '');
+    if (resource && hasOwnStreams(resource)) {
+      const [first] = await this.events.readStream(streamName(resource, objectId), { maxCount: 1 });
+      return first ? { accountId: first.metadata.accountId, mode: first.metadata.mode } : null;
+    }
+    if (resource && resource in containedObjects) {
+      const doc = await this.readModels
+        .collection(containedObjects[resource as ContainedResource].collection)
+        .get(objectId);
+      const scope = doc as { _accountId?: string; _mode?: Tenant['mode'] } | null;
+      return scope?._accountId && scope._mode ? { accountId: scope._accountId, mode: scope._mode } : null;
+    }
+    return null;
+  }
+
+  /**
+   * The object as it stood at `asOf`, folded by the view that renders it (the one that folds its
+   * events under its id); null when it did not exist then or no view renders it.
+   */
+  async objectAsOf(objectId: string, tenant: Tenant, asOf: number): Promise<Document | null> {
+    const { events } = await this.history(objectId, tenant);
+    const projection = [...viewProjections.values()].find(({ view }) =>
+      events.some((event) => view.accepts(event) && view.objectId(event) === objectId),
+    );
+    if (!projection) return null;
+    return foldObject(
+      projection.view,
+      objectId,
+      events.filter((event) => occurredAtSeconds(event) <= asOf),
+    );
+  }
+
+  private async eventsUntil(
+    collection: { objectName: string },
+    objectId: string,
+    tenant: Tenant,
+    asOf: number,
+  ): Promise<RecordedEvent[]> {
+    const { events } = await this.history(objectId, tenant).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? new NotFoundError(collection.objectName, objectId) : error;
+    });
+    return events.filter((event) => occurredAtSeconds(event) <= asOf);
+  }
+
+  private async immutableAsOf<Doc extends Document>(
+    collection: ReadModelCollection<Doc>,
+    objectId: string,
+    asOf: number,
+  ): Promise<Doc | null> {
+    const doc = await this.readModels.collection(collection).get(objectId);
+    return doc && typeof doc.created === 'number' && doc.created <= asOf ? doc : null;
+  }
+
+  private async tenantStream(streamId: string, tenant: Tenant, objectId: string): Promise<RecordedEvent[]> {
+    const events = await this.events.readStream(streamId);
+    const owner = events[0]?.metadata;
+    if (!owner || owner.accountId !== tenant.accountId || owner.mode !== tenant.mode)
+      throw new NotFoundError('Object', objectId);
+    return events.map(upcastRecordedEvent);
+  }
+}

@@ -1,0 +1,85 @@
+import { Gauge, type Registry } from 'prom-client';
+import { readProjectionState } from '../../packages/projection/projection-state.ts';
+import { checkpointKey } from '../../packages/projection/projection.ts';
+import { webhookDeliveriesCollection } from '../../projections/webhook-deliveries-projection.ts';
+import type { Platform } from '../platform.ts';
+import { NETWORK_OUTCOMES_QUEUE } from '../worker/network-outcome-jobs.ts';
+import { CAPTURES_QUEUE, SUBSCRIPTIONS_QUEUE, TEST_CLOCKS_QUEUE } from '../worker/subscription-jobs.ts';
+import { WEBHOOK_DELIVERY_QUEUE } from '../worker/webhook-delivery-job.ts';
+
+/** Queues whose depth and failures are reported: every queue the worker processes. */
+export const OBSERVED_QUEUES = [
+  WEBHOOK_DELIVERY_QUEUE,
+  SUBSCRIPTIONS_QUEUE,
+  CAPTURES_QUEUE,
+  TEST_CLOCKS_QUEUE,
+  NETWORK_OUTCOMES_QUEUE,
+] as const;
+
+const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'canceled'] as const;
+
+const observed = new WeakSet<Registry>();
+
+/**
+ * Gauges of the installation's shared state (log head, projection lag, queues, webhook
+ * deliveries), read from the stores at each scrape: any API process reports the whole
+ * installation. Added once per registry.
+ */
+export function addStoreGauges(registry: Registry, platform: Platform): void {
+  if (observed.has(registry)) return;
+  observed.add(registry);
+  const { events, readStore } = platform;
+  new Gauge({
+    name: 'payments_event_log_head_position',
+    help: 'Position of the last event in the log (the number of events in the embedded profile)',
+    registers: [registry],
+    async collect() {
+      this.set(await events.headPosition());
+    },
+  });
+  new Gauge({
+    name: 'payments_projection_lag',
+    help: "Log positions between the head and each projection's checkpoint (events in the embedded profile)",
+    labelNames: ['projection'] as const,
+    registers: [registry],
+    async collect() {
+      const head = await events.headPosition();
+      for (const projection of platform.projections) {
+        const state = await readProjectionState(readStore, projection.name);
+        const checkpoint = (await readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
+        this.set({ projection: projection.name }, Math.max(0, head - checkpoint));
+      }
+    },
+  });
+  new Gauge({
+    name: 'payments_job_queue_depth',
+    help: 'Jobs waiting, delayed or running, by queue',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      for (const queue of OBSERVED_QUEUES) {
+        const counts = await platform.jobs.counts(queue);
+        this.set({ queue }, counts.waiting + counts.delayed + counts.active);
+      }
+    },
+  });
+  new Gauge({
+    name: 'payments_job_queue_failed',
+    help: 'Jobs that failed their last attempt and are kept by the queue, by queue',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      for (const queue of OBSERVED_QUEUES) this.set({ queue }, (await platform.jobs.counts(queue)).failed);
+    },
+  });
+  new Gauge({
+    name: 'payments_webhook_deliveries',
+    help: 'Webhook deliveries by status: pending (retrying), delivered, failed (out of retries), canceled',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const deliveries = platform.readModels.collection(webhookDeliveriesCollection);
+      for (const status of WEBHOOK_DELIVERY_STATUSES) this.set({ status }, await deliveries.count({ status }));
+    },
+  });
+}
