@@ -64,7 +64,8 @@ describe('rebuilding projections while requests are served', function () {
 
     const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
     expect(rebuild.code, rebuild.stderr).to.equal(0);
-    expect(rebuild.stdout).to.match(/Rebuilt: accounts, customers, .*events/);
+    const rebuilt = /Rebuilt: (.*)/.exec(rebuild.stdout)?.[1]?.split(', ') ?? [];
+    expect(rebuilt, rebuild.stdout).to.include.members(['accounts', 'customers', 'events']);
     // Keep serving across the switch and the drop of the old build.
     await new Promise((resolve) => setTimeout(resolve, 6500));
     serving = false;
