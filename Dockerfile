@@ -3,16 +3,23 @@ FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm install --no-save tsx
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# Compiles the service and the CLI to JavaScript (esbuild, a dev dependency); the image runs no TypeScript.
+FROM deps AS build
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY packages ./packages
+COPY projections ./projections
+COPY services ./services
+RUN npm run build
 
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
-COPY packages ./packages
-COPY projections ./projections
-COPY services ./services
+COPY package.json ./
+COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-CMD ["node", "--import", "tsx", "services/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/main.js"]

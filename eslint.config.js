@@ -3,7 +3,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', '.tmp/**', 'docs/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', '.tmp/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -56,30 +56,52 @@ export interface ProjectionBuild {
 }
 
 /**
- * Applies a batch of events to one build of a projection and commits the writes together with the
- * new checkpoint, as one unit. Events at or before the checkpoint (or seen earlier in the batch)
- * are skipped: a batch delivered again changes nothing. `prepare` turns a stored event into what
- * the projection reads (upcasting). Returns the new checkpoint.
+ * Applies a batch of events to several builds of projections and commits all their writes together
+ * with their new checkpoints, as one unit (one transaction of the embedded store). Per build,
+ * events at or before its checkpoint (or seen earlier in the batch) are skipped: a batch delivered
+ * again changes nothing. `prepare` turns a stored event into what the projections read
+ * (upcasting), once per event. Returns the new checkpoint of each build, in the order given.
  */
+export async function projectBatches(
+  store: DocumentStore,
+  builds: readonly ProjectionBuild[],
+  batch: readonly RecordedEvent[],
+  prepare: (event: RecordedEvent) => RecordedEvent,
+): Promise<number[]> {
+  const transactions = builds.map((build) => new ProjectionBatch(store, build.generation));
+  const last = builds.map((build) => build.checkpoint);
+  for (const event of batch) {
+    let prepared: RecordedEvent | null = null;
+    for (const [index, build] of builds.entries()) {
+      if (event.position <= last[index]!) continue;
+      last[index] = event.position;
+      if (!build.projection.handles(event.type)) continue;
+      const tx = transactions[index]!;
+      tx.position = event.position;
+      prepared ??= prepare(event);
+      await build.projection.apply(prepared, tx);
+    }
+  }
+  const moved = builds.flatMap((build, index) =>
+    last[index] === build.checkpoint
+      ? []
+      : [{ key: checkpointKey(build.projection.name, build.generation), position: last[index]! }],
+  );
+  if (moved.length > 0)
+    await store.commitProjection(
+      transactions.flatMap((tx) => tx.writes),
+      moved,
+    );
+  return last;
+}
+
+/** `projectBatches` for one build; returns its new checkpoint. */
 export async function projectBatch(
   store: DocumentStore,
   build: ProjectionBuild,
   batch: readonly RecordedEvent[],
   prepare: (event: RecordedEvent) => RecordedEvent,
 ): Promise<number> {
-  const tx = new ProjectionBatch(store, build.generation);
-  let last = build.checkpoint;
-  for (const event of batch) {
-    if (event.position <= last) continue;
-    last = event.position;
-    if (!build.projection.handles(event.type)) continue;
-    tx.position = event.position;
-    await build.projection.apply(prepare(event), tx);
-  }
-  if (last === build.checkpoint) return last;
-  await store.commitProjection(tx.writes, {
-    key: checkpointKey(build.projection.name, build.generation),
-    position: last,
-  });
-  return last;
+  const [last] = await projectBatches(store, [build], batch, prepare);
+  return last!;
 }

@@ -3,7 +3,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../eventstore/even
 import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
-import { projectBatch } from './projection-batch.ts';
+import { projectBatches } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates, readProjectionState } from './projection-state.ts';
 
@@ -38,8 +38,9 @@ interface RunnerEvents {
 
 /**
  * Runs projections from their checkpoints (`docs/architecture.md`, "Projections"): one
- * subscription to the whole log, events applied in batches, each projection's writes committed
- * together with its checkpoint, so that a restart or a replayed event changes nothing. Also performs blue/green rebuilds: a fresh
+ * subscription to the whole log, events applied in batches, the writes of every projection committed
+ * together with their checkpoints in one unit per batch, so that a restart or a replayed event
+ * changes nothing and a batch costs one commit however many projections it touches. Also performs blue/green rebuilds: a fresh
  * generation is built from the start of the log beside the live one and replaces it once caught up.
  */
 export class ProjectionRunner extends EventEmitter<RunnerEvents> {
@@ -156,15 +157,18 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       const batch = this.buffer;
       this.buffer = [];
       if (batch.length === 0) return;
-      for (const slot of this.live.values()) await this.applyBatch(slot, batch);
+      await this.applyBatch([...this.live.values()], batch);
     });
   }
 
-  private async applyBatch(slot: Slot, batch: RecordedEvent[]): Promise<void> {
-    const last = await projectBatch(this.store, slot, batch, upcastRecordedEvent);
-    if (last === slot.checkpoint) return;
-    slot.checkpoint = last;
-    this.emit('committed', slot.projection.name, slot.generation, last);
+  /**
+   * One commit for the batch across the given builds; waiting requests are told once it has landed.
+   */
+  private async applyBatch(slots: Slot[], batch: RecordedEvent[]): Promise<void> {
+    const checkpoints = await projectBatches(this.store, slots, batch, upcastRecordedEvent);
+    const moved = slots.filter((slot, index) => checkpoints[index] !== slot.checkpoint);
+    for (const [index, slot] of slots.entries()) slot.checkpoint = checkpoints[index]!;
+    for (const slot of moved) this.emit('committed', slot.projection.name, slot.generation, slot.checkpoint);
   }
 
   private async runRebuild(name: string): Promise<void> {
@@ -200,7 +204,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     for (;;) {
       const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.batchSize });
       if (batch.length === 0) break;
-      await this.applyBatch(slot, batch);
+      await this.applyBatch([slot], batch);
       slot.checkpoint = batch[batch.length - 1]!.position;
       if (Date.now() - lastReport > 250) {
         head = Math.max(head, slot.checkpoint);
@@ -215,7 +219,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       while (slot.checkpoint < current.checkpoint) {
         const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.batchSize });
         if (batch.length === 0) break;
-        await this.applyBatch(slot, batch);
+        await this.applyBatch([slot], batch);
         slot.checkpoint = batch[batch.length - 1]!.position;
       }
       const latest = await readProjectionState(this.store, name);

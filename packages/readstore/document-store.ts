@@ -111,14 +111,15 @@ export interface DocumentStore {
   collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): Collection<T>;
 
   /**
-   * Applies a projection batch and moves its checkpoint, as one unit:
-   * - SQLite: one transaction.
+   * Applies a batch of projection writes (of one or several projections) and moves their
+   * checkpoints, as one unit:
+   * - SQLite: one transaction (one commit however many projections the batch touched).
    * - MongoDB: every write is guarded by the document's last applied position (`_pos`): a write
-   *   whose position is not greater than the stored one is skipped; then the checkpoint moves
+   *   whose position is not greater than the stored one is skipped; then the checkpoints move
    *   forward only (never backwards).
    * Replaying a batch that was already applied changes nothing.
    */
-  commitProjection(writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint): Promise<void>;
+  commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void>;
 
   /** Last committed checkpoint position for a key, or null when none. */
   getCheckpoint(key: string): Promise<number | null>;

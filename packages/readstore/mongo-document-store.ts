@@ -87,14 +87,20 @@ export class MongoDocumentStore implements DocumentStore {
    * Not atomic across documents: each write is guarded by `_pos`, so a batch interrupted before
    * its checkpoint moved is simply applied again.
    */
-  async commitProjection(writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint): Promise<void> {
+  async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
     for (const [name, collectionWrites] of latestWritePerDocument(writes)) {
       await this.collection(name).applyProjectionWrites(collectionWrites);
     }
-    await this.checkpoints.updateOne(
-      { _id: checkpoint.key },
-      { $max: { position: checkpoint.position } },
-      { upsert: true },
+    if (checkpoints.length === 0) return;
+    await this.checkpoints.bulkWrite(
+      checkpoints.map((checkpoint) => ({
+        updateOne: {
+          filter: { _id: checkpoint.key },
+          update: { $max: { position: checkpoint.position } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
     );
   }
 

@@ -29,6 +29,8 @@ export interface SqliteDocumentStoreOptions {
 
 /** Another process (API, projector, worker) may hold the write lock for a moment. */
 const BUSY_TIMEOUT_MS = 5000;
+/** Page size of new files (bytes written per changed page; SQLite's default is 4096). */
+const PAGE_SIZE_BYTES = 1024;
 /** Expired documents are invisible at once; deleting them can wait. */
 const PURGE_INTERVAL_MS = 60_000;
 /** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
@@ -62,7 +64,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
   private readonly tableNames: Database.Statement<[], { name: string }>;
   private readonly applyBatch: Database.Transaction<
-    (writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint) => void
+    (writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => void
   >;
 
   constructor(filePath: string, options: SqliteDocumentStoreOptions = {}) {
@@ -71,6 +73,9 @@ export class SqliteDocumentStore implements DocumentStore {
       throw new TypeError(`Unsupported synchronous mode: ${String(synchronous)}`);
     this.db = new Database(filePath);
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Small pages: every commit writes each page it changed to the WAL whole, and a document change
+    // touches a handful of pages (row, indexes, checkpoint). Takes effect when the file is created.
+    this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${synchronous}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL)`);
@@ -81,13 +86,13 @@ export class SqliteDocumentStore implements DocumentStore {
     );
     this.readCheckpoint = this.db.prepare(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`);
     this.tableNames = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`);
-    this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint) => {
-      for (const write of writes) {
+    this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => {
+      for (const write of lastWritePerDocument(writes)) {
         const collection = this.collection(write.collection);
         if (write.op === 'put') collection.applyPut(write.doc, write.position);
         else collection.applyDelete(write.id, write.position);
       }
-      this.moveCheckpoint.run(checkpoint.key, checkpoint.position);
+      for (const checkpoint of checkpoints) this.moveCheckpoint.run(checkpoint.key, checkpoint.position);
     });
   }
 
@@ -101,9 +106,9 @@ export class SqliteDocumentStore implements DocumentStore {
     return collection as unknown as SqliteCollection<T>;
   }
 
-  async commitProjection(writes: ProjectionWrite[], checkpoint: ProjectionCheckpoint): Promise<void> {
+  async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
     // IMMEDIATE takes the write lock up front, so busy_timeout applies instead of a failed lock upgrade.
-    this.applyBatch.immediate(writes, checkpoint);
+    this.applyBatch.immediate(writes, checkpoints);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -141,6 +146,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly declaredIndexes = new Map<string, string[]>();
   private readonly createdIndexes = new Set<string>();
   private tableReady = false;
+  private sortIndexReady = false;
   private lastPurge = 0;
 
   constructor(
@@ -230,6 +236,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   /** The table was dropped: recreate it (with the declared indexes) on next use. */
   forgetTable(): void {
     this.tableReady = false;
+    this.sortIndexReady = false;
     this.createdIndexes.clear();
     this.statements.clear();
   }
@@ -258,7 +265,6 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
         expires_at INTEGER,
         doc TEXT NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by created`)} ON ${this.table} (${SORT_KEY_DESC});
       CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by expires_at`)} ON ${this.table} (expires_at) WHERE expires_at IS NOT NULL;
     `);
     this.tableReady = true;
@@ -275,8 +281,24 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     }
   }
 
+  /**
+   * The index on the sort key alone, for lists that no declared index serves (unscoped lists of
+   * internal collections, operators' queries). Made on the first such list rather than with the
+   * table: collections only ever read by id or listed per tenant (most of them) are spared one
+   * index write per document change.
+   */
+  private ensureSortIndex(filter: Record<string, FieldValue>): void {
+    if (this.sortIndexReady) return;
+    const served = [...this.declaredIndexes.values()].some((fields) => fields.every((field) => field in filter));
+    if (served) return;
+    if (!this.tableReady) this.createTable();
+    this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by created`)} ON ${this.table} (${SORT_KEY_DESC})`);
+    this.sortIndexReady = true;
+  }
+
   private listSelect(query: ListQuery): { sql: string; params: unknown[]; newerThanCursor: boolean } {
     const filter = query.filter ?? {};
+    this.ensureSortIndex(filter);
     const equality = equalityClauses(filter);
     const where = [LIVE, ...equality.sql];
     const params: unknown[] = [Date.now(), ...equality.params];
@@ -348,6 +370,20 @@ function impliedByCursor(
   if (newerThanCursor)
     return (operator === 'gt' && cursorCreated > bound) || (operator === 'gte' && cursorCreated >= bound);
   return (operator === 'lt' && cursorCreated < bound) || (operator === 'lte' && cursorCreated <= bound);
+}
+
+/**
+ * The last write of each document, in batch order: a document changed by several events of a batch
+ * is written once. Positions never decrease within a batch, so the last write is the one that counts.
+ */
+function lastWritePerDocument(writes: ProjectionWrite[]): ProjectionWrite[] {
+  const last = new Map<string, ProjectionWrite>();
+  for (const write of writes) {
+    const key = `${write.collection}\u0000${write.op === 'put' ? write.doc.id : write.id}`;
+    last.delete(key);
+    last.set(key, write);
+  }
+  return [...last.values()];
 }
 
 function rowValues(doc: Document, position: number | null): unknown[] {

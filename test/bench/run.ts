@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
@@ -9,7 +10,8 @@ import { startBareServer, type BareServer } from './bare-process.ts';
  * saw a non-2xx response or a connection error.
  *
  * Env: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 10),
- * BENCH_WARMUP (seconds of warm-up before each scenario, default 1).
+ * BENCH_WARMUP (seconds of warm-up before each scenario, default 1). Also prints what the service
+ * wrote to disk per request (Linux: /proc/<pid>/io).
  */
 
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 10);
@@ -43,9 +45,17 @@ interface Scenario {
   baseline?: string;
 }
 
+/** The service's I/O counters (Linux /proc/<pid>/io): bytes that reached the disk layer, write calls. */
+interface IoCounters {
+  writeBytes: number;
+  writeCalls: number;
+}
+
 interface Measurement {
   scenario: Scenario;
   result: autocannon.Result;
+  /** What the service wrote during the measured seconds, per answered request. */
+  written: { bytesPerRequest: number; callsPerRequest: number } | null;
   /** Problems seen during the warm-up or the measurement: any fails the run. */
   problems: string[];
 }
@@ -125,19 +135,44 @@ function problems(result: autocannon.Result): string[] {
   return found;
 }
 
-async function measure(scenario: Scenario): Promise<Measurement> {
+function ioCounters(pid: number): IoCounters | null {
+  try {
+    const fields = new Map(
+      readFileSync(`/proc/${pid}/io`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ') as [string, string]),
+    );
+    return { writeBytes: Number(fields.get('write_bytes')), writeCalls: Number(fields.get('syscw')) };
+  } catch {
+    return null; // not Linux, or not allowed to read another process's counters
+  }
+}
+
+/** The server process's writes are counted for the service's scenarios only (null for the bare app). */
+async function measure(scenario: Scenario, servicePid: number | null): Promise<Measurement> {
   process.stderr.write(`• ${scenario.name}: ${WARMUP_SECONDS}s warm-up, ${DURATION_SECONDS}s measured … `);
   const warmup = await fire(scenario, WARMUP_SECONDS);
   const cpuBefore = process.cpuUsage();
+  const ioBefore = servicePid === null ? null : ioCounters(servicePid);
   const result = await fire(scenario, DURATION_SECONDS);
+  const ioAfter = servicePid === null ? null : ioCounters(servicePid);
   const cpu = process.cpuUsage(cpuBefore);
+  const answered = Math.max(result['2xx'], 1);
+  const written =
+    ioBefore && ioAfter
+      ? {
+          bytesPerRequest: (ioAfter.writeBytes - ioBefore.writeBytes) / answered,
+          callsPerRequest: (ioAfter.writeCalls - ioBefore.writeCalls) / answered,
+        }
+      : null;
   const trouble = [...problems(warmup).map((problem) => `warm-up: ${problem}`), ...problems(result)];
   // The load generator shares the machine with the servers: its own CPU time shows how much it took.
   const clientCpu = `bench process CPU ${formatNumber((cpu.user + cpu.system) / 1e6, 1)} s`;
   process.stderr.write(
     `${Math.round(result.requests.mean)} req/s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`,
   );
-  return { scenario, result, problems: trouble };
+  return { scenario, result, written, problems: trouble };
 }
 
 function formatNumber(value: number, digits: number): string {
@@ -147,17 +182,18 @@ function formatNumber(value: number, digits: number): string {
 function table(measurements: Measurement[]): string {
   const byName = new Map(measurements.map((measurement) => [measurement.scenario.name, measurement]));
   const lines = [
-    '| scenario | requests/s (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| scenario | requests/s (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | KiB written to disk / request | write calls / request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { scenario, result, problems: found } of measurements) {
+  for (const { scenario, result, written, problems: found } of measurements) {
     const name = found.length > 0 ? `${scenario.name} **FAILED: ${found.join('; ')}**` : scenario.name;
     const baseline = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline);
     const ratio = baseline
       ? `${formatNumber(result.requests.mean / baseline.result.requests.mean, 2)} (of ${scenario.baseline})`
       : '1.00 (baseline)';
     lines.push(
-      `| ${name} | ${formatNumber(result.requests.mean, 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} |`,
+      `| ${name} | ${formatNumber(result.requests.mean, 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} | ` +
+        `${written ? formatNumber(written.bytesPerRequest / 1024, 1) : '–'} | ${written ? formatNumber(written.callsPerRequest, 1) : '–'} |`,
     );
   }
   return lines.join('\n');
@@ -289,7 +325,8 @@ async function main(): Promise<number> {
     for (const scenario of scenarios) await expectOk(scenario);
 
     const measurements: Measurement[] = [];
-    for (const scenario of scenarios) measurements.push(await measure(scenario));
+    for (const scenario of scenarios)
+      measurements.push(await measure(scenario, scenario.baseline === undefined ? null : service.pid));
 
     const cpuList = cpus();
     console.log('');
@@ -300,7 +337,8 @@ async function main(): Promise<number> {
         `RATE_LIMIT_BURST=${SERVICE_ENV.RATE_LIMIT_BURST} (rate limit effectively off), LOG_LEVEL=info (one access-log line per request); ` +
         `node ${process.version}, ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? 'unknown'}), ` +
         `${DURATION_SECONDS}s per scenario after ${WARMUP_SECONDS}s warm-up, ${CONNECTIONS} connections, pipelining 1, latency in whole ms (autocannon's resolution); ` +
-        `client, service and bare app on the same machine.`,
+        `client, service and bare app on the same machine; disk writes from the service's /proc/<pid>/io ` +
+        `(write_bytes: what reached the block layer, syscw: write calls) over the measured seconds, per 2xx answer.`,
     );
 
     const failed = measurements.filter((measurement) => measurement.problems.length > 0);

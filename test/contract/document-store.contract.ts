@@ -351,7 +351,7 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
             { collection: cards, op: 'put', doc: doc('card_1', 11, 6, { customerId: 'cust_1' }), position: 6 },
             { collection: customers, op: 'delete', id: 'cust_gone', position: 7 },
           ],
-          { key, position: 7 },
+          [{ key, position: 7 }],
         );
         expect(await store.collection(customers).get('cust_1')).to.deep.equal(
           doc('cust_1', 10, 5, { email: 'a@example.com' }),
@@ -382,8 +382,8 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
           },
           { collection: customers, op: 'delete' as const, id: 'cust_2', position: 8 },
         ];
-        await store.commitProjection(batch, { key, position: 8 });
-        await store.commitProjection(batch, { key, position: 8 });
+        await store.commitProjection(batch, [{ key, position: 8 }]);
+        await store.commitProjection(batch, [{ key, position: 8 }]);
         expect(await store.collection(customers).list({ limit: 10 })).to.deep.equal({
           list: [doc('cust_1', 10, 5, { email: 'b@example.com' })],
           hasMore: false,
@@ -401,7 +401,7 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
             { collection: customers, op: 'put', doc: doc('cust_2', 11, 5), position: 5 },
             { collection: customers, op: 'delete', id: 'cust_2', position: 5 },
           ],
-          { key, position: 5 },
+          [{ key, position: 5 }],
         );
         expect(await store.collection(customers).get('cust_1')).to.deep.equal(doc('cust_1', 10, 5, { step: 2 }));
         expect(await store.collection(customers).get('cust_2')).to.equal(null);
@@ -411,27 +411,56 @@ export function describeDocumentStoreContract(adapterName: string, open: () => P
         const customers = fresh('customers__g1');
         const key = freshKey('customers');
         const newer = doc('cust_1', 10, 5, { email: 'new@example.com' });
-        await store.commitProjection([{ collection: customers, op: 'put', doc: newer, position: 20 }], {
-          key,
-          position: 20,
-        });
+        await store.commitProjection(
+          [{ collection: customers, op: 'put', doc: newer, position: 20 }],
+          [{ key, position: 20 }],
+        );
         await store.commitProjection(
           [{ collection: customers, op: 'put', doc: doc('cust_1', 10, 5, { email: 'old@example.com' }), position: 12 }],
-          { key, position: 12 },
+          [{ key, position: 12 }],
         );
-        await store.commitProjection([{ collection: customers, op: 'delete', id: 'cust_1', position: 15 }], {
-          key,
-          position: 15,
-        });
+        await store.commitProjection(
+          [{ collection: customers, op: 'delete', id: 'cust_1', position: 15 }],
+          [{ key, position: 15 }],
+        );
         expect(await store.collection(customers).get('cust_1')).to.deep.equal(newer);
         expect(await store.getCheckpoint(key)).to.equal(20);
 
-        await store.commitProjection([{ collection: customers, op: 'delete', id: 'cust_1', position: 21 }], {
-          key,
-          position: 21,
-        });
+        await store.commitProjection(
+          [{ collection: customers, op: 'delete', id: 'cust_1', position: 21 }],
+          [{ key, position: 21 }],
+        );
         expect(await store.collection(customers).get('cust_1')).to.equal(null);
         expect(await store.getCheckpoint(key)).to.equal(21);
+      });
+
+      it('commits the writes of several projections with all their checkpoints at once', async () => {
+        const customers = fresh('customers__g1');
+        const events = fresh('events__g2');
+        const customersKey = freshKey('customers');
+        const eventsKey = freshKey('events');
+        await store.commitProjection(
+          [{ collection: customers, op: 'put', doc: doc('cust_1', 10, 3), position: 3 }],
+          [{ key: customersKey, position: 3 }],
+        );
+        await store.commitProjection(
+          [
+            { collection: customers, op: 'put', doc: doc('cust_1', 10, 3, { email: 'b@example.com' }), position: 9 },
+            { collection: events, op: 'put', doc: doc('evt_1', 12, 9, { type: 'customer.updated' }), position: 9 },
+          ],
+          [
+            { key: customersKey, position: 9 },
+            { key: eventsKey, position: 9 },
+          ],
+        );
+        expect(await store.collection(customers).get('cust_1')).to.deep.equal(
+          doc('cust_1', 10, 3, { email: 'b@example.com' }),
+        );
+        expect(await store.collection(events).get('evt_1')).to.deep.equal(
+          doc('evt_1', 12, 9, { type: 'customer.updated' }),
+        );
+        expect(await store.getCheckpoint(customersKey)).to.equal(9);
+        expect(await store.getCheckpoint(eventsKey)).to.equal(9);
       });
 
       it('has no checkpoint for a key never committed', async () => {

@@ -57,10 +57,10 @@ describe('SqliteDocumentStore', () => {
       const path = join(dir, 'shared.sqlite');
       const api = new SqliteDocumentStore(path, { synchronous: 'FULL' });
       const projector = new SqliteDocumentStore(path);
-      await projector.commitProjection([{ collection: 'charges__g1', op: 'put', doc: charge(1), position: 9 }], {
-        key: 'charges@1',
-        position: 9,
-      });
+      await projector.commitProjection(
+        [{ collection: 'charges__g1', op: 'put', doc: charge(1), position: 9 }],
+        [{ key: 'charges@1', position: 9 }],
+      );
       expect(await api.collection('charges__g1').get('ch_1')).to.deep.equal(charge(1));
       await api.close();
       await projector.close();

@@ -17,6 +17,8 @@ export interface AccountKeys {
 export interface ServiceProcess {
   baseUrl: string;
   dataDir: string;
+  /** Process id of the service (its /proc entries: I/O counters, memory). */
+  pid: number;
   /** Keys of the default account, printed at the first start of an empty data directory. */
   keys: AccountKeys | null;
   /** Everything the process wrote to stdout and stderr so far. */
@@ -86,6 +88,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
+    pid: child.pid!,
     keys,
     output: () => output,
     stop: async () => {

@@ -101,6 +101,9 @@ export function useService(options: ServiceFixtureOptions = {}): ServiceFixture 
     get dataDir() {
       return running().dataDir;
     },
+    get pid() {
+      return running().pid;
+    },
     get keys() {
       return running().keys;
     },
