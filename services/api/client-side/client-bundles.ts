@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { projectRoot } from '../../../packages/config/project-root.ts';
 
 /** The browser scripts the service serves, bundled from `packages/client-side` by esbuild. */
 export type BundleName = 'shift4' | 'field' | 'challenge';
 
-const SOURCE = resolve(import.meta.dirname, '../../../packages/client-side');
+const ROOT = projectRoot(import.meta.dirname);
+const SOURCE = resolve(ROOT, 'packages/client-side');
 const ENTRY_POINTS: Record<BundleName, string> = {
   shift4: 'shift4.ts',
   field: 'fields/field.ts',
@@ -14,9 +16,8 @@ const ENTRY_POINTS: Record<BundleName, string> = {
 };
 
 /** The library's version is the service's: a merchant can see which build a page loaded. */
-export const CLIENT_VERSION = (
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }
-).version;
+export const CLIENT_VERSION = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 export interface Bundle {
   code: string;
