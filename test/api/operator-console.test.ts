@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
+import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import type { Customer, Page as ListPage } from '../support/payments.ts';
 import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -156,5 +157,46 @@ describe('operator console in a browser (headless Chromium)', function () {
     await page.waitForURL(/\/console\/login$/);
     await page.goto(`${service.baseUrl}/console`);
     expect(new URL(page.url()).pathname).to.equal('/console/login');
+  });
+});
+
+const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
+
+describeWithRedis('operator console, BullMQ profile', function () {
+  this.timeout(60_000);
+  const { start, service } = useService({ startedBy: 'test' });
+  let redis: RedisServer | null = null;
+
+  afterEach(async () => {
+    await redis?.stop();
+  });
+
+  it('mounts bull-board over the service queues behind the same sign-in, fetching nothing from elsewhere', async () => {
+    redis = await startRedisServer();
+    await start({ env: { OPERATOR_TOKEN, REDIS_URL: redis!.url } });
+    const bearer = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+    expect((await fetch(`${service.baseUrl}/console/queues/`)).status).to.equal(401);
+    const board = await fetch(`${service.baseUrl}/console/queues/`, { headers: bearer });
+    expect(board.status).to.equal(200);
+    expect(await board.text()).to.include('static/js/main');
+    const policy = board.headers.get('content-security-policy') ?? '';
+    expect(policy).to.include("default-src 'self'").and.to.include("font-src 'self' data:");
+    expect(policy).to.not.include('googleapis');
+
+    const queues = await fetch(`${service.baseUrl}/console/queues/api/queues?activeQueue=webhook-deliveries`, {
+      headers: bearer,
+    });
+    expect(queues.status).to.equal(200);
+    const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name);
+    expect(names).to.include.members([
+      'webhook-deliveries',
+      'subscriptions',
+      'subscription-captures',
+      'test-clocks',
+      'network-outcomes',
+    ]);
+    const overview = await fetch(`${service.baseUrl}/console`, { headers: bearer });
+    expect(await overview.text()).to.include('Open the BullMQ board');
   });
 });

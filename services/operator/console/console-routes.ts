@@ -143,9 +143,22 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
 
   // The BullMQ profile: bull-board over the service's queues, behind the same sign-in.
   const bullBoard = platform.config.redisUrl ? bullBoardRouter(platform.config.redisUrl) : null;
-  if (bullBoard) router.use('/console/queues', signedIn, bullBoard);
+  if (bullBoard) router.use('/console/queues', signedIn, bullBoardHeaders, bullBoard);
   return router;
 }
+
+/**
+ * bull-board's page asks Google for its fonts: the policy keeps the browser from fetching anything
+ * but the board's own files (it falls back to local fonts), like the rest of the console.
+ */
+const bullBoardHeaders: express.RequestHandler = (_req, res, next) => {
+  res.set({
+    ...SECURITY_HEADERS,
+    'Content-Security-Policy':
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'",
+  });
+  next();
+};
 
 function bullBoardRouter(redisUrl: string): Router {
   const serverAdapter = new ExpressAdapter();
