@@ -116,6 +116,18 @@ describe('object history and as-of reads over HTTP', function () {
       json: { amount: 990, currency: 'EUR', interval: 'month', name: 'Basic' },
     });
     expect(plan.status).to.equal(200);
+    const subscription = await api.post<{ id: string }>('/subscriptions', {
+      json: { customerId: customer.body.id, planId: plan.body.id },
+    });
+    expect(subscription.status, JSON.stringify(subscription.body)).to.equal(200);
+    const token = await api.post<{ id: string }>('/tokens', { json: cardDetails('5555555555554444') });
+    const rule = await api.post<{ id: string }>('/blacklist', { json: { ruleType: 'email', email: 'x@example.com' } });
+    const clock = await api.post<{ id: string }>('/test-clocks', { json: { frozenTime: now(), name: 'Audit' } });
+    const endpoint = await api.post<{ id: string }>('/webhook-endpoints', {
+      json: { url: 'https://shop.example/hooks' },
+    });
+    const events = await api.get<Page<{ id: string }>>('/events', { query: { limit: '1' } });
+    for (const created of [token, rule, clock, endpoint]) expect(created.status).to.equal(200);
     const later = String(now() + 5);
 
     for (const path of [
@@ -124,6 +136,12 @@ describe('object history and as-of reads over HTTP', function () {
       `/charges/${charge.body.id}`,
       `/refunds/${refund.body.id}`,
       `/plans/${plan.body.id}`,
+      `/subscriptions/${subscription.body.id}`,
+      `/tokens/${token.body.id}`,
+      `/blacklist/${rule.body.id}`,
+      `/test-clocks/${clock.body.id}`,
+      `/webhook-endpoints/${endpoint.body.id}`,
+      `/events/${events.body.list[0]!.id}`,
     ]) {
       const current = await api.get(path);
       const asOf = await api.get(path, { query: { asOf: later } });

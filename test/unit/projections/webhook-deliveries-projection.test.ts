@@ -132,6 +132,49 @@ describe('webhook deliveries projection', () => {
     });
     expect(await spec().all(webhookDueCollection)).to.deep.equal([]);
   });
+
+  it('makes a resent failed delivery pending again with its next attempt due at the request', async () => {
+    await spec().given(endpoint('we_all', []));
+    await spec().given(inStream('customer-cust_1')(customerCreated('cust_1')));
+    const [delivery] = await spec().all(webhookDeliveriesCollection);
+    const ref = {
+      deliveryId: delivery!.id,
+      endpointId: 'we_all',
+      eventId: delivery!.eventId,
+      eventType: 'CUSTOMER_CREATED',
+    };
+    const stream = inStream(`webhookDelivery-${delivery!.id}`)<WebhookDeliveryEvent>;
+    await spec().given(
+      stream({
+        type: 'WebhookDeliveryAttempted',
+        data: {
+          ...ref,
+          attempt: 1,
+          attemptedAt: at,
+          statusCode: 500,
+          durationMs: 15,
+          error: null,
+          outcome: 'failed',
+          nextAttemptAt: null,
+        },
+      }),
+    );
+    expect(await spec().all(webhookDueCollection)).to.deep.equal([]);
+    const requestedAt = '2026-05-02T08:00:00.000Z';
+
+    await spec().given(stream({ type: 'WebhookDeliveryResent', data: { ...ref, attempt: 2, requestedAt } }));
+
+    expect(await spec().get(webhookDeliveriesCollection, delivery!.id)).to.include({
+      status: 'pending',
+      nextAttemptAt: seconds(requestedAt),
+    });
+    expect(await spec().get(webhookDueCollection, delivery!.id)).to.include({
+      attempt: 2,
+      dueAtMs: Date.parse(requestedAt),
+      endpointId: 'we_all',
+    });
+    await spec().expectRebuildIdentical();
+  });
 });
 
 function endpointCreated(endpointId: string): WebhookEndpointEvent {

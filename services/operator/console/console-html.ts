@@ -1,0 +1,254 @@
+import type { RecordedEvent } from '../../../packages/eventstore/event-store.ts';
+import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
+import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
+import type { ProjectionStatus } from './operator-state.ts';
+
+/** Escapes text for HTML content and attribute values. */
+export function escape(value: unknown): string {
+  return String(value)
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** A page of the console: no external resources, one stylesheet and one small script of its own. */
+export function page(title: string, body: string, options: { signedIn: boolean } = { signedIn: true }): string {
+  const signOut = options.signedIn
+    ? `<form method="post" action="/console/logout" class="signout"><button type="submit">Sign out</button></form>`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} · Payments operator console</title>
+<link rel="stylesheet" href="/console/console.css">
+<script src="/console/console.js" defer></script>
+</head>
+<body>
+<header><p class="brand"><a href="/console">Payments operator console</a></p>${signOut}</header>
+<main id="main">
+<h1>${escape(title)}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export function loginPage(error: string | null): string {
+  return page(
+    'Sign in',
+    `${error ? `<p role="alert" class="error">${escape(error)}</p>` : ''}
+<form method="post" action="/console/login" class="login">
+  <label for="token">Operator token</label>
+  <input id="token" name="token" type="password" autocomplete="current-password" required>
+  <button type="submit">Sign in</button>
+</form>`,
+    { signedIn: false },
+  );
+}
+
+function progressText(projection: ProjectionStatus): string {
+  const { rebuild } = projection;
+  if (!rebuild) return '—';
+  if (rebuild.requested) return 'requested';
+  if (rebuild.finished) return 'rebuilt';
+  return `${rebuild.position} / ${rebuild.headPosition}`;
+}
+
+export function projectionsSection(projections: ProjectionStatus[]): string {
+  const rows = projections
+    .map(
+      (projection) => `<tr data-projection="${escape(projection.name)}">
+  <th scope="row">${escape(projection.name)}</th>
+  <td>${projection.generation}</td>
+  <td>${projection.checkpoint}</td>
+  <td data-field="lag">${projection.lag}</td>
+  <td data-field="rebuild"><progress max="${Math.max(projection.rebuild?.headPosition ?? 1, 1)}" value="${projection.rebuild?.finished ? Math.max(projection.rebuild.headPosition, 1) : (projection.rebuild?.position ?? 0)}" aria-label="Rebuild of ${escape(projection.name)}"></progress> <span>${escape(progressText(projection))}</span></td>
+  <td><form method="post" action="/console/projections/${encodeURIComponent(projection.name)}/rebuild"><button type="submit">Rebuild <span class="visually-hidden">${escape(projection.name)}</span></button></form></td>
+</tr>`,
+    )
+    .join('\n');
+  return `<section aria-labelledby="projections-title" id="projections">
+<h2 id="projections-title">Projections</h2>
+<p>Lag is in log positions behind the head (${projections[0]?.head ?? 0}). A rebuild builds a fresh generation beside the live one and switches when caught up; progress updates live.</p>
+<table>
+<thead><tr><th scope="col">Projection</th><th scope="col">Generation</th><th scope="col">Checkpoint</th><th scope="col">Lag</th><th scope="col">Rebuild</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody aria-live="polite">
+${rows}
+</tbody>
+</table>
+</section>`;
+}
+
+export function queuesSection(queues: { queue: string; counts: QueueCounts }[], bullBoard: boolean): string {
+  const rows = queues
+    .map(
+      ({ queue, counts }) =>
+        `<tr><th scope="row">${escape(queue)}</th><td>${counts.waiting}</td><td>${counts.delayed}</td><td>${counts.active}</td><td>${counts.completed}</td><td>${counts.failed}</td></tr>`,
+    )
+    .join('\n');
+  const board = bullBoard
+    ? `<p><a href="/console/queues/">Open the BullMQ board</a> for jobs, their data and retries.</p>`
+    : `<p>Jobs run in this process (embedded profile, no <code>REDIS_URL</code>): these counts are the whole view.</p>`;
+  return `<section aria-labelledby="queues-title" id="queues">
+<h2 id="queues-title">Job queues</h2>
+${board}
+<table>
+<thead><tr><th scope="col">Queue</th><th scope="col">Waiting</th><th scope="col">Delayed</th><th scope="col">Active</th><th scope="col">Completed</th><th scope="col">Failed</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+</section>`;
+}
+
+export function deliveriesSection(deliveries: WebhookDeliveryDoc[], notice: string | null): string {
+  const rows = deliveries
+    .map((delivery) => {
+      const last = delivery.attempts.at(-1);
+      const outcome = last ? (last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`) : '—';
+      return `<tr data-delivery="${escape(delivery.id)}">
+  <th scope="row"><code>${escape(delivery.id)}</code></th>
+  <td><code>${escape(delivery._accountId)}</code> (${escape(delivery._mode)})</td>
+  <td><code>${escape(delivery.endpointId)}</code></td>
+  <td>${escape(delivery.eventType)}</td>
+  <td>${delivery.attempts.length}</td>
+  <td>${escape(outcome)}</td>
+  <td><form method="post" action="/console/deliveries/${encodeURIComponent(delivery.id)}/resend"><button type="submit">Resend <span class="visually-hidden">${escape(delivery.id)}</span></button></form></td>
+</tr>`;
+    })
+    .join('\n');
+  return `<section aria-labelledby="deliveries-title" id="deliveries">
+<h2 id="deliveries-title">Failed webhook deliveries</h2>
+${notice ? `<p role="status" class="notice">${escape(notice)}</p>` : ''}
+${
+  deliveries.length === 0
+    ? '<p>No failed deliveries.</p>'
+    : `<table>
+<thead><tr><th scope="col">Delivery</th><th scope="col">Account</th><th scope="col">Endpoint</th><th scope="col">Event type</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+}
+</section>`;
+}
+
+export function streamSearchForm(objectId = '', asOf = ''): string {
+  return `<form method="get" action="/console/streams" class="search" role="search">
+  <label for="objectId">Object id</label>
+  <input id="objectId" name="objectId" value="${escape(objectId)}" placeholder="cust_…, char_…, card_…" required>
+  <label for="asOf">As of (Unix time, optional)</label>
+  <input id="asOf" name="asOf" value="${escape(asOf)}" inputmode="numeric" pattern="[0-9]*">
+  <button type="submit">Show stream</button>
+</form>`;
+}
+
+export function streamBrowserSection(): string {
+  return `<section aria-labelledby="streams-title" id="streams">
+<h2 id="streams-title">Stream browser</h2>
+${streamSearchForm()}
+</section>`;
+}
+
+export function streamPage(
+  objectId: string,
+  asOfText: string,
+  found: { events: RecordedEvent[]; object: object | null; asOf: number | null } | null,
+  error: string | null,
+): string {
+  if (!found)
+    return page(
+      `Stream of ${objectId}`,
+      `${streamSearchForm(objectId, asOfText)}<p role="alert" class="error">${escape(error ?? `No events for ${objectId}.`)}</p>`,
+    );
+  const rows = found.events
+    .map(
+      (event) => `<tr>
+  <td>${event.revision}</td>
+  <td><time datetime="${escape(event.metadata.occurredAt)}">${escape(event.metadata.occurredAt)}</time></td>
+  <td>${escape(event.type)}</td>
+  <td><code>${escape(event.metadata.actor ?? '—')}</code></td>
+  <td><code>${escape(event.metadata.requestId ?? '—')}</code></td>
+  <td><details><summary>data</summary><pre>${escape(JSON.stringify(event.data, null, 2))}</pre></details></td>
+  <td><code class="hash">${escape(event.hash ?? 'not sealed')}</code></td>
+</tr>`,
+    )
+    .join('\n');
+  const state =
+    found.asOf === null
+      ? ''
+      : `<section aria-labelledby="as-of-title"><h2 id="as-of-title">As of ${escape(new Date(found.asOf * 1000).toISOString())}</h2>
+${found.object ? `<pre id="as-of-object">${escape(JSON.stringify(found.object, null, 2))}</pre>` : '<p>The object did not exist yet.</p>'}</section>`;
+  return page(
+    `Stream of ${objectId}`,
+    `${streamSearchForm(objectId, asOfText)}
+${state}
+<section aria-labelledby="history-title"><h2 id="history-title">History (${found.events.length} events)</h2>
+<table>
+<thead><tr><th scope="col">#</th><th scope="col">Occurred</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Request</th><th scope="col">Data</th><th scope="col">Hash</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table></section>`,
+  );
+}
+
+export const consoleCss = `
+:root { color-scheme: light dark; --fg: #1b1f24; --bg: #ffffff; --muted: #57606a; --line: #d0d7de; --accent: #0b57d0; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #30363d; --accent: #6ea8fe; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+header { display: flex; justify-content: space-between; align-items: center; padding: .6rem 1.2rem; border-bottom: 1px solid var(--line); }
+.brand { margin: 0; font-weight: 600; } .brand a { color: inherit; text-decoration: none; }
+main { padding: 1rem 1.2rem 3rem; max-width: 84rem; }
+h1 { font-size: 1.4rem; margin: .2rem 0 1rem; } h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
+table { border-collapse: collapse; width: 100%; margin: .4rem 0; }
+th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+thead th { color: var(--muted); font-weight: 600; }
+button { font: inherit; padding: .25rem .8rem; border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 4px; cursor: pointer; }
+button:hover, button:focus-visible { background: var(--accent); color: var(--bg); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+input { font: inherit; padding: .25rem .4rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); }
+form.login, form.search { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+form { margin: 0; } pre { overflow-x: auto; max-width: 60rem; } code.hash { font-size: .75rem; word-break: break-all; }
+.error { color: #d1242f; font-weight: 600; } .notice { color: var(--accent); font-weight: 600; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+progress { width: 8rem; vertical-align: middle; }
+`;
+
+/** Live rebuild progress: polls the projections' status while a rebuild is requested or running. */
+export const consoleJs = `
+'use strict';
+(function () {
+  const table = document.querySelector('#projections tbody');
+  if (!table) return;
+  async function refresh() {
+    let busy = false;
+    try {
+      const response = await fetch('/console/projections.json', { credentials: 'same-origin' });
+      if (!response.ok) return;
+      for (const projection of await response.json()) {
+        const row = table.querySelector('tr[data-projection="' + CSS.escape(projection.name) + '"]');
+        if (!row) continue;
+        row.querySelector('[data-field="lag"]').textContent = String(projection.lag);
+        const cell = row.querySelector('[data-field="rebuild"]');
+        const bar = cell.querySelector('progress');
+        const text = cell.querySelector('span');
+        const rebuild = projection.rebuild;
+        if (!rebuild) { text.textContent = '\\u2014'; continue; }
+        bar.max = Math.max(rebuild.headPosition, 1);
+        bar.value = rebuild.finished ? bar.max : rebuild.position;
+        text.textContent = rebuild.requested ? 'requested' : rebuild.finished ? 'rebuilt' : rebuild.position + ' / ' + rebuild.headPosition;
+        if (!rebuild.finished) busy = true;
+      }
+    } finally {
+      setTimeout(refresh, busy ? 300 : 2000);
+    }
+  }
+  refresh();
+})();
+`;

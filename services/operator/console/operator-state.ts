@@ -1,0 +1,100 @@
+import { WebhookDeliveryCommands } from '../../../packages/commands/webhook-delivery-commands.ts';
+import { projectionStates, readProjectionState } from '../../../packages/projection/projection-state.ts';
+import { checkpointKey } from '../../../packages/projection/projection.ts';
+import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
+import {
+  webhookDeliveriesCollection,
+  type WebhookDeliveryDoc,
+} from '../../../projections/webhook-deliveries-projection.ts';
+import type { Platform } from '../../platform.ts';
+import { OBSERVED_QUEUES } from '../store-gauges.ts';
+
+export interface ProjectionStatus {
+  name: string;
+  generation: number;
+  checkpoint: number;
+  head: number;
+  lag: number;
+  /** A rebuild asked for and not started yet, or under way: its progress. */
+  rebuild: { requested: boolean; position: number; headPosition: number; finished: boolean } | null;
+}
+
+/** The failed deliveries the console lists, most recent first. */
+const FAILED_DELIVERIES_SHOWN = 50;
+
+/** What the operator console shows and does, read from and written to the platform's stores. */
+export class OperatorState {
+  private readonly deliveries: WebhookDeliveryCommands;
+
+  constructor(private readonly platform: Platform) {
+    this.deliveries = new WebhookDeliveryCommands(platform.aggregates, platform.config.webhookRetryDelaysMs);
+  }
+
+  async projections(): Promise<ProjectionStatus[]> {
+    const { events, readStore } = this.platform;
+    const head = await events.headPosition();
+    const rows: ProjectionStatus[] = [];
+    for (const projection of this.platform.projections) {
+      const state = await readProjectionState(readStore, projection.name);
+      const checkpoint = (await readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
+      const requested = Boolean(
+        state.rebuildRequestedAt && (!state.rebuild || state.rebuild.startedAt < state.rebuildRequestedAt),
+      );
+      const rebuild = state.rebuild;
+      rows.push({
+        name: projection.name,
+        generation: state.activeGeneration,
+        checkpoint,
+        head,
+        lag: Math.max(0, head - checkpoint),
+        rebuild:
+          requested || rebuild
+            ? {
+                requested,
+                position: requested ? 0 : (rebuild?.position ?? 0),
+                headPosition: requested ? head : (rebuild?.headPosition ?? head),
+                finished: !requested && Boolean(rebuild?.finishedAt),
+              }
+            : null,
+      });
+    }
+    return rows;
+  }
+
+  /** Asks the projector holding the lease to rebuild (it polls for the request); false for an unknown name. */
+  async requestRebuild(name: string): Promise<boolean> {
+    if (!this.platform.projections.some((projection) => projection.name === name)) return false;
+    const state = await readProjectionState(this.platform.readStore, name);
+    await projectionStates(this.platform.readStore).put({ ...state, rebuildRequestedAt: new Date().toISOString() });
+    return true;
+  }
+
+  async queues(): Promise<{ queue: string; counts: QueueCounts }[]> {
+    return Promise.all(
+      OBSERVED_QUEUES.map(async (queue) => ({ queue, counts: await this.platform.jobs.counts(queue) })),
+    );
+  }
+
+  async failedDeliveries(): Promise<WebhookDeliveryDoc[]> {
+    const page = await this.platform.readModels
+      .collection(webhookDeliveriesCollection)
+      .list({ filter: { status: 'failed' }, limit: FAILED_DELIVERIES_SHOWN });
+    return page.list;
+  }
+
+  /** Resends a failed delivery; false when there is no such delivery or it has not failed. */
+  async resend(deliveryId: string, requestId: string): Promise<boolean> {
+    const delivery = await this.platform.readModels.collection(webhookDeliveriesCollection).get(deliveryId);
+    if (!delivery || delivery.status !== 'failed') return false;
+    return this.deliveries.resend(
+      { deliveryId, endpointId: delivery.endpointId, eventId: delivery.eventId, eventType: delivery.eventType },
+      {
+        accountId: delivery._accountId,
+        mode: delivery._mode,
+        actor: 'system:operator-console',
+        requestId,
+        now: () => new Date(),
+      },
+    );
+  }
+}

@@ -1,0 +1,202 @@
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { eventually } from '../support/eventually.ts';
+import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
+import type { Customer, Page as ListPage } from '../support/payments.ts';
+import { useService } from '../support/use-service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { createEndpoint, type WebhookDelivery } from '../support/webhooks.ts';
+
+const OPERATOR_TOKEN = 'console-test-operator-token-0123456789abcdef';
+const SCREENSHOT = resolve(import.meta.dirname, '../../docs/images/operator-console.png');
+
+describe('operator console in a browser (headless Chromium)', function () {
+  this.timeout(120_000);
+  const { api, service } = useService({
+    env: {
+      OPERATOR_TOKEN,
+      WEBHOOK_RETRY_DELAYS: '100',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      SCHEDULER_INTERVAL_MS: '100',
+    },
+  });
+  let receiver: WebhookReceiver;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
+    // A fresh profile directory per run: nothing carried over between runs.
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      viewport: { width: 1280, height: 1000 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  after(async () => {
+    await context?.close();
+    await receiver?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('signs in with the operator token only, into an HttpOnly SameSite=Strict session cookie', async () => {
+    await page.goto(`${service.baseUrl}/console`);
+    expect(new URL(page.url()).pathname).to.equal('/console/login');
+
+    await page.getByLabel('Operator token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).to.equal('That is not the operator token.');
+
+    await page.getByLabel('Operator token').fill(OPERATOR_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projections' }).waitFor();
+    const [cookie] = await context.cookies();
+    expect(cookie).to.include({ name: 'operator_session', httpOnly: true, sameSite: 'Strict', path: '/console' });
+    expect(cookie!.value).to.not.include(OPERATOR_TOKEN);
+  });
+
+  it('shows every projection with its lag, and rebuilds one with live progress', async () => {
+    const customersRow = page.locator('tr[data-projection="customers"]');
+    await customersRow.waitFor();
+    expect(await page.locator('tr[data-projection]').count()).to.be.greaterThan(10);
+    expect(await customersRow.locator('[data-field="lag"]').textContent()).to.match(/^\d+$/);
+
+    await customersRow.getByRole('button', { name: 'Rebuild customers' }).click();
+    await page.waitForURL(/\/console#projections$/);
+    // The page itself follows the rebuild (no reload) until the projector reports it done.
+    await page
+      .locator('tr[data-projection="customers"] [data-field="rebuild"] span')
+      .filter({ hasText: 'rebuilt' })
+      .waitFor({ timeout: 30_000 });
+    expect(
+      await page.locator('tr[data-projection="customers"] [data-field="rebuild"] progress').getAttribute('value'),
+    ).to.not.equal('0');
+  });
+
+  it('searches a stream by object id and shows its history and its state as of a time', async () => {
+    const created = await api.post<Customer & { created: number }>('/customers', {
+      json: { email: 'console@example.com' },
+    });
+    // The change comes a second later, so that the creation time shows the object before it.
+    while (Math.floor(Date.now() / 1000) <= created.body.created) await sleep(50);
+    await api.post(`/customers/${created.body.id}`, { json: { description: 'Changed later' } });
+
+    await page.goto(`${service.baseUrl}/console`);
+    await page.getByLabel('Object id').fill(created.body.id);
+    await page.getByLabel('As of (Unix time, optional)').fill(String(created.body.created));
+    await page.getByRole('button', { name: 'Show stream' }).click();
+
+    await page.getByRole('heading', { name: 'History (2 events)' }).waitFor();
+    const types = await page.locator('table tbody tr td:nth-child(3)').allTextContents();
+    expect(types).to.deep.equal(['CustomerCreated', 'CustomerUpdated']);
+    const asOf = JSON.parse((await page.locator('#as-of-object').textContent()) ?? '{}') as Record<string, unknown>;
+    expect(asOf).to.include({ id: created.body.id, email: 'console@example.com', description: null });
+  });
+
+  it('lists a failed webhook delivery and resends it: the endpoint gets it and it shows delivered', async () => {
+    receiver.respondWith(() => 500);
+    const endpoint = await createEndpoint(api, receiver, { events: ['CUSTOMER_CREATED'] });
+    await api.post('/customers', { json: { email: 'undelivered@example.com' } });
+    const deliveries = async () =>
+      (await api.get<ListPage<WebhookDelivery>>(`/webhook-endpoints/${endpoint.id}/deliveries`)).body.list;
+    const [failed] = await eventually(deliveries, (list) => list[0]?.status === 'failed', 20_000);
+
+    await page.goto(`${service.baseUrl}/console`);
+    const row = page.locator(`tr[data-delivery="${failed!.id}"]`);
+    await row.waitFor();
+    expect(await row.textContent())
+      .to.include('CUSTOMER_CREATED')
+      .and.to.include('HTTP 500');
+    mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    receiver.respondWith(() => 200);
+    const received = receiver.received.length;
+    await row.getByRole('button', { name: `Resend ${failed!.id}` }).click();
+    await page.getByRole('status').waitFor();
+    expect(await page.getByRole('status').textContent()).to.include(`Resending ${failed!.id}`);
+
+    await receiver.waitFor((all) => all.length > received, 20_000, 'the resent webhook');
+    const [delivered] = await eventually(deliveries, (list) => list[0]?.status === 'delivered', 20_000);
+    expect(delivered!.attempts.map((attempt) => attempt.statusCode)).to.deep.equal([500, 500, 200]);
+    await page.reload();
+    expect(await page.locator(`tr[data-delivery="${failed!.id}"]`).count()).to.equal(0);
+  });
+
+  it('is closed to anyone without the token, and signing out ends the session', async () => {
+    const anonymous = await fetch(`${service.baseUrl}/console/projections.json`);
+    expect(anonymous.status).to.equal(401);
+    const forged = await fetch(`${service.baseUrl}/console/projections.json`, {
+      headers: { cookie: 'operator_session=forged' },
+    });
+    expect(forged.status).to.equal(401);
+    const bearer = await fetch(`${service.baseUrl}/console/projections.json`, {
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
+    expect(bearer.status).to.equal(200);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/login$/);
+    await page.goto(`${service.baseUrl}/console`);
+    expect(new URL(page.url()).pathname).to.equal('/console/login');
+  });
+});
+
+const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
+
+describeWithRedis('operator console, BullMQ profile', function () {
+  this.timeout(60_000);
+  const { start, service } = useService({ startedBy: 'test' });
+  let redis: RedisServer | null = null;
+
+  afterEach(async () => {
+    await redis?.stop();
+  });
+
+  it('mounts bull-board over the service queues behind the same sign-in, fetching nothing from elsewhere', async () => {
+    redis = await startRedisServer();
+    await start({ env: { OPERATOR_TOKEN, REDIS_URL: redis!.url } });
+    const bearer = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+    expect((await fetch(`${service.baseUrl}/console/queues/`)).status).to.equal(401);
+    const board = await fetch(`${service.baseUrl}/console/queues/`, { headers: bearer });
+    expect(board.status).to.equal(200);
+    expect(await board.text()).to.include('static/js/main');
+    const policy = board.headers.get('content-security-policy') ?? '';
+    expect(policy).to.include("default-src 'self'").and.to.include("font-src 'self' data:");
+    expect(policy).to.not.include('googleapis');
+
+    const queues = await fetch(`${service.baseUrl}/console/queues/api/queues?activeQueue=webhook-deliveries`, {
+      headers: bearer,
+    });
+    expect(queues.status).to.equal(200);
+    const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name);
+    expect(names).to.include.members([
+      'webhook-deliveries',
+      'subscriptions',
+      'subscription-captures',
+      'test-clocks',
+      'network-outcomes',
+    ]);
+    const overview = await fetch(`${service.baseUrl}/console`, { headers: bearer });
+    expect(await overview.text()).to.include('Open the BullMQ board');
+  });
+});
