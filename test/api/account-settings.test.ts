@@ -1,21 +1,11 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, createOtherAccount, type ApiError, type Charge, type Page } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 describe('account settings: accepted currencies and brands; live mode without a card network', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   const settings = async (accountId: string, ...options: string[]) => {
     const result = await runCli(['accounts', 'settings', accountId, ...options, '--json'], service.dataDir);

@@ -1,24 +1,13 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 const WHY =
   'must not contain a card number; card numbers are accepted only in card number fields, which keep them in the vault';
 
 describe('card numbers in free-text fields', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api } = useService();
 
   it('refuses a Luhn-valid 13–19 digit number in any free text with a 400 that says why, storing nothing', async () => {
     const card = cardDetails('4242424242424242');

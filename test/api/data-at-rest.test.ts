@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiClient } from '../support/api-client.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 /** Every file of the data directory, with its bytes, for scanning what is stored at rest. */
 function dataFiles(dataDir: string): { name: string; mode: number; bytes: Buffer }[] {
@@ -14,17 +13,7 @@ function dataFiles(dataDir: string): { name: string; mode: number; bytes: Buffer
 
 describe('data at rest: file modes and secrets in replayable answers', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   it('keeps DATA_DIR at 0700 and every file in it (databases, -wal, -shm, keys) at 0600', async () => {
     expect((await api.post('/customers', { json: { email: 'modes@example.com' } })).status).to.equal(200);

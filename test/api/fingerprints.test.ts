@@ -1,23 +1,13 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { cardDetails, createOtherAccount, type ApiError, type Customer, type Token } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 const NUMBER = '5555555555554444';
 
 describe('card fingerprints per account and mode', function () {
   this.timeout(60_000);
-  let service: ServiceProcess;
-  let api: ApiClient;
-
-  before(async () => {
-    service = await startService();
-    api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
-  });
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
+  const { api, service } = useService();
 
   const tokenFingerprint = async (client: ApiClient): Promise<string> => {
     const token = await client.post<Token>('/tokens', { json: cardDetails(NUMBER) });

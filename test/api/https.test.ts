@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { eventually } from '../support/eventually.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import type { ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
@@ -53,24 +54,18 @@ describe('HTTPS, proxies and the live-mode HTTPS requirement', function () {
   this.timeout(90_000);
 
   describe('serving HTTPS from TLS_CERT_FILE / TLS_KEY_FILE', () => {
-    let service: ServiceProcess;
-    let tlsDir: string;
+    const tlsDir = mkdtempSync(join(tmpdir(), 'payments-tls-'));
     let first: { cert: string; key: string };
-
-    before(async () => {
-      tlsDir = mkdtempSync(join(tmpdir(), 'payments-tls-'));
+    // Registered before the service's own hook, so the files exist when it starts.
+    before('generate a certificate', async () => {
       first = await certificate('first.localhost');
       writeFileSync(join(tlsDir, 'cert.pem'), first.cert);
       writeFileSync(join(tlsDir, 'key.pem'), first.key);
-      service = await startService({
-        env: { TLS_CERT_FILE: join(tlsDir, 'cert.pem'), TLS_KEY_FILE: join(tlsDir, 'key.pem'), TRUST_PROXY: '' },
-      });
     });
-    after(async () => {
-      await service.stop();
-      removeDataDir(service.dataDir);
-      rmSync(tlsDir, { recursive: true, force: true });
+    const { service } = useService({
+      env: { TLS_CERT_FILE: join(tlsDir, 'cert.pem'), TLS_KEY_FILE: join(tlsDir, 'key.pem'), TRUST_PROXY: '' },
     });
+    after(() => rmSync(tlsDir, { recursive: true, force: true }));
 
     it('answers live-mode requests over HTTPS, and plain HTTP not at all', async () => {
       const url = service.baseUrl.replace('http:', 'https:');
@@ -102,14 +97,7 @@ describe('HTTPS, proxies and the live-mode HTTPS requirement', function () {
   });
 
   describe('plain HTTP without a trusted proxy', () => {
-    let service: ServiceProcess;
-    before(async () => {
-      service = await startService({ env: { TRUST_PROXY: '' } });
-    });
-    after(async () => {
-      await service.stop();
-      removeDataDir(service.dataDir);
-    });
+    const { service } = useService({ env: { TRUST_PROXY: '' } });
 
     it('refuses live mode with a clear 400, even claiming X-Forwarded-Proto; test mode from this host works', async () => {
       for (const headers of [{}, { 'x-forwarded-proto': 'https' }] as Record<string, string>[]) {
@@ -124,14 +112,7 @@ describe('HTTPS, proxies and the live-mode HTTPS requirement', function () {
   });
 
   describe('behind a trusted proxy (TRUST_PROXY=loopback)', () => {
-    let service: ServiceProcess;
-    before(async () => {
-      service = await startService({ env: { TRUST_PROXY: 'loopback' } });
-    });
-    after(async () => {
-      await service.stop();
-      removeDataDir(service.dataDir);
-    });
+    const { service } = useService({ env: { TRUST_PROXY: 'loopback' } });
 
     it('honours X-Forwarded-Proto for the HTTPS requirement and X-Forwarded-For for the client address', async () => {
       expect((await plainGet(service, service.keys!.liveSecretKey, { 'x-forwarded-proto': 'https' })).status).to.equal(

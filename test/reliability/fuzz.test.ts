@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ApiClient } from '../support/api-client.ts';
 import { cardDetails } from '../support/payments.ts';
-import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { scale, suiteTimeoutMs } from './scale.ts';
 
 /** No request may take longer than this: a hang is a failure like a 5xx. */
@@ -98,15 +97,13 @@ function formOf(object: Record<string, unknown>, prefix = ''): string[] {
 
 describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, function () {
   this.timeout(suiteTimeoutMs);
-  let service: ServiceProcess;
+  const { api, service, keys } = useService({
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+  });
   let templates: { method: FuzzRequest['method']; path: string }[] = [];
   let realIds: string[] = [];
 
-  before(async () => {
-    service = await startService({
-      env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
-    });
-    const api = new ApiClient(service.baseUrl, service.keys!.testSecretKey);
+  before('an object of each kind the paths can name, and the paths', async () => {
     const customer = await api.post<{ id: string; defaultCardId: string }>('/customers', {
       json: { email: 'fuzz@example.com', card: cardDetails('4242424242424242') },
     });
@@ -123,13 +120,7 @@ describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, functio
     templates.push({ method: 'GET', path: '/cross-sale-offers/images/{file}' }, { method: 'GET', path: '/health' });
   });
 
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
-
   it('answers every request within the deadline, never with a 5xx, always in the JSON error envelope', async () => {
-    const keys = service.keys!;
     const segment = fc.oneof(
       fc.constantFrom(...realIds),
       fc.webSegment(),

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type Charge, type Customer, type Page } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { scale, suiteTimeoutMs } from './scale.ts';
 
 type Acknowledged = { path: string; body: Record<string, unknown> };
@@ -26,21 +27,16 @@ async function everything(api: ApiClient, path: string): Promise<Map<string, unk
  */
 describe(`kill -9 under load (${scale.killCycles} cycles × ${scale.writesPerCycle} writes)`, function () {
   this.timeout(suiteTimeoutMs);
-  let service: ServiceProcess;
-
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
+  // The client follows the service across restarts.
+  const { api, service, start } = useService({
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
   });
 
   it('loses no acknowledged write, and the event log and the read models agree afterwards', async () => {
-    service = await startService({ env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' } });
-    const keys = service.keys!;
     const acknowledged: Acknowledged[] = [];
     let attempted = 0;
 
     for (let cycle = 0; cycle < scale.killCycles; cycle++) {
-      const api = new ApiClient(service.baseUrl, keys.testSecretKey);
       const target = acknowledged.length + scale.writesPerCycle;
       let writing = true;
       const writers = Array.from({ length: scale.writers }, async (_, writer) => {
@@ -79,16 +75,14 @@ describe(`kill -9 under load (${scale.killCycles} cycles × ${scale.writesPerCyc
       writing = false;
       await Promise.all(writers);
 
-      service = await startService({ dataDir: service.dataDir });
-      const restarted = new ApiClient(service.baseUrl, keys.testSecretKey);
+      await start();
       for (const { path, body } of acknowledged) {
-        const read = await restarted.get(path);
+        const read = await api.get(path);
         expect(read.status, path).to.equal(200);
         expect(read.body, path).to.deep.equal(body);
       }
     }
 
-    const api = new ApiClient(service.baseUrl, keys.testSecretKey);
     const kept = { customers: await everything(api, '/customers'), charges: await everything(api, '/charges') };
     const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
     expect(rebuild.code, rebuild.stderr).to.equal(0);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { cardDetails, createOtherAccount, type Customer } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
 import { suiteTimeoutMs } from './scale.ts';
 
 type Operation = { method: 'get' | 'post' | 'delete'; path: string };
@@ -16,8 +17,18 @@ type Body = Record<string, unknown>;
  */
 describe('tenant isolation matrix: every resource, every key kind', function () {
   this.timeout(suiteTimeoutMs);
-  let service: ServiceProcess;
-  let owner: ApiClient;
+  const {
+    api: owner,
+    service,
+    keys,
+  } = useService({
+    env: {
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      NETWORK_DISPUTE_DELAY_MS: '100',
+      NETWORK_FRAUD_WARNING_DELAY_MS: '100',
+    },
+  });
   const owned = new Map<string, string>();
   let operations: Operation[] = [];
 
@@ -27,17 +38,7 @@ describe('tenant isolation matrix: every resource, every key kind', function () 
     return answer.body;
   };
 
-  before(async () => {
-    service = await startService({
-      env: {
-        RATE_LIMIT_PER_SECOND: '1000000',
-        RATE_LIMIT_BURST: '1000000',
-        NETWORK_DISPUTE_DELAY_MS: '100',
-        NETWORK_FRAUD_WARNING_DELAY_MS: '100',
-      },
-    });
-    const keys = service.keys!;
-    owner = new ApiClient(service.baseUrl, keys.testSecretKey);
+  before('one object of every resource, owned by the default account in test mode', async () => {
     const credits = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
     expect(credits.code, credits.stderr).to.equal(0);
 
@@ -137,11 +138,6 @@ describe('tenant isolation matrix: every resource, every key kind', function () 
     );
   });
 
-  after(async () => {
-    await service.stop();
-    removeDataDir(service.dataDir);
-  });
-
   const fill = (path: string): string =>
     path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const id = owned.get(name);
@@ -150,7 +146,6 @@ describe('tenant isolation matrix: every resource, every key kind', function () 
     });
 
   it('gives strangers nothing: no object, no listing, no change', async () => {
-    const keys = service.keys!;
     const other = await createOtherAccount(owner, service.dataDir, 'Stranger');
     const strangers: [string, ApiClient][] = [
       ['other account, secret key', other.api],
