@@ -143,6 +143,11 @@ describeWithRedis('subscription renewals survive a killed BullMQ worker', functi
       await settled(subscription.id);
       await survivor.stop();
 
+      // The projector runs in its own process: the capture becomes readable a moment after it is made.
+      await waitUntil(
+        async () => (await chargesOf(api, customerId, subscription.id))[0]?.captured === true,
+        'the capture to be readable',
+      );
       const charges = await chargesOf(api, customerId, subscription.id);
       expect(charges).to.have.length(1);
       expect(charges[0]).to.include({ amount: 2500, status: 'successful', captured: true, type: 'first_recurring' });
