@@ -24,8 +24,9 @@ export function parameterName(path: readonly PropertyKey[]): string {
 
 function messageFor(issues: readonly z.core.$ZodIssue[]): string {
   // A misspelt parameter also shows up as a missing one; the unknown name is the better hint.
-  const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
-  if (!issue) return 'Invalid request';
+  const first = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
+  if (!first) return 'Invalid request';
+  const issue = withinUnion(first);
   if (issue.code === 'unrecognized_keys')
     return `Unknown parameter: ${parameterName([...issue.path, issue.keys[0] ?? ''])}`;
   const name = parameterName(issue.path);
@@ -37,6 +38,21 @@ function messageFor(issues: readonly z.core.$ZodIssue[]): string {
     return missingParameter(name).message;
   if (!name) return `Invalid request: ${issue.message}`;
   return `Invalid parameter: ${name} ${issue.message}`;
+}
+
+/**
+ * A parameter that takes one of several shapes (an id or an object of details) and matches one by
+ * type but fails inside it: the problem inside that shape names the parameter better
+ * (`paymentMethod[type]: Must not be empty.` rather than "paymentMethod is invalid").
+ */
+function withinUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.input === undefined) return issue;
+  const wrongType = (branch: readonly z.core.$ZodIssue[]) =>
+    branch.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0);
+  const matching = issue.errors.filter((branch) => !wrongType(branch));
+  const branch = matching.length === 1 ? matching[0]! : null;
+  const inner = branch && (branch.find((candidate) => candidate.code === 'unrecognized_keys') ?? branch[0]);
+  return inner ? withinUnion({ ...inner, path: [...issue.path, ...inner.path] }) : issue;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { chargesProjection } from '../charges-projection.ts';
+import { clientObjectsProjection } from '../client-objects-projection.ts';
 import { networkOutcomesDueProjection } from '../network-outcomes-due-projection.ts';
 import { paymentMethodChargesDueProjection } from '../payment-method-charges-due-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
@@ -9,7 +10,12 @@ import { chargeView } from '../views/charge-view.ts';
  * (their `data` is the charge: `docs/events.md`).
  */
 export const chargeReadSide = {
-  projections: [chargesProjection, networkOutcomesDueProjection, paymentMethodChargesDueProjection],
+  projections: [
+    chargesProjection,
+    networkOutcomesDueProjection,
+    clientObjectsProjection,
+    paymentMethodChargesDueProjection,
+  ],
   publicEvents: publicEvents(
     chargeView,
     [

@@ -7,6 +7,7 @@ import { delayedConfirmationTypes } from '../../packages/domain/payment-method/p
 import { newId } from '../../packages/ids/object-id.ts';
 import type { Logger } from '../../packages/observability/logger.ts';
 import { chargesCollection } from '../../projections/charges-projection.ts';
+import { clientObjectsCollection } from '../../projections/client-objects-projection.ts';
 import type { ChargeDoc } from '../../projections/views/charge-view.ts';
 import type { Platform } from '../platform.ts';
 
@@ -47,8 +48,8 @@ export function paymentRedirectPage(platform: Platform, logger: Logger): Router 
   async function chargeOf(req: Request): Promise<ChargeDoc | null> {
     const clientObjectId = String(req.params.clientObjectId ?? '');
     if (!CLIENT_OBJECT_ID.test(clientObjectId)) return null;
-    const page = await platform.readModels.collection(chargesCollection).list({ filter: { clientObjectId }, limit: 1 });
-    return page.list[0] ?? null;
+    const clientObject = await platform.readModels.collection(clientObjectsCollection).get(clientObjectId);
+    return clientObject ? platform.readModels.collection(chargesCollection).get(clientObject.chargeId) : null;
   }
 
   router.get(path, async (req, res) => {
@@ -87,9 +88,14 @@ export function paymentRedirectPage(platform: Platform, logger: Logger): Router 
       res.redirect(303, returnAddress(charge));
     } catch (error) {
       if (error instanceof DomainError) {
-        // Already decided (a second click, a reload): the merchant's page shows the charge as it is.
+        // Already decided (a second click, a reload, a concurrent choice): once the read side shows
+        // the decision, the payer goes back to the merchant's page like the first time.
+        await platform.readModels
+          .waitFor(await platform.events.headPosition(), platform.config.readYourWritesTimeoutMs)
+          .catch(() => undefined);
         const charge = await chargeOf(req).catch(() => null);
-        if (charge && charge.status !== 'pending') return res.redirect(303, returnAddress(charge));
+        const decided = charge && (charge.status !== 'pending' || charge.flow?.nextAction === 'wait');
+        if (decided) return res.redirect(303, returnAddress(charge));
         return sendPage(res, 400, messagePage('This choice is not possible', error.message, charge ?? undefined));
       }
       logger.error('Payment redirect choice failed', { error });

@@ -137,6 +137,33 @@ describe('payment-method charges over HTTP', function () {
     expect(await typesOf(api, charge.id)).to.deep.equal(['CHARGE_UPDATED', 'CHARGE_SUCCEEDED']);
   });
 
+  it('records exactly one outcome when the payer chooses many times at once', async () => {
+    const charge = await createPaymentMethodCharge(api, { paymentMethod: { type: 'blik' } });
+    const outcomes = ['authorize', 'decline', 'processing'];
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => completeRedirect(charge, outcomes[index % 3]!)),
+    );
+    expect(answers.map((answer) => answer.status)).to.deep.equal(answers.map(() => 303));
+    const decided = await getCharge(charge.id);
+    const types = await typesOf(api, charge.id);
+    if (decided.status === 'pending') {
+      expect(decided.flow.nextAction).to.equal('wait');
+      expect(types).to.deep.equal(['CHARGE_UPDATED']);
+    } else {
+      expect(types).to.deep.equal([decided.status === 'successful' ? 'CHARGE_SUCCEEDED' : 'CHARGE_FAILED']);
+    }
+  });
+
+  it('replays a payment-method charge under the same Idempotency-Key', async () => {
+    const json = { amount: 700, currency: 'EUR', paymentMethod: { type: 'eps' }, flow: { returnUrl: RETURN_URL } };
+    const headers = { 'Idempotency-Key': `pm-charge-${Date.now()}` };
+    const first = await api.post<PaymentMethodCharge>('/charges', { json, headers });
+    const again = await api.post<PaymentMethodCharge>('/charges', { json, headers });
+    expect(again.body.id).to.equal(first.body.id);
+    expect(again.body.paymentMethod.id).to.equal(first.body.paymentMethod.id);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+  });
+
   it('refuses processing for a method that confirms at once, and an outcome that does not exist', async () => {
     const charge = await createPaymentMethodCharge(api, { paymentMethod: { type: 'apple_pay' } });
     expect((await completeRedirect(charge, 'processing')).status).to.equal(400);
@@ -199,7 +226,15 @@ describe('payment-method charges over HTTP', function () {
       ],
       [
         { ...base, paymentMethod: { type: 'cash' }, flow: { returnUrl: RETURN_URL } },
-        'Invalid parameter: paymentMethod',
+        'Invalid parameter: paymentMethod[type] must be one of: alipay, apple_pay',
+      ],
+      [
+        { ...base, paymentMethod: { billing: { name: 'A' } }, flow: { returnUrl: RETURN_URL } },
+        'paymentMethod[type]: Must not be empty.',
+      ],
+      [
+        { ...base, paymentMethod: 'card_123', flow: { returnUrl: RETURN_URL } },
+        'Invalid parameter: paymentMethod must be an id starting with pm_',
       ],
     ];
     for (const [json, message] of cases) {

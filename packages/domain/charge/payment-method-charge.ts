@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 import type { PaymentMethodDetails } from '../payment-method/payment-method-events.ts';
 import type { ChargeAttempt, ChargeFailure } from './charge-events.ts';
 
@@ -54,12 +55,12 @@ export type PaymentMethodChargeFailed = DomainEvent<
 export type PaymentMethodChargeEvent =
   ChargePending | PaymentMethodChargeProcessing | PaymentMethodChargeAuthorized | PaymentMethodChargeFailed;
 
-export const paymentMethodChargeEventTypes: ReadonlyArray<PaymentMethodChargeEvent['type']> = [
+export const paymentMethodChargeEventTypes = everyType<PaymentMethodChargeEvent>()([
   'ChargePending',
   'PaymentMethodChargeProcessing',
   'PaymentMethodChargeAuthorized',
   'PaymentMethodChargeFailed',
-];
+]);
 
 /** How each failure reads on the charge (`failureCode`, `failureMessage`). */
 export const providerFailures: Readonly<Record<'declined' | 'expired', Omit<ChargeFailure, 'blacklistRuleId'>>> = {

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 import { streamName } from '../resources.ts';
 
 /** Stream of one uploaded file: `file-<file_id>`. */
@@ -31,4 +32,4 @@ export type FileUploaded = DomainEvent<'FileUploaded', FileDetails>;
 
 export type FileEvent = FileUploaded;
 
-export const fileEventTypes: ReadonlyArray<FileEvent['type']> = ['FileUploaded'];
+export const fileEventTypes = everyType<FileEvent>()(['FileUploaded']);

@@ -1,5 +1,6 @@
 import type { Billing } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
+import { everyType } from '../event-types.ts';
 import { streamName } from '../resources.ts';
 import type { Metadata } from '../metadata.ts';
 
@@ -52,7 +53,7 @@ export type PaymentMethodDeleted = DomainEvent<'PaymentMethodDeleted', { payment
 
 export type PaymentMethodEvent = PaymentMethodCreated | PaymentMethodDeleted;
 
-export const paymentMethodEventTypes: ReadonlyArray<PaymentMethodEvent['type']> = [
+export const paymentMethodEventTypes = everyType<PaymentMethodEvent>()([
   'PaymentMethodCreated',
   'PaymentMethodDeleted',
-];
+]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
+import { clientObjectsCollection } from '../../../projections/client-objects-projection.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 
 /** What a payer's page may know of a payment-method charge: no customer, card or metadata. */
@@ -49,9 +49,8 @@ export function clientObjectRoutes({ reader }: ApiDependencies): AnyRouteDefinit
       response: clientChargeSchema,
       async handler(request) {
         const { clientObjectId } = request.params;
-        const page = await reader.list(chargesCollection, request.auth, { limit: 1 }, { clientObjectId });
-        const charge = page.list[0];
-        if (!charge) throw new NotFoundError('Client object', clientObjectId);
+        const { chargeId } = await reader.get(clientObjectsCollection, clientObjectId, request.auth);
+        const charge = await reader.get(chargesCollection, chargeId, request.auth);
         return Object.fromEntries(Object.entries(charge).filter(([field]) => CLIENT_FIELDS.includes(field)));
       },
     }),
