@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.ts';
+import { allProjections } from '../../projections/index.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -64,8 +65,9 @@ describe('rebuilding projections while requests are served', function () {
 
     const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
     expect(rebuild.code, rebuild.stderr).to.equal(0);
+    // Every read model is named once in the report, whatever the resource order.
     const rebuilt = /Rebuilt: (.*)/.exec(rebuild.stdout)?.[1]?.split(', ') ?? [];
-    expect(rebuilt, rebuild.stdout).to.include.members(['accounts', 'customers', 'events']);
+    expect(rebuilt).to.have.members(allProjections().map((projection) => projection.name));
     // Keep serving across the switch and the drop of the old build.
     await new Promise((resolve) => setTimeout(resolve, 6500));
     serving = false;
