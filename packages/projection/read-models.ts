@@ -35,6 +35,7 @@ export class ReadModels {
   private refreshTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private inProcessRunner = false;
+  private settleScheduled = false;
 
   constructor(
     private readonly store: DocumentStore,
@@ -76,7 +77,13 @@ export class ReadModels {
     runner.on('committed', (name, generation, position) => {
       if (this.active.get(name) !== generation) return;
       this.checkpoints.set(name, position);
-      this.settleWaiters();
+      // A batch's commit moves every projection at once: settle the waiters once, after all of them.
+      if (this.settleScheduled) return;
+      this.settleScheduled = true;
+      queueMicrotask(() => {
+        this.settleScheduled = false;
+        this.settleWaiters();
+      });
     });
   }
 

@@ -35,6 +35,8 @@ export interface StartOptions {
   /** Reuse a data directory (restart tests); a fresh temporary one otherwise. */
   dataDir?: string;
   env?: Record<string, string>;
+  /** How long the start may take before the process is killed (default 30 s). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
     // `exited` never rejects; it only turns an early exit into a failed start.
     void exited.then((code) => reject(new Error(`service exited with ${code} before starting:\n${output}`)));
   });
-  const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const timeout = setTimeout(() => child.kill('SIGKILL'), options.startTimeoutMs ?? 30_000);
   const { port, keys } = await started.finally(() => clearTimeout(timeout));
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -1,0 +1,382 @@
+import { Presets, SingleBar } from 'cli-progress';
+import { Command, InvalidArgumentError } from 'commander';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createAccount } from '../../packages/commands/account-commands.ts';
+import { loadConfig } from '../../packages/config/environment.ts';
+import { customerStream } from '../../packages/domain/customer/customer-events.ts';
+import type { EventMetadata, NewEvent } from '../../packages/eventstore/event-store.ts';
+import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
+import { newId } from '../../packages/ids/object-id.ts';
+import { openPlatform } from '../../services/platform.ts';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
+
+/**
+ * `npm run bench:scale [-- --events N]`: the embedded profile with a large log. Seeds customers of
+ * 10 accounts straight into the event store (one append per customer, as the service makes them,
+ * in batches behind a progress bar) plus one customer changed 10,000 times, then measures:
+ * list latency (first page, and a page deep behind a cursor) with a small log and with the full
+ * one, a full projection rebuild when the service starts on an empty read store, the service's
+ * RSS after it, `streams show` of the 10,000-event stream, and the log's bytes on disk per event.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ACCOUNTS = 10;
+const LONG_STREAM_EVENTS = 10_000;
+const SMALL_LOG_EVENTS = 10_000;
+/** Appends started together: the log takes them one after the other, as concurrent requests. */
+const SEED_BATCH = 100;
+const LATENCY_REQUESTS = 200;
+/** Rate limit lifted; logging as in production (info: an access-log line per request). */
+const SERVICE_ENV = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+
+interface Account {
+  id: string;
+  secretKey: string;
+}
+
+interface Latency {
+  p50: number;
+  p99: number;
+}
+
+interface ListLatency {
+  objects: number;
+  perAccount: number;
+  firstPage: Latency;
+  deepPage: Latency;
+}
+
+const options = new Command()
+  .name('bench:scale')
+  .option('--events <count>', 'events in the log (at least 30,000)', positiveCount, 1_000_000)
+  .parse()
+  .opts<{ events: number }>();
+
+function positiveCount(raw: string): number {
+  const value = Number(raw.replaceAll(/[_,]/g, ''));
+  if (!Number.isInteger(value) || value < SMALL_LOG_EVENTS + LONG_STREAM_EVENTS + ACCOUNTS * 2 + 1000)
+    throw new InvalidArgumentError('a whole number of at least 30,000');
+  return value;
+}
+
+const format = (value: number, digits = 0): string =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function metadata(account: Account): EventMetadata {
+  return {
+    accountId: account.id,
+    mode: 'test',
+    actor: 'system:bench',
+    requestId: newId('req'),
+    occurredAt: new Date().toISOString(),
+    schemaVersion: currentSchemaVersion('CustomerCreated'),
+  };
+}
+
+function customerCreated(account: Account, customerId: string, n: number): NewEvent {
+  return {
+    id: randomUUID(),
+    type: 'CustomerCreated',
+    data: { customerId, email: `customer-${n}@example.com`, description: null, metadata: { n: String(n) } },
+    metadata: metadata(account),
+  };
+}
+
+/** Opens the accounts through the service's own command (their keys are needed to query). */
+async function openAccounts(dataDir: string): Promise<Account[]> {
+  const platform = await openPlatform(loadConfig({ ...process.env, DATA_DIR: dataDir }));
+  try {
+    const accounts: Account[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const keys = await createAccount(platform, `Scale ${i}`, {
+        actor: 'system:bench',
+        requestId: newId('req'),
+        now: () => new Date(),
+      });
+      accounts.push({ id: keys.id, secretKey: keys.testSecretKey });
+    }
+    return accounts;
+  } finally {
+    await platform.close();
+  }
+}
+
+/** Appends customers (one event each, round robin over the accounts) until the log holds `until` events. */
+async function seedCustomers(dataDir: string, accounts: Account[], until: number, label: string): Promise<void> {
+  const platform = await openPlatform(loadConfig({ ...process.env, DATA_DIR: dataDir }));
+  try {
+    const from = await platform.events.headPosition();
+    const bar = new SingleBar(
+      {
+        format: `${label.padEnd(28)} [{bar}] {percentage}% | {value}/{total} events | {eta}s left`,
+        hideCursor: true,
+        // Also when the output is a file or a pipe: a long seed shows that it moves.
+        noTTYOutput: true,
+        notTTYSchedule: 5000,
+      },
+      Presets.shades_classic,
+    );
+    bar.start(until - from, 0);
+    for (let n = from; n < until; n += SEED_BATCH) {
+      const count = Math.min(SEED_BATCH, until - n);
+      await Promise.all(
+        Array.from({ length: count }, (_, i) => {
+          const account = accounts[(n + i) % ACCOUNTS]!;
+          const customerId = newId('cust');
+          return platform.events.appendToStream(
+            customerStream(customerId),
+            [customerCreated(account, customerId, n + i)],
+            { expectedRevision: 'no_stream' },
+          );
+        }),
+      );
+      bar.update(n + count - from);
+    }
+    bar.stop();
+  } finally {
+    await platform.close();
+  }
+}
+
+/** One customer of the first account, changed until its stream holds `LONG_STREAM_EVENTS` events. */
+async function seedLongStream(dataDir: string, account: Account): Promise<string> {
+  const platform = await openPlatform(loadConfig({ ...process.env, DATA_DIR: dataDir }));
+  try {
+    const customerId = newId('cust');
+    const stream = customerStream(customerId);
+    let revision = (
+      await platform.events.appendToStream(stream, [customerCreated(account, customerId, 0)], {
+        expectedRevision: 'no_stream',
+      })
+    ).nextExpectedRevision;
+    for (let n = 1; n < LONG_STREAM_EVENTS; n += SEED_BATCH) {
+      const events: NewEvent[] = Array.from({ length: Math.min(SEED_BATCH, LONG_STREAM_EVENTS - n) }, (_, i) => ({
+        id: randomUUID(),
+        type: 'CustomerUpdated',
+        data: { customerId, description: `change ${n + i}` },
+        metadata: { ...metadata(account), schemaVersion: currentSchemaVersion('CustomerUpdated') },
+      }));
+      revision = (await platform.events.appendToStream(stream, events, { expectedRevision: revision }))
+        .nextExpectedRevision;
+    }
+    return customerId;
+  } finally {
+    await platform.close();
+  }
+}
+
+function basicAuth(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}
+
+async function getJson(service: ServiceProcess, path: string, key: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${service.baseUrl}${path}`, { headers: { authorization: basicAuth(key) } });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+  }
+}
+
+/** Whether the customers read model shows the newest customer of the log (the projections commit together). */
+async function caughtUp(service: ServiceProcess, account: Account, newestId: string): Promise<boolean> {
+  const page = await getJson(service, '/customers?limit=1', account.secretKey);
+  return (page.list as { id: string }[])[0]?.id === newestId;
+}
+
+async function latency(service: ServiceProcess, path: string, key: string): Promise<Latency> {
+  const times: number[] = [];
+  for (let i = 0; i < LATENCY_REQUESTS; i++) {
+    const started = performance.now();
+    await getJson(service, path, key);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (quantile: number): number => times[Math.min(times.length - 1, Math.floor(quantile * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+/** First page, and the page after the customer 90% of the way down the account's list. */
+async function listLatency(service: ServiceProcess, account: Account, objects: number): Promise<ListLatency> {
+  const perAccount = Math.floor(objects / ACCOUNTS);
+  const deepIndex = Math.floor(perAccount * 0.9);
+  // Walk to the deep cursor with the largest pages the API allows.
+  let cursor: string | undefined;
+  for (let seen = 0; seen < deepIndex;) {
+    const limit = Math.min(100, deepIndex - seen);
+    const page = await getJson(
+      service,
+      `/customers?limit=${limit}${cursor ? `&startingAfterId=${cursor}` : ''}`,
+      account.secretKey,
+    );
+    const list = page.list as { id: string }[];
+    if (list.length === 0) break;
+    cursor = list.at(-1)!.id;
+    seen += list.length;
+  }
+  return {
+    objects,
+    perAccount,
+    firstPage: await latency(service, '/customers?limit=10', account.secretKey),
+    deepPage: await latency(service, `/customers?limit=10&startingAfterId=${cursor}`, account.secretKey),
+  };
+}
+
+function newestCustomerOf(dataDir: string, account: Account): Promise<string> {
+  // The last append of the seed went to some account; ask the log which customer is the newest of this one.
+  return (async () => {
+    const platform = await openPlatform(loadConfig({ ...process.env, DATA_DIR: dataDir }));
+    try {
+      const head = await platform.events.headPosition();
+      for (let after = head - 100; ; after -= 100) {
+        const events = await platform.events.readAll({ afterPosition: Math.max(after, 0), maxCount: 100 });
+        const mine = events.filter(
+          (event) => event.metadata.accountId === account.id && event.type === 'CustomerCreated',
+        );
+        if (mine.length > 0) return String(mine.at(-1)!.data.customerId);
+        if (after <= 0) throw new Error('no customer of the account in the log');
+      }
+    } finally {
+      await platform.close();
+    }
+  })();
+}
+
+async function logHead(dataDir: string): Promise<number> {
+  const platform = await openPlatform(loadConfig({ ...process.env, DATA_DIR: dataDir }));
+  try {
+    return await platform.events.headPosition();
+  } finally {
+    await platform.close();
+  }
+}
+
+function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
+  return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+}
+
+function sizeOnDisk(path: string): number {
+  return [path, `${path}-wal`].filter(existsSync).reduce((total, file) => total + statSync(file).size, 0);
+}
+
+/** The compiled CLI (`npm run build`), so that the time is the command's, not TypeScript's. */
+async function timeShowStream(dataDir: string, customerId: string): Promise<{ seconds: number; lines: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['dist/cli/main.js', 'streams', 'show', customerId, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let lines = 0;
+  child.stdout.on('data', (chunk: Buffer) => (lines += chunk.toString().split('\n').length - 1));
+  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+  if (code !== 0) throw new Error(`streams show exited with ${code}`);
+  return { seconds: (performance.now() - started) / 1000, lines };
+}
+
+async function build(): Promise<void> {
+  const child = spawn('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+  if (code !== 0) throw new Error(`npm run build exited with ${code}`);
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-scale-'));
+  let service: ServiceProcess | undefined;
+  try {
+    await build();
+    const accounts = await openAccounts(dataDir);
+    const [first] = accounts as [Account, ...Account[]];
+    const longStream = await seedLongStream(dataDir, first);
+    // Events that are not customers of their own: the accounts' and the long stream's changes.
+    const base = (await logHead(dataDir)) - 1;
+    await seedCustomers(dataDir, accounts, base + SMALL_LOG_EVENTS, 'Seeding the small log');
+
+    process.stderr.write('Starting the service on the small log; measuring list latency…\n');
+    service = await startService({ dataDir, env: SERVICE_ENV, startTimeoutMs: 3_600_000 });
+    let newest = await newestCustomerOf(dataDir, first);
+    await waitUntil(() => caughtUp(service!, first, newest), 'the projections', 600_000);
+    const small = await listLatency(service, first, SMALL_LOG_EVENTS);
+    await service.stop();
+    service = undefined;
+
+    await seedCustomers(dataDir, accounts, options.events, 'Seeding the full log');
+    const head = await logHead(dataDir);
+    newest = await newestCustomerOf(dataDir, first);
+
+    // A full rebuild: the service starts on an empty read store and projects the whole log.
+    for (const file of ['read.sqlite', 'read.sqlite-wal', 'read.sqlite-shm'])
+      rmSync(join(dataDir, file), { force: true });
+    process.stderr.write(`Rebuilding every read model from ${format(head)} events…\n`);
+    const rebuildStarted = performance.now();
+    service = await startService({ dataDir, env: SERVICE_ENV, startTimeoutMs: 3_600_000 });
+    await waitUntil(() => caughtUp(service!, first, newest), 'the rebuild', 3_600_000);
+    const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+    const rssAfterRebuild = rssMiB(service.pid);
+    const objects = head - base;
+    const large = await listLatency(service, first, objects);
+    await service.stop();
+    service = undefined;
+
+    process.stderr.write('Measuring streams show and the files…\n');
+    const show = await timeShowStream(dataDir, longStream);
+    const eventBytes = sizeOnDisk(join(dataDir, 'events.sqlite'));
+    const readBytes = sizeOnDisk(join(dataDir, 'read.sqlite'));
+
+    const ms = (value: number): string => format(value, 1);
+    const cpuList = cpus();
+    console.log('');
+    console.log(`| measurement | ${format(small.objects)} customers | ${format(large.objects)} customers | ratio |`);
+    console.log('| --- | ---: | ---: | ---: |');
+    for (const [name, key] of [
+      ['list first page (limit=10) p50 / p99 ms', 'firstPage'],
+      [`list page 90% deep behind a cursor p50 / p99 ms`, 'deepPage'],
+    ] as const) {
+      console.log(
+        `| ${name} | ${ms(small[key].p50)} / ${ms(small[key].p99)} | ${ms(large[key].p50)} / ${ms(large[key].p99)} | ` +
+          `${format(large[key].p50 / small[key].p50, 2)} |`,
+      );
+    }
+    console.log('');
+    console.log('| measurement | value |');
+    console.log('| --- | ---: |');
+    console.log(`| events in the log | ${format(head)} |`);
+    console.log(
+      `| full projection rebuild at service start (to the last customer listed) | ${format(rebuildSeconds, 1)} s, ${format(head / rebuildSeconds)} events/s |`,
+    );
+    console.log(`| service RSS after the rebuild | ${format(rssAfterRebuild)} MiB |`);
+    console.log(
+      `| \`streams show\` of a ${format(LONG_STREAM_EVENTS)}-event stream (compiled CLI, process start to exit, --json) | ${format(show.seconds, 2)} s (${format(show.lines)} lines) |`,
+    );
+    console.log(
+      `| event store on disk | ${format(eventBytes / 2 ** 20, 1)} MiB, ${format(eventBytes / head)} bytes per event |`,
+    );
+    console.log(`| read store on disk | ${format(readBytes / 2 ** 20, 1)} MiB |`);
+    console.log('');
+    console.log(
+      `Command: \`npm run bench:scale -- --events ${options.events}\` — ${ACCOUNTS} accounts (customers round robin, ` +
+        `one account listed: ${format(small.perAccount)} and ${format(large.perAccount)} of its customers), ` +
+        `${LATENCY_REQUESTS} sequential requests per latency, node ${process.version}, ${cpuList.length} CPUs ` +
+        `(${cpuList[0]?.model.trim() ?? 'unknown'}), data in ${tmpdir()}.`,
+    );
+  } finally {
+    await service?.stop();
+    removeDataDir(dataDir);
+  }
+}
+
+await main();
