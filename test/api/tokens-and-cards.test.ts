@@ -102,10 +102,10 @@ describe('tokens and saved cards over HTTP', function () {
         /number: Must not be empty\./,
       );
       const { cvc: _cvc, ...withoutCvc } = cardDetails('4242424242424242');
-      expectBadRequest(await publicApi.post('/tokens', { json: withoutCvc }), /^Missing required parameter: cvc$/);
+      expectBadRequest(await publicApi.post('/tokens', { json: withoutCvc }), /^cvc: Must not be empty\.$/);
       expectBadRequest(
         await api.post('/charges', { json: { amount: 100, currency: 'EUR', card: withoutCvc } }),
-        /^Missing required parameter: card\[cvc\]$/,
+        /^card\[cvc\]: Must not be empty\.$/,
       );
     });
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAccount } from '../../../packages/commands/account-commands.ts';
 import type { CommandContext } from '../../../packages/commands/command-context.ts';
 import { loadConfig } from '../../../packages/config/environment.ts';
 import { PaymentDeclined } from '../../../packages/commands/payment-declined.ts';
@@ -18,10 +19,17 @@ describe('a charge request run twice at once', function () {
   this.timeout(20_000);
   let dataDir: string;
   let platform: Platform;
+  let accountId: string;
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'payments-twice-'));
     platform = await openPlatform(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }));
+    // A real account: charges read its settings (accepted currencies and brands).
+    ({ id: accountId } = await createAccount(platform, 'Twice', {
+      actor: 'system:test',
+      requestId: 'req_account',
+      now: () => new Date(),
+    }));
   });
 
   after(async () => {
@@ -30,7 +38,7 @@ describe('a charge request run twice at once', function () {
   });
 
   const context = (requestToken: string): CommandContext => ({
-    accountId: 'acct_twice',
+    accountId,
     mode: 'test',
     actor: 'key_twice',
     requestId: 'req_twice',

@@ -177,7 +177,7 @@ describe('replaying card events stored in the version 1 shape (expiry as numbers
     expect(token!._card).to.include({ expMonth: '5', expYear: '2031' });
   });
 
-  it('answers the expiry of current events as before: no leading zero, four-digit year', async () => {
+  it('answers the expiry of current events as the client sent it: the month as sent, a two-digit year in four digits', async () => {
     const asSent = { ...versionOneCard, expMonth: '05', expYear: '31' };
     const metadata = { ...versionOneMetadata, schemaVersion: 2 };
     await events.appendToStream(
@@ -205,8 +205,8 @@ describe('replaying card events stored in the version 1 shape (expiry as numbers
       { expectedRevision: 2 },
     );
     const { card, token } = await projected('card_old', 'tok_new');
-    expect(card).to.include({ expMonth: '9', expYear: '2033' });
-    expect(token).to.include({ expMonth: '5', expYear: '2031' });
+    expect(card).to.include({ expMonth: '09', expYear: '2033' });
+    expect(token).to.include({ expMonth: '05', expYear: '2031' });
     expect(token!._card).to.include({ expMonth: '05', expYear: '31' });
   });
 
