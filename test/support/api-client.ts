@@ -1,8 +1,10 @@
 /**
- * A small HTTP client for API tests: real requests, JSON or form bodies, Basic auth. It sends
- * `X-Forwarded-Proto: https` like a TLS-terminating proxy in front of the service would (test
- * services trust loopback proxies), so live-mode requests pass the HTTPS requirement; tests of
- * that requirement make their own requests.
+ * A small HTTP client for API tests: real requests, JSON or form bodies, Basic auth. With a
+ * live-mode key it sends `X-Forwarded-Proto: https` like a TLS-terminating proxy in front of the
+ * service would (test services trust loopback proxies), so live-mode requests pass the HTTPS
+ * requirement; test-mode requests stay plain HTTP from loopback, as a developer's would, so the
+ * URLs the service builds from the request (redirect pages, file downloads) are reachable by the
+ * test. Tests of the HTTPS requirement make their own requests.
  */
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
@@ -56,8 +58,9 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { 'x-forwarded-proto': 'https', ...options.headers };
     const key = options.key === undefined ? this.key : options.key;
+    const live = key !== null && /^(sk|pk)_live_/.test(key);
+    const headers: Record<string, string> = { ...(live ? { 'x-forwarded-proto': 'https' } : {}), ...options.headers };
     if (key !== null) headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
     let body: string | undefined;
     if (options.json !== undefined) {
