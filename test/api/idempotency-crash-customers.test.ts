@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.ts';
 import { useCrashingService } from '../support/crashing-service.ts';
+import { runCli } from '../support/service-process.ts';
 import { cardDetails, eventsOf, type Charge, type Customer, type Page } from '../support/payments.ts';
 
 /**
@@ -124,6 +125,9 @@ describe('idempotent customer creates and given answers across a crash of the se
         json: { amount: 700, currency: 'EUR', card: cardDetails('4242424242424242') },
         headers: { 'idempotency-key': 'credit-once' },
       });
+    // Credits are for accounts whose business model allows them (refused by default).
+    const allowed = await runCli(['accounts', 'settings', service.accountId, '--credits', 'allowed'], service.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
     await service.crashAt('credit.after-network-call', credit);
     const api = await service.start();
     const retry = await credit(api);

@@ -11,6 +11,8 @@ export interface CrashingService {
   /** A client with the default account's test secret key, following the service across restarts. */
   readonly api: ApiClient;
   readonly dataDir: string;
+  /** The default account's id. */
+  readonly accountId: string;
   /** Restarts the service (unarmed) on the same data, stopping it first if it runs. */
   start(): Promise<ApiClient>;
   stop(): Promise<void>;
@@ -46,6 +48,9 @@ export function useCrashingService(): CrashingService {
     api: fixture.api,
     get dataDir() {
       return fixture.service.dataDir;
+    },
+    get accountId() {
+      return fixture.keys.id;
     },
     async start() {
       await start();
