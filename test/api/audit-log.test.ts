@@ -188,7 +188,14 @@ describe('tamper-evident log: audit verify, seal-existing, export and replay', f
     expect(objects.get(customer.body.id)).to.deep.equal((await api.get(`/customers/${customer.body.id}`)).body);
     expect(objects.get(charge.body.id)).to.deep.equal((await api.get(`/charges/${charge.body.id}`)).body);
 
-    const tampered = readFileSync(file, 'utf8').replace('"amount":1500', '"amount":15');
+    // Edit the charge's own event (its authorization intent carries the amount too).
+    const tampered = readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) =>
+        line.includes(`"streamId":"charge-${charge.body.id}"`) ? line.replace('"amount":1500', '"amount":15') : line,
+      )
+      .join('\n');
+    expect(tampered).to.not.equal(readFileSync(file, 'utf8'));
     writeFileSync(file, tampered);
     const broken = await cli('audit', 'replay', file);
     expect(broken.code).to.equal(1);
