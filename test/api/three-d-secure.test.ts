@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type ApiError, type Charge, type Token } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 const CHALLENGE = '4000000000003220';
@@ -126,6 +127,9 @@ describe('3-D Secure verification of tokens', function () {
   });
 
   it('a credit with a verified token carries its 3-D Secure result', async () => {
+    // Credits are for accounts whose business model allows them (refused by default).
+    const allowed = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
     const token = await verifiedToken(FRICTIONLESS, 700, 'USD');
     const credit = await api.post<{ threeDSecureInfo: unknown }>('/credits', {
       json: { amount: 700, currency: 'USD', card: token.id },
@@ -169,11 +173,14 @@ describe('3-D Secure verification of tokens', function () {
   });
 
   it("records the payer's browser data on tokens made with the public key, not with the secret key", async () => {
-    // Without TRUST_PROXY a forwarded address is the client's claim only: not taken.
+    // The test service trusts proxies on loopback (TRUST_PROXY=loopback), as behind a local
+    // TLS-terminating proxy: the forwarded address is the payer's.
     const headers = {
       'user-agent': 'Mozilla/5.0 (Payer)',
       'accept-language': 'fr-FR,fr;q=0.9',
       'x-forwarded-for': '81.2.69.160',
+      // A public client reaches the service through the TLS-terminating proxy only.
+      'x-forwarded-proto': 'https',
     };
     const fromBrowser = await browser.post<Token>('/tokens', {
       json: { ...cardDetails(FRICTIONLESS), fraudCheckData: { email: 'payer@example.com', ipAddress: '10.9.9.9' } },
@@ -183,7 +190,8 @@ describe('3-D Secure verification of tokens', function () {
     // The observed address replaces what the page claimed; what only the page knows is kept.
     expect(paid.body.card.fraudCheckData).to.deep.equal({
       email: 'payer@example.com',
-      ipAddress: '127.0.0.1',
+      ipAddress: '81.2.69.160',
+      ipCountry: 'GB',
       userAgent: 'Mozilla/5.0 (Payer)',
       acceptLanguage: 'fr-FR,fr;q=0.9',
     });
@@ -202,6 +210,22 @@ describe('3-D Secure verification of tokens', function () {
   }
 });
 
+describe("the payer's IP address without a trusted proxy (TRUST_PROXY=false)", function () {
+  this.timeout(60_000);
+  const { api, keys } = useService({ env: { TRUST_PROXY: 'false' } });
+
+  it("takes a forwarded address as the client's claim only: the connection's address is recorded", async () => {
+    const token = await api.post<Token>('/tokens', {
+      key: keys.testPublicKey,
+      json: cardDetails('4242424242424242'),
+      headers: { 'x-forwarded-for': '81.2.69.160' },
+    });
+    const paid = await api.post<Charge>('/charges', { json: { amount: 500, currency: 'EUR', card: token.body.id } });
+    expect(paid.body.card.fraudCheckData).to.deep.include({ ipAddress: '127.0.0.1' });
+    expect(paid.body.card.fraudCheckData).to.not.have.property('ipCountry');
+  });
+});
+
 describe("the payer's IP address behind a load balancer (TRUST_PROXY=1)", function () {
   this.timeout(60_000);
   const { api, keys } = useService({ env: { TRUST_PROXY: '1' } });
@@ -210,7 +234,7 @@ describe("the payer's IP address behind a load balancer (TRUST_PROXY=1)", functi
     const token = await api.post<Token>('/tokens', {
       key: keys.testPublicKey,
       json: cardDetails('4242424242424242'),
-      headers: { 'x-forwarded-for': '81.2.69.160', 'user-agent': 'Payer/1.0' },
+      headers: { 'x-forwarded-for': '81.2.69.160', 'x-forwarded-proto': 'https', 'user-agent': 'Payer/1.0' },
     });
     const paid = await api.post<Charge>('/charges', { json: { amount: 500, currency: 'GBP', card: token.body.id } });
     expect(paid.body.card.fraudCheckData).to.deep.include({ ipAddress: '81.2.69.160', ipCountry: 'GB' });
