@@ -74,6 +74,9 @@ export class ApiClient {
     for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+    // A file download (or any other non-JSON answer) comes back as its text.
+    const json = /json/.test(response.headers.get('content-type') ?? 'application/json');
+    const answer: unknown = text ? (json ? JSON.parse(text) : text) : null;
+    return { status: response.status, headers: response.headers, body: answer as T };
   }
 }
