@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type ApiError, type Charge, type Token } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 const CHALLENGE = '4000000000003220';
@@ -15,8 +16,11 @@ describe('3-D Secure verification of tokens', function () {
   /** The payer's browser: the public key. */
   let browser: ApiClient;
 
-  before(() => {
+  before(async () => {
     browser = api.withKey(keys.testPublicKey);
+    // Credits are refused unless the account's business model allows them.
+    const allowed = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
   });
 
   async function verifiedToken(number: string, amount = 1000, currency = 'EUR'): Promise<Token> {
@@ -169,7 +173,8 @@ describe('3-D Secure verification of tokens', function () {
   });
 
   it("records the payer's browser data on tokens made with the public key, not with the secret key", async () => {
-    // Without TRUST_PROXY a forwarded address is the client's claim only: not taken.
+    // The test service trusts the proxy on loopback (TRUST_PROXY=loopback): the forwarded address
+    // is the payer's, and its country comes from the offline GeoIP data.
     const headers = {
       'user-agent': 'Mozilla/5.0 (Payer)',
       'accept-language': 'fr-FR,fr;q=0.9',
@@ -183,7 +188,8 @@ describe('3-D Secure verification of tokens', function () {
     // The observed address replaces what the page claimed; what only the page knows is kept.
     expect(paid.body.card.fraudCheckData).to.deep.equal({
       email: 'payer@example.com',
-      ipAddress: '127.0.0.1',
+      ipAddress: '81.2.69.160',
+      ipCountry: 'GB',
       userAgent: 'Mozilla/5.0 (Payer)',
       acceptLanguage: 'fr-FR,fr;q=0.9',
     });
