@@ -89,7 +89,7 @@ export class TestClockCommands {
       // waiting for a past_due period to be paid) runs when it can, as a late worker would.
       time = Math.max(time, due.step.at);
       const at = new Date(time * 1000);
-      const context: CommandContext = { ...system, ...tenant, now: () => at };
+      const context: CommandContext = { ...system, ...tenant, now: () => at, testClockId };
       position = Math.max(
         position,
         (await this.deps.subscriptions.runStep(due.subscriptionId, due.step, context, { captureInline: true })) ?? 0,

@@ -85,7 +85,11 @@ describe('subscription renewals (test clocks)', function () {
     );
     for (let month = 1; month < 12; month++)
       expect(periodStarts.has(monthsAfter(T0, month)), `period ${month}`).to.equal(true);
-    expect(events[0]!.created).to.equal(monthsAfter(T0, 11));
+    // Dated when recorded; the clock's time of the change is testClockTime.
+    expect(events[0]!.testClockTime).to.equal(monthsAfter(T0, 11));
+    expect(events[0]!.created)
+      .to.be.at.most(Math.ceil(Date.now() / 1000))
+      .and.not.equal(monthsAfter(T0, 11));
   });
 
   it('applies a plan amount change from the next renewal only', async () => {
