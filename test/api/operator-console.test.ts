@@ -1,18 +1,18 @@
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import type { Customer, Page as ListPage } from '../support/payments.ts';
+import { screenshotDir } from '../support/browser.ts';
 import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createEndpoint, type WebhookDelivery } from '../support/webhooks.ts';
 
 const OPERATOR_TOKEN = 'console-test-operator-token-0123456789abcdef';
-const SCREENSHOT = resolve(import.meta.dirname, '../../docs/images/operator-console.png');
 
 describe('operator console in a browser (headless Chromium)', function () {
   this.timeout(120_000);
@@ -125,8 +125,8 @@ describe('operator console in a browser (headless Chromium)', function () {
     expect(await row.textContent())
       .to.include('CUSTOMER_CREATED')
       .and.to.include('HTTP 500');
-    mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // docs/images/operator-console.png with UPDATE_SCREENSHOTS=1; a temporary file otherwise.
+    await page.screenshot({ path: join(screenshotDir(), 'operator-console.png'), fullPage: true });
 
     receiver.respondWith(() => 200);
     const received = receiver.received.length;
