@@ -113,6 +113,7 @@ async function executeRoute(
       ...(caller.idempotent && { idempotencyKey: caller.idempotent.key, requestToken: caller.idempotent.token }),
       headers: handlerHeaders(req),
       ip: req.ip ?? req.socket.remoteAddress ?? '',
+      protocol: req.protocol === 'https' ? 'https' : 'http',
     };
     const file = uploadedFileOf(req);
     if (file) ctx.file = file;

@@ -27,6 +27,8 @@ export interface RequestContext<P, Q, B> {
   /** Request headers by lower-case name (Authorization excluded). */
   headers: Record<string, string | undefined>;
   ip: string;
+  /** The scheme the request came in with; `X-Forwarded-Proto` counts only from a trusted proxy (TRUST_PROXY). */
+  protocol: 'http' | 'https';
   /** The uploaded file of a route with `upload` (absent when the request carried none). */
   file?: UploadedFile;
 }

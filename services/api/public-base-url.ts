@@ -1,15 +1,17 @@
 import type { RequestContext } from '../../packages/http/route.ts';
 
+/** What of a request tells the address it was sent to. */
+export type RequestAddress = Pick<RequestContext<unknown, unknown, unknown>, 'headers' | 'protocol'>;
+
 /**
  * The address this service is reached at, for links it hands out (redirect pages, file
  * downloads): the scheme and host the request came in with. Behind a proxy that terminates TLS,
- * `X-Forwarded-Proto` gives the scheme.
+ * its `X-Forwarded-Proto` gives the scheme, but only when the proxy is trusted (TRUST_PROXY), as
+ * for the HTTPS rule: anyone else's header could otherwise turn the links into plain HTTP.
  */
-export function publicBaseUrl(request: Pick<RequestContext<unknown, unknown, unknown>, 'headers'>): string {
-  const forwarded = request.headers['x-forwarded-proto']?.split(',')[0]?.trim();
-  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : 'http';
+export function publicBaseUrl(request: RequestAddress): string {
   const given = request.headers.host ?? '';
   // Only a plain host[:port] makes it into an address handed out.
   const host = /^[A-Za-z0-9.[\]:-]{1,255}$/.test(given) ? given : 'localhost';
-  return `${scheme}://${host}`;
+  return `${request.protocol}://${host}`;
 }

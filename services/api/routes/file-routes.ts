@@ -3,7 +3,7 @@ import { InvalidRequestError, NotFoundError, missingParameter } from '../../../p
 import { defineRoute, FileDownload, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
-import { publicBaseUrl } from '../public-base-url.ts';
+import { publicBaseUrl, type RequestAddress } from '../public-base-url.ts';
 import { filesCollection as collection } from '../../../projections/files-projection.ts';
 import type { FileObject } from '../../../projections/views/file-view.ts';
 import { listOf } from '../schemas/common-schemas.ts';
@@ -21,7 +21,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 export function fileRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   /** A file as answered: the stored object plus its download address on this service. */
-  const withUrl = (file: FileObject, request: { headers: Record<string, string | undefined> }) => ({
+  const withUrl = (file: FileObject, request: RequestAddress) => ({
     ...file,
     url: `${publicBaseUrl(request)}/files/${file.id}/contents`,
   });
