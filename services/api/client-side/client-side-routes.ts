@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
+import { missingParameter } from '../../../packages/domain/errors.ts';
 import { challengeOpen } from '../../../packages/domain/token/token-decider.ts';
 import type { Authenticate } from '../../../packages/http/authenticate.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
@@ -86,8 +87,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       if (!answer.success)
         throw new HttpError(400, 'invalid_request', 'Invalid answer: needs token, key, outcome and a 6-digit code');
       const { token: tokenId, key, outcome } = answer.data;
-      if (outcome === 'complete' && answer.data.code === undefined)
-        throw new HttpError(400, 'invalid_request', 'Missing required parameter: code');
+      if (outcome === 'complete' && answer.data.code === undefined) throw missingParameter('code');
       const auth = await deps.authenticate(key);
       if (!auth) throw new HttpError(401, 'invalid_request', 'Invalid API key');
       const context = contextOf(auth);
