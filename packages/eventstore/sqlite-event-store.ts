@@ -21,6 +21,25 @@ const BUSY_TIMEOUT_MS = 5_000;
 const CATCH_UP_BATCH_SIZE = 500;
 /** How often live subscriptions look for appends made through another connection to the file. */
 const POLL_INTERVAL_MS = 100;
+/** Appends one group commit holds at most; a full group is written without waiting for the event loop to idle. */
+const MAX_GROUP_SIZE = 128;
+/** How long writes riding with the next append (`carryInNextCommit`) wait for one before committing alone. */
+const PASSENGER_MAX_WAIT_MS = 200;
+
+/** An append waiting in the queue for its group's commit. */
+interface QueuedAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * A write to another table of the events file that must be durable no later than the next append
+ * (e.g. a vault entry an event will reference): it is committed in the next group commit.
+ */
+export type CommitPassenger = (db: Connection) => void;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -35,6 +54,9 @@ const SCHEMA = `
     hash        TEXT,
     UNIQUE (stream_id, revision)
   )`;
+
+/** How one append of a group ended. */
+type Settled = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 interface EventRow {
   position: number;
@@ -58,6 +80,11 @@ const NO_LIMIT = -1;
  * - Position is the row's AUTOINCREMENT key. SQLite has a single writer, so positions are committed in
  *   increasing order and a reader never sees a gap that fills in later.
  * - Durability: WAL with `synchronous = FULL`; an append resolves only after its transaction is on disk.
+ * - Group commit: appends made while the event loop is busy (concurrent requests) queue up and are
+ *   written in one transaction, one fsync, when the loop next idles (`setImmediate`) or when
+ *   MAX_GROUP_SIZE are waiting. Each append runs in its own savepoint with its own revision check, in
+ *   the order it was made: a conflicting append is rolled back and fails alone, the others of its
+ *   group commit. Every promise of the group settles only after the group's commit is on disk.
  * - Retried appends are idempotent: if every event of a batch is already recorded, contiguously and in
  *   the same order, in this stream at the place the expected revision points to, the append succeeds
  *   again with the original result and writes nothing. Any other reuse of a recorded event id is a
@@ -74,16 +101,28 @@ export class SqliteEventStore implements EventStore {
   private readonly selectAll: Statement<[number, number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
   private readonly selectLastOfStream: Statement<[string], EventRow>;
-  private readonly appendTransaction: (
+  /** One append in a savepoint of the group's transaction: a throw rolls back that append only. */
+  private readonly appendInSavepoint: (
     streamId: string,
     events: NewEvent[],
     expected: ExpectedRevision,
   ) => AppendResult;
+  private readonly commitGroup: (group: QueuedAppend[], passengers: CommitPassenger[]) => Settled[];
+  private queue: QueuedAppend[] = [];
+  private passengers: CommitPassenger[] = [];
+  private flushScheduled: NodeJS.Immediate | undefined;
+  private passengerTimer: NodeJS.Timeout | undefined;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private poller: NodeJS.Timeout | undefined;
   private lastDataVersion = 0;
 
-  constructor(filePath: string) {
+  constructor(
+    filePath: string,
+    private readonly options: {
+      /** Told of every group commit once it is on disk: how many appends it carried (for metrics). */
+      onGroupCommit?: (appends: number) => void;
+    } = {},
+  ) {
     this.db = new Database(filePath, { timeout: BUSY_TIMEOUT_MS });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
@@ -109,20 +148,82 @@ export class SqliteEventStore implements EventStore {
       'SELECT * FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
     );
 
-    const transaction = this.db.transaction(this.appendWithinTransaction.bind(this));
-    // BEGIN IMMEDIATE takes the write lock before the revision check, so no other connection can append in between.
-    this.appendTransaction = transaction.immediate.bind(transaction);
+    // Called inside the group's transaction, better-sqlite3 runs it as a SAVEPOINT.
+    this.appendInSavepoint = this.db.transaction(this.appendWithinTransaction.bind(this));
+    const group = this.db.transaction(this.writeGroup.bind(this));
+    // BEGIN IMMEDIATE takes the write lock before the revision checks, so no other connection can append in between.
+    this.commitGroup = group.immediate.bind(group);
   }
 
-  async appendToStream(
+  appendToStream(
     streamId: string,
     events: NewEvent[],
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
-    if (events.length === 0) throw new RangeError(`Stream ${streamId}: nothing to append`);
-    const result = this.appendTransaction(streamId, events, options.expectedRevision);
-    for (const subscription of this.subscriptions) subscription.wake();
-    return result;
+    if (events.length === 0) return Promise.reject(new RangeError(`Stream ${streamId}: nothing to append`));
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queue.push({ streamId, events, expected: options.expectedRevision, resolve, reject });
+      if (this.queue.length >= MAX_GROUP_SIZE) this.flush();
+      else this.flushScheduled ??= setImmediate(() => this.flush());
+    });
+  }
+
+  /**
+   * Queues a write to the events file that commits with the next group of appends, so that it costs
+   * no fsync of its own and is on disk no later than any append made after this call. When no
+   * append comes within PASSENGER_MAX_WAIT_MS it commits alone. Lost if the process dies first,
+   * together with every append that could have depended on it.
+   */
+  carryInNextCommit(write: CommitPassenger): void {
+    this.passengers.push(write);
+    this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
+  }
+
+  /** Runs a read (or a schema change) on the events file's connection, outside any group. */
+  withConnection<T>(use: (db: Connection) => T): T {
+    return use(this.db);
+  }
+
+  /** Commits every queued append and passenger in one transaction, then settles their promises. */
+  private flush(): void {
+    if (this.flushScheduled) clearImmediate(this.flushScheduled);
+    if (this.passengerTimer) clearTimeout(this.passengerTimer);
+    this.flushScheduled = undefined;
+    this.passengerTimer = undefined;
+    const group = this.queue;
+    const passengers = this.passengers;
+    this.queue = [];
+    this.passengers = [];
+    if (group.length === 0 && passengers.length === 0) return;
+    let outcomes: Settled[];
+    try {
+      outcomes = this.commitGroup(group, passengers);
+    } catch (error) {
+      // Nothing of the group is written. Passengers ride again with the next group, so that an append
+      // that refers to one can never be durable without it.
+      this.passengers.unshift(...passengers);
+      if (passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
+      for (const append of group) append.reject(error);
+      return;
+    }
+    this.options.onGroupCommit?.(group.length);
+    group.forEach((append, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) append.resolve(outcome.result);
+      else append.reject(outcome.error);
+    });
+    if (group.length > 0) for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  private writeGroup(group: QueuedAppend[], passengers: CommitPassenger[]): Settled[] {
+    for (const write of passengers) write(this.db);
+    return group.map((append): Settled => {
+      try {
+        return { ok: true, result: this.appendInSavepoint(append.streamId, append.events, append.expected) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    });
   }
 
   async readStream(
@@ -154,6 +255,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    // Appends already made are written (and answered) before the file closes.
+    this.flush();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
     this.stopPolling();
     this.db.close();

@@ -140,6 +140,35 @@ export function describeEventStoreContract(adapterName: string, open: () => Prom
         for (const outcome of rejected) expect(outcome.reason).to.be.instanceOf(WrongExpectedRevisionError);
         expect(await store.readStream(streamId)).to.have.length(2);
       });
+
+      it('lets concurrent appends to different streams through while a conflicting one among them fails alone', async () => {
+        const existing = newStreamId();
+        await store.appendToStream(existing, [newEvent()], { expectedRevision: 'no_stream' });
+        const streams = Array.from({ length: 10 }, () => newStreamId());
+        const batches = streams.map(() => [newEvent(), newEvent()]);
+
+        const [conflict, ...outcomes] = await Promise.allSettled([
+          store.appendToStream(existing, [newEvent()], { expectedRevision: 'no_stream' }),
+          ...streams.map((streamId, index) =>
+            store.appendToStream(streamId, batches[index]!, { expectedRevision: 'no_stream' }),
+          ),
+        ]);
+
+        expect(conflict!.status).to.equal('rejected');
+        const error = (conflict as PromiseRejectedResult).reason as unknown;
+        expect(error).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(error).to.include({ streamId: existing, expected: 'no_stream', actual: 0 });
+        expect(await store.readStream(existing)).to.have.length(1);
+        for (const [index, streamId] of streams.entries()) {
+          expect(outcomes[index]!.status, streamId).to.equal('fulfilled');
+          const stream = await store.readStream(streamId);
+          expect(ids(stream)).to.deep.equal(ids(batches[index]!));
+          expect((outcomes[index] as PromiseFulfilledResult<{ position: number }>).value.position).to.equal(
+            stream[1]!.position,
+          );
+          expectUnbrokenChain(stream);
+        }
+      });
     });
 
     describe('readStream', () => {

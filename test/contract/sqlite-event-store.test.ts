@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { WrongExpectedRevisionError, type RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
+import { verifyLog } from '../../services/audit/verify-log.ts';
 import { newEvent, newStreamId, rejectionOf, waitUntil } from './event-store.contract.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,8 +22,11 @@ describe('SqliteEventStore', () => {
   const stores: SqliteEventStore[] = [];
 
   /** Opens a store on a file of its own, or on the given one; every store is closed after the test. */
-  function open(filePath = join(directory, `store-${(fileNumber += 1)}.sqlite`)): SqliteEventStore {
-    const store = new SqliteEventStore(filePath);
+  function open(
+    filePath = join(directory, `store-${(fileNumber += 1)}.sqlite`),
+    options: ConstructorParameters<typeof SqliteEventStore>[1] = {},
+  ): SqliteEventStore {
+    const store = new SqliteEventStore(filePath, options);
     stores.push(store);
     return store;
   }
@@ -103,6 +107,114 @@ describe('SqliteEventStore', () => {
     await subscription.unsubscribe();
 
     expect(received.map((event) => event.revision)).to.deep.equal(Array.from({ length: 1200 }, (_, index) => index));
+  });
+
+  describe('group commit', () => {
+    /** A store that records the number of appends of each group commit it makes. */
+    function openCounting(): { store: SqliteEventStore; groups: number[] } {
+      const groups: number[] = [];
+      return { store: open(undefined, { onGroupCommit: (appends) => groups.push(appends) }), groups };
+    }
+
+    it('writes concurrent appends to different streams in one commit, and every one succeeds', async () => {
+      const { store, groups } = openCounting();
+      const streams = Array.from({ length: 25 }, () => newStreamId());
+
+      const results = await Promise.all(
+        streams.map((streamId) =>
+          store.appendToStream(streamId, [newEvent(), newEvent()], { expectedRevision: 'no_stream' }),
+        ),
+      );
+
+      expect(groups).to.deep.equal([25]);
+      expect(results.map((result) => result.nextExpectedRevision)).to.deep.equal(streams.map(() => 1));
+      // Positions follow the order the appends were made in, each append's events contiguous.
+      expect(results.map((result) => result.position)).to.deep.equal(streams.map((_, index) => 2 * (index + 1)));
+    });
+
+    it('fails a conflicting append alone, with the error it gets outside a group, and commits the rest', async () => {
+      const { store, groups } = openCounting();
+      const contended = newStreamId();
+      await store.appendToStream(contended, [newEvent()], { expectedRevision: 'no_stream' });
+      const others = Array.from({ length: 5 }, () => newStreamId());
+
+      const [first, ...rest] = await Promise.allSettled([
+        store.appendToStream(contended, [newEvent()], { expectedRevision: 0 }),
+        store.appendToStream(contended, [newEvent()], { expectedRevision: 0 }),
+        ...others.map((streamId) => store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' })),
+      ]);
+      const alone = await rejectionOf(store.appendToStream(contended, [newEvent()], { expectedRevision: 0 }));
+
+      expect(groups).to.deep.equal([1, 7, 1]);
+      expect(first!.status).to.equal('fulfilled');
+      const conflict = rest[0] as PromiseRejectedResult;
+      expect(conflict.status).to.equal('rejected');
+      expect(conflict.reason).to.be.instanceOf(WrongExpectedRevisionError);
+      expect(conflict.reason).to.deep.include({ streamId: contended, expected: 0, actual: 1 });
+      expect(conflict.reason).to.deep.include({ message: (alone as Error).message, name: (alone as Error).name });
+      expect(rest.slice(1).map((outcome) => outcome.status)).to.deep.equal(others.map(() => 'fulfilled'));
+      expect(await store.readStream(contended)).to.have.length(2);
+    });
+
+    it('keeps global order and every hash chain verifiable across many concurrent groups', async () => {
+      const { store, groups } = openCounting();
+      const streams = Array.from({ length: 8 }, () => newStreamId());
+      for (const streamId of streams)
+        await store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' });
+
+      for (let round = 0; round < 10; round += 1) {
+        // Several appends to one stream in one group chain to each other; stale ones fail alone.
+        await Promise.allSettled(
+          streams.flatMap((streamId) => [
+            store.appendToStream(streamId, [newEvent(), newEvent()], { expectedRevision: 'any' }),
+            store.appendToStream(streamId, [newEvent()], { expectedRevision: 'any' }),
+            store.appendToStream(streamId, [newEvent()], { expectedRevision: 0 }),
+          ]),
+        );
+      }
+
+      expect(groups.slice(8)).to.deep.equal(Array.from({ length: 10 }, () => 24));
+      const log = await store.readAll();
+      expect(log).to.have.length(8 + 8 * 10 * 3);
+      expect(log.map((event) => event.position)).to.deep.equal(log.map((_, index) => index + 1));
+      for (const streamId of streams) {
+        const stream = await store.readStream(streamId);
+        expect(stream.map((event) => event.revision)).to.deep.equal(stream.map((_, index) => index));
+      }
+      const verification = await verifyLog(store, { checkpoints: [] });
+      expect(verification).to.deep.equal({ checked: log.length, checkpoints: 0, firstBreak: null });
+    });
+
+    it('writes a full group at once, without waiting for the event loop to idle', async () => {
+      const { store, groups } = openCounting();
+
+      await Promise.all(
+        Array.from({ length: 300 }, () =>
+          store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' }),
+        ),
+      );
+
+      expect(groups).to.deep.equal([128, 128, 44]);
+    });
+
+    it("commits a write carried with the next append in that append's group, and alone when none comes", async () => {
+      const { store, groups } = openCounting();
+      store.withConnection((db) => db.exec('CREATE TABLE carried (id TEXT PRIMARY KEY)'));
+      const carried = (id: string) =>
+        store.carryInNextCommit((db) => db.prepare('INSERT INTO carried VALUES (?)').run(id));
+      const count = () =>
+        store.withConnection((db) => db.prepare<[], number>('SELECT COUNT(*) FROM carried').pluck().get());
+
+      carried('with-append');
+      expect(count()).to.equal(0);
+      await store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+      expect(count()).to.equal(1);
+      expect(groups).to.deep.equal([1]);
+
+      carried('alone');
+      await waitUntil(() => count() === 2, 2_000);
+      expect(groups).to.deep.equal([1, 0]);
+    });
   });
 
   describe('shared by several connections (e.g. an operator CLI in another process)', () => {
