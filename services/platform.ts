@@ -8,6 +8,7 @@ import { ConfigError, type Config } from '../packages/config/environment.ts';
 import { preparePrivateDataDir } from '../packages/config/private-data-dir.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
+import { SqliteEventStore } from '../packages/eventstore/sqlite-event-store.ts';
 import { createFileStore } from '../packages/files/create-file-store.ts';
 import type { FileStore } from '../packages/files/file-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
@@ -23,6 +24,7 @@ import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
+import { EventFileVaultEntries } from '../packages/vault/event-file-vault-entries.ts';
 import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
 import { allProjections } from '../projections/index.ts';
@@ -69,10 +71,11 @@ export async function openPlatform(config: Config): Promise<Platform> {
     [...(config.eventStoreUrl ? [] : ['events.sqlite']), ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite'])],
     ['vault.key', 'fingerprint.key'],
   );
-  const events = new MeasuredEventStore(
-    createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') }),
-    serviceMetrics,
-  );
+  const eventLog = createEventStore({
+    eventStoreUrl: config.eventStoreUrl,
+    sqlitePath: join(config.dataDir, 'events.sqlite'),
+  });
+  const events = new MeasuredEventStore(eventLog, serviceMetrics);
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_read',
@@ -103,8 +106,12 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const projections = allProjections();
   const readModels = new ReadModels(readStore, projections);
   const aggregates = new AggregateStore(events);
+  // Embedded: vault entries commit with the next append to the events file, so a charge with new
+  // card details costs one fsync (`docs/architecture.md`, "Crash safety of card storage").
   const vault = new Vault(
-    stateStore.collection('vault'),
+    eventLog instanceof SqliteEventStore
+      ? new EventFileVaultEntries(eventLog, stateStore.collection('vault'))
+      : stateStore.collection('vault'),
     loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'),
   );
   const fingerprinter = new CardFingerprinter(

@@ -39,7 +39,12 @@ interface QueuedAppend {
  * A write to another table of the events file that must be durable no later than the next append
  * (e.g. a vault entry an event will reference): it is committed in the next group commit.
  */
-export type CommitPassenger = (db: Connection) => void;
+export interface CommitPassenger {
+  /** Runs inside the group's transaction; written again with the next group if this one fails. */
+  write(db: Connection): void;
+  /** Called once the group that carried the write is on disk. */
+  committed?(): void;
+}
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -174,8 +179,8 @@ export class SqliteEventStore implements EventStore {
    * append comes within PASSENGER_MAX_WAIT_MS it commits alone. Lost if the process dies first,
    * together with every append that could have depended on it.
    */
-  carryInNextCommit(write: CommitPassenger): void {
-    this.passengers.push(write);
+  carryInNextCommit(passenger: CommitPassenger): void {
+    this.passengers.push(passenger);
     this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
   }
 
@@ -207,6 +212,7 @@ export class SqliteEventStore implements EventStore {
       return;
     }
     this.options.onGroupCommit?.(group.length);
+    for (const passenger of passengers) passenger.committed?.();
     group.forEach((append, index) => {
       const outcome = outcomes[index]!;
       if (outcome.ok) append.resolve(outcome.result);
@@ -216,7 +222,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private writeGroup(group: QueuedAppend[], passengers: CommitPassenger[]): Settled[] {
-    for (const write of passengers) write(this.db);
+    for (const passenger of passengers) passenger.write(this.db);
     return group.map((append): Settled => {
       try {
         return { ok: true, result: this.appendInSavepoint(append.streamId, append.events, append.expected) };

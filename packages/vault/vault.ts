@@ -1,13 +1,23 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { newId } from '../ids/object-id.ts';
-import type { Collection, Document } from '../readstore/document-store.ts';
+import type { Document } from '../readstore/document-store.ts';
 
-interface VaultEntry extends Document {
+export interface VaultEntry extends Document {
   /** What the secret is (e.g. `card_number`, `secret_key`): bound into the ciphertext. */
   kind: string;
   iv: string;
   tag: string;
   ciphertext: string;
+}
+
+/**
+ * Where the vault keeps its entries: a state-store collection, or in the embedded profile a table
+ * of the events file whose writes commit with the next append (`event-file-vault-entries.ts`).
+ */
+export interface VaultEntries {
+  get(ref: string): Promise<VaultEntry | null>;
+  put(entry: VaultEntry): Promise<void>;
+  delete(ref: string): Promise<unknown>;
 }
 
 /**
@@ -17,7 +27,7 @@ interface VaultEntry extends Document {
  */
 export class Vault {
   constructor(
-    private readonly entries: Collection<VaultEntry>,
+    private readonly entries: VaultEntries,
     private readonly key: Buffer,
   ) {
     if (key.length !== 32) throw new Error('The vault key must be 32 bytes');

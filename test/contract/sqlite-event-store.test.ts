@@ -201,7 +201,7 @@ describe('SqliteEventStore', () => {
       const { store, groups } = openCounting();
       store.withConnection((db) => db.exec('CREATE TABLE carried (id TEXT PRIMARY KEY)'));
       const carried = (id: string) =>
-        store.carryInNextCommit((db) => db.prepare('INSERT INTO carried VALUES (?)').run(id));
+        store.carryInNextCommit({ write: (db) => db.prepare('INSERT INTO carried VALUES (?)').run(id) });
       const count = () =>
         store.withConnection((db) => db.prepare<[], number>('SELECT COUNT(*) FROM carried').pluck().get());
 
