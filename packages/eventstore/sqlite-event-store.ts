@@ -117,6 +117,7 @@ export class SqliteEventStore implements EventStore {
   private passengers: CommitPassenger[] = [];
   private flushScheduled: NodeJS.Immediate | undefined;
   private passengerTimer: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private poller: NodeJS.Timeout | undefined;
   private lastDataVersion = 0;
@@ -166,6 +167,7 @@ export class SqliteEventStore implements EventStore {
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new RangeError(`Stream ${streamId}: nothing to append`));
+    if (this.closed) return Promise.reject(new Error(`Stream ${streamId}: the event store is closed`));
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ streamId, events, expected: options.expectedRevision, resolve, reject });
       if (this.queue.length >= MAX_GROUP_SIZE) this.flush();
@@ -206,8 +208,9 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       // Nothing of the group is written. Passengers ride again with the next group, so that an append
       // that refers to one can never be durable without it.
-      this.passengers.unshift(...passengers);
-      if (passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
+      // (Unless the store is closing: then they are lost with the appends that could refer to them.)
+      if (!this.closed) this.passengers.unshift(...passengers);
+      if (this.passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
       for (const append of group) append.reject(error);
       return;
     }
@@ -262,6 +265,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     // Appends already made are written (and answered) before the file closes.
+    this.closed = true;
     this.flush();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
     this.stopPolling();

@@ -217,6 +217,27 @@ describe('SqliteEventStore', () => {
     });
   });
 
+  it('rejects every append of a group whose commit fails, writes none of it, and carries its passengers again', async () => {
+    const groups: number[] = [];
+    const store = open(undefined, { onGroupCommit: (appends) => groups.push(appends) });
+    // The table does not exist yet: the group that carries this write fails as a whole.
+    store.carryInNextCommit({ write: (db) => db.prepare("INSERT INTO carried VALUES ('card')").run() });
+
+    const failed = await Promise.allSettled([
+      store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' }),
+      store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(failed.map((outcome) => outcome.status)).to.deep.equal(['rejected', 'rejected']);
+    expect(await store.readAll()).to.deep.equal([]);
+
+    store.withConnection((db) => db.exec('CREATE TABLE carried (id TEXT PRIMARY KEY)'));
+    await store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+
+    expect(groups).to.deep.equal([1]);
+    expect(store.withConnection((db) => db.prepare('SELECT id FROM carried').pluck().all())).to.deep.equal(['card']);
+    expect(await store.readAll()).to.have.length(1);
+  });
+
   describe('shared by several connections (e.g. an operator CLI in another process)', () => {
     it('delivers to a live subscription the events another connection appends', async () => {
       const filePath = join(directory, 'shared-subscription.sqlite');
