@@ -98,12 +98,10 @@ export class CreditCommands {
         failureCode: 'blacklisted',
         failureMessage: 'The credit was blocked by a blacklist rule.',
         failureIssuerDeclineCode: null,
+        blacklistRuleId: rule.ruleId,
       };
       const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
-      throw new PaymentDeclined(
-        recorded,
-        new CardError(failure.failureCode, failure.failureMessage, { creditId, blacklistRuleId: rule.ruleId }),
-      );
+      throw declined(recorded, failure);
     }
 
     const outcome = await this.transfer(attempt, context);
@@ -112,6 +110,7 @@ export class CreditCommands {
           failureCode: outcome.failure.code,
           failureMessage: outcome.failure.message,
           failureIssuerDeclineCode: outcome.failure.issuerDeclineCode,
+          blacklistRuleId: null,
         }
       : null;
 
@@ -175,6 +174,7 @@ function declined(recorded: CommandOutcome, failure: CreditFailure): PaymentDecl
   const details = {
     creditId: recorded.id,
     ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+    ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
   };
   return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
 }

@@ -32,6 +32,8 @@ export interface CreditFailure {
   failureCode: CardErrorCode;
   failureMessage: string;
   failureIssuerDeclineCode: string | null;
+  /** The blacklist rule that blocked the credit; null when the network refused it (version 3). */
+  blacklistRuleId: string | null;
 }
 
 export type CreditSucceeded = DomainEvent<'CreditSucceeded', CreditAttempt>;
