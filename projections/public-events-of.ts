@@ -1,17 +1,19 @@
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
-import type { ProjectionTransaction } from '../packages/projection/projection.ts';
 import { collectionName, type ReadModelCollection } from '../packages/projection/read-model-collection.ts';
-import { publicEventsCollection, publicEventsProjection, type PublicEventDoc } from './public-events-projection.ts';
+import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import { publicEventsCollection, type PublicEventDoc } from './public-events-projection.ts';
 
 /**
- * The public events a domain event produces, computed by the `events` projection's own code, so
+ * The public events a domain event produces, computed by the `events` projection's own code
+ * (`publicEventsProjection`, built by the caller from the same public objects), so
  * that another projection sees exactly the events (ids, types, order) that GET /events shows.
  * A projection reads only its own collections, so the caller keeps a private copy of the state
  * the `events` projection needs (its object views) under `<prefix><collection>`; the public events
  * themselves are returned, not stored.
  */
 export async function publicEventsOf(
+  publicEventsProjection: Projection,
   event: RecordedEvent,
   tx: ProjectionTransaction,
   prefix: string,
@@ -38,12 +40,9 @@ const PUBLIC_EVENTS = publicEventsCollection.name;
 const isPublicEvent = (doc: Document): doc is PublicEventDoc => 'objectType' in doc && doc.objectType === 'event';
 
 /** The collections a private copy needs, named with the caller's prefix. */
-export const privateCopyCollections = (prefix: string): Record<string, object> =>
+export const privateCopyCollections = (publicEventsProjection: Projection, prefix: string): Record<string, object> =>
   Object.fromEntries(
     Object.keys(publicEventsProjection.collections)
       .filter((collection) => collection !== PUBLIC_EVENTS)
       .map((collection) => [`${prefix}${collection}`, {}]),
   );
-
-/** Whether a domain event may produce public events. */
-export const producesPublicEvents = (type: string): boolean => publicEventsProjection.handles(type);

@@ -4,14 +4,15 @@ import type { Projection, ProjectionTransaction } from '../packages/projection/p
 import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
-import { publicObjects, type PublicEventType } from './public-event-types.ts';
+import type { PublicObjectEvents } from './read-side.ts';
 import { scopedIndexes } from './view-projection.ts';
 import { publicObject } from './views/object-view.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 
 export interface PublicEventDoc extends Document {
   objectType: 'event';
-  type: PublicEventType;
+  /** A public event type (spec: Events) that the read side of the object in `data` declares. */
+  type: string;
   data: Record<string, unknown>;
   log: string;
   /** Events of test-clock customers: the clock's time when it happened (Unix seconds). */
@@ -34,11 +35,11 @@ export const publicEventsCollection = objectCollection<PublicEventDoc>(
 
 /**
  * `events`: the public events of GET /events and webhooks (`docs/architecture.md`, "Public
- * events"). Keeps its own copy of
- * every object's view (`event_objects`) so that each event's `data` is the object as it stood
- * right after that change, also when rebuilt from the log.
+ * events"), of every kind of object in `publicObjects` (the resource list's, in its order). Keeps
+ * its own copy of every object's view (`event_objects`) so that each event's `data` is the object
+ * as it stood right after that change, also when rebuilt from the log.
  */
-export const publicEventsProjection: Projection = {
+export const publicEventsProjection = (publicObjects: readonly PublicObjectEvents[]): Projection => ({
   name: 'events',
   collections: { ...ownedCollections(publicEventsCollection), event_objects: {} },
   handles: (type) => publicObjects.some((object) => object.changes(type)),
@@ -66,4 +67,4 @@ export const publicEventsProjection: Projection = {
       }
     }
   },
-};
+});

@@ -1,16 +1,46 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ReadModels } from '../packages/projection/read-models.ts';
+import type { ObjectCollection } from '../packages/projection/read-model-collection.ts';
 import type { ObjectView } from './views/object-view.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 
 /** The read side of one resource (`docs/architecture.md`, "Resource modules"). */
 export interface ReadSide<PublicType extends string = string> {
-  /** The resource's read models (each projection name unique across the service). */
-  readonly projections: readonly Projection[];
+  /**
+   * The resource's read models (each projection name unique across the service). Read models
+   * built from the public events of every resource (public events, webhook deliveries) are made
+   * from them: the resource list hands every resource's `publicEvents` over.
+   */
+  readonly projections:
+    readonly Projection[] | ((everyPublicObject: readonly PublicObjectEvents[]) => readonly Projection[]);
   /** The public events (GET /events, webhooks) whose `data` is an object of this resource; null when none. */
   readonly publicEvents: PublicObjectEvents<PublicType> | null;
 }
+
+/** The read side of a resource whose objects live in another resource's streams (a card in its customer's). */
+export interface HostedReadSide<PublicType extends string = string> extends ReadSide<PublicType> {
+  readonly hosted: HostedObjects;
+}
+
+/** Where the objects of a hosted resource are read, and which object's stream holds each. */
+export interface HostedObjects {
+  readonly collection: ObjectCollection<Document>;
+  /** The object's document and the id of the object whose stream holds it; null when there is no such object. */
+  find(readModels: ReadModels, objectId: string): Promise<{ doc: Document; hostId: string } | null>;
+}
+
+export const hostedObjects = <Doc extends Document>(
+  collection: ObjectCollection<Doc>,
+  hostId: (doc: Doc) => string,
+): HostedObjects => ({
+  collection,
+  async find(readModels, objectId) {
+    const doc = await readModels.collection(collection).get(objectId);
+    return doc ? { doc, hostId: hostId(doc) } : null;
+  },
+});
 
 /** The public events whose `data` is an object of one view, as the `events` projection uses them. */
 export interface PublicObjectEvents<PublicType extends string = string> {

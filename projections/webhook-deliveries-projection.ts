@@ -11,8 +11,9 @@ import {
 import { deterministicId } from './deterministic-id.ts';
 import { eventDispatch } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
-import { privateCopyCollections, producesPublicEvents, publicEventsOf } from './public-events-of.ts';
-import type { PublicEventDoc } from './public-events-projection.ts';
+import { privateCopyCollections, publicEventsOf } from './public-events-of.ts';
+import { publicEventsProjection, type PublicEventDoc } from './public-events-projection.ts';
+import type { PublicObjectEvents } from './read-side.ts';
 import { scopedIndexes } from './view-projection.ts';
 import { webhookDueCollection, webhookDueDoc } from './webhook-due-deliveries.ts';
 
@@ -81,28 +82,33 @@ const ownEvents = eventDispatch<WebhookEndpointEvent | WebhookDeliveryEvent>({
  * mode that is enabled and subscribes to its type at that point of the log (so an endpoint gets
  * only the events after its creation), and folds the attempts recorded by the worker into each
  * delivery. Deliveries are derived from the log, never from the queue (`docs/architecture.md`, "Jobs are derived from state"): a rebuild
- * gives them back, each pending one with its next attempt in `webhook_due`.
+ * gives them back, each pending one with its next attempt in `webhook_due`. The public events are
+ * those of `publicObjects` (the resource list's), computed by the `events` projection's code.
  */
-export const webhookDeliveriesProjection: Projection = {
-  name: 'webhook-deliveries',
-  collections: {
-    ...ownedCollections(webhookDeliveriesCollection, webhookDueCollection, subscriptionsCollection),
-    ...privateCopyCollections(PRIVATE_PREFIX),
-  },
-  handles: (type) => ownEvents.handles(type) || producesPublicEvents(type),
-  async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    if (ownEvents.handles(event.type)) return ownEvents.apply(event, tx);
-    const publicEvents = await publicEventsOf(event, tx, PRIVATE_PREFIX);
-    if (publicEvents.length === 0) return;
-    const subscriptions = await tx.get(subscriptionsCollection, tenantKey(event));
-    for (const publicEvent of publicEvents) {
-      for (const endpoint of subscriptions?.endpoints ?? []) {
-        if (!endpoint.enabled || (endpoint.events.length > 0 && !endpoint.events.includes(publicEvent.type))) continue;
-        createDelivery(endpoint.endpointId, publicEvent, event, tx);
+export function webhookDeliveriesProjection(publicObjects: readonly PublicObjectEvents[]): Projection {
+  const publicEvents = publicEventsProjection(publicObjects);
+  return {
+    name: 'webhook-deliveries',
+    collections: {
+      ...ownedCollections(webhookDeliveriesCollection, webhookDueCollection, subscriptionsCollection),
+      ...privateCopyCollections(publicEvents, PRIVATE_PREFIX),
+    },
+    handles: (type) => ownEvents.handles(type) || publicEvents.handles(type),
+    async apply(event: RecordedEvent, tx: ProjectionTransaction) {
+      if (ownEvents.handles(event.type)) return ownEvents.apply(event, tx);
+      const produced = await publicEventsOf(publicEvents, event, tx, PRIVATE_PREFIX);
+      if (produced.length === 0) return;
+      const subscriptions = await tx.get(subscriptionsCollection, tenantKey(event));
+      for (const publicEvent of produced) {
+        for (const endpoint of subscriptions?.endpoints ?? []) {
+          if (!endpoint.enabled || (endpoint.events.length > 0 && !endpoint.events.includes(publicEvent.type)))
+            continue;
+          createDelivery(endpoint.endpointId, publicEvent, event, tx);
+        }
       }
-    }
-  },
-};
+    },
+  };
+}
 
 /** Delivery ids are derived, so a rebuild (or a second fan-out) gives the same delivery. */
 export const webhookDeliveryId = (endpointId: string, eventId: string): string =>

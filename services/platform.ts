@@ -25,11 +25,12 @@ import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
-import { allProjections } from '../projections/index.ts';
-import { buildCommands, type Commands } from './resource-commands.ts';
+import type { Commands } from './commands.ts';
+import { buildCommands } from './resource-commands.ts';
+import { allProjections } from './resources/registries.ts';
 import { jobBackgroundWork } from './worker/subscription-jobs.ts';
 
-export type { Commands } from './resource-commands.ts';
+export type { Commands } from './commands.ts';
 
 /**
  * Everything a process of the service needs, wired from configuration alone

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accountDecider } from '../domain/account/account-decider.ts';
-import { accountStream, type ApiKeyRecord, type KeyKind } from '../domain/account/account-events.ts';
+import { accountResource, accountStream, type ApiKeyRecord, type KeyKind } from '../domain/account/account-events.ts';
 import type { Mode } from '../domain/mode.ts';
 import { newId, randomBase62 } from '../ids/object-id.ts';
 import type { Vault } from '../vault/vault.ts';
@@ -29,7 +29,7 @@ export async function createAccount(
   name: string,
   context: Omit<CommandContext, 'accountId' | 'mode'>,
 ): Promise<AccountKeys & { position: number | null }> {
-  const accountId = newId('acct');
+  const accountId = newId(accountResource);
   const plain = new Map<string, string>();
   const keys: ApiKeyRecord[] = [];
   for (const mode of ['test', 'live'] as const) {

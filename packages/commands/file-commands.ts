@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { InvalidRequestError } from '../domain/errors.ts';
 import { fileDecider } from '../domain/file/file-decider.ts';
-import { filePurposes, fileStream, type FilePurpose, type FileType } from '../domain/file/file-events.ts';
+import { filePurposes, fileResource, fileStream, type FilePurpose, type FileType } from '../domain/file/file-events.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -36,7 +36,7 @@ export class FileCommands {
         })`,
       );
     }
-    const fileId = newId('file');
+    const fileId = newId(fileResource);
     await this.store.save(fileId, bytes);
     const details = {
       fileId,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ResourceName, resources } from '../domain/resources.ts';
+import type { ResourceIdentity } from '../domain/resource-identity.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -19,25 +19,23 @@ function base62(bytes: Buffer, length: number): string {
 }
 
 /**
+ * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
+ * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`). The resource
+ * list checks that no resource uses one of them.
+ */
+export type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
+
+/** What an id is made for: an object of a resource (the prefix of its identity), or an internal prefix. */
+export type IdPrefix = ResourceIdentity | InternalIdPrefix;
+
+const prefixOf = (of: IdPrefix): string => (typeof of === 'string' ? of : of.idPrefix);
+
+/**
  * An id that is a function of `seed` and `role`, shaped like a random one: the same request run
  * twice (after a crash) gives its objects the same ids. `seed` must be secret-keyed and unique
  * per request (see `IdempotencyStore.requestToken`).
  */
-export const derivedId = (prefix: IdPrefix, seed: string, role: string = prefix): string =>
-  `${prefix}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
+export const derivedId = (of: IdPrefix, seed: string, role: string = prefixOf(of)): string =>
+  `${prefixOf(of)}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
 
-/**
- * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
- * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`).
- */
-type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
-
-type ResourceIdPrefix = (typeof resources)[ResourceName]['idPrefix'];
-
-/** Prefixes of object ids (spec: Conventions): every resource's, from the resource list, and the internal ones. */
-export type IdPrefix = ResourceIdPrefix | InternalIdPrefix;
-
-/** An internal prefix that a resource uses too; the constraint makes such a clash fail to compile. */
-export type InternalPrefixClash<Clash extends never = Extract<InternalIdPrefix, ResourceIdPrefix>> = Clash;
-
-export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;
+export const newId = (of: IdPrefix): string => `${prefixOf(of)}_${randomBase62()}`;

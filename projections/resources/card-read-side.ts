@@ -1,5 +1,5 @@
-import { cardsProjection } from '../cards-projection.ts';
-import { publicEvents, type ReadSide } from '../read-side.ts';
+import { cardsCollection, cardsProjection } from '../cards-projection.ts';
+import { hostedObjects, publicEvents, type HostedReadSide } from '../read-side.ts';
 import { cardView } from '../views/card-view.ts';
 
 /** Cards of customers (they live in the customer's stream). */
@@ -10,4 +10,5 @@ export const cardReadSide = {
     CardUpdated: ['CUSTOMER_CARD_UPDATED'],
     CardDeleted: ['CUSTOMER_CARD_DELETED'],
   }),
-} satisfies ReadSide;
+  hosted: hostedObjects(cardsCollection, (card) => card.customerId),
+} satisfies HostedReadSide;

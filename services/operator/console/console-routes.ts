@@ -6,6 +6,7 @@ import express, { Router, type Response } from 'express';
 import { NotFoundError } from '../../../packages/domain/errors.ts';
 import { publicObject } from '../../../projections/views/object-view.ts';
 import { ObjectStreams } from '../../api/object-streams.ts';
+import { objectResources } from '../../resources/registries.ts';
 import type { Platform } from '../../platform.ts';
 import { SESSION_COOKIE, type OperatorAccess } from '../operator-access.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
@@ -41,7 +42,7 @@ const SECURITY_HEADERS = {
 export function consoleRoutes(platform: Platform, access: OperatorAccess): Router {
   const router = Router();
   const state = new OperatorState(platform);
-  const streams = new ObjectStreams(platform.events, platform.readModels);
+  const streams = new ObjectStreams(platform.events, platform.readModels, objectResources);
   const toLogin = (res: Response) => res.redirect(303, '/console/login');
   const signedIn = access.require(toLogin);
   const html = (res: Response, status: number, body: string) =>
