@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import winston, { format, type Logger } from 'winston';
+import { batchedStdout, LineTransport, streamSink } from './log-lines.ts';
 import { redactSensitive } from './redaction.ts';
 import { currentRequestContext } from './request-context.ts';
 
@@ -21,7 +22,8 @@ const requestContextFields = format((info) => {
 
 /**
  * The process logger: one JSON object per line, on stdout unless another stream is given (tests).
- * Redaction runs last before serialization so that nothing added earlier escapes it.
+ * Redaction runs last before serialization so that nothing added earlier escapes it. Lines for
+ * stdout are written once per turn of the event loop (see log-lines.ts).
  */
 export function createLogger(level: LogLevel = 'info', destination?: Writable): Logger {
   return winston.createLogger({
@@ -33,8 +35,6 @@ export function createLogger(level: LogLevel = 'info', destination?: Writable): 
       redactSensitive(),
       format.json(),
     ),
-    transports: [
-      destination ? new winston.transports.Stream({ stream: destination }) : new winston.transports.Console(),
-    ],
+    transports: [new LineTransport(destination ? streamSink(destination) : batchedStdout())],
   });
 }
