@@ -1,7 +1,7 @@
 import { MeasuredEventStore } from './operator/measured-event-store.ts';
 import { serviceMetrics } from './operator/service-metrics.ts';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
@@ -71,7 +71,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     ['vault.key', 'fingerprint.key'],
   );
   const events = new MeasuredEventStore(
-    createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') }),
+    await createEventStore({ eventStoreUrl: config.eventStoreUrl, sqlitePath: join(config.dataDir, 'events.sqlite') }),
     serviceMetrics,
   );
   const readStore = await createDocumentStore({
@@ -93,11 +93,16 @@ export async function openPlatform(config: Config): Promise<Platform> {
     'Redis',
     'jobs wait in the state they were in, and rate limits fall back to each process; retrying',
   );
-  const jobs = createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments', logger, redisOutage });
+  const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments', logger, redisOutage });
   // Without an offline queue, a rate-limit check fails at once while Redis is away (and falls back
   // to the process's own limiter) instead of holding the request until Redis is back.
+  // The Redis client is loaded only when Redis is configured.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 3,
+        enableOfflineQueue: false,
+      })
     : null;
   redis?.on('error', (error) => redisOutage.failed(error));
   redis?.on('ready', () => redisOutage.recovered());

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { accountDecider } from '../domain/account/account-decider.ts';
 import { accountResource, accountStream, type ApiKeyRecord, type KeyKind } from '../domain/account/account-events.ts';
 import type { Mode } from '../domain/mode.ts';
@@ -16,7 +16,8 @@ export interface AccountKeys {
   livePublicKey: string;
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+// One-shot hashing: authentication hashes the key of every request.
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 const keyPrefix = (kind: KeyKind, mode: Mode): string => `${kind === 'secret' ? 'sk' : 'pk'}_${mode}_`;
 

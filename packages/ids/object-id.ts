@@ -1,13 +1,40 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import type { ResourceIdentity } from '../domain/resource-identity.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Random bytes are drawn from the system generator a few kilobytes at a time (as Node does for
+ * `randomUUID`): one call per request id would cost a system call each.
+ */
+const POOL_SIZE = 8192;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
 /** Random base62 text; 24 characters carry ~143 bits, enough that ids never collide. */
 export function randomBase62(length = 24): string {
-  return base62(randomBytes(length * 2), length);
+  let out = '';
+  while (out.length < length) {
+    const wanted = length - out.length;
+    const count = wanted * 2;
+    if (count > POOL_SIZE) {
+      out += base62(randomFillSync(Buffer.alloc(count)), wanted);
+      continue;
+    }
+    if (poolOffset + count > POOL_SIZE) {
+      randomFillSync(pool);
+      poolOffset = 0;
+    }
+    const bytes = pool.subarray(poolOffset, poolOffset + count);
+    poolOffset += count;
+    out += base62(bytes, wanted);
+    // Used bytes are never handed out again, nor left behind (some of this text becomes API keys).
+    bytes.fill(0);
+  }
+  return out;
 }
 
+/** Up to `length` characters from the bytes (fewer when too many were rejected). */
 function base62(bytes: Buffer, length: number): string {
   let out = '';
   for (let i = 0; out.length < length && i < bytes.length; i++) {
@@ -15,7 +42,7 @@ function base62(bytes: Buffer, length: number): string {
     // Reject bytes that would bias the distribution (248..255).
     if (byte < 248) out += ALPHABET[byte % 62];
   }
-  return out.length === length ? out : out + randomBase62(length - out.length);
+  return out;
 }
 
 /**

@@ -146,6 +146,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly declaredIndexes = new Map<string, string[]>();
   private readonly createdIndexes = new Set<string>();
   private tableReady = false;
+  private readonly seenDeclarations = new WeakSet<string[]>();
   private sortIndexReady = false;
   private lastPurge = 0;
 
@@ -225,6 +226,9 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   declareIndexes(fields: string[]): void {
+    // Readers declare their collection's same list on every lookup: once is enough.
+    if (fields.length === 0 || this.seenDeclarations.has(fields)) return;
+    this.seenDeclarations.add(fields);
     for (const field of fields) {
       assertFieldName(field);
       const columns = indexColumns(field, fields);
