@@ -10,11 +10,19 @@ export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
   indexes: ['_accountId', '_mode', ...fields],
 });
 
-/** A projection of one object view into its collection: as-of reads fold the same view. */
+/**
+ * A projection of one object view into its collection: as-of reads fold the same view, and its
+ * collection is what public events take their `data` from (`read-side.ts`).
+ */
 export interface ViewProjection<Doc extends Document = Document> extends Projection {
   readonly collection: ReadModelCollection<Doc>;
   // The view's event union is erased: as-of reads hand it any recorded event, which `accepts` sorts out.
   readonly view: ObjectView<Doc, never>;
+}
+
+/** A view projection that still knows its view's event union (what the public event mappings are typed by). */
+export interface TypedViewProjection<Doc extends Document, E extends DomainEvent> extends ViewProjection<Doc> {
+  readonly typedView: ObjectView<Doc, E>;
 }
 
 export const isViewProjection = (projection: Projection): projection is ViewProjection =>
@@ -51,11 +59,12 @@ export function viewProjection<Doc extends Document, E extends DomainEvent>(
   name: string,
   collection: ReadModelCollection<Doc>,
   view: ObjectView<Doc, E>,
-): ViewProjection<Doc> {
+): TypedViewProjection<Doc, E> {
   return {
     name,
     collection,
     view: view as unknown as ObjectView<Doc, never>,
+    typedView: view,
     collections: ownedCollections(collection),
     handles: (type) => view.eventTypes.has(type),
     async apply(event: RecordedEvent, tx: ProjectionTransaction) {

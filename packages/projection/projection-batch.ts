@@ -5,10 +5,14 @@ import { collectionName, type ReadModelCollection } from './read-model-collectio
 
 /**
  * Buffers one projection's writes for a batch of events, addressed by logical collection name and
- * stored into one generation's physical collections.
+ * stored into one generation's physical collections. Remembers every document it has read or
+ * written in the batch (also the ones that do not exist), so each is read from the store at most
+ * once per batch. Collections of the projections it reads (`Projection.reads`) are read through
+ * their own batches, so it sees their writes of earlier events in the batch.
  */
 export class ProjectionBatch implements ProjectionTransaction {
-  private readonly pending = new Map<string, Document | null>();
+  private readonly known = new Map<string, Document | null>();
+  private readonly sources = new Map<string, ProjectionBatch>();
   readonly writes: ProjectionWrite[] = [];
   position = 0;
 
@@ -17,17 +21,27 @@ export class ProjectionBatch implements ProjectionTransaction {
     private readonly generation: number,
   ) {}
 
+  /** Reads of `collection` go to the batch of the projection that owns it. */
+  readThrough(collection: string, owner: ProjectionBatch): void {
+    this.sources.set(collection, owner);
+  }
+
   async get<T extends Document>(collection: ReadModelCollection<T> | string, id: string): Promise<T | null> {
     const name = collectionName(collection);
+    const owner = this.sources.get(name);
+    if (owner) return owner.get(collection, id);
     const key = `${name}\u0000${id}`;
-    // Pending documents were put through the same collection, so they are of its type.
-    if (this.pending.has(key)) return (this.pending.get(key) as T | null) ?? null;
-    return this.store.collection<T>(physicalCollectionName(name, this.generation)).get(id);
+    // Documents known in this batch were read or put through the same collection, so they are of its type.
+    const known = this.known.get(key) as T | null | undefined;
+    if (known !== undefined) return known;
+    const stored = await this.store.collection<T>(physicalCollectionName(name, this.generation)).get(id);
+    this.known.set(key, stored);
+    return stored;
   }
 
   put<T extends Document>(collection: ReadModelCollection<T> | string, doc: T): void {
     const name = collectionName(collection);
-    this.pending.set(`${name}\u0000${doc.id}`, doc);
+    this.known.set(`${name}\u0000${doc.id}`, doc);
     this.writes.push({
       collection: physicalCollectionName(name, this.generation),
       op: 'put',
@@ -38,7 +52,7 @@ export class ProjectionBatch implements ProjectionTransaction {
 
   delete(collection: ReadModelCollection<Document> | string, id: string): void {
     const name = collectionName(collection);
-    this.pending.set(`${name}\u0000${id}`, null);
+    this.known.set(`${name}\u0000${id}`, null);
     this.writes.push({
       collection: physicalCollectionName(name, this.generation),
       op: 'delete',
@@ -59,8 +73,11 @@ export interface ProjectionBuild {
  * Applies a batch of events to several builds of projections and commits all their writes together
  * with their new checkpoints, as one unit (one transaction of the embedded store). Per build,
  * events at or before its checkpoint (or seen earlier in the batch) are skipped: a batch delivered
- * again changes nothing. `prepare` turns a stored event into what the projections read
- * (upcasting), once per event. Returns the new checkpoint of each build, in the order given.
+ * again changes nothing. A build that reads other projections (`Projection.reads`) needs their
+ * builds in the same call, at its own checkpoint; each event is applied to it before them, so it
+ * reads their documents as they stood just before the event. `prepare` turns a stored event into
+ * what the projections read (upcasting), once per event. Returns the new checkpoint of each build,
+ * in the order given.
  */
 export async function projectBatches(
   store: DocumentStore,
@@ -69,12 +86,15 @@ export async function projectBatches(
   prepare: (event: RecordedEvent) => RecordedEvent,
 ): Promise<number[]> {
   const transactions = builds.map((build) => new ProjectionBatch(store, build.generation));
+  connectReads(builds, transactions);
+  const order = applyOrder(builds);
   const last = builds.map((build) => build.checkpoint);
   for (const event of batch) {
     let prepared: RecordedEvent | null = null;
-    for (const [index, build] of builds.entries()) {
+    for (const index of order) {
       if (event.position <= last[index]!) continue;
       last[index] = event.position;
+      const build = builds[index]!;
       if (!build.projection.handles(event.type)) continue;
       const tx = transactions[index]!;
       tx.position = event.position;
@@ -93,6 +113,34 @@ export async function projectBatches(
       moved,
     );
   return last;
+}
+
+/** Points each build that reads other projections at their builds in the same call. */
+function connectReads(builds: readonly ProjectionBuild[], transactions: readonly ProjectionBatch[]): void {
+  for (const [index, build] of builds.entries()) {
+    for (const read of build.projection.reads ?? []) {
+      const source = builds.findIndex((candidate) => candidate.projection.name === read.name);
+      if (source === -1)
+        throw new Error(`Projection ${build.projection.name} reads ${read.name}, which must be projected with it`);
+      if (builds[source]!.checkpoint !== build.checkpoint)
+        throw new Error(
+          `Projection ${build.projection.name} (at ${build.checkpoint}) reads ${read.name} (at ` +
+            `${builds[source]!.checkpoint}): they must be at the same position; rebuild ${build.projection.name}`,
+        );
+      for (const collection of Object.keys(read.collections))
+        transactions[index]!.readThrough(collection, transactions[source]!);
+    }
+  }
+}
+
+/** Indexes of the builds in the order each event is applied: readers before what they read. */
+function applyOrder(builds: readonly ProjectionBuild[]): number[] {
+  const read = new Set(builds.flatMap((build) => (build.projection.reads ?? []).map((source) => source.name)));
+  const indexes = builds.map((_, index) => index);
+  return [
+    ...indexes.filter((index) => !read.has(builds[index]!.projection.name)),
+    ...indexes.filter((index) => read.has(builds[index]!.projection.name)),
+  ];
 }
 
 /** `projectBatches` for one build; returns its new checkpoint. */

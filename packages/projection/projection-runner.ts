@@ -22,7 +22,13 @@ export interface RebuildProgress {
 }
 
 export interface ProjectionRunnerOptions {
+  /** Most events per batch while following the log (each batch is one commit that waiting requests wait for). */
   batchSize?: number;
+  /**
+   * Most events per batch while catching up with events already in the log at start, and in
+   * rebuilds: nobody waits on those batches, and larger ones spread each commit's fixed cost.
+   */
+  catchUpBatchSize?: number;
   /** How long a replaced build stays readable after a switch, for readers still using it. */
   dropGraceMs?: number;
   /** How often to look for rebuild requests made by operators. */
@@ -53,8 +59,15 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private restartTimer: NodeJS.Timeout | null = null;
   private requestTimer: NodeJS.Timeout | null = null;
   private readonly dropTimers = new Set<NodeJS.Timeout>();
+  private readonly allocatedGenerations = new Map<string, number>();
+  private shadowBuilds = 0;
+  /** Live builds behind or ahead of a projection they read: rebuilt at start, skipped until then. */
+  private readonly misaligned = new Set<string>();
   private stopped = true;
   private readonly batchSize: number;
+  private readonly catchUpBatchSize: number;
+  /** The log's head when the subscription started: events up to it are caught up with in large batches. */
+  private catchUpUntil = 0;
 
   constructor(
     private readonly events: EventStore,
@@ -64,12 +77,14 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   ) {
     super();
     this.batchSize = options.batchSize ?? 500;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? 2000;
   }
 
   async start(): Promise<void> {
     this.stopped = false;
     await this.loadSlots();
-    this.subscribe();
+    await this.subscribe();
+    for (const name of this.misaligned) this.rebuild(name).catch((error: Error) => this.options.onError?.(error));
     const pollMs = this.options.requestPollMs ?? 1000;
     this.requestTimer = setInterval(() => void this.serveRebuildRequests(), pollMs);
     this.requestTimer.unref();
@@ -112,9 +127,25 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       const checkpoint = (await this.store.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
       this.live.set(projection.name, { projection, generation: state.activeGeneration, checkpoint });
     }
+    this.misaligned.clear();
+    for (const slot of this.live.values()) {
+      const reads = slot.projection.reads ?? [];
+      if (reads.some((read) => this.live.get(read.name)?.checkpoint !== slot.checkpoint))
+        this.misaligned.add(slot.projection.name);
+    }
   }
 
-  private subscribe(): void {
+  /**
+   * The live builds a batch is applied to: all but those not at the position of the projections
+   * they read (a projection they read was added since they were built); those wait for the
+   * rebuild that start() asks for, which replaces them.
+   */
+  private liveSlots(): Slot[] {
+    return [...this.live.values()].filter((slot) => !this.misaligned.has(slot.projection.name));
+  }
+
+  private async subscribe(): Promise<void> {
+    this.catchUpUntil = await this.events.headPosition();
     const from = Math.min(...[...this.live.values()].map((slot) => slot.checkpoint));
     this.subscription = this.events.subscribeToAll((event) => this.receive(event), {
       afterPosition: Number.isFinite(from) ? from : 0,
@@ -133,7 +164,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
         if (this.stopped) return;
         await this.subscription?.unsubscribe().catch(() => undefined);
         await this.lock.run(() => this.loadSlots());
-        if (!this.stopped) this.subscribe();
+        if (!this.stopped) await this.subscribe();
       })().catch((restartError: Error) => this.recover(restartError));
     }, 1000);
     this.restartTimer.unref();
@@ -141,7 +172,8 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
 
   private async receive(event: RecordedEvent): Promise<void> {
     this.buffer.push(event);
-    if (this.buffer.length >= this.batchSize) {
+    const batchSize = event.position < this.catchUpUntil ? this.catchUpBatchSize : this.batchSize;
+    if (this.buffer.length >= batchSize) {
       await this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -157,7 +189,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       const batch = this.buffer;
       this.buffer = [];
       if (batch.length === 0) return;
-      await this.applyBatch([...this.live.values()], batch);
+      await this.applyBatch(this.liveSlots(), batch);
     });
   }
 
@@ -171,15 +203,58 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     for (const slot of moved) this.emit('committed', slot.projection.name, slot.generation, slot.checkpoint);
   }
 
+  /**
+   * A generation number for a new build of a projection, never handed out before by this runner
+   * nor recorded in its state (so concurrent rebuilds never share a build); its collections are
+   * dropped first, in case an interrupted build left them behind.
+   */
+  private async nextGeneration(name: string): Promise<number> {
+    const state = await readProjectionState(this.store, name);
+    const generation =
+      Math.max(
+        state.activeGeneration,
+        state.rebuild?.generation ?? 0,
+        this.live.get(name)?.generation ?? 0,
+        this.allocatedGenerations.get(name) ?? 0,
+      ) + 1;
+    this.allocatedGenerations.set(name, generation);
+    await this.dropBuild(name, generation);
+    return generation;
+  }
+
+  /**
+   * A build that only a rebuild reads (a shadow, below): numbered below zero, so the generations
+   * that serve queries keep counting 1, 2, 3…
+   */
+  private async shadowGeneration(name: string): Promise<number> {
+    const generation = -++this.shadowBuilds;
+    await this.dropBuild(name, generation);
+    return generation;
+  }
+
+  private async dropBuild(name: string, generation: number): Promise<void> {
+    for (const logical of Object.keys(this.live.get(name)?.projection.collections ?? {})) {
+      await this.store.dropCollection(physicalCollectionName(logical, generation));
+    }
+  }
+
+  /**
+   * A projection that reads others (`Projection.reads`) is rebuilt with its own fresh builds of
+   * them (shadows: projected in the same batches so it reads each of their documents as of the
+   * event it applies, never served, dropped once it has switched). The live builds of the
+   * projections it reads are left alone.
+   */
   private async runRebuild(name: string): Promise<void> {
     const live = this.live.get(name);
     if (!live) throw new Error(`Unknown projection: ${name}`);
-    const state = await readProjectionState(this.store, name);
-    const generation = Math.max(state.activeGeneration, state.rebuild?.generation ?? 0, live.generation) + 1;
-    for (const logical of Object.keys(live.projection.collections)) {
-      await this.store.dropCollection(physicalCollectionName(logical, generation));
+    const slot: Slot = { projection: live.projection, generation: await this.nextGeneration(name), checkpoint: 0 };
+    const shadows: Slot[] = [];
+    for (const read of live.projection.reads ?? []) {
+      if (!this.live.has(read.name)) throw new Error(`Projection ${name} reads ${read.name}, which is not running`);
+      shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0 });
     }
-    const slot: Slot = { projection: live.projection, generation, checkpoint: 0 };
+    const slots = [slot, ...shadows];
+    const generation = slot.generation;
     const startedAt = new Date().toISOString();
     const report = async (headPosition: number, finishedAt?: string): Promise<void> => {
       const progress = { projection: name, generation, position: slot.checkpoint, headPosition };
@@ -202,10 +277,9 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     await report(head);
     let lastReport = Date.now();
     for (;;) {
-      const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.batchSize });
+      const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.catchUpBatchSize });
       if (batch.length === 0) break;
-      await this.applyBatch([slot], batch);
-      slot.checkpoint = batch[batch.length - 1]!.position;
+      await this.applyBatch(slots, batch);
       if (Date.now() - lastReport > 250) {
         head = Math.max(head, slot.checkpoint);
         await report(head);
@@ -213,14 +287,19 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       }
     }
 
-    // Switch under the lock so no live batch interleaves: first reach the live build's checkpoint.
+    // Switch under the lock so no live batch interleaves: first reach the live builds' checkpoint,
+    // and not beyond it (the live builds it reads are at that one between batches).
     await this.lock.run(async () => {
       const current = this.live.get(name)!;
-      while (slot.checkpoint < current.checkpoint) {
-        const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.batchSize });
-        if (batch.length === 0) break;
-        await this.applyBatch([slot], batch);
-        slot.checkpoint = batch[batch.length - 1]!.position;
+      const target = Math.max(
+        current.checkpoint,
+        ...shadows.map((shadow) => this.live.get(shadow.projection.name)!.checkpoint),
+      );
+      while (slot.checkpoint < target) {
+        const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.catchUpBatchSize });
+        const upToLive = batch.filter((event) => event.position <= target);
+        if (upToLive.length === 0) break;
+        await this.applyBatch(slots, upToLive);
       }
       const latest = await readProjectionState(this.store, name);
       const finishedAt = new Date().toISOString();
@@ -236,10 +315,12 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
         },
       });
       this.live.set(name, slot);
+      this.misaligned.delete(name);
       this.emit('switched', name, generation);
       this.emit('committed', name, generation, slot.checkpoint);
       this.scheduleDrop(current);
     });
+    for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
   }
 
   private scheduleDrop(replaced: Slot): void {
