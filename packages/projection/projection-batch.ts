@@ -2,6 +2,7 @@ import type { Document, DocumentStore, ProjectionWrite } from '../readstore/docu
 import type { RecordedEvent } from '../eventstore/event-store.ts';
 import { checkpointKey, physicalCollectionName, type Projection, type ProjectionTransaction } from './projection.ts';
 import { collectionName, type ReadModelCollection } from './read-model-collection.ts';
+import type { WrittenDocuments } from './written-documents.ts';
 
 /**
  * Buffers one projection's writes for a batch of events, addressed by logical collection name and
@@ -19,6 +20,8 @@ export class ProjectionBatch implements ProjectionTransaction {
   constructor(
     private readonly store: DocumentStore,
     private readonly generation: number,
+    /** What was written into the build since it was empty, while that is known (else every miss is read). */
+    private readonly written?: WrittenDocuments,
   ) {}
 
   /** Reads of `collection` go to the batch of the projection that owns it. */
@@ -34,7 +37,9 @@ export class ProjectionBatch implements ProjectionTransaction {
     // Documents known in this batch were read or put through the same collection, so they are of its type.
     const known = this.known.get(key) as T | null | undefined;
     if (known !== undefined) return known;
-    const stored = await this.store.collection<T>(physicalCollectionName(name, this.generation)).get(id);
+    const physical = physicalCollectionName(name, this.generation);
+    const stored =
+      this.written?.mayHave(physical, id) === false ? null : await this.store.collection<T>(physical).get(id);
     this.known.set(key, stored);
     return stored;
   }
@@ -42,12 +47,9 @@ export class ProjectionBatch implements ProjectionTransaction {
   put<T extends Document>(collection: ReadModelCollection<T> | string, doc: T): void {
     const name = collectionName(collection);
     this.known.set(`${name}\u0000${doc.id}`, doc);
-    this.writes.push({
-      collection: physicalCollectionName(name, this.generation),
-      op: 'put',
-      doc,
-      position: this.position,
-    });
+    const physical = physicalCollectionName(name, this.generation);
+    this.written?.add(physical, doc.id);
+    this.writes.push({ collection: physical, op: 'put', doc, position: this.position });
   }
 
   delete(collection: ReadModelCollection<Document> | string, id: string): void {
@@ -67,6 +69,8 @@ export interface ProjectionBuild {
   readonly projection: Projection;
   readonly generation: number;
   readonly checkpoint: number;
+  /** The documents written into it since it was empty, when the caller keeps track (`WrittenDocuments`). */
+  readonly written?: WrittenDocuments;
 }
 
 /**
@@ -85,7 +89,7 @@ export async function projectBatches(
   batch: readonly RecordedEvent[],
   prepare: (event: RecordedEvent) => RecordedEvent,
 ): Promise<number[]> {
-  const transactions = builds.map((build) => new ProjectionBatch(store, build.generation));
+  const transactions = builds.map((build) => new ProjectionBatch(store, build.generation, build.written));
   connectReads(builds, transactions);
   const order = applyOrder(builds);
   const last = builds.map((build) => build.checkpoint);

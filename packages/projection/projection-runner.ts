@@ -6,12 +6,15 @@ import { AsyncLock } from './async-lock.ts';
 import { projectBatches } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates, readProjectionState } from './projection-state.ts';
+import { WrittenDocuments } from './written-documents.ts';
 
 /** One build of one projection and how far it has got. */
 interface Slot {
   projection: Projection;
   generation: number;
   checkpoint: number;
+  /** While a build that started empty catches up: what it has written (so reads of the rest are skipped). */
+  written?: WrittenDocuments | undefined;
 }
 
 export interface RebuildProgress {
@@ -77,13 +80,14 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   ) {
     super();
     this.batchSize = options.batchSize ?? 500;
-    this.catchUpBatchSize = options.catchUpBatchSize ?? 2000;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? 5000;
   }
 
   async start(): Promise<void> {
     this.stopped = false;
     await this.loadSlots();
     await this.subscribe();
+    if (this.caughtUp()) this.declareIndexes(this.liveSlots());
     for (const name of this.misaligned) this.rebuild(name).catch((error: Error) => this.options.onError?.(error));
     const pollMs = this.options.requestPollMs ?? 1000;
     this.requestTimer = setInterval(() => void this.serveRebuildRequests(), pollMs);
@@ -122,10 +126,20 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   }
 
   private async loadSlots(): Promise<void> {
+    const head = await this.events.headPosition();
+    let written: WrittenDocuments | undefined;
     for (const projection of this.projections) {
       const state = await readProjectionState(this.store, projection.name);
-      const checkpoint = (await this.store.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
-      this.live.set(projection.name, { projection, generation: state.activeGeneration, checkpoint });
+      const stored = await this.store.getCheckpoint(checkpointKey(projection.name, state.activeGeneration));
+      // A build that never committed has no documents: until it catches up, only what it writes exists.
+      const empty = stored === null && head > 0;
+      if (empty) written ??= new WrittenDocuments();
+      this.live.set(projection.name, {
+        projection,
+        generation: state.activeGeneration,
+        checkpoint: stored ?? 0,
+        written: empty ? written : undefined,
+      });
     }
     this.misaligned.clear();
     for (const slot of this.live.values()) {
@@ -189,8 +203,29 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       const batch = this.buffer;
       this.buffer = [];
       if (batch.length === 0) return;
+      const wasCaughtUp = this.caughtUp();
       await this.applyBatch(this.liveSlots(), batch);
+      if (!wasCaughtUp && this.caughtUp()) {
+        this.declareIndexes(this.liveSlots());
+        for (const slot of this.live.values()) slot.written = undefined;
+      }
     });
+  }
+
+  /** Whether every live build has applied the events that were in the log when it started. */
+  private caughtUp(): boolean {
+    return this.liveSlots().every((slot) => slot.checkpoint >= this.catchUpUntil);
+  }
+
+  /**
+   * Makes the list indexes of the builds' collections. A build that starts from an empty store
+   * gets them once it has caught up (or when a query needs them first), so a rebuild does not
+   * update every index at every commit; queries then find them made.
+   */
+  private declareIndexes(slots: readonly Slot[]): void {
+    for (const slot of slots)
+      for (const [logical, options] of Object.entries(slot.projection.collections))
+        this.store.collection(physicalCollectionName(logical, slot.generation), options);
   }
 
   /**
@@ -247,11 +282,18 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private async runRebuild(name: string): Promise<void> {
     const live = this.live.get(name);
     if (!live) throw new Error(`Unknown projection: ${name}`);
-    const slot: Slot = { projection: live.projection, generation: await this.nextGeneration(name), checkpoint: 0 };
+    // The new builds start empty: only what they write exists in them.
+    const written = new WrittenDocuments();
+    const slot: Slot = {
+      projection: live.projection,
+      generation: await this.nextGeneration(name),
+      checkpoint: 0,
+      written,
+    };
     const shadows: Slot[] = [];
     for (const read of live.projection.reads ?? []) {
       if (!this.live.has(read.name)) throw new Error(`Projection ${name} reads ${read.name}, which is not running`);
-      shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0 });
+      shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0, written });
     }
     const slots = [slot, ...shadows];
     const generation = slot.generation;
@@ -287,6 +329,8 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       }
     }
 
+    this.declareIndexes([slot]);
+
     // Switch under the lock so no live batch interleaves: first reach the live builds' checkpoint,
     // and not beyond it (the live builds it reads are at that one between batches).
     await this.lock.run(async () => {
@@ -314,6 +358,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
           finishedAt,
         },
       });
+      slot.written = undefined;
       this.live.set(name, slot);
       this.misaligned.delete(name);
       this.emit('switched', name, generation);

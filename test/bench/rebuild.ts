@@ -9,6 +9,7 @@ import type { NewEvent } from '../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
 import { newId } from '../../packages/ids/object-id.ts';
+import { physicalCollectionName } from '../../packages/projection/projection.ts';
 import { ProjectionRunner } from '../../packages/projection/projection-runner.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { allProjections } from '../../projections/index.ts';
@@ -18,7 +19,10 @@ import { allProjections } from '../../projections/index.ts';
  * around it. A log of N customer creations (10 accounts, one append per customer, as the service
  * makes them) is seeded once and kept in the temporary directory; each run copies it, starts a
  * `ProjectionRunner` with every projection of the service on an empty read store, and times it
- * from start until every projection has committed the last event. Prints events per second, the
+ * (wall clock, and this process's CPU time, which a busy machine disturbs less) from start until
+ * every projection has committed the last event (with `--indexes`, every
+ * collection's list indexes exist from the start, as when a service answers lists during the
+ * rebuild; without, the runner alone decides when they are made). Prints events per second, the
  * process's RSS and V8 heap after the run and the read store's size on disk.
  */
 
@@ -29,8 +33,17 @@ const options = new Command()
   .option('--events <count>', 'customer creations in the log', positiveCount, 20_000)
   .option('--runs <count>', 'rebuilds to time, one after the other', positiveCount, 3)
   .option('--fresh-log', 'seed the log again even when a seeded copy exists')
+  .option(
+    '--catch-up-batch <count>',
+    "most events per batch while catching up (the runner's default otherwise)",
+    positiveCount,
+  )
+  .option(
+    '--indexes',
+    "create every collection's list indexes before the rebuild, as a service answering lists during it has them",
+  )
   .parse()
-  .opts<{ events: number; runs: number; freshLog?: boolean }>();
+  .opts<{ events: number; runs: number; freshLog?: boolean; indexes?: boolean; catchUpBatch?: number }>();
 
 function positiveCount(raw: string): number {
   const value = Number(raw.replaceAll(/[_,]/g, ''));
@@ -86,6 +99,8 @@ async function seededLog(events: number): Promise<string> {
 
 interface RunResult {
   seconds: number;
+  /** CPU time of this process (user + system): steadier than wall time on a shared machine. */
+  cpuSeconds: number;
   eventsPerSecond: number;
   rss: number;
   heapUsed: number;
@@ -100,10 +115,16 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     const readStore = new SqliteDocumentStore(join(dir, 'read.sqlite'));
     const head = await eventStore.headPosition();
     const projections = allProjections();
+    if (options.indexes)
+      for (const projection of projections)
+        for (const [logical, collectionOptions] of Object.entries(projection.collections))
+          readStore.collection(physicalCollectionName(logical, 1), collectionOptions);
     const runner = new ProjectionRunner(eventStore, readStore, projections, {
       onError: (error) => console.error('projection failed:', error),
+      ...(options.catchUpBatch ? { catchUpBatchSize: options.catchUpBatch } : {}),
     });
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const done = new Promise<void>((resolve) => {
       const behind = new Set(projections.map((projection) => projection.name));
       runner.on('committed', (projection, _generation, position) => {
@@ -113,8 +134,11 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     });
     await runner.start();
     await done;
-    const seconds = (performance.now() - started) / 1000;
+    // Stopping waits for the last batch to finish, with whatever the runner does after it.
     await runner.stop();
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const memory = process.memoryUsage();
     await readStore.close();
     await eventStore.close();
@@ -122,7 +146,14 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
       .map((file) => join(dir, file))
       .filter((file) => existsSync(file))
       .reduce((sum, file) => sum + statSync(file).size, 0);
-    return { seconds, eventsPerSecond: events / seconds, rss: memory.rss, heapUsed: memory.heapUsed, readStoreBytes };
+    return {
+      seconds,
+      cpuSeconds,
+      eventsPerSecond: events / seconds,
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      readStoreBytes,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -130,17 +161,20 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
 
 const log = await seededLog(options.events);
 console.log(
-  `${format(options.events)} customer creations, ${options.runs} run(s), node ${process.version}, ` +
+  `${format(options.events)} customer creations${options.indexes ? ', indexes from the start' : ''}, ${options.runs} run(s), node ${process.version}, ` +
     `${cpus().length} CPUs, load average ${loadavg()
       .map((load) => format(load, 2))
       .join(' ')}`,
 );
-console.log('| run | seconds | events/s | RSS after | V8 heap used | read store on disk |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  '| run | seconds | events/s | CPU seconds | events per CPU second | RSS after | V8 heap used | read store on disk |',
+);
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (let run = 1; run <= options.runs; run++) {
   const result = await rebuildOnce(log, options.events);
   console.log(
-    `| ${run} | ${format(result.seconds, 2)} | ${format(result.eventsPerSecond)} | ${mib(result.rss)} | ` +
+    `| ${run} | ${format(result.seconds, 2)} | ${format(result.eventsPerSecond)} | ${format(result.cpuSeconds, 2)} | ` +
+      `${format(options.events / result.cpuSeconds)} | ${mib(result.rss)} | ` +
       `${mib(result.heapUsed)} | ${mib(result.readStoreBytes)} |`,
   );
 }
