@@ -330,6 +330,12 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     }
 
     this.declareIndexes([slot]);
+    // The live builds of the projections it reads may be catching up themselves (one added since
+    // it was built): it can only switch at a position they have reached.
+    await this.liveReached(
+      shadows.map((shadow) => shadow.projection.name),
+      slot.checkpoint,
+    );
 
     // Switch under the lock so no live batch interleaves: first reach the live builds' checkpoint,
     // and not beyond it (the live builds it reads are at that one between batches).
@@ -366,6 +372,13 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       this.scheduleDrop(current);
     });
     for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
+  }
+
+  private async liveReached(names: readonly string[], position: number): Promise<void> {
+    while (names.some((name) => (this.live.get(name)?.checkpoint ?? 0) < position)) {
+      if (this.stopped) throw new Error('The projection runner stopped during a rebuild');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   private scheduleDrop(replaced: Slot): void {
