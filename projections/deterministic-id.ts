@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const LENGTH = 24;
@@ -10,7 +10,7 @@ const LIMBS = 8;
  * big-endian number, written in base 62 from its lowest digit, 24 digits.
  */
 export function deterministicId(prefix: string, seed: string): string {
-  const digest = createHash('sha256').update(seed).digest();
+  const digest = hash('sha256', seed, 'buffer');
   // The number as 32-bit limbs, most significant first: dividing limb by limb stays within
   // double precision (remainder * 2^32 + limb < 2^38), which is cheaper than BigInt.
   const limbs = new Array<number>(LIMBS);
