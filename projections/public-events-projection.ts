@@ -25,12 +25,8 @@ export interface PublicEventDoc extends Document {
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
-/** GET /events[/{id}] (filter: type) and the events webhooks deliver. */
-export const publicEventsCollection = objectCollection<PublicEventDoc>(
-  'events',
-  'Event',
-  scopedIndexes('type', '_objectId'),
-);
+/** GET /events[/{id}] (filter: type) and the events webhooks deliver. No query filters on `_objectId`: no index. */
+export const publicEventsCollection = objectCollection<PublicEventDoc>('events', 'Event', scopedIndexes('type'));
 
 /** One public event a domain event produces, before it is rendered as a document. */
 export interface ProducedPublicEvent {

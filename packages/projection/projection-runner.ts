@@ -64,6 +64,8 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private readonly dropTimers = new Set<NodeJS.Timeout>();
   private readonly allocatedGenerations = new Map<string, number>();
   private shadowBuilds = 0;
+  /** Catch-ups and rebuilds under way. */
+  private bulk = 0;
   /** Live builds behind or ahead of a projection they read: rebuilt at start, skipped until then. */
   private readonly misaligned = new Set<string>();
   private stopped = true;
@@ -80,7 +82,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   ) {
     super();
     this.batchSize = options.batchSize ?? 500;
-    this.catchUpBatchSize = options.catchUpBatchSize ?? 5000;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? 2000;
   }
 
   async start(): Promise<void> {
@@ -88,6 +90,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     await this.loadSlots();
     await this.subscribe();
     if (this.caughtUp()) this.declareIndexes(this.liveSlots());
+    else this.startBulk();
     for (const name of this.misaligned) this.rebuild(name).catch((error: Error) => this.options.onError?.(error));
     const pollMs = this.options.requestPollMs ?? 1000;
     this.requestTimer = setInterval(() => void this.serveRebuildRequests(), pollMs);
@@ -104,6 +107,10 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     await Promise.allSettled(this.rebuilding.values());
     for (const timer of this.dropTimers) clearTimeout(timer);
     this.dropTimers.clear();
+    if (this.bulk > 0) {
+      this.bulk = 0;
+      this.store.bulkWrites?.(false);
+    }
   }
 
   /** Checkpoint of the live build of each projection. */
@@ -208,8 +215,18 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       if (!wasCaughtUp && this.caughtUp()) {
         this.declareIndexes(this.liveSlots());
         for (const slot of this.live.values()) slot.written = undefined;
+        this.endBulk();
       }
     });
+  }
+
+  /** Catching up or rebuilding: nobody waits on these commits (`DocumentStore.bulkWrites`). */
+  private startBulk(): void {
+    if (this.bulk++ === 0) this.store.bulkWrites?.(true);
+  }
+
+  private endBulk(): void {
+    if (this.bulk > 0 && --this.bulk === 0) this.store.bulkWrites?.(false);
   }
 
   /** Whether every live build has applied the events that were in the log when it started. */
@@ -282,6 +299,16 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private async runRebuild(name: string): Promise<void> {
     const live = this.live.get(name);
     if (!live) throw new Error(`Unknown projection: ${name}`);
+    this.startBulk();
+    try {
+      await this.buildAndSwitch(live);
+    } finally {
+      this.endBulk();
+    }
+  }
+
+  private async buildAndSwitch(live: Slot): Promise<void> {
+    const name = live.projection.name;
     // The new builds start empty: only what they write exists in them.
     const written = new WrittenDocuments();
     const slot: Slot = {

@@ -31,6 +31,9 @@ export interface SqliteDocumentStoreOptions {
 const BUSY_TIMEOUT_MS = 5000;
 /** Page size of new files (bytes written per changed page; SQLite's default is 4096). */
 const PAGE_SIZE_BYTES = 1024;
+/** SQLite's default pages between automatic WAL checkpoints, and the count while writing in bulk (16 MiB). */
+const DEFAULT_CHECKPOINT_PAGES = 1000;
+const BULK_CHECKPOINT_PAGES = 16_384;
 /** Expired documents are invisible at once; deleting them can wait. */
 const PURGE_INTERVAL_MS = 60_000;
 /** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
@@ -109,6 +112,11 @@ export class SqliteDocumentStore implements DocumentStore {
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
     // IMMEDIATE takes the write lock up front, so busy_timeout applies instead of a failed lock upgrade.
     this.applyBatch.immediate(writes, checkpoints);
+  }
+
+  bulkWrites(enabled: boolean): void {
+    // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
+    this.db.pragma(`wal_autocheckpoint = ${enabled ? BULK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES}`);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
