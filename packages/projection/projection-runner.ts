@@ -72,7 +72,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private stopped = true;
   private readonly batchSize: number;
   private readonly catchUpBatchSize: number;
-  /** The log's head when the subscription started: events up to it are caught up with in large batches. */
+  /** The log's head when the subscription started: until every live build has reached it, they are catching up. */
   private catchUpUntil = 0;
 
   constructor(
@@ -323,6 +323,16 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       if (!this.live.has(read.name)) throw new Error(`Projection ${name} reads ${read.name}, which is not running`);
       shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0, written });
     }
+    try {
+      await this.buildFrom(slot, shadows);
+    } finally {
+      for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
+    }
+  }
+
+  /** Projects the log into the new build and its shadows, then switches queries to the new build. */
+  private async buildFrom(slot: Slot, shadows: readonly Slot[]): Promise<void> {
+    const name = slot.projection.name;
     const slots = [slot, ...shadows];
     const generation = slot.generation;
     const startedAt = new Date().toISOString();
@@ -399,7 +409,6 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       this.emit('committed', name, generation, slot.checkpoint);
       this.scheduleDrop(current);
     });
-    for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
   }
 
   private async liveReached(names: readonly string[], position: number): Promise<void> {
