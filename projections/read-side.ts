@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
 import type { ReadModels } from '../packages/projection/read-models.ts';
 import type { ObjectCollection } from '../packages/projection/read-model-collection.ts';
-import type { ObjectView } from './views/object-view.ts';
+import type { ViewProjection } from './view-projection.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 
 /** The read side of one resource (`docs/architecture.md`, "Resource modules"). */
@@ -50,8 +50,13 @@ export interface PublicObjectEvents<PublicType extends string = string> {
   readonly domainEventTypes: readonly string[];
   /** Whether the event changes an object of the view. */
   changes(eventType: string): boolean;
-  /** Folds the event into the copy of the object kept in `collection`; the object after it, or null. */
-  foldCopy(event: RecordedEvent, tx: ProjectionTransaction, collection: string): Promise<Document | null>;
+  /** The projection that stores these objects as of their latest event (what `objectAfter` reads). */
+  readonly source: Projection;
+  /**
+   * The object right after the event, or null: folds the event into the object as the source
+   * projection holds it just before that event (read within the batch, written by the source only).
+   */
+  objectAfter(event: RecordedEvent, tx: ProjectionTransaction): Promise<Document | null>;
   /** The public event types the event produces, in order (none for most changes). */
   produced(event: RecordedEvent): readonly PublicType[];
 }
@@ -66,27 +71,27 @@ type PublicEventRules<E extends DomainEvent, PublicType extends string> = {
 };
 
 /**
- * Public events of one object view. `of` names every domain event the view folds, so adding an
+ * Public events of the objects of one view projection. `of` names every domain event the view folds, so adding an
  * event type to the view fails to compile until the mapping says what it produces (`[]`: the
  * object changes, but no public event of this object says so); it may only produce the public
  * event types listed in `types`.
  */
 export function publicEvents<D extends Document, E extends DomainEvent, const PublicType extends string>(
-  view: ObjectView<D, E>,
+  source: ViewProjection<D, E>,
   types: readonly PublicType[],
   of: PublicEventRules<E, NoInfer<PublicType>>,
 ): PublicObjectEvents<PublicType> {
+  const { view } = source;
   return {
     types,
     domainEventTypes: Object.keys(of),
+    source,
     changes: (eventType) => view.eventTypes.has(eventType),
-    async foldCopy(event, tx, collection) {
+    async objectAfter(event, tx) {
       if (!view.accepts(event)) return null;
       const objectId = view.objectId(event);
       if (objectId === null) return null;
-      const object = view.fold(await tx.get<D>(collection, objectId), event);
-      if (object) tx.put<D>(collection, object);
-      return object;
+      return view.fold(await tx.get(source.collection, objectId), event);
     },
     produced: (event) => (view.accepts(event) ? producedBy(of, event) : []),
   };

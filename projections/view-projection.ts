@@ -11,7 +11,8 @@ export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
 });
 
 /**
- * A projection of one object view into its collection: as-of reads fold the same view. Without
+ * A projection of one object view into its collection: as-of reads fold the same view, and its
+ * collection is what public events take their `data` from (`read-side.ts`). Without
  * type arguments, any view projection: as-of reads hand its view any recorded event, which
  * `accepts` sorts out.
  */

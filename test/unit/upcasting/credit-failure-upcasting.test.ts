@@ -78,7 +78,11 @@ describe('replaying failed credits stored before the blocking rule was recorded'
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function stored(creditId: string, data: Record<string, unknown>, schemaVersion: number | undefined): Promise<void> {
+  async function stored(
+    creditId: string,
+    data: Record<string, unknown>,
+    schemaVersion: number | undefined,
+  ): Promise<void> {
     await events.appendToStream(
       creditStream(creditId),
       [{ id: randomUUID(), type: 'CreditFailed', data, metadata: metadataAt(schemaVersion) }],
