@@ -22,4 +22,5 @@ COPY package.json ./
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+# --max-semi-space-size: see docs/operations.md, "Memory".
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "dist/main.js"]

@@ -1,12 +1,10 @@
-import {
-  paymentMethodChargeEventTypes,
-  type PaymentMethodChargeEvent,
-} from '../packages/domain/charge/payment-method-charge.ts';
+import type { PaymentMethodChargeEvent } from '../packages/domain/charge/payment-method-charge.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { Projection } from '../packages/projection/projection.ts';
 import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
 import type { CreatedRange, Document } from '../packages/readstore/document-store.ts';
+import { eventProjection } from './event-projection.ts';
 
 /**
  * A pending payment-method charge and when the worker must look at it again: at its expiry while
@@ -31,30 +29,19 @@ export const paymentMethodChargesDueCollection =
 /** The `created` range of charges due by `nowMs` (whole seconds: callers check `dueAtMs`). */
 export const chargesDueBy = (nowMs: number): CreatedRange => ({ gte: -Math.floor(nowMs / 1000) });
 
-const handled = new Set<string>(paymentMethodChargeEventTypes);
-
 /** `payment-method-charges-due`: pending payment-method charges until they are completed. */
-export const paymentMethodChargesDueProjection: Projection = {
+export const paymentMethodChargesDueProjection: Projection = eventProjection<PaymentMethodChargeEvent>({
   name: 'payment-method-charges-due',
   collections: ownedCollections(paymentMethodChargesDueCollection),
-  handles: (type) => handled.has(type),
-  apply(recorded: RecordedEvent, tx: ProjectionTransaction) {
-    const event = recorded as unknown as RecordedEvent & PaymentMethodChargeEvent;
-    switch (event.type) {
-      case 'ChargePending':
-        tx.put(paymentMethodChargesDueCollection, dueDoc(recorded, event.data.chargeId, event.data.expiresAt));
-        break;
-      case 'PaymentMethodChargeProcessing':
-        tx.put(paymentMethodChargesDueCollection, dueDoc(recorded, event.data.chargeId, event.data.settlesAt));
-        break;
-      case 'PaymentMethodChargeAuthorized':
-      case 'PaymentMethodChargeFailed':
-        tx.delete(paymentMethodChargesDueCollection, event.data.chargeId);
-        break;
-    }
-    return Promise.resolve();
+  on: {
+    ChargePending: (event, tx) =>
+      tx.put(paymentMethodChargesDueCollection, dueDoc(event, event.data.chargeId, event.data.expiresAt)),
+    PaymentMethodChargeProcessing: (event, tx) =>
+      tx.put(paymentMethodChargesDueCollection, dueDoc(event, event.data.chargeId, event.data.settlesAt)),
+    PaymentMethodChargeAuthorized: (event, tx) => tx.delete(paymentMethodChargesDueCollection, event.data.chargeId),
+    PaymentMethodChargeFailed: (event, tx) => tx.delete(paymentMethodChargesDueCollection, event.data.chargeId),
   },
-};
+});
 
 /** Business time drives the due time only as a delay: a test clock's frozen time does not stop expiry. */
 function dueDoc(event: RecordedEvent, chargeId: string, dueAt: string): PaymentMethodChargeDueDoc {

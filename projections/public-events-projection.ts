@@ -4,14 +4,15 @@ import type { Projection, ProjectionTransaction } from '../packages/projection/p
 import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
-import { publicObjects, type PublicEventType } from './public-event-types.ts';
+import type { PublicObjectEvents } from './read-side.ts';
 import { scopedIndexes } from './view-projection.ts';
 import { publicObject } from './views/object-view.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 
 export interface PublicEventDoc extends Document {
   objectType: 'event';
-  type: PublicEventType;
+  /** A public event type (spec: Events) that the read side of the object in `data` declares. */
+  type: string;
   data: Record<string, unknown>;
   log: string;
   /** Events of test-clock customers: the clock's time when it happened (Unix seconds). */
@@ -25,45 +26,85 @@ export interface PublicEventDoc extends Document {
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
-/** GET /events[/{id}] (filter: type) and the events webhooks deliver. */
-export const publicEventsCollection = objectCollection<PublicEventDoc>(
-  'events',
-  'Event',
-  scopedIndexes('type', '_objectId'),
-);
+/** GET /events[/{id}] (filter: type) and the events webhooks deliver. No query filters on `_objectId`: no index. */
+export const publicEventsCollection = objectCollection<PublicEventDoc>('events', 'Event', scopedIndexes('type'));
+
+/** One public event a domain event produces, before it is rendered as a document. */
+export interface ProducedPublicEvent {
+  id: string;
+  type: string;
+  /** The object as it stood right after the domain event (with its internal fields). */
+  object: Document;
+  /** Unix seconds the domain event was recorded. */
+  created: number;
+  /** Log order: after every public event of earlier domain events. */
+  _seq: number;
+}
+
+/**
+ * The public events a domain event produces, in order, with their ids: for each kind of object
+ * the event changes, the object right after it (folded from the object's view projection as it
+ * stood just before the event) and the types its mapping names. The `events` projection stores
+ * them; the webhook deliveries fan them out, so both see the same events (ids, types, order).
+ */
+export async function producedPublicEvents(
+  publicObjects: readonly PublicObjectEvents[],
+  event: RecordedEvent,
+  tx: ProjectionTransaction,
+): Promise<ProducedPublicEvent[]> {
+  const produced: ProducedPublicEvent[] = [];
+  for (const objectEvents of publicObjects) {
+    if (!objectEvents.changes(event.type)) continue;
+    const object = await objectEvents.objectAfter(event, tx);
+    if (!object) continue;
+    for (const type of objectEvents.produced(event)) {
+      const index = produced.length;
+      produced.push({
+        id: deterministicId('event', `${event.id}:${index}`),
+        type,
+        object,
+        // Recorded time, so that /events pages in log order even while test clocks run ahead.
+        created: Math.floor(event.recordedAt.getTime() / 1000),
+        _seq: event.position * PUBLIC_EVENTS_PER_DOMAIN_EVENT + index,
+      });
+    }
+  }
+  return produced;
+}
+
+/** The object views whose objects are public event `data`: read as of each event, stored by them alone. */
+export const publicObjectSources = (publicObjects: readonly PublicObjectEvents[]): readonly Projection[] =>
+  publicObjects.map((object) => object.source);
 
 /**
  * `events`: the public events of GET /events and webhooks (`docs/architecture.md`, "Public
- * events"). Keeps its own copy of
- * every object's view (`event_objects`) so that each event's `data` is the object as it stood
- * right after that change, also when rebuilt from the log.
+ * events"). Each event's `data` is the object as it stood right after that change, also when
+ * rebuilt from the log: it is folded from the object's view projection as of the event, which is
+ * projected (and rebuilt) together with this one, so no second copy of any object is kept.
  */
-export const publicEventsProjection: Projection = {
+export const publicEventsProjection = (publicObjects: readonly PublicObjectEvents[]): Projection => ({
   name: 'events',
-  collections: { ...ownedCollections(publicEventsCollection), event_objects: {} },
+  collections: ownedCollections(publicEventsCollection),
+  reads: publicObjectSources(publicObjects),
   handles: (type) => publicObjects.some((object) => object.changes(type)),
   async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    let index = 0;
-    for (const objectEvents of publicObjects) {
-      const object = await objectEvents.foldCopy(event, tx, 'event_objects');
-      if (!object) continue;
-      for (const type of objectEvents.produced(event)) {
-        const doc: PublicEventDoc = {
-          id: deterministicId('event', `${event.id}:${index}`),
-          // Recorded time, so that /events pages in log order even while test clocks run ahead.
-          created: Math.floor(event.recordedAt.getTime() / 1000),
-          objectType: 'event',
-          type,
-          data: publicObject(object),
-          log: deterministicId('log', event.metadata.requestId ?? event.id),
-          ...tenantFields(event),
-          _seq: event.position * PUBLIC_EVENTS_PER_DOMAIN_EVENT + index,
-          _objectId: object.id,
-          ...(event.metadata.testClockId !== undefined ? { testClockTime: occurredAtSeconds(event) } : {}),
-        };
-        tx.put(publicEventsCollection, doc);
-        index++;
-      }
+    const produced = await producedPublicEvents(publicObjects, event, tx);
+    if (produced.length === 0) return;
+    const log = deterministicId('log', event.metadata.requestId ?? event.id);
+    for (const { id, type, object, created, _seq } of produced) {
+      const doc: PublicEventDoc = {
+        id,
+        created,
+        objectType: 'event',
+        type,
+        data: publicObject(object),
+        log,
+        ...tenantFields(event),
+        _seq,
+        _objectId: object.id,
+        ...(event.metadata.testClockId !== undefined ? { testClockTime: occurredAtSeconds(event) } : {}),
+      };
+      tx.put(publicEventsCollection, doc);
     }
   },
-};
+});

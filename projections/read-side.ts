@@ -1,16 +1,46 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
-import type { ObjectView } from './views/object-view.ts';
+import type { ReadModels } from '../packages/projection/read-models.ts';
+import type { ObjectCollection } from '../packages/projection/read-model-collection.ts';
+import type { ViewProjection } from './view-projection.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 
 /** The read side of one resource (`docs/architecture.md`, "Resource modules"). */
 export interface ReadSide<PublicType extends string = string> {
-  /** The resource's read models (each projection name unique across the service). */
-  readonly projections: readonly Projection[];
+  /**
+   * The resource's read models (each projection name unique across the service). Read models
+   * built from the public events of every resource (public events, webhook deliveries) are made
+   * from them: the resource list hands every resource's `publicEvents` over.
+   */
+  readonly projections:
+    readonly Projection[] | ((everyPublicObject: readonly PublicObjectEvents[]) => readonly Projection[]);
   /** The public events (GET /events, webhooks) whose `data` is an object of this resource; null when none. */
   readonly publicEvents: PublicObjectEvents<PublicType> | null;
 }
+
+/** The read side of a resource whose objects live in another resource's streams (a card in its customer's). */
+export interface HostedReadSide<PublicType extends string = string> extends ReadSide<PublicType> {
+  readonly hosted: HostedObjects;
+}
+
+/** Where the objects of a hosted resource are read, and which object's stream holds each. */
+export interface HostedObjects {
+  readonly collection: ObjectCollection<Document>;
+  /** The object's document and the id of the object whose stream holds it; null when there is no such object. */
+  find(readModels: ReadModels, objectId: string): Promise<{ doc: Document; hostId: string } | null>;
+}
+
+export const hostedObjects = <Doc extends Document>(
+  collection: ObjectCollection<Doc>,
+  hostId: (doc: Doc) => string,
+): HostedObjects => ({
+  collection,
+  async find(readModels, objectId) {
+    const doc = await readModels.collection(collection).get(objectId);
+    return doc ? { doc, hostId: hostId(doc) } : null;
+  },
+});
 
 /** The public events whose `data` is an object of one view, as the `events` projection uses them. */
 export interface PublicObjectEvents<PublicType extends string = string> {
@@ -20,8 +50,13 @@ export interface PublicObjectEvents<PublicType extends string = string> {
   readonly domainEventTypes: readonly string[];
   /** Whether the event changes an object of the view. */
   changes(eventType: string): boolean;
-  /** Folds the event into the copy of the object kept in `collection`; the object after it, or null. */
-  foldCopy(event: RecordedEvent, tx: ProjectionTransaction, collection: string): Promise<Document | null>;
+  /** The projection that stores these objects as of their latest event (what `objectAfter` reads). */
+  readonly source: Projection;
+  /**
+   * The object right after the event, or null: folds the event into the object as the source
+   * projection holds it just before that event (read within the batch, written by the source only).
+   */
+  objectAfter(event: RecordedEvent, tx: ProjectionTransaction): Promise<Document | null>;
   /** The public event types the event produces, in order (none for most changes). */
   produced(event: RecordedEvent): readonly PublicType[];
 }
@@ -36,27 +71,27 @@ type PublicEventRules<E extends DomainEvent, PublicType extends string> = {
 };
 
 /**
- * Public events of one object view. `of` names every domain event the view folds, so adding an
+ * Public events of the objects of one view projection. `of` names every domain event the view folds, so adding an
  * event type to the view fails to compile until the mapping says what it produces (`[]`: the
  * object changes, but no public event of this object says so); it may only produce the public
  * event types listed in `types`.
  */
 export function publicEvents<D extends Document, E extends DomainEvent, const PublicType extends string>(
-  view: ObjectView<D, E>,
+  source: ViewProjection<D, E>,
   types: readonly PublicType[],
   of: PublicEventRules<E, NoInfer<PublicType>>,
 ): PublicObjectEvents<PublicType> {
+  const { view } = source;
   return {
     types,
     domainEventTypes: Object.keys(of),
+    source,
     changes: (eventType) => view.eventTypes.has(eventType),
-    async foldCopy(event, tx, collection) {
+    async objectAfter(event, tx) {
       if (!view.accepts(event)) return null;
       const objectId = view.objectId(event);
       if (objectId === null) return null;
-      const object = view.fold(await tx.get<D>(collection, objectId), event);
-      if (object) tx.put<D>(collection, object);
-      return object;
+      return view.fold(await tx.get(source.collection, objectId), event);
     },
     produced: (event) => (view.accepts(event) ? producedBy(of, event) : []),
   };

@@ -10,11 +10,18 @@ export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
   indexes: ['_accountId', '_mode', ...fields],
 });
 
-/** A projection of one object view into its collection: as-of reads fold the same view. */
-export interface ViewProjection<Doc extends Document = Document> extends Projection {
+/**
+ * A projection of one object view into its collection: as-of reads fold the same view, and its
+ * collection is what public events take their `data` from (`read-side.ts`). Without
+ * type arguments, any view projection: as-of reads hand its view any recorded event, which
+ * `accepts` sorts out.
+ */
+export interface ViewProjection<
+  Doc extends Document = Document,
+  E extends DomainEvent = DomainEvent,
+> extends Projection {
   readonly collection: ReadModelCollection<Doc>;
-  // The view's event union is erased: as-of reads hand it any recorded event, which `accepts` sorts out.
-  readonly view: ObjectView<Doc, never>;
+  readonly view: ObjectView<Doc, E>;
 }
 
 export const isViewProjection = (projection: Projection): projection is ViewProjection =>
@@ -36,8 +43,8 @@ export function objectAfter<Doc extends Document, E extends DomainEvent>(
 }
 
 /** The object folded from its events, exactly as the read model would hold it after them; null before it exists. */
-export function foldObject<Doc extends Document>(
-  view: ObjectView<Doc, never>,
+export function foldObject<Doc extends Document, E extends DomainEvent>(
+  view: ObjectView<Doc, E>,
   objectId: string,
   events: readonly RecordedEvent[],
 ): Doc | null {
@@ -51,11 +58,11 @@ export function viewProjection<Doc extends Document, E extends DomainEvent>(
   name: string,
   collection: ReadModelCollection<Doc>,
   view: ObjectView<Doc, E>,
-): ViewProjection<Doc> {
+): ViewProjection<Doc, E> {
   return {
     name,
     collection,
-    view: view as unknown as ObjectView<Doc, never>,
+    view,
     collections: ownedCollections(collection),
     handles: (type) => view.eventTypes.has(type),
     async apply(event: RecordedEvent, tx: ProjectionTransaction) {

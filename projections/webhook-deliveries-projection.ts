@@ -11,8 +11,8 @@ import {
 import { deterministicId } from './deterministic-id.ts';
 import { eventDispatch } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
-import { privateCopyCollections, producesPublicEvents, publicEventsOf } from './public-events-of.ts';
-import type { PublicEventDoc } from './public-events-projection.ts';
+import { producedPublicEvents, publicObjectSources, type ProducedPublicEvent } from './public-events-projection.ts';
+import type { PublicObjectEvents } from './read-side.ts';
 import { scopedIndexes } from './view-projection.ts';
 import { webhookDueCollection, webhookDueDoc } from './webhook-due-deliveries.ts';
 
@@ -60,7 +60,6 @@ export const webhookDeliveriesCollection = objectCollection<WebhookDeliveryDoc>(
   scopedIndexes('endpointId', 'status', 'eventId'),
 );
 const subscriptionsCollection = readModelCollection<SubscriptionsDoc>('webhook_subscriptions');
-const PRIVATE_PREFIX = 'webhook_';
 
 /** What endpoints subscribe to, and the attempts the worker records. */
 const ownEvents = eventDispatch<WebhookEndpointEvent | WebhookDeliveryEvent>({
@@ -81,28 +80,33 @@ const ownEvents = eventDispatch<WebhookEndpointEvent | WebhookDeliveryEvent>({
  * mode that is enabled and subscribes to its type at that point of the log (so an endpoint gets
  * only the events after its creation), and folds the attempts recorded by the worker into each
  * delivery. Deliveries are derived from the log, never from the queue (`docs/architecture.md`, "Jobs are derived from state"): a rebuild
- * gives them back, each pending one with its next attempt in `webhook_due`.
+ * gives them back, each pending one with its next attempt in `webhook_due`. The public events are
+ * those of `publicObjects` (the resource list's), computed by the `events` projection's own code from the same object views (read as of the
+ * event, projected together with this one), so no copy of any object is kept here.
  */
-export const webhookDeliveriesProjection: Projection = {
-  name: 'webhook-deliveries',
-  collections: {
-    ...ownedCollections(webhookDeliveriesCollection, webhookDueCollection, subscriptionsCollection),
-    ...privateCopyCollections(PRIVATE_PREFIX),
-  },
-  handles: (type) => ownEvents.handles(type) || producesPublicEvents(type),
-  async apply(event: RecordedEvent, tx: ProjectionTransaction) {
-    if (ownEvents.handles(event.type)) return ownEvents.apply(event, tx);
-    const publicEvents = await publicEventsOf(event, tx, PRIVATE_PREFIX);
-    if (publicEvents.length === 0) return;
-    const subscriptions = await tx.get(subscriptionsCollection, tenantKey(event));
-    for (const publicEvent of publicEvents) {
-      for (const endpoint of subscriptions?.endpoints ?? []) {
-        if (!endpoint.enabled || (endpoint.events.length > 0 && !endpoint.events.includes(publicEvent.type))) continue;
-        createDelivery(endpoint.endpointId, publicEvent, event, tx);
+export function webhookDeliveriesProjection(publicObjects: readonly PublicObjectEvents[]): Projection {
+  const producesPublicEvents = (type: string) => publicObjects.some((object) => object.changes(type));
+  return {
+    name: 'webhook-deliveries',
+    collections: ownedCollections(webhookDeliveriesCollection, webhookDueCollection, subscriptionsCollection),
+    reads: publicObjectSources(publicObjects),
+    handles: (type) => ownEvents.handles(type) || producesPublicEvents(type),
+    async apply(event: RecordedEvent, tx: ProjectionTransaction) {
+      if (ownEvents.handles(event.type)) return ownEvents.apply(event, tx);
+      // Without an enabled endpoint in the event's account and mode there is nothing to deliver.
+      const endpoints = (await tx.get(subscriptionsCollection, tenantKey(event)))?.endpoints.filter(
+        (endpoint) => endpoint.enabled,
+      );
+      if (!endpoints?.length) return;
+      for (const publicEvent of await producedPublicEvents(publicObjects, event, tx)) {
+        for (const endpoint of endpoints) {
+          if (endpoint.events.length > 0 && !endpoint.events.includes(publicEvent.type)) continue;
+          createDelivery(endpoint.endpointId, publicEvent, event, tx);
+        }
       }
-    }
-  },
-};
+    },
+  };
+}
 
 /** Delivery ids are derived, so a rebuild (or a second fan-out) gives the same delivery. */
 export const webhookDeliveryId = (endpointId: string, eventId: string): string =>
@@ -110,10 +114,12 @@ export const webhookDeliveryId = (endpointId: string, eventId: string): string =
 
 function createDelivery(
   endpointId: string,
-  publicEvent: PublicEventDoc,
+  publicEvent: ProducedPublicEvent,
   source: RecordedEvent,
   tx: ProjectionTransaction,
 ): void {
+  const accountId = source.metadata.accountId;
+  const mode = source.metadata.mode;
   const deliveryId = webhookDeliveryId(endpointId, publicEvent.id);
   // Due when the event was recorded: real time, also for events on a test clock.
   const dueAtMs = source.recordedAt.getTime();
@@ -127,9 +133,9 @@ function createDelivery(
     status: 'pending',
     attempts: [],
     nextAttemptAt: Math.floor(dueAtMs / 1000),
-    _accountId: publicEvent._accountId,
-    _mode: publicEvent._mode,
-    _seq: publicEvent._seq ?? source.position,
+    _accountId: accountId,
+    _mode: mode,
+    _seq: publicEvent._seq,
   };
   tx.put(webhookDeliveriesCollection, delivery);
   tx.put(
@@ -142,8 +148,8 @@ function createDelivery(
         eventType: publicEvent.type,
         attempt: 1,
         dueAtMs,
-        accountId: publicEvent._accountId,
-        mode: publicEvent._mode,
+        accountId,
+        mode,
       },
       delivery._seq,
     ),

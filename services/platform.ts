@@ -1,7 +1,7 @@
 import { MeasuredEventStore } from './operator/measured-event-store.ts';
 import { serviceMetrics } from './operator/service-metrics.ts';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
@@ -27,11 +27,12 @@ import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import { EventFileVaultEntries } from '../packages/vault/event-file-vault-entries.ts';
 import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
-import { allProjections } from '../projections/index.ts';
-import { buildCommands, type Commands } from './resource-commands.ts';
+import type { Commands } from './commands.ts';
+import { buildCommands } from './resource-commands.ts';
+import { allProjections } from './resources/registries.ts';
 import { jobBackgroundWork } from './worker/subscription-jobs.ts';
 
-export type { Commands } from './resource-commands.ts';
+export type { Commands } from './commands.ts';
 
 /**
  * Everything a process of the service needs, wired from configuration alone
@@ -71,7 +72,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     [...(config.eventStoreUrl ? [] : ['events.sqlite']), ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite'])],
     ['vault.key', 'fingerprint.key'],
   );
-  const eventLog = createEventStore({
+  const eventLog = await createEventStore({
     eventStoreUrl: config.eventStoreUrl,
     sqlitePath: join(config.dataDir, 'events.sqlite'),
   });
@@ -95,11 +96,16 @@ export async function openPlatform(config: Config): Promise<Platform> {
     'Redis',
     'jobs wait in the state they were in, and rate limits fall back to each process; retrying',
   );
-  const jobs = createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments', logger, redisOutage });
+  const jobs = await createJobQueue({ redisUrl: config.redisUrl, prefix: 'payments', logger, redisOutage });
   // Without an offline queue, a rate-limit check fails at once while Redis is away (and falls back
   // to the process's own limiter) instead of holding the request until Redis is back.
+  // The Redis client is loaded only when Redis is configured.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 3,
+        enableOfflineQueue: false,
+      })
     : null;
   redis?.on('error', (error) => redisOutage.failed(error));
   redis?.on('ready', () => redisOutage.recovered());

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { accountDecider } from '../domain/account/account-decider.ts';
-import { accountStream, type ApiKeyRecord, type KeyKind } from '../domain/account/account-events.ts';
+import { accountResource, accountStream, type ApiKeyRecord, type KeyKind } from '../domain/account/account-events.ts';
 import type { Mode } from '../domain/mode.ts';
 import { newId, randomBase62 } from '../ids/object-id.ts';
 import type { Vault } from '../vault/vault.ts';
@@ -16,7 +16,8 @@ export interface AccountKeys {
   livePublicKey: string;
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+// One-shot hashing: authentication hashes the key of every request.
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 const keyPrefix = (kind: KeyKind, mode: Mode): string => `${kind === 'secret' ? 'sk' : 'pk'}_${mode}_`;
 
@@ -29,7 +30,7 @@ export async function createAccount(
   name: string,
   context: Omit<CommandContext, 'accountId' | 'mode'>,
 ): Promise<AccountKeys & { position: number | null }> {
-  const accountId = newId('acct');
+  const accountId = newId(accountResource);
   const plain = new Map<string, string>();
   const keys: ApiKeyRecord[] = [];
   for (const mode of ['test', 'live'] as const) {

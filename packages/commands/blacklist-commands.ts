@@ -1,5 +1,5 @@
 import { blacklistRuleDecider, type BlacklistRuleCommand } from '../domain/blacklist/blacklist-decider.ts';
-import { blacklistRuleStream } from '../domain/blacklist/blacklist-events.ts';
+import { blacklistRuleResource, blacklistRuleStream } from '../domain/blacklist/blacklist-events.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import { blacklistRuleFromInput, type CreateBlacklistRuleInput } from './blacklist-rule-input.ts';
@@ -17,7 +17,7 @@ export class BlacklistCommands {
   ) {}
 
   async create(input: CreateBlacklistRuleInput, context: CommandContext): Promise<CommandOutcome> {
-    const ruleId = createdObjectId('blr', context);
+    const ruleId = createdObjectId(blacklistRuleResource, context);
     const earlier = await this.aggregates.createdEarlier(blacklistRuleStream(ruleId), context);
     if (earlier !== undefined) return { id: ruleId, position: earlier };
     // A card number becomes the fingerprint this account and mode see for the card.

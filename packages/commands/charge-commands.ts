@@ -3,7 +3,9 @@ import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blac
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
 import {
+  chargeResource,
   chargeStream,
+  refundResource,
   type Billing,
   type ChargeAttempt,
   type ChargeFailure,
@@ -13,7 +15,7 @@ import {
   type ThreeDSecureResult,
 } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
-import { customerStream } from '../domain/customer/customer-events.ts';
+import { cardResource, customerStream } from '../domain/customer/customer-events.ts';
 import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
@@ -89,7 +91,7 @@ export class ChargeCommands {
    * network rather than made again.
    */
   async create(input: CreateChargeInput, context: CommandContext): Promise<CommandOutcome> {
-    const chargeId = input.chargeId ?? createdObjectId('char', context);
+    const chargeId = input.chargeId ?? createdObjectId(chargeResource, context);
     const existing = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
     if (existing.state.status !== 'none') return this.recordedCharge(existing, input, context);
 
@@ -101,7 +103,7 @@ export class ChargeCommands {
       { kind: 'charge', chargeId },
       context,
     );
-    const cardId = resolved.savedCardId ?? createdObjectId('card', context);
+    const cardId = resolved.savedCardId ?? createdObjectId(cardResource, context);
     const attempt: ChargeAttempt = {
       chargeId,
       amount: input.amount,
@@ -369,7 +371,7 @@ export class ChargeCommands {
     input: { amount?: number; reason?: 'fraudulent'; metadata?: Metadata },
     context: CommandContext,
   ): Promise<CommandOutcome & { refundId: string }> {
-    const refundId = createdObjectId('re', context);
+    const refundId = createdObjectId(refundResource, context);
     const before = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
     const earlier =
       before.state.status === 'none' ? undefined : before.state.refunds.find((r) => r.refundId === refundId);

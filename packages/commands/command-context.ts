@@ -35,5 +35,5 @@ export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1
  * `Idempotency-Key` (a retry after a crash finds the object the first run committed), random
  * otherwise. `role` tells apart several objects of one prefix that one request creates.
  */
-export const createdObjectId = (prefix: IdPrefix, context: CommandContext, role: string = prefix): string =>
-  context.requestToken === undefined ? newId(prefix) : derivedId(prefix, context.requestToken, role);
+export const createdObjectId = (of: IdPrefix, context: CommandContext, role?: string): string =>
+  context.requestToken === undefined ? newId(of) : derivedId(of, context.requestToken, role);

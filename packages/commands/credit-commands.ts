@@ -1,6 +1,12 @@
+import { cardResource } from '../domain/customer/customer-events.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { creditDecider, type CreditCommand } from '../domain/credit/credit-decider.ts';
-import { creditStream, type CreditAttempt, type CreditFailure } from '../domain/credit/credit-events.ts';
+import {
+  creditResource,
+  creditStream,
+  type CreditAttempt,
+  type CreditFailure,
+} from '../domain/credit/credit-events.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
 import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
@@ -62,7 +68,7 @@ export class CreditCommands {
   async create(input: CreateCreditInput, context: CommandContext): Promise<CommandOutcome> {
     if (!(await this.deps.accountSettings(context.accountId)).creditsAllowed)
       throw new InvalidRequestError(CREDITS_NOT_ALLOWED);
-    const creditId = createdObjectId('cr', context);
+    const creditId = createdObjectId(creditResource, context);
     const existing = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
     if (existing.state.status !== 'none') {
       const recorded = { id: creditId, position: existing.events.at(-1)?.position ?? null };
@@ -85,7 +91,7 @@ export class CreditCommands {
       description: input.description ?? null,
       customerId,
       // A new card is not saved to the customer by a credit; it still gets an id of its own.
-      cardId: resolved.savedCardId ?? createdObjectId('card', context),
+      cardId: resolved.savedCardId ?? createdObjectId(cardResource, context),
       card: resolved.card,
       cardSource: resolved.source,
       metadata: input.metadata ?? {},
@@ -98,12 +104,10 @@ export class CreditCommands {
         failureCode: 'blacklisted',
         failureMessage: 'The credit was blocked by a blacklist rule.',
         failureIssuerDeclineCode: null,
+        blacklistRuleId: rule.ruleId,
       };
       const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
-      throw new PaymentDeclined(
-        recorded,
-        new CardError(failure.failureCode, failure.failureMessage, { creditId, blacklistRuleId: rule.ruleId }),
-      );
+      throw declined(recorded, failure);
     }
 
     const outcome = await this.transfer(attempt, context);
@@ -112,6 +116,7 @@ export class CreditCommands {
           failureCode: outcome.failure.code,
           failureMessage: outcome.failure.message,
           failureIssuerDeclineCode: outcome.failure.issuerDeclineCode,
+          blacklistRuleId: null,
         }
       : null;
 
@@ -175,6 +180,7 @@ function declined(recorded: CommandOutcome, failure: CreditFailure): PaymentDecl
   const details = {
     creditId: recorded.id,
     ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+    ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
   };
   return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
 }

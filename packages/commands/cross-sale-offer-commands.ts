@@ -4,6 +4,7 @@ import {
   type OfferChanges,
 } from '../domain/cross-sale-offer/cross-sale-offer-decider.ts';
 import {
+  crossSaleOfferResource,
   crossSaleOfferStream,
   type OfferTemplate,
   type OfferTerms,
@@ -39,7 +40,7 @@ export class CrossSaleOfferCommands {
   ) {}
 
   async create(input: CreateCrossSaleOfferInput, context: CommandContext): Promise<CommandOutcome> {
-    const offerId = createdObjectId('cso', context);
+    const offerId = createdObjectId(crossSaleOfferResource, context);
     const earlier = await this.aggregates.createdEarlier(crossSaleOfferStream(offerId), context);
     if (earlier !== undefined) return { id: offerId, position: earlier };
     const terms: OfferTerms = {

@@ -1,7 +1,12 @@
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeStream } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand, type NewCard } from '../domain/customer/customer-decider.ts';
-import { customerStream, type CardChanges } from '../domain/customer/customer-events.ts';
+import {
+  cardResource,
+  customerResource,
+  customerStream,
+  type CardChanges,
+} from '../domain/customer/customer-events.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { CardNetwork } from '../network/card-network.ts';
@@ -64,7 +69,7 @@ export class CustomerCommands {
    * follow-ups of its card made if a crash cut them off.
    */
   async create(input: CreateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
-    const customerId = createdObjectId('cust', context);
+    const customerId = createdObjectId(customerResource, context);
     const existing = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
     if (existing.state.status !== 'none') {
       const recorded = { id: customerId, position: existing.events.at(-1)?.position ?? null };
@@ -213,7 +218,7 @@ export class CustomerCommands {
           : 'a token (tok_…), a charge (char_…) or card details';
       throw new InvalidRequestError(`Invalid parameter: ${parameter} must be ${expected}`);
     }
-    const cardId = createdObjectId('card', context);
+    const cardId = createdObjectId(cardResource, context);
     const resolved = await this.deps.cardSources.newCard(
       reference,
       { kind: 'card', customerId, cardId },

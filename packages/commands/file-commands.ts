@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import { InvalidRequestError } from '../domain/errors.ts';
 import { fileDecider } from '../domain/file/file-decider.ts';
-import { filePurposes, fileStream, type FilePurpose, type FileType } from '../domain/file/file-events.ts';
+import { filePurposes, fileResource, fileStream, type FilePurpose, type FileType } from '../domain/file/file-events.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -27,6 +26,8 @@ export class FileCommands {
 
   async upload(bytes: Buffer, purpose: FilePurpose, context: CommandContext): Promise<CommandOutcome> {
     const allowed: readonly FileType[] = filePurposes[purpose];
+    // Loaded on the first upload, not at start.
+    const { fileTypeFromBuffer } = await import('file-type');
     const sniffed = await fileTypeFromBuffer(bytes);
     const type = sniffed ? SNIFFED[sniffed.ext] : undefined;
     if (!type || !allowed.includes(type)) {
@@ -36,7 +37,7 @@ export class FileCommands {
         })`,
       );
     }
-    const fileId = newId('file');
+    const fileId = newId(fileResource);
     await this.store.save(fileId, bytes);
     const details = {
       fileId,

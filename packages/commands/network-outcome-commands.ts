@@ -1,5 +1,5 @@
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
-import { chargeStream } from '../domain/charge/charge-events.ts';
+import { chargeStream, disputeResource, fraudWarningResource } from '../domain/charge/charge-events.ts';
 import type { NetworkOutcomeKind } from '../domain/charge/network-outcome-events.ts';
 import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -18,7 +18,13 @@ export class NetworkOutcomeCommands {
     const result = await this.aggregates.execute(
       chargeDecider,
       chargeStream(chargeId),
-      { type: 'DeliverNetworkOutcome', chargeId, kind, disputeId: newId('dp'), fraudWarningId: newId('fw') },
+      {
+        type: 'DeliverNetworkOutcome',
+        chargeId,
+        kind,
+        disputeId: newId(disputeResource),
+        fraudWarningId: newId(fraudWarningResource),
+      },
       context,
     );
     return { id: chargeId, position: result.position };

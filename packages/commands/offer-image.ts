@@ -1,4 +1,3 @@
-import { Jimp } from 'jimp';
 import { InvalidRequestError } from '../domain/errors.ts';
 import { newId } from '../ids/object-id.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
@@ -70,6 +69,8 @@ async function scaledPng(imageData: string): Promise<Buffer> {
   }
   if (!isAcceptedFormat(bytes))
     throw new InvalidRequestError('Invalid parameter: imageData must be a PNG, JPEG or GIF image');
+  // Loaded on the first offer image: the image library holds tens of megabytes a process rarely needs.
+  const { Jimp } = await import('jimp');
   let image;
   try {
     image = await Jimp.read(bytes);

@@ -1,5 +1,5 @@
 import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
-import { chargeStream, type ChargeType, type Shipping } from '../domain/charge/charge-events.ts';
+import { chargeResource, chargeStream, type ChargeType, type Shipping } from '../domain/charge/charge-events.ts';
 import type { PaymentMethodChargeAttempt, ProviderOutcome } from '../domain/charge/payment-method-charge.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
@@ -63,7 +63,7 @@ export class PaymentMethodChargeCommands {
       // A charge with payment method details creates the payment method, as POST /payment-methods would.
       await this.paymentMethods.record(paymentMethod, context);
     }
-    const chargeId = newId('char');
+    const chargeId = newId(chargeResource);
     const clientObjectId = newId('client_char');
     const now = context.now();
     const attempt: PaymentMethodChargeAttempt = {

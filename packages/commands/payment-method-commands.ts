@@ -3,6 +3,7 @@ import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import { paymentMethodDecider, type PaymentMethodCommand } from '../domain/payment-method/payment-method-decider.ts';
 import {
+  paymentMethodResource,
   paymentMethodStream,
   type PaymentMethodDetails,
   type PaymentMethodType,
@@ -40,7 +41,7 @@ export class PaymentMethodCommands {
   async newDetails(input: CreatePaymentMethodInput, context: CommandContext): Promise<PaymentMethodDetails> {
     if (input.customerId !== undefined) await this.cardSources.liveCustomer(input.customerId, context);
     return {
-      paymentMethodId: newId('pm'),
+      paymentMethodId: newId(paymentMethodResource),
       clientObjectId: newId('client_pm'),
       type: input.type,
       billing: input.billing ?? null,

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import { planDecider, type PlanCommand } from '../domain/plan/plan-decider.ts';
-import { planStream, type PlanInterval, type PlanTerms } from '../domain/plan/plan-events.ts';
+import { planResource, planStream, type PlanInterval, type PlanTerms } from '../domain/plan/plan-events.ts';
 import type { PlanState } from '../domain/plan/plan-state.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
@@ -29,7 +29,7 @@ export class PlanCommands {
   constructor(private readonly aggregates: AggregateStore) {}
 
   async create(input: CreatePlanInput, context: CommandContext): Promise<CommandOutcome> {
-    const planId = createdObjectId('plan', context);
+    const planId = createdObjectId(planResource, context);
     const earlier = await this.aggregates.createdEarlier(planStream(planId), context);
     if (earlier !== undefined) return { id: planId, position: earlier };
     if (input.recursTo) await this.requireRecursionTarget(input.recursTo, context);

@@ -1,5 +1,5 @@
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
-import { chargeStream, type Billing, type Shipping } from '../domain/charge/charge-events.ts';
+import { chargeResource, chargeStream, type Billing, type Shipping } from '../domain/charge/charge-events.ts';
 import type { ChargeState } from '../domain/charge/charge-state.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
@@ -11,7 +11,7 @@ import {
   type PlanSnapshot,
   type SubscriptionCommand,
 } from '../domain/subscription/subscription-decider.ts';
-import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
+import { subscriptionResource, subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import { nextStep, sameStep, type DueStep } from '../domain/subscription/subscription-schedule.ts';
 import type { ExistingSubscription } from '../domain/subscription/subscription-state.ts';
 import { newId } from '../ids/object-id.ts';
@@ -83,7 +83,7 @@ export class SubscriptionCommands {
     const trial = input.trialEnd !== undefined ? input.trialEnd !== -1 : Boolean(plan.trialPeriodDays);
     if (!trial && !customer.defaultCardId)
       throw new InvalidRequestError(`Customer '${input.customerId}' has no default card to charge`);
-    const subscriptionId = createdObjectId('sub', context);
+    const subscriptionId = createdObjectId(subscriptionResource, context);
     const created =
       (await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context)) ??
       (await this.execute(
@@ -104,7 +104,7 @@ export class SubscriptionCommands {
           billing: input.billing ?? null,
           merchantAccountId: input.merchantAccountId ?? null,
           metadata: input.metadata ?? {},
-          chargeId: createdObjectId('char', context, 'first-charge'),
+          chargeId: createdObjectId(chargeResource, context, 'first-charge'),
           now: unixSeconds(clocked.now()),
         },
         clocked,
@@ -132,7 +132,7 @@ export class SubscriptionCommands {
         subscriptionId,
         changes,
         ...(plan ? { plan } : {}),
-        chargeId: newId('char'),
+        chargeId: newId(chargeResource),
         now: unixSeconds(clocked.now()),
       },
       clocked,
@@ -207,7 +207,7 @@ export class SubscriptionCommands {
             subscriptionId,
             periodStart: step.periodStart,
             plan: snapshot(next),
-            chargeId: newId('char'),
+            chargeId: newId(chargeResource),
             now,
           },
           context,
@@ -219,7 +219,7 @@ export class SubscriptionCommands {
       case 'retry': {
         if (await this.customerGone(sub, context)) return this.cancelForDeletedCustomer(subscriptionId, context);
         const plan = snapshot(await this.currentPlan(sub, context));
-        const chargeId = newId('char');
+        const chargeId = newId(chargeResource);
         const command: SubscriptionCommand =
           step.kind === 'retry'
             ? {

@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../domain/errors.ts';
 import { testClockDecider, type TestClockCommand } from '../domain/test-clock/test-clock-decider.ts';
-import { testClockStream } from '../domain/test-clock/test-clock-events.ts';
+import { testClockResource, testClockStream } from '../domain/test-clock/test-clock-events.ts';
 import { nextStep, type DueStep } from '../domain/subscription/subscription-schedule.ts';
 import { subscriptionDecider } from '../domain/subscription/subscription-decider.ts';
 import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
@@ -34,7 +34,7 @@ export class TestClockCommands {
 
   async create(input: { frozenTime: number; name?: string }, context: CommandContext): Promise<CommandOutcome> {
     requireTestMode(context);
-    const testClockId = createdObjectId('clock', context);
+    const testClockId = createdObjectId(testClockResource, context);
     const earlier = await this.deps.aggregates.createdEarlier(testClockStream(testClockId), context);
     if (earlier !== undefined) return { id: testClockId, position: earlier };
     return this.run(

@@ -2,7 +2,7 @@ import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { tokenDecider } from '../domain/token/token-decider.ts';
-import { tokenStream, type TokenUse } from '../domain/token/token-events.ts';
+import { tokenResource, tokenStream, type TokenUse } from '../domain/token/token-events.ts';
 import type { CardNetwork } from '../network/card-network.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
@@ -24,7 +24,7 @@ export class TokenCommands {
   async create(input: CardDetailsInput, context: CommandContext): Promise<CommandOutcome> {
     const now = context.now();
     const card = await this.intake.fromDetails(input, now);
-    const tokenId = createdObjectId('tok', context);
+    const tokenId = createdObjectId(tokenResource, context);
     const earlier = await this.aggregates.createdEarlier(tokenStream(tokenId), context);
     if (earlier !== undefined) return { id: tokenId, position: earlier };
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);

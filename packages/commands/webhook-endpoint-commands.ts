@@ -3,7 +3,7 @@ import {
   webhookEndpointDecider,
   type WebhookEndpointCommand,
 } from '../domain/webhook-endpoint/webhook-endpoint-decider.ts';
-import { webhookEndpointStream } from '../domain/webhook-endpoint/webhook-endpoint-events.ts';
+import { webhookEndpointResource, webhookEndpointStream } from '../domain/webhook-endpoint/webhook-endpoint-events.ts';
 import { randomBase62 } from '../ids/object-id.ts';
 import type { Vault } from '../vault/vault.ts';
 import {
@@ -53,7 +53,7 @@ export class WebhookEndpointCommands {
     context: CommandContext,
   ): Promise<CommandOutcome & { secret: string }> {
     await this.checkUrl(input.url, context.mode);
-    const endpointId = createdObjectId('we', context);
+    const endpointId = createdObjectId(webhookEndpointResource, context);
     const earlier = await this.createdEarlier(endpointId, context);
     if (earlier) return earlier;
     const secret = `whsec_${randomBase62(32)}`;

@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/mode.ts';
+import { flushLogLines } from '../observability/log-lines.ts';
 
 /**
  * Test hook: kills the process (SIGKILL, as `kill -9` would) when a request reaches a named point,
@@ -47,6 +48,7 @@ export function armFaults(points: readonly FaultPoint[]): void {
 export function faultPoint(point: FaultPoint, mode: Mode): void {
   if (mode !== 'test' || !armed.has(point)) return;
   // Written synchronously (stdout is a pipe or file): the test sees it before the kill.
+  flushLogLines();
   process.stdout.write(`FAULT INJECTION: crash at ${point}\n`);
   process.kill(process.pid, 'SIGKILL');
 }

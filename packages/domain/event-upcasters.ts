@@ -1,5 +1,6 @@
 import { cardExpiryAsSentUpcasters } from './card/card-expiry-upcasters.ts';
+import { creditFailureRuleUpcasters } from './credit/credit-failure-upcasters.ts';
 import { EventUpcasters } from './event-upcasting.ts';
 
 /** Every upcaster of every event type; a new one is added here with its tests. */
-export const eventUpcasters = new EventUpcasters([...cardExpiryAsSentUpcasters]);
+export const eventUpcasters = new EventUpcasters([...cardExpiryAsSentUpcasters, ...creditFailureRuleUpcasters]);

@@ -1,8 +1,13 @@
-import { EsdbEventStore } from './esdb-event-store.ts';
 import type { EventStore } from './event-store.ts';
 import { SqliteEventStore } from './sqlite-event-store.ts';
 
-/** The distributed profile's EventStoreDB when a URL is configured, the embedded SQLite file otherwise. */
-export function createEventStore(options: { eventStoreUrl?: string; sqlitePath: string }): EventStore {
-  return options.eventStoreUrl ? new EsdbEventStore(options.eventStoreUrl) : new SqliteEventStore(options.sqlitePath);
+/**
+ * The distributed profile's EventStoreDB when a URL is configured, the embedded SQLite file
+ * otherwise. The EventStoreDB client is loaded only when used: an embedded process does not
+ * hold it in memory.
+ */
+export async function createEventStore(options: { eventStoreUrl?: string; sqlitePath: string }): Promise<EventStore> {
+  if (!options.eventStoreUrl) return new SqliteEventStore(options.sqlitePath);
+  const { EsdbEventStore } = await import('./esdb-event-store.ts');
+  return new EsdbEventStore(options.eventStoreUrl);
 }

@@ -1,11 +1,16 @@
 import { join } from 'node:path';
 import { DirectoryFileStore } from './directory-file-store.ts';
 import type { FileStore } from './file-store.ts';
-import { GridFsFileStore } from './gridfs-file-store.ts';
 
-/** GridFS when MONGODB_URL is set (distributed profile), a directory under DATA_DIR otherwise. */
-export function createFileStore(options: { mongodbUrl: string | undefined; dataDir: string }): Promise<FileStore> {
-  return options.mongodbUrl
-    ? GridFsFileStore.connect(options.mongodbUrl)
-    : Promise.resolve(new DirectoryFileStore(join(options.dataDir, 'files')));
+/**
+ * GridFS when MONGODB_URL is set (distributed profile), a directory under DATA_DIR otherwise
+ * (the MongoDB driver is then never loaded).
+ */
+export async function createFileStore(options: {
+  mongodbUrl: string | undefined;
+  dataDir: string;
+}): Promise<FileStore> {
+  if (!options.mongodbUrl) return new DirectoryFileStore(join(options.dataDir, 'files'));
+  const { GridFsFileStore } = await import('./gridfs-file-store.ts');
+  return GridFsFileStore.connect(options.mongodbUrl);
 }

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from '../observability/logger.ts';
 import { accessLog } from './access-log.ts';
 import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
@@ -86,18 +86,61 @@ export function createApp(options: AppOptions): Express {
     requireHttpsForLiveMode(),
   );
   // Uploads read their multipart body themselves, so they come before the JSON / form body decoder.
-  for (const route of options.routes.filter((candidate) => candidate.upload)) {
-    app[route.method](route.path, parseMultipartBody(route.upload!), routeHandler(route, options));
-  }
+  app.use(
+    routesByFirstSegment(
+      options.routes.filter((candidate) => candidate.upload),
+      (router, route) =>
+        router[route.method](route.path, parseMultipartBody(route.upload!), routeHandler(route, options)),
+    ),
+  );
   app.use(parseRequestBody(options.maxBodyBytes));
-  for (const route of options.routes.filter((candidate) => !candidate.upload))
-    app[route.method](route.path, routeHandler(route, options));
+  app.use(
+    routesByFirstSegment(
+      options.routes.filter((candidate) => !candidate.upload),
+      (router, route) => router[route.method](route.path, routeHandler(route, options)),
+    ),
+  );
 
   app.use((_req, _res, next) => {
     next(new HttpError(404, 'invalid_request', 'Unrecognized request URL: check the method and the path'));
   });
   app.use(errorEnvelope(logger));
   return app;
+}
+
+/**
+ * The routes, found by the first segment of the request's path (`/customers/…`: the customers'
+ * routes, in their order) instead of trying every route of the API in turn. Paths and matching
+ * are express's own: each group is a router used without a mount path, so requests keep their full
+ * path. Matching ignores case, as express does by default.
+ */
+function routesByFirstSegment(
+  routes: readonly AnyRouteDefinition[],
+  mount: (router: Router, route: AnyRouteDefinition) => void,
+): RequestHandler {
+  const routers = new Map<string, Router>();
+  for (const route of routes) {
+    const segment = firstSegment(route.path);
+    if (/[^a-z0-9_-]/.test(segment))
+      throw new Error(`Route ${route.path} must begin with a literal lower-case segment`);
+    let router = routers.get(segment);
+    if (!router) {
+      router = Router();
+      routers.set(segment, router);
+    }
+    mount(router, route);
+  }
+  return (req, res, next) => {
+    // No route answers OPTIONS; a router would answer it with the methods it knows, the API with a 404.
+    const router = req.method === 'OPTIONS' ? undefined : routers.get(firstSegment(req.path).toLowerCase());
+    if (router) router(req, res, next);
+    else next();
+  };
+}
+
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return path.slice(1, end === -1 ? undefined : end);
 }
 
 function errorEnvelope(logger: Logger): ErrorRequestHandler {

@@ -14,21 +14,34 @@ export function parseRequestBody(maxBodyBytes: number): RequestHandler {
   // Reads the bytes (inflating gzip/deflate/br within the same size limit); decoding is ours.
   const readBytes = express.raw({ type: () => true, limit: maxBodyBytes });
   return (req, res, next) => {
-    // Stream callbacks run outside the request's async context; bound, the rest of the chain stays in it.
-    const decode = AsyncResource.bind((readError?: unknown) => {
-      if (readError) {
-        next(readFailure(readError, maxBodyBytes));
-        return;
-      }
-      try {
-        req.body = decodeBody(req);
-        next();
-      } catch (error) {
-        next(error);
-      }
+    // Most GETs announce no body at all: nothing to read, and the reader's set-up is skipped.
+    if (!announcesBody(req)) {
+      req.body = {};
+      next();
+      return;
+    }
+    // Stream callbacks run outside the request's async context; run there, the rest of the chain stays in it.
+    const context = new AsyncResource('RequestBody');
+    readBytes(req, res, (readError?: unknown) => {
+      context.runInAsyncScope(() => {
+        if (readError) {
+          next(readFailure(readError, maxBodyBytes));
+          return;
+        }
+        try {
+          req.body = decodeBody(req);
+          next();
+        } catch (error) {
+          next(error);
+        }
+      });
     });
-    readBytes(req, res, decode);
   };
+}
+
+/** HTTP/1.1: a request has a body only when it says so, by Content-Length or Transfer-Encoding. */
+function announcesBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 }
 
 /** JSON nested deeper than this is refused (form bodies stop at 5 levels). */

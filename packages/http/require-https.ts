@@ -35,9 +35,24 @@ export function requireHttpsForLiveMode(): RequestHandler {
   };
 }
 
+/** Addresses already classified: a client sends many requests, and parsing an address each time shows in profiles. */
+const KNOWN_ADDRESSES_LIMIT = 1000;
+const knownAddresses = new Map<string, boolean>();
+
 function isLocalClient(req: Request): boolean {
   const ip = req.ip ?? req.socket.remoteAddress;
-  if (!ip || !ipaddr.isValid(ip)) return false;
+  if (!ip) return false;
+  let local = knownAddresses.get(ip);
+  if (local === undefined) {
+    local = isLocalAddress(ip);
+    if (knownAddresses.size >= KNOWN_ADDRESSES_LIMIT) knownAddresses.clear();
+    knownAddresses.set(ip, local);
+  }
+  return local;
+}
+
+function isLocalAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
   let address = ipaddr.parse(ip);
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
     address = (address as ipaddr.IPv6).toIPv4Address();

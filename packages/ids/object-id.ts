@@ -1,13 +1,40 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { ResourceName, resources } from '../domain/resources.ts';
+import { createHash, randomFillSync } from 'node:crypto';
+import type { ResourceIdentity } from '../domain/resource-identity.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Random bytes are drawn from the system generator a few kilobytes at a time (as Node does for
+ * `randomUUID`): one call per request id would cost a system call each.
+ */
+const POOL_SIZE = 8192;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
 /** Random base62 text; 24 characters carry ~143 bits, enough that ids never collide. */
 export function randomBase62(length = 24): string {
-  return base62(randomBytes(length * 2), length);
+  let out = '';
+  while (out.length < length) {
+    const wanted = length - out.length;
+    const count = wanted * 2;
+    if (count > POOL_SIZE) {
+      out += base62(randomFillSync(Buffer.alloc(count)), wanted);
+      continue;
+    }
+    if (poolOffset + count > POOL_SIZE) {
+      randomFillSync(pool);
+      poolOffset = 0;
+    }
+    const bytes = pool.subarray(poolOffset, poolOffset + count);
+    poolOffset += count;
+    out += base62(bytes, wanted);
+    // Used bytes are never handed out again, nor left behind (some of this text becomes API keys).
+    bytes.fill(0);
+  }
+  return out;
 }
 
+/** Up to `length` characters from the bytes (fewer when too many were rejected). */
 function base62(bytes: Buffer, length: number): string {
   let out = '';
   for (let i = 0; out.length < length && i < bytes.length; i++) {
@@ -15,29 +42,27 @@ function base62(bytes: Buffer, length: number): string {
     // Reject bytes that would bias the distribution (248..255).
     if (byte < 248) out += ALPHABET[byte % 62];
   }
-  return out.length === length ? out : out + randomBase62(length - out.length);
+  return out;
 }
+
+/**
+ * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
+ * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`). The resource
+ * list checks that no resource uses one of them.
+ */
+export type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
+
+/** What an id is made for: an object of a resource (the prefix of its identity), or an internal prefix. */
+export type IdPrefix = ResourceIdentity | InternalIdPrefix;
+
+const prefixOf = (of: IdPrefix): string => (typeof of === 'string' ? of : of.idPrefix);
 
 /**
  * An id that is a function of `seed` and `role`, shaped like a random one: the same request run
  * twice (after a crash) gives its objects the same ids. `seed` must be secret-keyed and unique
  * per request (see `IdempotencyStore.requestToken`).
  */
-export const derivedId = (prefix: IdPrefix, seed: string, role: string = prefix): string =>
-  `${prefix}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
+export const derivedId = (of: IdPrefix, seed: string, role: string = prefixOf(of)): string =>
+  `${prefixOf(of)}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
 
-/**
- * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
- * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`).
- */
-type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
-
-type ResourceIdPrefix = (typeof resources)[ResourceName]['idPrefix'];
-
-/** Prefixes of object ids (spec: Conventions): every resource's, from the resource list, and the internal ones. */
-export type IdPrefix = ResourceIdPrefix | InternalIdPrefix;
-
-/** An internal prefix that a resource uses too; the constraint makes such a clash fail to compile. */
-export type InternalPrefixClash<Clash extends never = Extract<InternalIdPrefix, ResourceIdPrefix>> = Clash;
-
-export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62()}`;
+export const newId = (of: IdPrefix): string => `${prefixOf(of)}_${randomBase62()}`;

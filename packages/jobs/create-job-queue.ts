@@ -1,4 +1,3 @@
-import { BullMqJobQueue } from './bullmq-job-queue.ts';
 import { InProcessJobQueue } from './in-process-job-queue.ts';
 import type { JobQueue } from './job-queue.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -17,8 +16,10 @@ export interface JobQueueSettings {
 /** BullMQ's complaint when a job it was running no longer exists in Redis. */
 const LOST_JOB_STATE = /Missing (key|lock) for job/;
 
-export function createJobQueue(options: JobQueueSettings): JobQueue {
+/** BullMQ (and its Redis client) is loaded only in the distributed profile. */
+export async function createJobQueue(options: JobQueueSettings): Promise<JobQueue> {
   if (!options.redisUrl) return new InProcessJobQueue();
+  const { BullMqJobQueue } = await import('./bullmq-job-queue.ts');
   const { logger, redisOutage } = options;
   return new BullMqJobQueue(options.redisUrl, {
     ...(options.prefix !== undefined && { prefix: options.prefix }),

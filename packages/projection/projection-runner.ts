@@ -6,12 +6,15 @@ import { AsyncLock } from './async-lock.ts';
 import { projectBatches } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates, readProjectionState } from './projection-state.ts';
+import { WrittenDocuments } from './written-documents.ts';
 
 /** One build of one projection and how far it has got. */
 interface Slot {
   projection: Projection;
   generation: number;
   checkpoint: number;
+  /** While a build that started empty catches up: what it has written (so reads of the rest are skipped). */
+  written?: WrittenDocuments | undefined;
 }
 
 export interface RebuildProgress {
@@ -22,7 +25,14 @@ export interface RebuildProgress {
 }
 
 export interface ProjectionRunnerOptions {
+  /** Most events per batch while following the log (each batch is one commit that waiting requests wait for). */
   batchSize?: number;
+  /**
+   * Most events per batch while catching up with events already in the log at start, and in
+   * rebuilds (default: `batchSize`). Nobody waits on those batches, but larger ones gained nothing
+   * measurable once the WAL is checkpointed less often while catching up, and held more memory.
+   */
+  catchUpBatchSize?: number;
   /** How long a replaced build stays readable after a switch, for readers still using it. */
   dropGraceMs?: number;
   /** How often to look for rebuild requests made by operators. */
@@ -53,8 +63,17 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private restartTimer: NodeJS.Timeout | null = null;
   private requestTimer: NodeJS.Timeout | null = null;
   private readonly dropTimers = new Set<NodeJS.Timeout>();
+  private readonly allocatedGenerations = new Map<string, number>();
+  private shadowBuilds = 0;
+  /** Catch-ups and rebuilds under way. */
+  private bulk = 0;
+  /** Live builds behind or ahead of a projection they read: rebuilt at start, skipped until then. */
+  private readonly misaligned = new Set<string>();
   private stopped = true;
   private readonly batchSize: number;
+  private readonly catchUpBatchSize: number;
+  /** The log's head when the subscription started: until every live build has reached it, they are catching up. */
+  private catchUpUntil = 0;
 
   constructor(
     private readonly events: EventStore,
@@ -64,12 +83,16 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   ) {
     super();
     this.batchSize = options.batchSize ?? 500;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? this.batchSize;
   }
 
   async start(): Promise<void> {
     this.stopped = false;
     await this.loadSlots();
-    this.subscribe();
+    await this.subscribe();
+    if (this.caughtUp()) this.declareIndexes(this.liveSlots());
+    else this.startBulk();
+    for (const name of this.misaligned) this.rebuild(name).catch((error: Error) => this.options.onError?.(error));
     const pollMs = this.options.requestPollMs ?? 1000;
     this.requestTimer = setInterval(() => void this.serveRebuildRequests(), pollMs);
     this.requestTimer.unref();
@@ -85,6 +108,10 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     await Promise.allSettled(this.rebuilding.values());
     for (const timer of this.dropTimers) clearTimeout(timer);
     this.dropTimers.clear();
+    if (this.bulk > 0) {
+      this.bulk = 0;
+      this.store.bulkWrites?.(false);
+    }
   }
 
   /** Checkpoint of the live build of each projection. */
@@ -107,14 +134,40 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   }
 
   private async loadSlots(): Promise<void> {
+    const head = await this.events.headPosition();
+    let written: WrittenDocuments | undefined;
     for (const projection of this.projections) {
       const state = await readProjectionState(this.store, projection.name);
-      const checkpoint = (await this.store.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
-      this.live.set(projection.name, { projection, generation: state.activeGeneration, checkpoint });
+      const stored = await this.store.getCheckpoint(checkpointKey(projection.name, state.activeGeneration));
+      // A build that never committed has no documents: until it catches up, only what it writes exists.
+      const empty = stored === null && head > 0;
+      if (empty) written ??= new WrittenDocuments();
+      this.live.set(projection.name, {
+        projection,
+        generation: state.activeGeneration,
+        checkpoint: stored ?? 0,
+        written: empty ? written : undefined,
+      });
+    }
+    this.misaligned.clear();
+    for (const slot of this.live.values()) {
+      const reads = slot.projection.reads ?? [];
+      if (reads.some((read) => this.live.get(read.name)?.checkpoint !== slot.checkpoint))
+        this.misaligned.add(slot.projection.name);
     }
   }
 
-  private subscribe(): void {
+  /**
+   * The live builds a batch is applied to: all but those not at the position of the projections
+   * they read (a projection they read was added since they were built); those wait for the
+   * rebuild that start() asks for, which replaces them.
+   */
+  private liveSlots(): Slot[] {
+    return [...this.live.values()].filter((slot) => !this.misaligned.has(slot.projection.name));
+  }
+
+  private async subscribe(): Promise<void> {
+    this.catchUpUntil = await this.events.headPosition();
     const from = Math.min(...[...this.live.values()].map((slot) => slot.checkpoint));
     this.subscription = this.events.subscribeToAll((event) => this.receive(event), {
       afterPosition: Number.isFinite(from) ? from : 0,
@@ -133,7 +186,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
         if (this.stopped) return;
         await this.subscription?.unsubscribe().catch(() => undefined);
         await this.lock.run(() => this.loadSlots());
-        if (!this.stopped) this.subscribe();
+        if (!this.stopped) await this.subscribe();
       })().catch((restartError: Error) => this.recover(restartError));
     }, 1000);
     this.restartTimer.unref();
@@ -141,7 +194,8 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
 
   private async receive(event: RecordedEvent): Promise<void> {
     this.buffer.push(event);
-    if (this.buffer.length >= this.batchSize) {
+    const batchSize = event.position < this.catchUpUntil ? this.catchUpBatchSize : this.batchSize;
+    if (this.buffer.length >= batchSize) {
       await this.flush();
     } else if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -157,8 +211,39 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       const batch = this.buffer;
       this.buffer = [];
       if (batch.length === 0) return;
-      await this.applyBatch([...this.live.values()], batch);
+      const wasCaughtUp = this.caughtUp();
+      await this.applyBatch(this.liveSlots(), batch);
+      if (!wasCaughtUp && this.caughtUp()) {
+        this.declareIndexes(this.liveSlots());
+        for (const slot of this.live.values()) slot.written = undefined;
+        this.endBulk();
+      }
     });
+  }
+
+  /** Catching up or rebuilding: nobody waits on these commits (`DocumentStore.bulkWrites`). */
+  private startBulk(): void {
+    if (this.bulk++ === 0) this.store.bulkWrites?.(true);
+  }
+
+  private endBulk(): void {
+    if (this.bulk > 0 && --this.bulk === 0) this.store.bulkWrites?.(false);
+  }
+
+  /** Whether every live build has applied the events that were in the log when it started. */
+  private caughtUp(): boolean {
+    return this.liveSlots().every((slot) => slot.checkpoint >= this.catchUpUntil);
+  }
+
+  /**
+   * Makes the list indexes of the builds' collections. A build that starts from an empty store
+   * gets them once it has caught up (or when a query needs them first), so a rebuild does not
+   * update every index at every commit; queries then find them made.
+   */
+  private declareIndexes(slots: readonly Slot[]): void {
+    for (const slot of slots)
+      for (const [logical, options] of Object.entries(slot.projection.collections))
+        this.store.collection(physicalCollectionName(logical, slot.generation), options);
   }
 
   /**
@@ -171,15 +256,85 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     for (const slot of moved) this.emit('committed', slot.projection.name, slot.generation, slot.checkpoint);
   }
 
+  /**
+   * A generation number for a new build of a projection, never handed out before by this runner
+   * nor recorded in its state (so concurrent rebuilds never share a build); its collections are
+   * dropped first, in case an interrupted build left them behind.
+   */
+  private async nextGeneration(name: string): Promise<number> {
+    const state = await readProjectionState(this.store, name);
+    const generation =
+      Math.max(
+        state.activeGeneration,
+        state.rebuild?.generation ?? 0,
+        this.live.get(name)?.generation ?? 0,
+        this.allocatedGenerations.get(name) ?? 0,
+      ) + 1;
+    this.allocatedGenerations.set(name, generation);
+    await this.dropBuild(name, generation);
+    return generation;
+  }
+
+  /**
+   * A build that only a rebuild reads (a shadow, below): numbered below zero, so the generations
+   * that serve queries keep counting 1, 2, 3…
+   */
+  private async shadowGeneration(name: string): Promise<number> {
+    const generation = -++this.shadowBuilds;
+    await this.dropBuild(name, generation);
+    return generation;
+  }
+
+  private async dropBuild(name: string, generation: number): Promise<void> {
+    for (const logical of Object.keys(this.live.get(name)?.projection.collections ?? {})) {
+      await this.store.dropCollection(physicalCollectionName(logical, generation));
+    }
+  }
+
+  /**
+   * A projection that reads others (`Projection.reads`) is rebuilt with its own fresh builds of
+   * them (shadows: projected in the same batches so it reads each of their documents as of the
+   * event it applies, never served, dropped once it has switched). The live builds of the
+   * projections it reads are left alone.
+   */
   private async runRebuild(name: string): Promise<void> {
     const live = this.live.get(name);
     if (!live) throw new Error(`Unknown projection: ${name}`);
-    const state = await readProjectionState(this.store, name);
-    const generation = Math.max(state.activeGeneration, state.rebuild?.generation ?? 0, live.generation) + 1;
-    for (const logical of Object.keys(live.projection.collections)) {
-      await this.store.dropCollection(physicalCollectionName(logical, generation));
+    this.startBulk();
+    try {
+      await this.buildAndSwitch(live);
+    } finally {
+      this.endBulk();
     }
-    const slot: Slot = { projection: live.projection, generation, checkpoint: 0 };
+  }
+
+  private async buildAndSwitch(live: Slot): Promise<void> {
+    const name = live.projection.name;
+    // The new builds start empty: only what they write exists in them.
+    const written = new WrittenDocuments();
+    const slot: Slot = {
+      projection: live.projection,
+      generation: await this.nextGeneration(name),
+      checkpoint: 0,
+      written,
+    };
+    const shadows: Slot[] = [];
+    for (const read of live.projection.reads ?? []) {
+      if (!this.live.has(read.name)) throw new Error(`Projection ${name} reads ${read.name}, which is not running`);
+      shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0, written });
+    }
+    try {
+      await this.buildFrom(slot, shadows);
+    } finally {
+      for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
+    }
+  }
+
+  /** Projects the log into the new build and its shadows, then switches queries to the new build. */
+  private async buildFrom(slot: Slot, shadows: readonly Slot[]): Promise<void> {
+    const name = slot.projection.name;
+    const slots = [slot, ...shadows];
+    const generation = slot.generation;
     const startedAt = new Date().toISOString();
     const report = async (headPosition: number, finishedAt?: string): Promise<void> => {
       const progress = { projection: name, generation, position: slot.checkpoint, headPosition };
@@ -202,10 +357,9 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     await report(head);
     let lastReport = Date.now();
     for (;;) {
-      const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.batchSize });
+      const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.catchUpBatchSize });
       if (batch.length === 0) break;
-      await this.applyBatch([slot], batch);
-      slot.checkpoint = batch[batch.length - 1]!.position;
+      await this.applyBatch(slots, batch);
       if (Date.now() - lastReport > 250) {
         head = Math.max(head, slot.checkpoint);
         await report(head);
@@ -213,14 +367,27 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       }
     }
 
-    // Switch under the lock so no live batch interleaves: first reach the live build's checkpoint.
+    this.declareIndexes([slot]);
+    // The live builds of the projections it reads may be catching up themselves (one added since
+    // it was built): it can only switch at a position they have reached.
+    await this.liveReached(
+      shadows.map((shadow) => shadow.projection.name),
+      slot.checkpoint,
+    );
+
+    // Switch under the lock so no live batch interleaves: first reach the live builds' checkpoint,
+    // and not beyond it (the live builds it reads are at that one between batches).
     await this.lock.run(async () => {
       const current = this.live.get(name)!;
-      while (slot.checkpoint < current.checkpoint) {
-        const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.batchSize });
-        if (batch.length === 0) break;
-        await this.applyBatch([slot], batch);
-        slot.checkpoint = batch[batch.length - 1]!.position;
+      const target = Math.max(
+        current.checkpoint,
+        ...shadows.map((shadow) => this.live.get(shadow.projection.name)!.checkpoint),
+      );
+      while (slot.checkpoint < target) {
+        const batch = await this.events.readAll({ afterPosition: slot.checkpoint, maxCount: this.catchUpBatchSize });
+        const upToLive = batch.filter((event) => event.position <= target);
+        if (upToLive.length === 0) break;
+        await this.applyBatch(slots, upToLive);
       }
       const latest = await readProjectionState(this.store, name);
       const finishedAt = new Date().toISOString();
@@ -235,11 +402,20 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
           finishedAt,
         },
       });
+      slot.written = undefined;
       this.live.set(name, slot);
+      this.misaligned.delete(name);
       this.emit('switched', name, generation);
       this.emit('committed', name, generation, slot.checkpoint);
       this.scheduleDrop(current);
     });
+  }
+
+  private async liveReached(names: readonly string[], position: number): Promise<void> {
+    while (names.some((name) => (this.live.get(name)?.checkpoint ?? 0) < position)) {
+      if (this.stopped) throw new Error('The projection runner stopped during a rebuild');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   private scheduleDrop(replaced: Slot): void {

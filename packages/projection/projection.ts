@@ -22,6 +22,13 @@ export interface Projection {
   readonly name: string;
   /** Logical collections this projection owns, with their list indexes. */
   readonly collections: Readonly<Record<string, CollectionOptions>>;
+  /**
+   * Projections whose collections this one reads, as they stood just before the event it applies
+   * (the object views whose objects are public event `data`): they are projected in the same
+   * batches, each event applied here first, and rebuilt together with this one. A document is so
+   * stored once, by the projection that owns it.
+   */
+  readonly reads?: readonly Projection[];
   /** Whether this projection cares about an event type (others are skipped without reads). */
   handles(eventType: string): boolean;
   apply(event: RecordedEvent, tx: ProjectionTransaction): Promise<void>;

@@ -95,6 +95,14 @@ export class ReadModels {
     return this.store.collection<T>(physicalCollectionName(logical.name, generation), owner.options);
   }
 
+  /**
+   * How far one projection's serving build has applied the log, as this process last saw it:
+   * at once for an in-process runner's commits, otherwise as of the last refresh (every second).
+   */
+  projectedPosition(projection: string): number {
+    return this.checkpoints.get(projection) ?? 0;
+  }
+
   /** Lowest checkpoint over all projections: everything up to it is visible to queries. */
   visiblePosition(): number {
     let lowest = Number.POSITIVE_INFINITY;

@@ -1,5 +1,4 @@
 import type { DocumentStore } from './document-store.ts';
-import { MongoDocumentStore } from './mongo-document-store.ts';
 import { SqliteDocumentStore } from './sqlite-document-store.ts';
 
 export interface DocumentStoreOptions {
@@ -12,7 +11,11 @@ export interface DocumentStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
 }
 
+/** The MongoDB driver is loaded only in the distributed profile: an embedded process does not hold it. */
 export async function createDocumentStore(options: DocumentStoreOptions): Promise<DocumentStore> {
-  if (options.mongodbUrl) return MongoDocumentStore.connect(options.mongodbUrl, options.dbName);
+  if (options.mongodbUrl) {
+    const { MongoDocumentStore } = await import('./mongo-document-store.ts');
+    return MongoDocumentStore.connect(options.mongodbUrl, options.dbName);
+  }
   return new SqliteDocumentStore(options.sqlitePath, { synchronous: options.synchronous });
 }

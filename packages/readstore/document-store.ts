@@ -121,6 +121,14 @@ export interface DocumentStore {
    */
   commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void>;
 
+  /**
+   * While projections catch up with the log or rebuild (`enabled`), nobody waits on their commits:
+   * an adapter may then favour throughput over the latency of each commit (SQLite: lets the WAL
+   * grow to 16 MiB between checkpoints instead of 1 MiB). Optional; calls nest by count in the
+   * caller, which turns it off when the last of them ends.
+   */
+  bulkWrites?(enabled: boolean): void;
+
   /** Last committed checkpoint position for a key, or null when none. */
   getCheckpoint(key: string): Promise<number | null>;
 

@@ -31,6 +31,9 @@ export interface SqliteDocumentStoreOptions {
 const BUSY_TIMEOUT_MS = 5000;
 /** Page size of new files (bytes written per changed page; SQLite's default is 4096). */
 const PAGE_SIZE_BYTES = 1024;
+/** SQLite's default pages between automatic WAL checkpoints, and the count while writing in bulk (16 MiB). */
+const DEFAULT_CHECKPOINT_PAGES = 1000;
+const BULK_CHECKPOINT_PAGES = 16_384;
 /** Expired documents are invisible at once; deleting them can wait. */
 const PURGE_INTERVAL_MS = 60_000;
 /** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
@@ -88,7 +91,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.tableNames = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`);
     this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => {
       for (const write of lastWritePerDocument(writes)) {
-        const collection = this.collection(write.collection);
+        const collection = this.collections.get(write.collection) ?? this.collection(write.collection);
         if (write.op === 'put') collection.applyPut(write.doc, write.position);
         else collection.applyDelete(write.id, write.position);
       }
@@ -109,6 +112,11 @@ export class SqliteDocumentStore implements DocumentStore {
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
     // IMMEDIATE takes the write lock up front, so busy_timeout applies instead of a failed lock upgrade.
     this.applyBatch.immediate(writes, checkpoints);
+  }
+
+  bulkWrites(enabled: boolean): void {
+    // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
+    this.db.pragma(`wal_autocheckpoint = ${enabled ? BULK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES}`);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -142,10 +150,15 @@ interface CursorRow {
 /** A collection's table, its indexes and its prepared statements (one per distinct SQL text). */
 export class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly statements = new Map<string, Database.Statement<unknown[]>>();
+  /** The statements of every read by id and every projection write, kept at hand. */
+  private getById: Database.Statement<unknown[]> | undefined;
+  private projectionPut: Database.Statement<unknown[]> | undefined;
+  private projectionDelete: Database.Statement<unknown[]> | undefined;
   /** Index name suffix to indexed fields. */
   private readonly declaredIndexes = new Map<string, string[]>();
   private readonly createdIndexes = new Set<string>();
   private tableReady = false;
+  private readonly seenDeclarations = new WeakSet<string[]>();
   private sortIndexReady = false;
   private lastPurge = 0;
 
@@ -157,8 +170,8 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async get(id: string): Promise<T | null> {
-    const row = this.prepared(`SELECT doc FROM ${this.table} WHERE id = ? AND ${LIVE}`).get(id, Date.now()) as
-      { doc: string } | undefined;
+    this.getById ??= this.prepared(`SELECT doc FROM ${this.table} WHERE id = ? AND ${LIVE}`);
+    const row = this.getById.get(id, Date.now()) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 
@@ -214,17 +227,29 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
    * apply, so that several writes caused by one event land in batch order.
    */
   applyPut(doc: Document, position: number): void {
-    this.prepared(
+    this.projectionPut ??= this.prepared(
       `${UPSERT_INTO(this.table)} SET ${REPLACE_COLUMNS}, pos = excluded.pos WHERE pos IS NULL OR pos <= excluded.pos`,
-    ).run(...rowValues(doc, position));
+    );
+    this.projectionPut.run(
+      doc.id,
+      doc.created,
+      doc._seq ?? MISSING_SEQ,
+      position,
+      doc._expiresAt ?? null,
+      JSON.stringify(doc),
+    );
   }
 
   /** Projection delete, guarded like applyPut. */
   applyDelete(id: string, position: number): void {
-    this.prepared(`DELETE FROM ${this.table} WHERE id = ? AND (pos IS NULL OR pos <= ?)`).run(id, position);
+    this.projectionDelete ??= this.prepared(`DELETE FROM ${this.table} WHERE id = ? AND (pos IS NULL OR pos <= ?)`);
+    this.projectionDelete.run(id, position);
   }
 
   declareIndexes(fields: string[]): void {
+    // Readers declare their collection's same list on every lookup: once is enough.
+    if (fields.length === 0 || this.seenDeclarations.has(fields)) return;
+    this.seenDeclarations.add(fields);
     for (const field of fields) {
       assertFieldName(field);
       const columns = indexColumns(field, fields);
@@ -239,6 +264,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     this.sortIndexReady = false;
     this.createdIndexes.clear();
     this.statements.clear();
+    this.getById = this.projectionPut = this.projectionDelete = undefined;
   }
 
   private get table(): string {

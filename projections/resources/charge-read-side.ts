@@ -3,7 +3,6 @@ import { clientObjectsProjection } from '../client-objects-projection.ts';
 import { networkOutcomesDueProjection } from '../network-outcomes-due-projection.ts';
 import { paymentMethodChargesDueProjection } from '../payment-method-charges-due-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
-import { chargeView } from '../views/charge-view.ts';
 
 /**
  * Charges, and the charge object of the public events of its refunds, disputes and fraud warnings
@@ -17,7 +16,7 @@ export const chargeReadSide = {
     paymentMethodChargesDueProjection,
   ],
   publicEvents: publicEvents(
-    chargeView,
+    chargesProjection,
     [
       'CHARGE_SUCCEEDED',
       'CHARGE_FAILED',

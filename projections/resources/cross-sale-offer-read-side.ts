@@ -1,12 +1,11 @@
 import { crossSaleOffersProjection } from '../cross-sale-offers-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
-import { crossSaleOfferView } from '../views/cross-sale-offer-view.ts';
 
 /** Cross-sale offers. */
 export const crossSaleOfferReadSide = {
   projections: [crossSaleOffersProjection],
   publicEvents: publicEvents(
-    crossSaleOfferView,
+    crossSaleOffersProjection,
     ['CROSS_SALE_OFFER_CREATED', 'CROSS_SALE_OFFER_UPDATED', 'CROSS_SALE_OFFER_DELETED'],
     {
       CrossSaleOfferCreated: ['CROSS_SALE_OFFER_CREATED'],

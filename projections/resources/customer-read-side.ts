@@ -1,11 +1,10 @@
 import { customersProjection } from '../customers-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
-import { customerView } from '../views/customer-view.ts';
 
 /** Customers. A card change changes the customer's embedded cards, but only the card's event tells. */
 export const customerReadSide = {
   projections: [customersProjection],
-  publicEvents: publicEvents(customerView, ['CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED'], {
+  publicEvents: publicEvents(customersProjection, ['CUSTOMER_CREATED', 'CUSTOMER_UPDATED', 'CUSTOMER_DELETED'], {
     CustomerCreated: ['CUSTOMER_CREATED'],
     CustomerUpdated: ['CUSTOMER_UPDATED'],
     CustomerDeleted: ['CUSTOMER_DELETED'],

@@ -1,5 +1,9 @@
-import { fraudWarningsProjection } from '../fraud-warnings-projection.ts';
-import type { ReadSide } from '../read-side.ts';
+import { fraudWarningsCollection, fraudWarningsProjection } from '../fraud-warnings-projection.ts';
+import { hostedObjects, type HostedReadSide } from '../read-side.ts';
 
-/** Fraud warnings: their public events are the charge's (`charge-read-side.ts`). */
-export const fraudWarningReadSide = { projections: [fraudWarningsProjection], publicEvents: null } satisfies ReadSide;
+/** Fraud warnings (in their charge's stream): their public events are the charge's (`charge-read-side.ts`). */
+export const fraudWarningReadSide = {
+  projections: [fraudWarningsProjection],
+  publicEvents: null,
+  hosted: hostedObjects(fraudWarningsCollection, (warning) => warning.charge),
+} satisfies HostedReadSide;

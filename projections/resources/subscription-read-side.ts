@@ -1,7 +1,6 @@
 import { publicEvents, type ReadSide } from '../read-side.ts';
 import { subscriptionDueWorkProjection } from '../subscription-due-work-projection.ts';
 import { subscriptionsProjection } from '../subscriptions-projection.ts';
-import { subscriptionView } from '../views/subscription-view.ts';
 
 /**
  * A charge's outcome shows on the subscription only when it changed the status (e.g. active →
@@ -27,7 +26,7 @@ const subscriptionCreated = (event: { data: { status: string } }): 'CUSTOMER_SUB
 export const subscriptionReadSide = {
   projections: [subscriptionsProjection, subscriptionDueWorkProjection],
   publicEvents: publicEvents(
-    subscriptionView,
+    subscriptionsProjection,
     ['CUSTOMER_SUBSCRIPTION_CREATED', 'CUSTOMER_SUBSCRIPTION_UPDATED', 'CUSTOMER_SUBSCRIPTION_DELETED'],
     {
       SubscriptionCreated: subscriptionCreated,

@@ -3,6 +3,6 @@ import { webhookDeliveriesProjection } from '../webhook-deliveries-projection.ts
 
 /** Webhook deliveries: one per public event and subscribed endpoint (`docs/webhooks.md`). */
 export const webhookDeliveryReadSide = {
-  projections: [webhookDeliveriesProjection],
+  projections: (everyPublicObject) => [webhookDeliveriesProjection(everyPublicObject)],
   publicEvents: null,
 } satisfies ReadSide;

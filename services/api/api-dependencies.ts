@@ -1,4 +1,4 @@
-import type { Commands } from '../platform.ts';
+import type { Commands } from '../commands.ts';
 import type { ObjectReader } from './object-reader.ts';
 import type { ObjectStreams } from './object-streams.ts';
 

@@ -11,6 +11,7 @@ import { ObjectReader } from './object-reader.ts';
 import { clientSideRoutes } from './client-side/client-side-routes.ts';
 import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
 import { ObjectStreams } from './object-streams.ts';
+import { objectResources } from '../resources/registries.ts';
 import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
@@ -20,7 +21,7 @@ import { serviceMetrics } from '../operator/service-metrics.ts';
 /** The API role's HTTP application, composed from the platform. */
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
-  const streams = new ObjectStreams(platform.events, platform.readModels);
+  const streams = new ObjectStreams(platform.events, platform.readModels, objectResources);
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams);
   const authenticate = apiKeyAuthenticator(platform.readModels);
   return createApp({

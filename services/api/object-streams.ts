@@ -1,24 +1,14 @@
 import { NotFoundError } from '../../packages/domain/errors.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
-import {
-  hasOwnStreams,
-  resourceNames,
-  resources,
-  streamName,
-  type ResourceName,
-} from '../../packages/domain/resources.ts';
+import { hasOwnStreams, streamName, type ResourceIdentity } from '../../packages/domain/resource-identity.ts';
 import type { EventStore, RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { ObjectCollection, ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
-import { cardsCollection } from '../../projections/cards-projection.ts';
-import { disputesCollection } from '../../projections/disputes-projection.ts';
 import { occurredAtSeconds } from '../../projections/event-time.ts';
-import { fraudWarningsCollection } from '../../projections/fraud-warnings-projection.ts';
-import { allProjections } from '../../projections/resources/index.ts';
-import { refundsCollection } from '../../projections/refunds-projection.ts';
-import { foldObject, isViewProjection, type ViewProjection } from '../../projections/view-projection.ts';
+import type { HostedObjects } from '../../projections/read-side.ts';
+import { foldObject, type ViewProjection } from '../../projections/view-projection.ts';
 
 /** Whose objects are read: an account in one mode. */
 interface Tenant {
@@ -26,38 +16,16 @@ interface Tenant {
   mode: Mode;
 }
 
-/** Resources whose objects live in another resource's stream (a card in its customer's). */
-type ContainedResource = {
-  [Name in ResourceName]: (typeof resources)[Name]['stream'] extends 'own' | null ? never : Name;
-}[ResourceName];
-
-/** Where a contained object is read, and the id of the object whose stream holds it. */
-interface ContainedObjects<Doc extends Document> {
-  collection: ObjectCollection<Doc>;
-  hostId(doc: Doc): string;
+/** What object streams know of the resources, derived from the resource list (`services/resources/registries.ts`). */
+export interface ObjectResources {
+  /**
+   * The resource an object id names (by its prefix), with where its objects are read when they
+   * live in another resource's streams; null for an id of no resource.
+   */
+  resourceOf(objectId: string): { identity: ResourceIdentity; hosted: HostedObjects | null } | null;
+  /** The view projection of each object collection, by collection name: what as-of reads fold. */
+  viewProjections: ReadonlyMap<string, ViewProjection>;
 }
-
-const contained = <Doc extends Document>(entry: ContainedObjects<Doc>): ContainedObjects<Document> =>
-  entry as unknown as ContainedObjects<Document>;
-
-/** A new contained resource in the resource list fails to compile until it says where its objects are read. */
-const containedObjects = {
-  refund: contained({ collection: refundsCollection, hostId: (doc) => doc.charge }),
-  dispute: contained({ collection: disputesCollection, hostId: (doc) => doc.charge }),
-  fraudWarning: contained({ collection: fraudWarningsCollection, hostId: (doc) => doc.charge }),
-  card: contained({ collection: cardsCollection, hostId: (doc) => doc.customerId }),
-} satisfies Record<ContainedResource, ContainedObjects<Document>>;
-
-const resourceByPrefix = new Map<string, ResourceName>(
-  resourceNames.map((resource) => [resources[resource].idPrefix as string, resource]),
-);
-
-/** The view projection of each object collection, by collection name: what as-of reads fold. */
-export const viewProjections = new Map<string, ViewProjection>(
-  allProjections()
-    .filter(isViewProjection)
-    .map((projection) => [projection.collection.name, projection]),
-);
 
 /** The events of one object as its tenant may see them, upcast to their current shape. */
 export interface ObjectStream {
@@ -76,22 +44,22 @@ export class ObjectStreams {
   constructor(
     private readonly events: EventStore,
     private readonly readModels: ReadModels,
+    private readonly resources: ObjectResources,
   ) {}
 
   /** The object's events, or NotFoundError when the tenant has no such object. */
   async history(objectId: string, tenant: Tenant): Promise<ObjectStream> {
-    const resource = resourceByPrefix.get(objectId.split('_')[0] ?? '');
-    if (resource && hasOwnStreams(resource)) {
-      const streamId = streamName(resource, objectId);
+    const resource = this.resources.resourceOf(objectId);
+    if (resource && hasOwnStreams(resource.identity)) {
+      const streamId = streamName(resource.identity, objectId);
       return { streamId, events: await this.tenantStream(streamId, tenant, objectId) };
     }
-    if (resource && resource in containedObjects) {
-      const { collection, hostId } = containedObjects[resource as ContainedResource];
-      const doc = await this.readModels.collection(collection).get(objectId);
-      const host = resources[resource].stream as ResourceName;
-      if (doc && hasOwnStreams(host)) {
-        const streamId = streamName(host, hostId(doc));
-        const view = viewProjections.get(collection.name)?.view;
+    const host = resource?.identity.stream;
+    if (resource?.hosted && typeof host === 'object' && host !== null) {
+      const found = await resource.hosted.find(this.readModels, objectId);
+      if (found) {
+        const streamId = streamName(host, found.hostId);
+        const view = this.resources.viewProjections.get(resource.hosted.collection.name)?.view;
         const events = await this.tenantStream(streamId, tenant, objectId);
         return {
           streamId,
@@ -113,7 +81,7 @@ export class ObjectStreams {
     tenant: Tenant,
     asOf: number,
   ): Promise<Doc> {
-    const projection = viewProjections.get(collection.name);
+    const projection = this.resources.viewProjections.get(collection.name);
     const object = projection
       ? foldObject(projection.view, objectId, await this.eventsUntil(collection, objectId, tenant, asOf))
       : // Objects without a view of their own (public events) never change once recorded.
@@ -124,19 +92,14 @@ export class ObjectStreams {
 
   /** The tenant an object belongs to (the CLI reads for no tenant in particular); null when there is no such object. */
   async tenantOf(objectId: string): Promise<Tenant | null> {
-    const resource = resourceByPrefix.get(objectId.split('_')[0] ?? '');
-    if (resource && hasOwnStreams(resource)) {
-      const [first] = await this.events.readStream(streamName(resource, objectId), { maxCount: 1 });
+    const resource = this.resources.resourceOf(objectId);
+    if (resource && hasOwnStreams(resource.identity)) {
+      const [first] = await this.events.readStream(streamName(resource.identity, objectId), { maxCount: 1 });
       return first ? { accountId: first.metadata.accountId, mode: first.metadata.mode } : null;
     }
-    if (resource && resource in containedObjects) {
-      const doc = await this.readModels
-        .collection(containedObjects[resource as ContainedResource].collection)
-        .get(objectId);
-      const scope = doc as { _accountId?: string; _mode?: Tenant['mode'] } | null;
-      return scope?._accountId && scope._mode ? { accountId: scope._accountId, mode: scope._mode } : null;
-    }
-    return null;
+    const found = await resource?.hosted?.find(this.readModels, objectId);
+    const scope = found?.doc as { _accountId?: string; _mode?: Tenant['mode'] } | undefined;
+    return scope?._accountId && scope._mode ? { accountId: scope._accountId, mode: scope._mode } : null;
   }
 
   /**
@@ -145,7 +108,7 @@ export class ObjectStreams {
    */
   async objectAsOf(objectId: string, tenant: Tenant, asOf: number): Promise<Document | null> {
     const { events } = await this.history(objectId, tenant);
-    const projection = [...viewProjections.values()].find(({ view }) =>
+    const projection = [...this.resources.viewProjections.values()].find(({ view }) =>
       events.some((event) => view.accepts(event) && view.objectId(event) === objectId),
     );
     if (!projection) return null;

@@ -9,7 +9,10 @@ import type { Logger } from '../../packages/observability/logger.ts';
 import { chargesCollection } from '../../projections/charges-projection.ts';
 import { clientObjectsCollection } from '../../projections/client-objects-projection.ts';
 import type { ChargeDoc } from '../../projections/views/charge-view.ts';
-import type { Platform } from '../platform.ts';
+import type { Config } from '../../packages/config/environment.ts';
+import type { EventStore } from '../../packages/eventstore/event-store.ts';
+import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { Commands } from '../commands.ts';
 
 /**
  * The payment-method provider's page (docs/payments.md, "The redirect page"). A payment-method
@@ -41,7 +44,15 @@ const METHOD_NAMES: Readonly<Record<string, string>> = {
   wechat_pay: 'WeChat Pay',
 };
 
-export function paymentRedirectPage(platform: Platform, logger: Logger): Router {
+/** What the page uses of the platform (the charge routes link here, so it cannot depend on the platform itself). */
+interface PaymentRedirectServices {
+  config: Config;
+  events: EventStore;
+  readModels: ReadModels;
+  commands: Commands;
+}
+
+export function paymentRedirectPage(platform: PaymentRedirectServices, logger: Logger): Router {
   const router = express.Router();
   const path = paymentRedirectPath(':clientObjectId');
 

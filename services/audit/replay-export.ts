@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { objectAfter } from '../../projections/view-projection.ts';
-import { viewProjections } from '../api/object-streams.ts';
+import { viewProjections } from '../resources/registries.ts';
 import { ChainVerifier, type ChainBreak } from './chain-verifier.ts';
 import type { ExportedEvent } from './export-account.ts';
 

@@ -7,6 +7,7 @@ import { newId } from '../../packages/ids/object-id.ts';
 import { readProjectionState } from '../../packages/projection/projection-state.ts';
 import { checkpointKey } from '../../packages/projection/projection.ts';
 import { ObjectStreams } from '../api/object-streams.ts';
+import { objectResources } from '../resources/registries.ts';
 import { buildOpenApi } from '../api/openapi-document.ts';
 import { openPlatform, type Platform } from '../platform.ts';
 import { describeSettings, settingsFromOptions, type SettingsOptions } from './account-settings-options.ts';
@@ -126,7 +127,7 @@ program
     withPlatform(async (platform) => {
       const print = (line: string) => console.log(line);
       if (options.asOf !== undefined) {
-        const streams = new ObjectStreams(platform.events, platform.readModels);
+        const streams = new ObjectStreams(platform.events, platform.readModels, objectResources);
         if (!(await showObjectAsOf(streams, objectId, unixTime('--as-of', options.asOf), print)))
           throw new Error(`${objectId} did not exist at ${options.asOf}`);
         return;

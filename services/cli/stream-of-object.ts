@@ -1,9 +1,5 @@
-import { hasOwnStreams, resourceNames, resources, streamName } from '../../packages/domain/resources.ts';
-
-/** Resources with a stream per object, by id prefix (`packages/domain/resources.ts`). */
-const streamResources = new Map(
-  resourceNames.filter(hasOwnStreams).map((resource) => [resources[resource].idPrefix as string, resource]),
-);
+import { hasOwnStreams, streamName } from '../../packages/domain/resource-identity.ts';
+import { objectResources } from '../resources/registries.ts';
 
 /**
  * The aggregate stream an object id lives in, by the id's prefix: `<resource>-<objectId>` for a
@@ -11,7 +7,6 @@ const streamResources = new Map(
  * live in another object's stream (cards, refunds) or in none.
  */
 export function streamOfObject(objectId: string): string | null {
-  const prefix = objectId.split('_')[0] ?? '';
-  const resource = streamResources.get(prefix);
-  return resource ? streamName(resource, objectId) : null;
+  const identity = objectResources.resourceOf(objectId)?.identity;
+  return identity && hasOwnStreams(identity) ? streamName(identity, objectId) : null;
 }

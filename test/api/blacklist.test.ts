@@ -5,7 +5,7 @@ import { createDocumentStore } from '../../packages/readstore/create-document-st
 import { CardFingerprinter } from '../../packages/vault/card-fingerprint.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 import { loadOrCreateKey } from '../../packages/vault/vault-key.ts';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../services/resources/registries.ts';
 import { liveBlacklistRules } from '../../services/api/blacklist-rules-query.ts';
 import type { ApiResponse } from '../support/api-client.ts';
 import { createOtherAccount } from '../support/payments.ts';

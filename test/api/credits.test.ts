@@ -260,13 +260,29 @@ describe('credits over HTTP', function () {
     const rule = await api.post<{ id: string }>('/blacklist', {
       json: { ruleType: 'fingerprint', cardNumber: '5555555555554444' },
     });
-    const blocked = await api.post<ErrorBody & { error: { blacklistRuleId?: string } }>('/credits', {
-      json: { amount: 100, currency: 'EUR', card: details('5555555555554444') },
-    });
+    const blockedCredit = () =>
+      api.post<ErrorBody & { error: { blacklistRuleId?: string } }>('/credits', {
+        json: { amount: 100, currency: 'EUR', card: details('5555555555554444') },
+        headers: { 'idempotency-key': 'blocked-credit' },
+      });
+    const blocked = await blockedCredit();
     expect(blocked.status).to.equal(402);
     expect(blocked.body.error).to.include({ type: 'card_error', code: 'blacklisted', blacklistRuleId: rule.body.id });
     const recorded = await api.get<Credit>(`/credits/${blocked.body.error.creditId}`);
     expect(recorded.body).to.include({ status: 'failed', failureCode: 'blacklisted' });
+    // The log names the rule: an auditor replaying the credit's stream sees what blocked it,
+    // and a retry answered from the recorded credit names it too.
+    const stream = await runCli(['streams', 'show', blocked.body.error.creditId!, '--json'], service.dataDir);
+    expect(stream.code, stream.stderr).to.equal(0);
+    const [failed] = stream.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: { blacklistRuleId?: string } });
+    expect(failed).to.deep.include({ type: 'CreditFailed' });
+    expect(failed!.data.blacklistRuleId).to.equal(rule.body.id);
+    const retried = await blockedCredit();
+    expect(retried.status).to.equal(402);
+    expect(retried.body.error).to.include({ creditId: blocked.body.error.creditId, blacklistRuleId: rule.body.id });
     await api.delete(`/blacklist/${rule.body.id}`);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.ts';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../services/resources/registries.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 

@@ -5,8 +5,9 @@ import { removeDataDir, startService, type ServiceProcess } from '../support/ser
 import { startBareServer, type BareServer } from './bare-process.ts';
 
 /**
- * `npm run bench`: the service (embedded profile, child process) against a bare express 5 app
- * (child process), measured with autocannon. Prints a Markdown table; exits 1 if any scenario
+ * `npm run bench`: the service (production build, embedded profile, child process) against a bare
+ * express 5 app (child process), measured with autocannon; also the service's resident memory idle
+ * and after the scenarios. Prints a Markdown table; exits 1 if any scenario
  * saw a non-2xx response or a connection error.
  *
  * Env: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 10),
@@ -133,6 +134,17 @@ function problems(result: autocannon.Result): string[] {
   if (result.mismatches > 0) found.push(`${result.mismatches} body mismatches`);
   if (result['2xx'] === 0) found.push('no successful response at all');
   return found;
+}
+
+/** Resident memory of a process now and at its peak, in MiB (Linux: /proc/<pid>/status). */
+function residentMemory(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null; // not Linux
+  }
 }
 
 function ioCounters(pid: number): IoCounters | null {
@@ -262,7 +274,11 @@ async function main(): Promise<number> {
   try {
     process.stderr.write('Starting the service (embedded profile) and the bare express app…\n');
     // One after the other: if the second fails to start, the first is already there to be stopped.
-    service = await startService({ env: SERVICE_ENV });
+    // The production build, as `npm start` and the image run it (`npm run bench` builds it first).
+    service = await startService({ env: SERVICE_ENV, compiled: true });
+    // Idle: settled after its start, before any request.
+    await new Promise((resolveWait) => setTimeout(resolveWait, 3000));
+    const idleMemory = residentMemory(service.pid);
     bare = await startBareServer();
     if (!service.keys) throw new Error(`the service did not print the default account's keys:\n${service.output()}`);
     const json = { 'content-type': 'application/json' };
@@ -328,16 +344,24 @@ async function main(): Promise<number> {
     for (const scenario of scenarios)
       measurements.push(await measure(scenario, scenario.baseline === undefined ? null : service.pid));
 
+    const afterMemory = residentMemory(service.pid);
     const cpuList = cpus();
     console.log('');
     console.log(table(measurements));
     console.log('');
+    if (idleMemory && afterMemory) {
+      console.log(
+        `Service memory (VmRSS): ${formatNumber(idleMemory.rss, 0)} MiB idle (3 s after its start), ` +
+          `${formatNumber(afterMemory.rss, 0)} MiB after the scenarios (peak ${formatNumber(afterMemory.peak, 0)} MiB).`,
+      );
+      console.log('');
+    }
     console.log(
       `Command: \`${commandLine()}\` — service started with RATE_LIMIT_PER_SECOND=${SERVICE_ENV.RATE_LIMIT_PER_SECOND} ` +
         `RATE_LIMIT_BURST=${SERVICE_ENV.RATE_LIMIT_BURST} (rate limit effectively off), LOG_LEVEL=info (one access-log line per request); ` +
         `node ${process.version}, ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? 'unknown'}), ` +
         `${DURATION_SECONDS}s per scenario after ${WARMUP_SECONDS}s warm-up, ${CONNECTIONS} connections, pipelining 1, latency in whole ms (autocannon's resolution); ` +
-        `client, service and bare app on the same machine; disk writes from the service's /proc/<pid>/io ` +
+        `client, service (production build) and bare app on the same machine; disk writes from the service's /proc/<pid>/io ` +
         `(write_bytes: what reached the block layer, syscw: write calls) over the measured seconds, per 2xx answer.`,
     );
 

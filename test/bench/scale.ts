@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAccount } from '../../packages/commands/account-commands.ts';
 import { loadConfig } from '../../packages/config/environment.ts';
-import { customerStream } from '../../packages/domain/customer/customer-events.ts';
+import { customerResource, customerStream } from '../../packages/domain/customer/customer-events.ts';
 import type { EventMetadata, NewEvent } from '../../packages/eventstore/event-store.ts';
 import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
 import { newId } from '../../packages/ids/object-id.ts';
@@ -127,7 +127,7 @@ async function seedCustomers(dataDir: string, accounts: Account[], until: number
       await Promise.all(
         Array.from({ length: count }, (_, i) => {
           const account = accounts[(n + i) % ACCOUNTS]!;
-          const customerId = newId('cust');
+          const customerId = newId(customerResource);
           return platform.events.appendToStream(
             customerStream(customerId),
             [customerCreated(account, customerId, n + i)],
@@ -147,7 +147,7 @@ async function seedCustomers(dataDir: string, accounts: Account[], until: number
 async function seedLongStream(dataDir: string, account: Account): Promise<string> {
   const platform = await openPlatform(loadConfig({ ...process.env, DATA_DIR: dataDir }));
   try {
-    const customerId = newId('cust');
+    const customerId = newId(customerResource);
     const stream = customerStream(customerId);
     let revision = (
       await platform.events.appendToStream(stream, [customerCreated(account, customerId, 0)], {

@@ -37,15 +37,21 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long the start may take before the process is killed (default 30 s). */
   startTimeoutMs?: number;
+  /** Run the production build (`dist/main.js`, made by `npm run build`) instead of the sources through tsx. */
+  compiled?: boolean;
 }
 
 /**
- * Starts the real service (`services/main.ts`, embedded profile) as a child process on a free
- * port, with its own data directory, and waits until it serves.
+ * Starts the real service (`services/main.ts`, or its build; embedded profile) as a child process
+ * on a free port, with its own data directory, and waits until it serves.
  */
 export async function startService(options: StartOptions = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
+  // The compiled service runs as `npm start` runs it.
+  const entry = options.compiled
+    ? ['--enable-source-maps', '--max-semi-space-size=8', 'dist/main.js']
+    : ['--import', 'tsx', 'services/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     // TRUST_PROXY=loopback: the tests' ApiClient speaks as a TLS-terminating proxy on this host
     // would (X-Forwarded-Proto: https), so that live-mode requests are accepted over plain HTTP.

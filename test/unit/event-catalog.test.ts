@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { publicObjects } from '../../projections/public-event-types.ts';
+import { publicObjects } from '../../services/resources/registries.ts';
 import { blacklistRuleEventTypes } from '../../packages/domain/blacklist/blacklist-events.ts';
 import { chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
 import { chargeAuthorizationEventTypes } from '../../packages/domain/charge/charge-authorization.ts';

@@ -1,9 +1,11 @@
 import type { CardBrand } from '../card/card-snapshot.ts';
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { DomainEvent } from '../decider.ts';
 
+export const accountResource = resourceIdentity({ name: 'account', idPrefix: 'acct', stream: 'own' });
+
 /** Stream of one account: `account-<accountId>`. */
-export const accountStream = (accountId: string): string => streamName('account', accountId);
+export const accountStream = (accountId: string): string => streamName(accountResource, accountId);
 
 export type KeyKind = 'secret' | 'public';
 import type { Mode } from '../mode.ts';

@@ -51,6 +51,7 @@ export interface CardNumberSearch {
  * also when written in groups separated by single spaces or dashes.
  */
 export function cardNumberSpans(text: string, search: CardNumberSearch): TextSpan[] {
+  if (longestDigitRun(text) < search.minDigits) return [];
   const spans: TextSpan[] = [];
   for (const run of text.matchAll(DIGIT_GROUPS)) {
     const groups = [...run[0].matchAll(GROUP)].map((group) => ({
@@ -73,6 +74,28 @@ export function cardNumberSpans(text: string, search: CardNumberSearch): TextSpa
     }
   }
   return mergeOverlapping(spans);
+}
+
+/**
+ * The most digits in one run of digit groups (as DIGIT_GROUPS matches them): a quick scan that
+ * lets the many texts without a long run (ids, timestamps, paths) skip the search.
+ */
+function longestDigitRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      run++;
+      if (run > longest) longest = run;
+      continue;
+    }
+    // A single space or dash between two digits continues the run.
+    const separator = code === 32 || code === 45;
+    const next = text.charCodeAt(i + 1);
+    if (!(separator && run > 0 && next >= 48 && next <= 57)) run = 0;
+  }
+  return longest;
 }
 
 export function containsCardNumber(text: string, search: CardNumberSearch): boolean {

@@ -1,4 +1,4 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
@@ -6,8 +6,14 @@ import type { Metadata } from '../metadata.ts';
 import type { ChargeAftermathEvent } from './charge-aftermath.ts';
 import { everyType } from '../event-types.ts';
 
+export const chargeResource = resourceIdentity({ name: 'charge', idPrefix: 'char', stream: 'own' });
+/** Refunds, disputes and fraud warnings live in the stream of their charge. */
+export const refundResource = resourceIdentity({ name: 'refund', idPrefix: 're', stream: chargeResource });
+export const disputeResource = resourceIdentity({ name: 'dispute', idPrefix: 'dp', stream: chargeResource });
+export const fraudWarningResource = resourceIdentity({ name: 'fraudWarning', idPrefix: 'fw', stream: chargeResource });
+
 /** Stream of one charge and its refunds: `charge-<chargeId>`. */
-export const chargeStream = (chargeId: string): string => streamName('charge', chargeId);
+export const chargeStream = (chargeId: string): string => streamName(chargeResource, chargeId);
 
 export type ChargeType = 'first_recurring' | 'subsequent_recurring' | 'merchant_initiated' | 'customer_initiated';
 export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' | 'unknown';

@@ -1,5 +1,5 @@
 import type { ThreeDSecureResult } from '../charge/charge-events.ts';
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { CardSource } from '../customer/customer-events.ts';
 import type { DomainEvent } from '../decider.ts';
@@ -7,8 +7,10 @@ import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
 import { everyType } from '../event-types.ts';
 
+export const creditResource = resourceIdentity({ name: 'credit', idPrefix: 'cr', stream: 'own' });
+
 /** Stream of one credit (a transfer of funds to a card): `credit-<creditId>`. */
-export const creditStream = (creditId: string): string => streamName('credit', creditId);
+export const creditStream = (creditId: string): string => streamName(creditResource, creditId);
 
 /** Everything known when a credit is made, successful or not. */
 export interface CreditAttempt {
@@ -32,6 +34,8 @@ export interface CreditFailure {
   failureCode: CardErrorCode;
   failureMessage: string;
   failureIssuerDeclineCode: string | null;
+  /** The blacklist rule that blocked the credit; null when the network refused it (version 3). */
+  blacklistRuleId: string | null;
 }
 
 export type CreditSucceeded = DomainEvent<'CreditSucceeded', CreditAttempt>;

@@ -11,8 +11,12 @@ export function evolveCredit(state: CreditState, event: CreditEvent): CreditStat
     case 'CreditSucceeded':
       return { status: 'successful', failure: null, ...event.data };
     case 'CreditFailed': {
-      const { failureCode, failureMessage, failureIssuerDeclineCode, ...attempt } = event.data;
-      return { status: 'failed', failure: { failureCode, failureMessage, failureIssuerDeclineCode }, ...attempt };
+      const { failureCode, failureMessage, failureIssuerDeclineCode, blacklistRuleId, ...attempt } = event.data;
+      return {
+        status: 'failed',
+        failure: { failureCode, failureMessage, failureIssuerDeclineCode, blacklistRuleId },
+        ...attempt,
+      };
     }
     case 'CreditUpdated': {
       if (state.status === 'none') return state;

@@ -1,9 +1,11 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
 
+export const crossSaleOfferResource = resourceIdentity({ name: 'crossSaleOffer', idPrefix: 'cso', stream: 'own' });
+
 /** Stream of one cross-sale offer: `crossSaleOffer-<offerId>`. */
-export const crossSaleOfferStream = (offerId: string): string => streamName('crossSaleOffer', offerId);
+export const crossSaleOfferStream = (offerId: string): string => streamName(crossSaleOfferResource, offerId);
 
 export type OfferTemplate = 'image_and_text' | 'text_only';
 

@@ -1,11 +1,15 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import { everyType } from '../event-types.ts';
 
+export const customerResource = resourceIdentity({ name: 'customer', idPrefix: 'cust', stream: 'own' });
+/** Saved cards live in the stream of their customer. */
+export const cardResource = resourceIdentity({ name: 'card', idPrefix: 'card', stream: customerResource });
+
 /** Stream of one customer and the cards saved for them: `customer-<customerId>`. */
-export const customerStream = (customerId: string): string => streamName('customer', customerId);
+export const customerStream = (customerId: string): string => streamName(customerResource, customerId);
 
 export type CustomerCreated = DomainEvent<
   'CustomerCreated',

@@ -1,9 +1,11 @@
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
+
+export const fileResource = resourceIdentity({ name: 'file', idPrefix: 'file', stream: 'own' });
 
 /** Stream of one uploaded file: `file-<file_id>`. */
-export const fileStream = (fileId: string): string => streamName('file', fileId);
+export const fileStream = (fileId: string): string => streamName(fileResource, fileId);
 
 /** The file types uploads may have, told by their content, never by their name. */
 export type FileType = 'pdf' | 'png' | 'jpg' | 'gif';

@@ -1,11 +1,14 @@
 import type { Billing } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { Metadata } from '../metadata.ts';
 
+export const paymentMethodResource = resourceIdentity({ name: 'paymentMethod', idPrefix: 'pm', stream: 'own' });
+
 /** Stream of one payment method: `paymentMethod-<pm_id>`. */
-export const paymentMethodStream = (paymentMethodId: string): string => streamName('paymentMethod', paymentMethodId);
+export const paymentMethodStream = (paymentMethodId: string): string =>
+  streamName(paymentMethodResource, paymentMethodId);
 
 /**
  * The alternative payment methods the service offers (docs/payments.md): wallets, bank redirects

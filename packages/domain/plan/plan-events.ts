@@ -1,10 +1,12 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import { everyType } from '../event-types.ts';
 
+export const planResource = resourceIdentity({ name: 'plan', idPrefix: 'plan', stream: 'own' });
+
 /** Stream of one plan: `plan-<planId>`. */
-export const planStream = (planId: string): string => streamName('plan', planId);
+export const planStream = (planId: string): string => streamName(planResource, planId);
 
 export type PlanInterval = 'hour' | 'day' | 'week' | 'month' | 'year';
 export const planIntervals: readonly PlanInterval[] = ['hour', 'day', 'week', 'month', 'year'];

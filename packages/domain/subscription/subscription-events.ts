@@ -1,12 +1,14 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { Billing, ChargeType, Shipping } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import type { BillingCycle } from './billing-period.ts';
 import { everyType } from '../event-types.ts';
 
+export const subscriptionResource = resourceIdentity({ name: 'subscription', idPrefix: 'sub', stream: 'own' });
+
 /** Stream of one subscription: `subscription-<subscriptionId>`. */
-export const subscriptionStream = (subscriptionId: string): string => streamName('subscription', subscriptionId);
+export const subscriptionStream = (subscriptionId: string): string => streamName(subscriptionResource, subscriptionId);
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete';
 

@@ -1,9 +1,11 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
 
+export const testClockResource = resourceIdentity({ name: 'testClock', idPrefix: 'clock', stream: 'own' });
+
 /** Stream of one test clock: `testClock-<testClockId>`. */
-export const testClockStream = (testClockId: string): string => streamName('testClock', testClockId);
+export const testClockStream = (testClockId: string): string => streamName(testClockResource, testClockId);
 
 /** `frozenTime` is the clock's time (Unix seconds); `name` is free text or null. */
 export type TestClockCreated = DomainEvent<

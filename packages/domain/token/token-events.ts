@@ -1,11 +1,13 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
 
+export const tokenResource = resourceIdentity({ name: 'token', idPrefix: 'tok', stream: 'own' });
+
 /** Stream of one token: `token-<tokenId>`. */
-export const tokenStream = (tokenId: string): string => streamName('token', tokenId);
+export const tokenStream = (tokenId: string): string => streamName(tokenResource, tokenId);
 
 export type TokenCreated = DomainEvent<'TokenCreated', { tokenId: string; card: CardSnapshot; expiresAt: string }>;
 

@@ -1,9 +1,11 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
 
+export const webhookDeliveryResource = resourceIdentity({ name: 'webhookDelivery', idPrefix: 'wd', stream: 'own' });
+
 /** Stream of one delivery (one public event to one endpoint): `webhookDelivery-<deliveryId>`. */
-export const webhookDeliveryStream = (deliveryId: string): string => streamName('webhookDelivery', deliveryId);
+export const webhookDeliveryStream = (deliveryId: string): string => streamName(webhookDeliveryResource, deliveryId);
 
 /** Which public event goes to which endpoint: every event of a delivery repeats it. */
 export interface WebhookDeliveryRef {

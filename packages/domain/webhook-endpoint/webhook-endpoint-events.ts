@@ -1,9 +1,11 @@
-import { streamName } from '../resources.ts';
+import { resourceIdentity, streamName } from '../resource-identity.ts';
 import type { DomainEvent } from '../decider.ts';
 import { everyType } from '../event-types.ts';
 
+export const webhookEndpointResource = resourceIdentity({ name: 'webhookEndpoint', idPrefix: 'we', stream: 'own' });
+
 /** Stream of one webhook endpoint: `webhookEndpoint-<endpointId>`. */
-export const webhookEndpointStream = (endpointId: string): string => streamName('webhookEndpoint', endpointId);
+export const webhookEndpointStream = (endpointId: string): string => streamName(webhookEndpointResource, endpointId);
 
 /**
  * Where an account (in one mode) wants its public events POSTed. `events` lists the public event

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { build } from 'esbuild';
 import { projectRoot } from '../../../packages/config/project-root.ts';
 
 /** The browser scripts the service serves, bundled from `packages/client-side` by esbuild. */
@@ -45,6 +44,8 @@ export class ClientBundles {
 }
 
 async function bundleOf(name: BundleName): Promise<Bundle> {
+  // The bundler is loaded when a bundle is first asked for, not at start.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [resolve(SOURCE, ENTRY_POINTS[name])],
     bundle: true,

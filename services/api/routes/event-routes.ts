@@ -1,12 +1,13 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { listOf } from '../schemas/common-schemas.ts';
-import { eventIdParams, eventSchema, listEventsQuery } from '../schemas/event-schemas.ts';
+import { eventIdParams, eventSchemas, type PublicEventCatalog } from '../schemas/event-schemas.ts';
 import { publicEventsCollection } from '../../../projections/public-events-projection.ts';
 
 const tag = 'Events';
 
-export function eventRoutes({ reader }: ApiDependencies): AnyRouteDefinition[] {
+export function eventRoutes({ reader }: ApiDependencies, publicEvents: PublicEventCatalog): AnyRouteDefinition[] {
+  const { eventSchema, listEventsQuery } = eventSchemas(publicEvents);
   return [
     defineRoute({
       method: 'get',

@@ -2,15 +2,12 @@ import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/rou
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
+import type { PublicEventCatalog } from '../schemas/event-schemas.ts';
 import {
-  createdWebhookEndpointSchema,
-  createWebhookEndpointBody,
   listWebhookDeliveriesQuery,
   listWebhookEndpointsQuery,
-  updateWebhookEndpointBody,
-  webhookDeliverySchema,
   webhookEndpointIdParams,
-  webhookEndpointSchema,
+  webhookEndpointSchemas,
 } from '../schemas/webhook-endpoint-schemas.ts';
 import { webhookDeliveriesCollection } from '../../../projections/webhook-deliveries-projection.ts';
 import { webhookEndpointsCollection } from '../../../projections/webhook-endpoints-projection.ts';
@@ -18,7 +15,17 @@ import { webhookEndpointsCollection } from '../../../projections/webhook-endpoin
 const tag = 'Webhook endpoints';
 const collection = webhookEndpointsCollection;
 
-export function webhookEndpointRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
+export function webhookEndpointRoutes(
+  { commands, reader }: ApiDependencies,
+  publicEvents: PublicEventCatalog,
+): AnyRouteDefinition[] {
+  const {
+    createWebhookEndpointBody,
+    updateWebhookEndpointBody,
+    webhookEndpointSchema,
+    createdWebhookEndpointSchema,
+    webhookDeliverySchema,
+  } = webhookEndpointSchemas(publicEvents);
   return [
     defineRoute({
       method: 'post',

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import countries from 'i18n-iso-countries';
 import { z } from 'zod';
+import { isCountryCode } from './country-codes.ts';
 import { blacklistRuleTypes } from '../../../packages/domain/blacklist/blacklist-rule.ts';
 import { p } from '../../../packages/http/params.ts';
 
@@ -21,7 +21,7 @@ const ipAddress = () =>
 const ipCountry = () =>
   z
     .string({ error: 'must be a string' })
-    .refine((value) => /^[A-Za-z]{2}$/.test(value) && countries.isValid(value.toUpperCase()), {
+    .refine(isCountryCode, {
       error: 'must be a two-letter ISO country code',
     })
     .meta({

@@ -1,12 +1,12 @@
-import countries from 'i18n-iso-countries';
 import { z } from 'zod';
+import { isCountryCode } from './country-codes.ts';
 import { p } from '../../../packages/http/params.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
 
 const companyLocation = () =>
   z
     .string({ error: 'must be a two-letter ISO country code' })
-    .refine((value) => /^[A-Za-z]{2}$/.test(value) && countries.isValid(value.toUpperCase()), {
+    .refine(isCountryCode, {
       error: 'must be a two-letter ISO country code',
     })
     .transform((value) => value.toUpperCase())

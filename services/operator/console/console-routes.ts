@@ -1,14 +1,10 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
-import { Queue } from 'bullmq';
 import express, { Router, type Response } from 'express';
 import { NotFoundError } from '../../../packages/domain/errors.ts';
 import { publicObject } from '../../../projections/views/object-view.ts';
 import { ObjectStreams } from '../../api/object-streams.ts';
+import { objectResources } from '../../resources/registries.ts';
 import type { Platform } from '../../platform.ts';
 import { SESSION_COOKIE, type OperatorAccess } from '../operator-access.ts';
-import { OBSERVED_QUEUES } from '../store-gauges.ts';
 import {
   consoleCss,
   consoleJs,
@@ -41,7 +37,7 @@ const SECURITY_HEADERS = {
 export function consoleRoutes(platform: Platform, access: OperatorAccess): Router {
   const router = Router();
   const state = new OperatorState(platform);
-  const streams = new ObjectStreams(platform.events, platform.readModels);
+  const streams = new ObjectStreams(platform.events, platform.readModels, objectResources);
   const toLogin = (res: Response) => res.redirect(303, '/console/login');
   const signedIn = access.require(toLogin);
   const html = (res: Response, status: number, body: string) =>
@@ -91,7 +87,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         'Overview',
         [
           projectionsSection(projections),
-          queuesSection(queues, bullBoard !== null),
+          queuesSection(queues, Boolean(platform.config.redisUrl)),
           deliveriesSection(deliveries, notice),
           streamBrowserSection(),
         ].join('\n'),
@@ -141,9 +137,16 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
     }
   });
 
-  // The BullMQ profile: bull-board over the service's queues, behind the same sign-in.
-  const bullBoard = platform.config.redisUrl ? bullBoardRouter(platform.config.redisUrl) : null;
-  if (bullBoard) router.use('/console/queues', signedIn, bullBoardHeaders, bullBoard);
+  // The BullMQ profile: bull-board over the service's queues, behind the same sign-in. Loaded on
+  // the first visit: bull-board and BullMQ take memory that a process never showing it should not hold.
+  const redisUrl = platform.config.redisUrl;
+  if (redisUrl) {
+    let bullBoard: Promise<Router> | undefined;
+    router.use('/console/queues', signedIn, bullBoardHeaders, (req, res, next) => {
+      bullBoard ??= import('./bull-board-router.ts').then((module) => module.bullBoardRouter(redisUrl));
+      bullBoard.then((board) => board(req, res, next), next);
+    });
+  }
   return router;
 }
 
@@ -159,17 +162,3 @@ const bullBoardHeaders: express.RequestHandler = (_req, res, next) => {
   });
   next();
 };
-
-function bullBoardRouter(redisUrl: string): Router {
-  const serverAdapter = new ExpressAdapter();
-  serverAdapter.setBasePath('/console/queues');
-  createBullBoard({
-    queues: OBSERVED_QUEUES.map(
-      (name) => new BullMQAdapter(new Queue(name, { connection: { url: redisUrl }, prefix: 'payments' })),
-    ),
-    // @bull-board/express carries its own copy of @bull-board/api (a patch version apart): the same
-    // adapter shape, declared twice, so the compiler cannot see they match.
-    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
-  });
-  return serverAdapter.getRouter() as Router;
-}

@@ -43,6 +43,7 @@ const failure: CreditFailure = {
   failureCode: 'card_declined',
   failureMessage: 'The card was declined.',
   failureIssuerDeclineCode: null,
+  blacklistRuleId: null,
 };
 const succeeded: CreditEvent = { type: 'CreditSucceeded', data: attempt };
 const failed: CreditEvent = { type: 'CreditFailed', data: { ...attempt, ...failure } };

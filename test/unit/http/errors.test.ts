@@ -56,11 +56,19 @@ describe('http kit: error envelope, request ids and logs', () => {
       ['GET', '/nothing-here'],
       ['PUT', '/widgets'],
       ['POST', '/widgets/wid_1/zap'],
+      // No route answers OPTIONS: the API does not list a path's methods.
+      ['OPTIONS', '/widgets'],
+      ['GET', '/widgetsx'],
     ]) {
       const res = await call(api, method!, path!);
       expect(res.status, `${method} ${path}`).to.equal(404);
       expect(res.body.error.type).to.equal('invalid_request');
     }
+  });
+
+  it('matches paths without regard to case, as express does', async () => {
+    expect((await call(api, 'GET', '/Widgets')).status).to.equal(200);
+    expect((await call(api, 'GET', '/WIDGETS/')).status).to.equal(200);
   });
 
   it('sends a server-generated X-Request-Id on every response; a safe incoming one is only a correlation id', async () => {

@@ -1,5 +1,34 @@
 import { expect } from 'chai';
-import { call, startToyApi, type ToyApi } from './support/toy-api.ts';
+import { request } from 'node:http';
+import { basic, call, startToyApi, type ToyApi } from './support/toy-api.ts';
+
+interface ErrorAnswer {
+  status: number;
+  body: { error?: { type: string; message: string } };
+}
+
+/** A GET carrying a body (fetch refuses to send one). */
+function getWithBody(api: ToyApi, path: string, body: string): Promise<ErrorAnswer> {
+  return new Promise((resolveResponse, reject) => {
+    const req = request(`${api.url}${path}`, {
+      method: 'GET',
+      headers: {
+        authorization: basic('sk_test_a'),
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () =>
+        resolveResponse({ status: res.statusCode ?? 0, body: JSON.parse(text) as ErrorAnswer['body'] }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 describe('http kit: request bodies and query strings', () => {
   let api: ToyApi;
@@ -189,5 +218,17 @@ describe('http kit: request bodies and query strings', () => {
         if (res.status >= 400) expect(res.body.error.type).to.equal('invalid_request');
       }
     }
+  });
+
+  it('still reads and checks a body sent with a GET; a GET without one has no parameters there', async () => {
+    const unknown = await getWithBody(api, '/widgets', '{"surprise":1}');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error?.type).to.equal('invalid_request');
+    expect(unknown.body.error?.message).to.contain('surprise');
+    const malformed = await getWithBody(api, '/widgets', '{not json');
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body.error?.message).to.equal('Invalid request: the body is not valid JSON');
+    expect((await getWithBody(api, '/widgets', '')).status).to.equal(200);
+    expect((await call(api, 'GET', '/widgets')).status).to.equal(200);
   });
 });

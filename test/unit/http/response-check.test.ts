@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { defineRoute } from '../../../packages/http/route.ts';
 import { responseSchemaViolations } from '../../../packages/http/response-check.ts';
 import { customerSchema } from '../../../services/api/schemas/customer-schemas.ts';
-import { eventSchema } from '../../../services/api/schemas/event-schemas.ts';
+import { eventSchemas } from '../../../services/api/schemas/event-schemas.ts';
+import { publicEventCatalog } from '../../../services/resources/registries.ts';
 import { call, startToyApi, widgetSchema, type ToyApi } from './support/toy-api.ts';
+
+const { eventSchema } = eventSchemas(publicEventCatalog);
 
 const gadgetSchema = z.object({
   id: z.string(),

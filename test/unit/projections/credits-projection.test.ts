@@ -68,6 +68,7 @@ describe('credits projection', () => {
           cardSource: null,
           failureCode: 'insufficient_funds',
           failureMessage: 'Insufficient funds.',
+          blacklistRuleId: null,
           failureIssuerDeclineCode: null,
         },
       }),

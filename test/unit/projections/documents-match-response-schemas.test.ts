@@ -34,10 +34,9 @@ import type { planSchema } from '../../../services/api/schemas/plan-schemas.ts';
 import type { subscriptionSchema } from '../../../services/api/schemas/subscription-schemas.ts';
 import type { testClockSchema } from '../../../services/api/schemas/test-clock-schemas.ts';
 import type { tokenSchema } from '../../../services/api/schemas/token-schemas.ts';
-import type {
-  webhookDeliverySchema,
-  webhookEndpointSchema,
-} from '../../../services/api/schemas/webhook-endpoint-schemas.ts';
+import type { webhookEndpointSchemas } from '../../../services/api/schemas/webhook-endpoint-schemas.ts';
+
+type WebhookSchemas = ReturnType<typeof webhookEndpointSchemas>;
 
 /** Keys of a union member or of any member (for the blacklist rule's one-of attributes). */
 type KeysOf<T> = T extends unknown ? keyof T : never;
@@ -92,8 +91,8 @@ const checked = [
   conforms<Conforms<TestClockDoc, typeof testClockSchema>>('TestClock'),
   // Public event type names are derived from every resource's read side, which the views cannot
   // import; requests are validated against them on the way in.
-  conforms<Conforms<WebhookEndpointDoc, typeof webhookEndpointSchema, 'events'>>('WebhookEndpoint'),
-  conforms<Conforms<WebhookDeliveryDoc, typeof webhookDeliverySchema, 'eventType'>>('WebhookDelivery'),
+  conforms<Conforms<WebhookEndpointDoc, WebhookSchemas['webhookEndpointSchema'], 'events'>>('WebhookEndpoint'),
+  conforms<Conforms<WebhookDeliveryDoc, WebhookSchemas['webhookDeliverySchema'], 'eventType'>>('WebhookDelivery'),
 ];
 
 describe('stored documents and response schemas', () => {

@@ -8,7 +8,7 @@ import type { Mode } from '../../../packages/domain/mode.ts';
 import type { EventMetadata, RecordedEvent } from '../../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../../../packages/eventstore/upcast-recorded-event.ts';
-import { projectBatch, type ProjectionBuild } from '../../../packages/projection/projection-batch.ts';
+import { projectBatches, type ProjectionBuild } from '../../../packages/projection/projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from '../../../packages/projection/projection.ts';
 import type { ReadModelCollection } from '../../../packages/projection/read-model-collection.ts';
 import type { Document } from '../../../packages/readstore/document-store.ts';
@@ -37,7 +37,8 @@ export const withoutInternals = <T extends object>(doc: T): Record<string, unkno
 /**
  * Given events → then documents, for one projection, on the real stores: events are appended to a
  * SQLite event log and projected into a SQLite document store (both in a temporary directory)
- * with the runner's own batch code. Every batch is applied twice: once with each event delivered
+ * with the runner's own batch code, together with the projections it reads (`Projection.reads`),
+ * as the runner projects them. Every batch is applied twice: once with each event delivered
  * twice in a row, then again as a restarted runner would (from the checkpoint stored with the
  * writes); the second time must change nothing. `expectRebuildIdentical` projects the whole log
  * into a fresh build and compares every document.
@@ -45,7 +46,8 @@ export const withoutInternals = <T extends object>(doc: T): Record<string, unkno
 export class ProjectionSpec {
   private readonly events: SqliteEventStore;
   private readonly store: SqliteDocumentStore;
-  private build: ProjectionBuild;
+  /** The projection's build last, after the builds of the projections it reads. */
+  private builds: ProjectionBuild[];
   private occurredAt = '2026-01-05T10:00:00.000Z';
 
   private constructor(
@@ -54,7 +56,11 @@ export class ProjectionSpec {
   ) {
     this.events = new SqliteEventStore(join(dir, 'events.sqlite'));
     this.store = new SqliteDocumentStore(join(dir, 'read.sqlite'));
-    this.build = { projection, generation: 1, checkpoint: 0 };
+    this.builds = [...(projection.reads ?? []), projection].map((built) => ({
+      projection: built,
+      generation: 1,
+      checkpoint: 0,
+    }));
   }
 
   static of(projection: Projection): ProjectionSpec {
@@ -86,40 +92,45 @@ export class ProjectionSpec {
     }
     const batch = await this.events.readAll({ afterPosition: from });
     const doubled = batch.flatMap((event) => [event, event]);
-    const checkpoint = await projectBatch(this.store, this.build, doubled, upcastRecordedEvent);
-    this.build = { ...this.build, checkpoint };
-    const once = await this.snapshot(this.build.generation);
+    const checkpoints = await projectBatches(this.store, this.builds, doubled, upcastRecordedEvent);
+    this.builds = this.builds.map((build, index) => ({ ...build, checkpoint: checkpoints[index]! }));
+    const once = await this.snapshot(this.generation);
 
-    // A restarted runner starts from the checkpoint committed with the writes.
-    const stored = await this.store.getCheckpoint(checkpointKey(this.projection.name, this.build.generation));
-    expect(stored, 'checkpoint committed with the batch').to.equal(batch.at(-1)?.position ?? checkpoint);
-    await projectBatch(this.store, { ...this.build, checkpoint: stored ?? 0 }, batch, upcastRecordedEvent);
-    expect(await this.snapshot(this.build.generation), 'the batch applied again changes nothing').to.deep.equal(once);
+    // A restarted runner starts from the checkpoints committed with the writes.
+    const restarted: ProjectionBuild[] = [];
+    for (const build of this.builds) {
+      const stored = await this.store.getCheckpoint(checkpointKey(build.projection.name, build.generation));
+      expect(stored, 'checkpoint committed with the batch').to.equal(batch.at(-1)?.position ?? build.checkpoint);
+      restarted.push({ ...build, checkpoint: stored ?? 0 });
+    }
+    await projectBatches(this.store, restarted, batch, upcastRecordedEvent);
+    expect(await this.snapshot(this.generation), 'the batch applied again changes nothing').to.deep.equal(once);
   }
 
   /** A document of a collection of the projection's live build, or null. */
   async get<T extends Document>(collection: ReadModelCollection<T>, id: string): Promise<T | null> {
-    return this.store.collection<T>(physicalCollectionName(collection.name, this.build.generation)).get(id);
+    return this.store.collection<T>(physicalCollectionName(collection.name, this.generation)).get(id);
   }
 
   /** Every document of a collection, as lists return them (newest first). */
   async all<T extends Document>(collection: ReadModelCollection<T>): Promise<T[]> {
     const page = await this.store
-      .collection<T>(physicalCollectionName(collection.name, this.build.generation))
+      .collection<T>(physicalCollectionName(collection.name, this.generation))
       .list({ limit: 100 });
     return page.list;
   }
 
   /** Projects the whole log into a fresh build: every document must be the same. */
   async expectRebuildIdentical(): Promise<void> {
-    const rebuilt: ProjectionBuild = {
-      projection: this.projection,
-      generation: this.build.generation + 1,
-      checkpoint: 0,
-    };
+    const rebuilt = this.builds.map((build) => ({ ...build, generation: build.generation + 1, checkpoint: 0 }));
     const log: RecordedEvent[] = await this.events.readAll();
-    await projectBatch(this.store, rebuilt, log, upcastRecordedEvent);
-    expect(await this.snapshot(rebuilt.generation)).to.deep.equal(await this.snapshot(this.build.generation));
+    await projectBatches(this.store, rebuilt, log, upcastRecordedEvent);
+    expect(await this.snapshot(this.generation + 1)).to.deep.equal(await this.snapshot(this.generation));
+  }
+
+  /** Generation of the live builds. */
+  private get generation(): number {
+    return this.builds.at(-1)!.generation;
   }
 
   /** Every document of every collection of one build, by collection. */

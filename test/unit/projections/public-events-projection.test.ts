@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
 import type { CustomerEvent } from '../../../packages/domain/customer/customer-events.ts';
 import { publicEventsCollection, publicEventsProjection } from '../../../projections/public-events-projection.ts';
+import { publicObjects } from '../../../services/resources/registries.ts';
 import { cardAdded, chargeSucceeded, customerCreated, seconds } from './fixtures.ts';
 import { inStream, projectionSpec, withoutInternals } from './projection-spec.ts';
 
@@ -12,7 +13,7 @@ const at = '2026-04-01T10:00:00Z';
 const startedAt = Math.floor(Date.now() / 1000);
 
 describe('public events projection', () => {
-  const spec = projectionSpec(publicEventsProjection);
+  const spec = projectionSpec(publicEventsProjection(publicObjects));
 
   /** Public events oldest first, as (type, data) pairs. */
   const events = async () =>

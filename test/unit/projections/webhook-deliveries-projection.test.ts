@@ -7,6 +7,7 @@ import {
   webhookDeliveryId,
 } from '../../../projections/webhook-deliveries-projection.ts';
 import { webhookDueCollection } from '../../../projections/webhook-due-deliveries.ts';
+import { publicObjects } from '../../../services/resources/registries.ts';
 import { customerCreated, seconds } from './fixtures.ts';
 import { inStream, projectionSpec, tenant, withoutInternals } from './projection-spec.ts';
 
@@ -27,7 +28,7 @@ const at = '2026-05-01T10:00:00Z';
 const startedAt = Math.floor(Date.now() / 1000);
 
 describe('webhook deliveries projection', () => {
-  const spec = projectionSpec(webhookDeliveriesProjection);
+  const spec = projectionSpec(webhookDeliveriesProjection(publicObjects));
 
   it('delivers each public event to the endpoints of its tenant that subscribe to it, created after them', async () => {
     await spec().given(inStream('customer-cust_0')(customerCreated('cust_0')));

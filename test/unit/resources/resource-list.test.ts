@@ -1,52 +1,47 @@
 import { expect } from 'chai';
-import { accountStream } from '../../../packages/domain/account/account-events.ts';
-import { blacklistRuleStream } from '../../../packages/domain/blacklist/blacklist-events.ts';
-import { chargeStream } from '../../../packages/domain/charge/charge-events.ts';
-import { creditStream } from '../../../packages/domain/credit/credit-events.ts';
-import { crossSaleOfferStream } from '../../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
-import { customerStream } from '../../../packages/domain/customer/customer-events.ts';
-import { fileStream } from '../../../packages/domain/file/file-events.ts';
-import { paymentMethodStream } from '../../../packages/domain/payment-method/payment-method-events.ts';
-import { planStream } from '../../../packages/domain/plan/plan-events.ts';
-import { hasOwnStreams, resourceNames, resources, type StreamResource } from '../../../packages/domain/resources.ts';
-import { subscriptionStream } from '../../../packages/domain/subscription/subscription-events.ts';
-import { testClockStream } from '../../../packages/domain/test-clock/test-clock-events.ts';
-import { tokenStream } from '../../../packages/domain/token/token-events.ts';
-import { webhookDeliveryStream } from '../../../packages/domain/webhook-delivery/webhook-delivery-events.ts';
-import { webhookEndpointStream } from '../../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chargeResource, chargeStream } from '../../../packages/domain/charge/charge-events.ts';
+import { customerResource, customerStream } from '../../../packages/domain/customer/customer-events.ts';
+import { hasOwnStreams } from '../../../packages/domain/resource-identity.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
-import { publicEventTypeNames, publicObjects } from '../../../projections/public-event-types.ts';
-import { allProjections } from '../../../projections/index.ts';
-import { commandFactories } from '../../../services/resource-commands.ts';
 import { streamOfObject } from '../../../services/cli/stream-of-object.ts';
+import { resourceModules } from '../../../services/resources/index.ts';
+import type { ResourceModule } from '../../../services/resources/resource-module.ts';
+import { allProjections, publicEventTypeNames, publicObjects } from '../../../services/resources/registries.ts';
+import { commandFactories } from '../../../services/resource-commands.ts';
 
-/** The stream function each aggregate's events module exports, by resource. */
-const streamFunctions: Record<StreamResource, (id: string) => string> = {
-  charge: chargeStream,
-  credit: creditStream,
-  customer: customerStream,
-  paymentMethod: paymentMethodStream,
-  file: fileStream,
-  plan: planStream,
-  subscription: subscriptionStream,
-  testClock: testClockStream,
-  token: tokenStream,
-  crossSaleOffer: crossSaleOfferStream,
-  blacklistRule: blacklistRuleStream,
-  webhookEndpoint: webhookEndpointStream,
-  webhookDelivery: webhookDeliveryStream,
-  account: accountStream,
-};
+const resourcesFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../../../services/resources');
 
 describe('the resource list and what is derived from it', () => {
-  it('finds the stream of every object that has one by its id, and none for the others', () => {
-    for (const resource of resourceNames) {
-      const id = newId(resources[resource].idPrefix);
-      if (hasOwnStreams(resource)) {
-        expect(streamOfObject(id), resource).to.equal(`${resource}-${id}`);
-        expect(streamFunctions[resource](id), resource).to.equal(streamOfObject(id));
-      } else expect(streamOfObject(id), resource).to.equal(null);
+  it('lists every resource module (a module left out of the list would never run)', async () => {
+    const listed = new Set<string>(resourceModules.map(({ identity }) => identity.name));
+    const unlisted: string[] = [];
+    for (const file of readdirSync(resourcesFolder).filter((name) => name.endsWith('-resource.ts'))) {
+      // Loaded apart from the list's own imports, so modules are told apart by their resource's name.
+      const exports = (await import(pathToFileURL(join(resourcesFolder, file)).href)) as Record<
+        string,
+        Partial<ResourceModule>
+      >;
+      for (const [name, module] of Object.entries(exports)) {
+        if (!module.identity || !listed.has(module.identity.name)) unlisted.push(`${file}: ${name}`);
+      }
     }
+    expect(unlisted).to.deep.equal([]);
+    expect(listed.size).to.equal(resourceModules.length);
+  });
+
+  it('finds the stream of every object that has one by its id, and none for the others', () => {
+    for (const { identity } of resourceModules) {
+      const id = newId(identity);
+      if (hasOwnStreams(identity)) expect(streamOfObject(id), identity.name).to.equal(`${identity.name}-${id}`);
+      else expect(streamOfObject(id), identity.name).to.equal(null);
+    }
+    // The streams the aggregates append to are the ones found by id.
+    const [chargeId, customerId] = [newId(chargeResource), newId(customerResource)];
+    expect(chargeStream(chargeId)).to.equal(streamOfObject(chargeId));
+    expect(customerStream(customerId)).to.equal(streamOfObject(customerId));
     expect(streamOfObject('nope_123')).to.equal(null);
     expect(streamOfObject('')).to.equal(null);
   });

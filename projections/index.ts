@@ -1,1 +1,0 @@
-export { allProjections } from './resources/index.ts';

@@ -1,0 +1,16 @@
+import { createRequire } from 'node:module';
+import type CountriesModule from 'i18n-iso-countries';
+
+type Countries = typeof CountriesModule;
+
+let countries: Countries | undefined;
+
+/**
+ * Whether `value` is a two-letter ISO 3166-1 country code (any case). The country list is loaded
+ * on the first check, not at start: it holds megabytes of names a process rarely needs.
+ */
+export function isCountryCode(value: string): boolean {
+  if (!/^[A-Za-z]{2}$/.test(value)) return false;
+  countries ??= createRequire(import.meta.url)('i18n-iso-countries') as Countries;
+  return countries.isValid(value.toUpperCase());
+}

@@ -1,0 +1,39 @@
+import { chargeResource } from '../../packages/domain/charge/charge-events.ts';
+import { ChargeCommands } from '../../packages/commands/charge-commands.ts';
+import { NetworkOutcomeCommands } from '../../packages/commands/network-outcome-commands.ts';
+import { chargeReadSide } from '../../projections/resources/charge-read-side.ts';
+import { chargeRoutes } from '../api/routes/charge-routes.ts';
+import { clientObjectRoutes } from '../api/routes/client-object-routes.ts';
+import { accountSettings } from '../../packages/commands/account-settings.ts';
+import { liveBlacklistRules } from '../api/blacklist-rules-query.ts';
+import { chargeSchema } from '../api/schemas/charge-schemas.ts';
+import { resourceModule } from './resource-module.ts';
+
+declare module '../commands.ts' {
+  interface Commands {
+    readonly charges: ChargeCommands;
+    /** Delayed network outcomes (disputes, fraud warnings) delivered to their charges. */
+    readonly networkOutcomes: NetworkOutcomeCommands;
+  }
+}
+
+export const chargeModule = resourceModule({
+  identity: chargeResource,
+  readSide: chargeReadSide,
+  commands: {
+    charges: (wiring) =>
+      new ChargeCommands({
+        aggregates: wiring.aggregates,
+        cardSources: wiring.commands.cardSources,
+        intake: wiring.intake,
+        tokens: wiring.commands.tokens,
+        network: wiring.network,
+        blacklistRules: (tenant) => liveBlacklistRules(wiring.readModels, tenant),
+        accountSettings: (accountId) => accountSettings(wiring.aggregates, accountId),
+      }),
+    networkOutcomes: (wiring) => new NetworkOutcomeCommands(wiring.aggregates),
+  },
+  // A payer's page follows a payment-method charge by its client object id.
+  routes: (deps) => [...chargeRoutes(deps), ...clientObjectRoutes(deps)],
+  eventData: chargeSchema,
+});

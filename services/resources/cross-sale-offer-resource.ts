@@ -1,0 +1,26 @@
+import { crossSaleOfferResource } from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
+import { CrossSaleOfferCommands } from '../../packages/commands/cross-sale-offer-commands.ts';
+import { OfferImages } from '../../packages/commands/offer-image.ts';
+import { crossSaleOfferReadSide } from '../../projections/resources/cross-sale-offer-read-side.ts';
+import { crossSaleOfferRoutes } from '../api/routes/cross-sale-offer-routes.ts';
+import { crossSaleOfferSchema } from '../api/schemas/cross-sale-offer-schemas.ts';
+import { resourceModule } from './resource-module.ts';
+
+declare module '../commands.ts' {
+  interface Commands {
+    readonly crossSaleOffers: CrossSaleOfferCommands;
+    /** Cross-sale offer images (operational state, not events). */
+    readonly offerImages: OfferImages;
+  }
+}
+
+export const crossSaleOfferModule = resourceModule({
+  identity: crossSaleOfferResource,
+  readSide: crossSaleOfferReadSide,
+  commands: {
+    crossSaleOffers: (wiring) => new CrossSaleOfferCommands(wiring.aggregates, wiring.commands.offerImages),
+    offerImages: (wiring) => new OfferImages(wiring.stateStore.collection('images')),
+  },
+  routes: crossSaleOfferRoutes,
+  eventData: crossSaleOfferSchema,
+});

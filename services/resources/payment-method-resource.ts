@@ -1,0 +1,28 @@
+import { paymentMethodResource } from '../../packages/domain/payment-method/payment-method-events.ts';
+import { PaymentMethodCommands } from '../../packages/commands/payment-method-commands.ts';
+import { PaymentMethodChargeCommands } from '../../packages/commands/payment-method-charge-commands.ts';
+import { paymentMethodReadSide } from '../../projections/resources/payment-method-read-side.ts';
+import { paymentMethodRoutes } from '../api/routes/payment-method-routes.ts';
+import { resourceModule } from './resource-module.ts';
+
+declare module '../commands.ts' {
+  interface Commands {
+    readonly paymentMethods: PaymentMethodCommands;
+    /** Charges paid with a payment method: pending until the payer completes them at the provider. */
+    readonly paymentMethodCharges: PaymentMethodChargeCommands;
+  }
+}
+
+export const paymentMethodModule = resourceModule({
+  identity: paymentMethodResource,
+  readSide: paymentMethodReadSide,
+  commands: {
+    paymentMethods: (wiring) => new PaymentMethodCommands(wiring.aggregates, wiring.commands.cardSources),
+    paymentMethodCharges: (wiring) =>
+      new PaymentMethodChargeCommands(wiring.aggregates, wiring.commands.paymentMethods, {
+        expirySeconds: wiring.config.paymentMethodChargeExpirySeconds,
+        processingDelayMs: wiring.config.paymentMethodProcessingDelayMs,
+      }),
+  },
+  routes: paymentMethodRoutes,
+});

@@ -1,0 +1,188 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { customerStream } from '../../packages/domain/customer/customer-events.ts';
+import type { NewEvent } from '../../packages/eventstore/event-store.ts';
+import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
+import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
+import { newId } from '../../packages/ids/object-id.ts';
+import { physicalCollectionName } from '../../packages/projection/projection.ts';
+import { ProjectionRunner } from '../../packages/projection/projection-runner.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { allProjections } from '../../services/resources/registries.ts';
+import { accountResource } from '../../packages/domain/account/account-events.ts';
+import { customerResource } from '../../packages/domain/customer/customer-events.ts';
+
+/**
+ * `npm run bench:rebuild [-- --events N --runs R]`: the projection rebuild rate without a service
+ * around it. A log of N customer creations (10 accounts, one append per customer, as the service
+ * makes them) is seeded once and kept in the temporary directory; each run copies it, starts a
+ * `ProjectionRunner` with every projection of the service on an empty read store, and times it
+ * (wall clock, and this process's CPU time, which a busy machine disturbs less) from start until
+ * every projection has committed the last event (with `--indexes`, every
+ * collection's list indexes exist from the start, as when a service answers lists during the
+ * rebuild; without, the runner alone decides when they are made). Prints events per second, the
+ * process's RSS and V8 heap after the run and the read store's size on disk.
+ */
+
+const ACCOUNTS = 10;
+
+const options = new Command()
+  .name('bench:rebuild')
+  .option('--events <count>', 'customer creations in the log', positiveCount, 20_000)
+  .option('--runs <count>', 'rebuilds to time, one after the other', positiveCount, 3)
+  .option('--fresh-log', 'seed the log again even when a seeded copy exists')
+  .option(
+    '--catch-up-batch <count>',
+    "most events per batch while catching up (the runner's default otherwise)",
+    positiveCount,
+  )
+  .option(
+    '--indexes',
+    "create every collection's list indexes before the rebuild, as a service answering lists during it has them",
+  )
+  .parse()
+  .opts<{ events: number; runs: number; freshLog?: boolean; indexes?: boolean; catchUpBatch?: number }>();
+
+function positiveCount(raw: string): number {
+  const value = Number(raw.replaceAll(/[_,]/g, ''));
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError('a whole number of at least 1');
+  return value;
+}
+
+const format = (value: number, digits = 0): string =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const mib = (bytes: number): string => `${format(bytes / 1024 / 1024, 1)} MiB`;
+
+function customerCreated(accountId: string, customerId: string, n: number): NewEvent {
+  return {
+    id: randomUUID(),
+    type: 'CustomerCreated',
+    data: { customerId, email: `customer-${n}@example.com`, description: null, metadata: { n: String(n) } },
+    metadata: {
+      accountId,
+      mode: 'test',
+      actor: 'system:bench',
+      requestId: newId('req'),
+      occurredAt: new Date().toISOString(),
+      schemaVersion: currentSchemaVersion('CustomerCreated'),
+    },
+  };
+}
+
+/** The seeded log of `events` customer creations, made once and kept for later runs. */
+async function seededLog(events: number): Promise<string> {
+  const dir = join(tmpdir(), 'bench-rebuild-logs');
+  const path = join(dir, `customers-${events}.sqlite`);
+  if (existsSync(path) && !options.freshLog) return path;
+  mkdirSync(dir, { recursive: true });
+  const seeding = `${path}.seeding`;
+  rmSync(seeding, { force: true });
+  const store = new SqliteEventStore(seeding);
+  const accounts = Array.from({ length: ACCOUNTS }, () => newId(accountResource));
+  const started = performance.now();
+  for (let n = 0; n < events; n++) {
+    const customerId = newId(customerResource);
+    await store.appendToStream(customerStream(customerId), [customerCreated(accounts[n % ACCOUNTS]!, customerId, n)], {
+      expectedRevision: 'no_stream',
+    });
+    if ((n + 1) % 5000 === 0) process.stdout.write(`\rseeded ${format(n + 1)} of ${format(events)} events`);
+  }
+  await store.close();
+  rmSync(`${seeding}-wal`, { force: true });
+  rmSync(`${seeding}-shm`, { force: true });
+  renameSync(seeding, path);
+  console.log(`\rseeded ${format(events)} events in ${format((performance.now() - started) / 1000, 1)} s`);
+  return path;
+}
+
+interface RunResult {
+  seconds: number;
+  /** Until the last commit: without what the runner does once caught up. */
+  projectedSeconds: number;
+  /** CPU time of this process (user + system): steadier than wall time on a shared machine. */
+  cpuSeconds: number;
+  eventsPerSecond: number;
+  rss: number;
+  heapUsed: number;
+  readStoreBytes: number;
+}
+
+async function rebuildOnce(log: string, events: number): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-rebuild-'));
+  try {
+    copyFileSync(log, join(dir, 'events.sqlite'));
+    const eventStore = new SqliteEventStore(join(dir, 'events.sqlite'));
+    const readStore = new SqliteDocumentStore(join(dir, 'read.sqlite'));
+    const head = await eventStore.headPosition();
+    const projections = allProjections();
+    if (options.indexes)
+      for (const projection of projections)
+        for (const [logical, collectionOptions] of Object.entries(projection.collections))
+          readStore.collection(physicalCollectionName(logical, 1), collectionOptions);
+    const runner = new ProjectionRunner(eventStore, readStore, projections, {
+      onError: (error) => console.error('projection failed:', error),
+      ...(options.catchUpBatch ? { catchUpBatchSize: options.catchUpBatch } : {}),
+    });
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const done = new Promise<void>((resolve) => {
+      const behind = new Set(projections.map((projection) => projection.name));
+      runner.on('committed', (projection, _generation, position) => {
+        if (position >= head) behind.delete(projection);
+        if (behind.size === 0) resolve();
+      });
+    });
+    await runner.start();
+    await done;
+    const projected = (performance.now() - started) / 1000;
+    // Stopping waits for the last batch to finish, with whatever the runner does after it (making
+    // the list indexes once caught up).
+    await runner.stop();
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const memory = process.memoryUsage();
+    await readStore.close();
+    await eventStore.close();
+    const readStoreBytes = ['read.sqlite', 'read.sqlite-wal']
+      .map((file) => join(dir, file))
+      .filter((file) => existsSync(file))
+      .reduce((sum, file) => sum + statSync(file).size, 0);
+    return {
+      seconds,
+      projectedSeconds: projected,
+      cpuSeconds,
+      eventsPerSecond: events / seconds,
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      readStoreBytes,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const log = await seededLog(options.events);
+console.log(
+  `${format(options.events)} customer creations${options.indexes ? ', indexes from the start' : ''}, ${options.runs} run(s), node ${process.version}, ` +
+    `${cpus().length} CPUs, load average ${loadavg()
+      .map((load) => format(load, 2))
+      .join(' ')}`,
+);
+console.log(
+  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | RSS after | V8 heap used | read store on disk |',
+);
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (let run = 1; run <= options.runs; run++) {
+  const result = await rebuildOnce(log, options.events);
+  console.log(
+    `| ${run} | ${format(result.seconds, 2)} | ${format(result.eventsPerSecond)} | ` +
+      `${format(result.seconds - result.projectedSeconds, 2)} | ${format(result.cpuSeconds, 2)} | ` +
+      `${format(options.events / result.cpuSeconds)} | ${mib(result.rss)} | ` +
+      `${mib(result.heapUsed)} | ${mib(result.readStoreBytes)} |`,
+  );
+}
