@@ -10,6 +10,7 @@ import { creditStream } from '../../../packages/domain/credit/credit-events.ts';
 import { eventUpcasters } from '../../../packages/domain/event-upcasters.ts';
 import type { EventMetadata } from '../../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
+import { cardSnapshot } from '../domain/card-snapshot-fixture.ts';
 
 const metadataAt = (schemaVersion: number | undefined): EventMetadata => ({
   accountId: 'acct_1',
@@ -37,25 +38,7 @@ function failedCredit(creditId: string, expiry: { expMonth: unknown; expYear: un
     description: null,
     customerId: null,
     cardId: 'card_old',
-    card: {
-      first6: '555555',
-      last4: '4444',
-      fingerprint: 'fp_old',
-      vaultRef: 'vault_old',
-      brand: 'Mastercard',
-      type: 'Credit Card',
-      country: 'US',
-      issuer: null,
-      ...expiry,
-      cardholderName: null,
-      addressLine1: null,
-      addressLine2: null,
-      addressCity: null,
-      addressState: null,
-      addressZip: null,
-      addressCountry: null,
-      fraudCheckData: null,
-    },
+    card: { ...cardSnapshot, ...expiry },
     cardSource: { kind: 'details' },
     metadata: {},
     failureCode: 'blacklisted',
