@@ -1,0 +1,69 @@
+/**
+ * What the hosted checkout page shows, once the service has verified the signed checkout request:
+ * rendered into the page by the service and read by the page's script. Type-only, shared by the
+ * service and the browser build.
+ */
+
+export type CheckoutKind = 'charge' | 'subscription' | 'customCharge';
+
+export interface CheckoutOfferView {
+  id: string;
+  /** Account the offer belongs to (the merchant's own, or a partner's). */
+  accountId: string;
+  template: 'image_and_text' | 'text_only';
+  title: string;
+  description: string | null;
+  imageUrl: string | null;
+  charge: { amount: number; currency: string };
+  companyName: string | null;
+  companyLocation: string | null;
+  termsAndConditionsUrl: string | null;
+}
+
+export interface CheckoutView {
+  publicKey: string;
+  mode: 'test' | 'live';
+  /** The signed request as received: sent back with every call the page makes. */
+  checkoutRequest: string;
+  merchant: { accountId: string; name: string };
+  kind: CheckoutKind;
+  /** `kind: 'charge'`: the fixed amount. */
+  charge: { amount: number; currency: string } | null;
+  /** `kind: 'subscription'`: the plan, as the payer is told it. */
+  subscription: {
+    planId: string;
+    name: string;
+    amount: number;
+    currency: string;
+    interval: 'day' | 'week' | 'month' | 'year';
+    intervalCount: number;
+    trialPeriodDays: number | null;
+  } | null;
+  /** `kind: 'customCharge'`: amounts offered as buttons and/or typed within bounds. */
+  customCharge: {
+    currency: string;
+    amountOptions: number[];
+    customAmount: { min: number; max: number } | null;
+  } | null;
+  /** The customer named by the request (`customerId`); null: a new customer from the typed email. */
+  customer: { id: string; email: string | null } | null;
+  /** Whether the payer may choose to be remembered (and use a remembered card). */
+  rememberMe: boolean;
+  threeDSecure: {
+    enable: boolean;
+    requireEnrolledCard: boolean;
+    requireSuccessfulLiabilityShiftForEnrolledCard: boolean;
+  };
+  termsAndConditionsUrl: string | null;
+  /** Offers shown after the main transaction succeeded. */
+  crossSaleOffers: CheckoutOfferView[];
+}
+
+/** Everything the page is rendered from. */
+export interface CheckoutPageInput {
+  view: CheckoutView;
+  /** What the merchant's `Shift4Checkout.open` asked to show (already length-limited; not yet escaped). */
+  display: { name: string | null; description: string | null; email: string | null };
+  /** Origin of the merchant's page that opened checkout: the only target of the page's messages. */
+  ancestorOrigin: string | null;
+}
