@@ -219,8 +219,8 @@ input[aria-invalid=true]{border-color:#b91c1c}
 .field:focus-within{border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
 .field.invalid{border-color:#b91c1c}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-.amount-options{display:grid;grid-template-columns:repeat(auto-fill,minmax(96px,1fr));gap:8px;margin:0 0 10px}
-.amount-option{font:inherit;font-weight:600;padding:10px 6px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:#0f172a;cursor:pointer}
+.amount-options{display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px;margin:0 0 10px}
+.amount-option{font:inherit;font-weight:600;white-space:nowrap;padding:10px 4px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:#0f172a;cursor:pointer}
 .amount-option[aria-pressed=true]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
 .hint{margin:4px 0 0;font-size:13px;color:#475569}
 .error{margin:4px 0 0;font-size:14px;color:#b91c1c}
