@@ -22,7 +22,9 @@ import { serviceMetrics } from '../operator/service-metrics.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const streams = new ObjectStreams(platform.events, platform.readModels, objectResources);
-  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams);
+  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams, () =>
+    platform.events.headPosition(),
+  );
   const authenticate = apiKeyAuthenticator(platform.readModels);
   return createApp({
     routes: apiRoutes({ commands: platform.commands, reader, streams }),
@@ -42,9 +44,9 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     maxBodyBytes: config.maxBodyBytes,
     health: {
       async ready() {
-        await platform.events.headPosition();
         await platform.readStore.getCheckpoint('readiness');
-        return true;
+        // Not ready while the read models are still applying the log's tail after a start.
+        return reader.readsCaughtUp();
       },
     },
     openApiDocument: buildOpenApi,
