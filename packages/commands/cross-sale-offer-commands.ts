@@ -13,6 +13,8 @@ import type { CheckoutOfferView } from '../checkout/checkout-view.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeResource, chargeStream } from '../domain/charge/charge-events.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
+import { subscriptionDecider } from '../domain/subscription/subscription-decider.ts';
+import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import type { Mode } from '../domain/mode.ts';
 import { derivedId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -177,6 +179,15 @@ export class CrossSaleOfferCommands {
           'merchant.chargeId',
         );
     }
+    if (merchant.chargeId === null && merchant.subscriptionId !== null) {
+      const stream = subscriptionStream(merchant.subscriptionId);
+      const main = await this.aggregates.load(subscriptionDecider, stream, merchant);
+      if (main.state.status === 'none')
+        throw new InvalidRequestError(
+          `Invalid parameter: merchant.subscriptionId '${merchant.subscriptionId}' is not a subscription of the merchant`,
+          'merchant.subscriptionId',
+        );
+    }
     // One charge per purchase, whichever run of it gets here first.
     const seed = ['crossSale', merchant.accountId, merchant.mode, input.offerId, input.purchaseKey].join('\n');
     const chargeId = derivedId(chargeResource, seed, 'crossSaleCharge');
@@ -233,25 +244,30 @@ export class CrossSaleOfferCommands {
     };
   }
 
-  /** The merchant's main charge lists the cross-sale charge; answers the position of that event. */
+  /**
+   * The merchant's main charge lists the cross-sale charge, or without one (a trial) its
+   * subscription does; answers the position of that event.
+   */
   private async informMerchant(
     input: CrossSalePurchaseInput,
     charge: { accountId: string; chargeId: string },
     context: CrossSalePurchaseContext,
   ): Promise<number | null> {
     const { merchant } = input;
-    if (merchant.chargeId === null) return null;
-    const result = await this.aggregates.execute(
-      chargeDecider,
-      chargeStream(merchant.chargeId),
-      {
-        type: 'AddCrossSaleCharge',
-        chargeId: merchant.chargeId,
-        crossSaleCharge: { ...charge, offerId: input.offerId },
-      },
-      { ...context, accountId: merchant.accountId, mode: merchant.mode },
-    );
-    return result.position;
+    const crossSaleCharge = { ...charge, offerId: input.offerId };
+    const merchantContext = { ...context, accountId: merchant.accountId, mode: merchant.mode };
+    if (merchant.chargeId !== null) {
+      const { chargeId } = merchant;
+      const command = { type: 'AddCrossSaleCharge' as const, chargeId, crossSaleCharge };
+      return (await this.aggregates.execute(chargeDecider, chargeStream(chargeId), command, merchantContext)).position;
+    }
+    if (merchant.subscriptionId !== null) {
+      const { subscriptionId } = merchant;
+      const command = { type: 'AddCrossSaleCharge' as const, subscriptionId, crossSaleCharge };
+      const stream = subscriptionStream(subscriptionId);
+      return (await this.aggregates.execute(subscriptionDecider, stream, command, merchantContext)).position;
+    }
+    return null;
   }
 
   /** Offers' `partnerIds` must name existing accounts. */

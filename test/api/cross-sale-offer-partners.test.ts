@@ -158,9 +158,7 @@ describe('partner lists and the cross-sale offers a merchant sees', function () 
     expect(read.body).to.include({ id: forMerchant.id, accountId: partner.keys.id, title: 'partner for merchant' });
     expect((await merchant.api.get<Offer>(`/cross-sale-offers/${gone.id}`)).body).to.include({ deleted: true });
     expect((await merchant.api.get(`/cross-sale-offers/${forStranger.id}`)).status).to.equal(404);
-    expect((await merchant.api.post(`/cross-sale-offers/${forAll.id}`, { json: { title: 'x' } })).status).to.equal(
-      404,
-    );
+    expect((await merchant.api.post(`/cross-sale-offers/${forAll.id}`, { json: { title: 'x' } })).status).to.equal(404);
     expect((await merchant.api.delete(`/cross-sale-offers/${forAll.id}`)).status).to.equal(404);
     expect((await partner.api.get(`/cross-sale-offers/${own2.id}`)).status).to.equal(404);
 

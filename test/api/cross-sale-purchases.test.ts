@@ -13,6 +13,7 @@ import {
   type PublicEvent,
 } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
+import { createPlan, type Subscription } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
 
 type CrossSaleCharge = Charge & {
@@ -84,7 +85,10 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
       await api.post<Charge>('/charges', { json: { amount: 2000, currency: 'EUR', customerId: customer.id } })
     ).body;
     expect(mainCharge.status).to.equal('successful');
-    offerId = await createOffer(owner.api, { visibleForAllPartners: true, charge: { amount: 990, currency: 'USD', capture: false } });
+    offerId = await createOffer(owner.api, {
+      visibleForAllPartners: true,
+      charge: { amount: 990, currency: 'USD', capture: false },
+    });
     ownOfferId = await createOffer(api, { title: 'Gift wrap', charge: { amount: 300, currency: 'EUR' } });
     strangersOfferId = await createOffer(stranger.api, { visibleForAllPartners: true });
     const added = await runCli(['accounts', 'partners', 'add', keys.id, owner.keys.id], service.dataDir);
@@ -188,11 +192,40 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     expect(charge.body.crossSale?.offerId).to.equal(ownOfferId);
   });
 
+  it('lists the cross-sale charge on the subscription when the checkout made no charge of its own (a trial)', async () => {
+    const plan = await createPlan(api);
+    const subscription = (
+      await api.post<Subscription>(`/customers/${customer.id}/subscriptions`, {
+        json: { planId: plan.id, trialEnd: Math.floor(Date.now() / 1000) + 3_600 },
+      })
+    ).body;
+    expect(subscription.status).to.equal('trialing');
+    const bought = await purchase({
+      merchant: { accountId: keys.id, mode: 'test', chargeId: null, subscriptionId: subscription.id },
+      purchaseKey: 'session-trial',
+    });
+    const listed = await eventually(
+      async () =>
+        (await api.get<Subscription & { crossSaleCharges?: unknown[] }>(`/subscriptions/${subscription.id}`)).body,
+      (body) => body.crossSaleCharges !== undefined,
+    );
+    expect(listed.crossSaleCharges).to.deep.equal([{ accountId: owner.keys.id, chargeId: bought.chargeId, offerId }]);
+    expect((await eventsOf(api, subscription.id)).map((event) => event.type)).to.deep.equal([
+      'CUSTOMER_SUBSCRIPTION_UPDATED',
+      'CUSTOMER_SUBSCRIPTION_CREATED',
+    ]);
+    const charge = (await owner.api.get<CrossSaleCharge>(`/charges/${bought.chargeId}`)).body;
+    expect(charge.crossSale).to.deep.equal({
+      offerId,
+      merchantAccountId: keys.id,
+      merchantChargeId: null,
+      merchantSubscriptionId: subscription.id,
+    });
+  });
+
   it('refuses an offer the merchant may not use, a card not of the customer and a main charge not of the merchant', async () => {
     const chargesBefore = (await stranger.api.get<{ list: Charge[] }>('/charges')).body.list.length;
-    expect((await refusal(() => purchase({ offerId: strangersOfferId, purchaseKey: 'k1' }))).param).to.equal(
-      'offerId',
-    );
+    expect((await refusal(() => purchase({ offerId: strangersOfferId, purchaseKey: 'k1' }))).param).to.equal('offerId');
     expect((await stranger.api.get<{ list: Charge[] }>('/charges')).body.list).to.have.length(chargesBefore);
     const card = await refusal(() =>
       purchase({ card: { customerId: customer.id, cardId: 'card_NotOfThisCustomer1' }, purchaseKey: 'k2' }),

@@ -79,9 +79,7 @@ describe('account decider: partner list', () => {
 
   it('takes a partner off the list, and records nothing for one not on it', () => {
     spec([created, added]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([removed]);
-    spec([created, added, removed])
-      .when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' })
-      .then([]);
+    spec([created, added, removed]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([]);
     spec([created]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([]);
   });
 });
