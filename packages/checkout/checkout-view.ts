@@ -35,7 +35,7 @@ export interface CheckoutView {
     name: string;
     amount: number;
     currency: string;
-    interval: 'day' | 'week' | 'month' | 'year';
+    interval: 'hour' | 'day' | 'week' | 'month' | 'year';
     intervalCount: number;
     trialPeriodDays: number | null;
   } | null;

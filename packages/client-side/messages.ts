@@ -11,6 +11,8 @@ export interface ApiErrorBody {
   type: string;
   code?: string;
   message: string;
+  /** The request parameter the error is about, when the API names one. */
+  param?: string;
 }
 
 /** What a field tells the page about itself; never its value. */
@@ -58,3 +60,17 @@ export type FieldToField =
 export type ChallengeToPage = { source: 'shift4-challenge'; type: 'result'; token: unknown };
 
 export const fieldChannelName = (group: string): string => `shift4-fields-${group}`;
+
+/** What a successful checkout gives the merchant's page, as the public API answers the objects. */
+export interface CheckoutResult {
+  charge?: unknown;
+  subscription?: unknown;
+  customer: unknown;
+}
+
+/** From the checkout frame to the merchant's page that opened it (`/js/checkout.js`). */
+export type CheckoutToPage =
+  | { source: 'shift4-checkout'; type: 'resize'; height: number }
+  | { source: 'shift4-checkout'; type: 'success'; result: CheckoutResult }
+  | { source: 'shift4-checkout'; type: 'error'; error: ApiErrorBody }
+  | { source: 'shift4-checkout'; type: 'close' };

@@ -3,7 +3,7 @@ import type { ApiErrorBody } from './messages.ts';
 /**
  * What the service's browser scripts share: the service's origin, errors as the API gives them,
  * checked messages from the service's frames, API calls with the public key, and a dialog holding
- * a frame of the service (3-D Secure challenges; hosted pages later).
+ * a frame of the service (3-D Secure challenges, the hosted checkout).
  */
 
 /** Where this script was loaded from: the service every frame and API call goes to. */
@@ -16,11 +16,13 @@ export const serviceOrigin = (() => {
 export class Shift4Error extends Error {
   readonly type: string;
   readonly code: string | undefined;
+  readonly param: string | undefined;
   constructor(body: ApiErrorBody) {
     super(body.message);
     this.name = 'Shift4Error';
     this.type = body.type;
     this.code = body.code;
+    this.param = body.param;
   }
 }
 
@@ -64,28 +66,101 @@ export async function callApi<T>(publicKey: string, method: 'GET' | 'POST', path
   return answer;
 }
 
-/** A dialog over the page holding a frame of the service; closed by the caller. */
-export function openOverlay(url: URL, label: string): { frame: HTMLIFrameElement; close(): void } {
+export interface OverlayOptions {
+  /**
+   * When given, the payer may leave: a close button and Escape call it (the caller then closes the
+   * overlay). Without it (the 3-D Secure challenge, which must be answered) neither is offered.
+   */
+  onDismiss?: () => void;
+  /** Label of the close button (its accessible name). */
+  closeLabel?: string;
+  /** Starting height of the frame, in CSS pixels; `resize()` changes it. */
+  height?: number;
+}
+
+export interface Overlay {
+  frame: HTMLIFrameElement;
+  /** Fits the frame to its content's height, within the window. */
+  resize(height: number): void;
+  close(): void;
+}
+
+const OVERLAY_STYLE =
+  'position:fixed;inset:0;z-index:2147483647;background:rgba(15,23,42,.55);display:flex;align-items:center;justify-content:center;padding:12px';
+const PANEL_STYLE = 'position:relative;width:420px;max-width:100%';
+const FRAME_STYLE =
+  'border:0;border-radius:10px;background:#fff;width:100%;max-height:calc(100vh - 24px);box-shadow:0 12px 40px rgba(0,0,0,.35);display:block';
+const CLOSE_STYLE =
+  'position:absolute;top:8px;right:8px;width:36px;height:36px;border:0;border-radius:50%;background:#f1f5f9;color:#0f172a;font:600 22px/36px system-ui,sans-serif;cursor:pointer;z-index:1';
+
+/**
+ * A dialog over the page holding a frame of the service: `role="dialog"`, focus moved into the
+ * frame and given back to where it was on close, Tab kept inside the dialog, and (with
+ * `onDismiss`) a close button and Escape. Closed by the caller.
+ */
+export function openOverlay(url: URL, label: string, options: OverlayOptions = {}): Overlay {
+  const previouslyFocused = document.activeElement as HTMLElement | null;
   const overlay = document.createElement('div');
   overlay.setAttribute('role', 'dialog');
   overlay.setAttribute('aria-modal', 'true');
   overlay.setAttribute('aria-label', label);
   overlay.dataset.shift4Overlay = '';
-  overlay.style.cssText =
-    'position:fixed;inset:0;z-index:2147483647;background:rgba(15,23,42,.55);display:flex;align-items:center;justify-content:center;padding:12px';
+  overlay.style.cssText = OVERLAY_STYLE;
+  const panel = document.createElement('div');
+  panel.style.cssText = PANEL_STYLE;
   const frame = document.createElement('iframe');
   frame.src = url.toString();
   frame.title = label;
-  frame.style.cssText =
-    'border:0;border-radius:10px;background:#fff;width:420px;max-width:100%;height:560px;max-height:100%;box-shadow:0 12px 40px rgba(0,0,0,.35)';
-  overlay.append(frame);
+  frame.style.cssText = FRAME_STYLE;
+  frame.style.height = `${options.height ?? 560}px`;
+
+  // Focus sentinels: Tab past the last element (or Shift+Tab before the first) stays in the dialog.
+  const sentinel = () => {
+    const element = document.createElement('span');
+    element.tabIndex = 0;
+    element.style.cssText = 'position:fixed;width:1px;height:1px;overflow:hidden;opacity:0';
+    return element;
+  };
+  const before = sentinel();
+  const after = sentinel();
+  const first = (): HTMLElement => closeButton ?? frame;
+  let closeButton: HTMLButtonElement | null = null;
+  before.addEventListener('focus', () => frame.focus());
+  after.addEventListener('focus', () => first().focus());
+
+  const { onDismiss } = options;
+  if (onDismiss) {
+    closeButton = document.createElement('button');
+    closeButton.type = 'button';
+    closeButton.textContent = '×';
+    closeButton.setAttribute('aria-label', options.closeLabel ?? 'Close');
+    closeButton.style.cssText = CLOSE_STYLE;
+    closeButton.addEventListener('click', () => onDismiss());
+  }
+  const onKeydown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && onDismiss) {
+      event.preventDefault();
+      onDismiss();
+    }
+  };
+  document.addEventListener('keydown', onKeydown);
+
+  panel.append(...(closeButton ? [closeButton] : []), frame);
+  overlay.append(before, panel, after);
   document.body.append(overlay);
-  const previouslyFocused = document.activeElement as HTMLElement | null;
+  // The page behind does not scroll while the dialog is open.
+  const overflow = document.documentElement.style.overflow;
+  document.documentElement.style.overflow = 'hidden';
   frame.addEventListener('load', () => frame.focus(), { once: true });
   return {
     frame,
+    resize(height) {
+      frame.style.height = `${Math.max(120, Math.ceil(height))}px`;
+    },
     close() {
+      document.removeEventListener('keydown', onKeydown);
       overlay.remove();
+      document.documentElement.style.overflow = overflow;
       previouslyFocused?.focus?.();
     },
   };

@@ -39,6 +39,7 @@ export class Component {
       origin: location.origin,
       group: group.id,
       key: group.publicKey,
+      ...(group.ancestorOrigin ? { ancestor: group.ancestorOrigin } : {}),
     }).toString();
     this.frame.src = url.toString();
     this.frame.title = FIELD_TITLES[type];
@@ -89,7 +90,14 @@ export class ComponentGroup {
   private readonly pending = new Map<string, { resolve(token: unknown): void; reject(error: Shift4Error): void }>();
   private readonly listeners: ChangeListener[] = [];
 
-  constructor(readonly publicKey: string) {
+  /**
+   * @param ancestorOrigin the page that frames this page, when this page is itself a frame of the
+   *   service (the hosted checkout): the field frames must let both origins frame them.
+   */
+  constructor(
+    readonly publicKey: string,
+    readonly ancestorOrigin: string | null = null,
+  ) {
     onServiceMessage<FieldToPage>(
       'shift4-field',
       () => null,
@@ -180,14 +188,20 @@ export interface Shift4Instance {
   handleChargeNextAction(clientObjectId: string): Promise<unknown>;
 }
 
-function createShift4(publicKey: string): Shift4Instance {
+export interface Shift4Options {
+  /** Origin of the page framing this one (the hosted checkout's merchant page); see ComponentGroup. */
+  ancestorOrigin?: string | null;
+}
+
+export function createShift4(publicKey: string, options: Shift4Options = {}): Shift4Instance {
+  const ancestorOrigin = options.ancestorOrigin ?? null;
   if (typeof publicKey !== 'string' || !/^pk_(test|live)_/.test(publicKey))
     throw new Shift4Error({ type: 'invalid_request', message: 'Shift4(publicKey) needs a public key (pk_…)' });
 
   return {
     version: SHIFT4_JS_VERSION,
 
-    createComponentGroup: () => new ComponentGroup(publicKey),
+    createComponentGroup: () => new ComponentGroup(publicKey, ancestorOrigin),
 
     createToken(components, extra = {}) {
       if (!(components instanceof ComponentGroup))
@@ -209,7 +223,12 @@ function createShift4(publicKey: string): Shift4Instance {
       const info = token.threeDSecureInfo;
       if (info?.liabilityShift !== 'pending' || info.authenticationFlow !== 'challenge') return token;
       const url = new URL('/three-d-secure/challenge', serviceOrigin);
-      url.search = new URLSearchParams({ token: token.id, key: publicKey, origin: location.origin }).toString();
+      url.search = new URLSearchParams({
+        token: token.id,
+        key: publicKey,
+        origin: location.origin,
+        ...(ancestorOrigin ? { ancestor: ancestorOrigin } : {}),
+      }).toString();
       const dialog = openOverlay(url, '3-D Secure authentication');
       return new Promise((resolve) => {
         const stop = onServiceMessage<ChallengeToPage>(

@@ -3,6 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { createAccount } from '../../packages/commands/account-commands.ts';
 import { changeAccountSettings } from '../../packages/commands/account-settings.ts';
 import { accountPartners, changeAccountPartners } from '../../packages/commands/account-partners.ts';
+import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
+import { checkoutRequestSchema } from '../../packages/checkout/checkout-request-schema.ts';
+import { validateParameters } from '../../packages/http/validation.ts';
 import { ConfigError, loadConfig } from '../../packages/config/environment.ts';
 import { newId } from '../../packages/ids/object-id.ts';
 import { readProjectionState } from '../../packages/projection/projection-state.ts';
@@ -179,6 +182,31 @@ program
       if (!found) throw new Error(`No events for ${objectId}`);
     }),
   );
+
+const checkout = program.command('checkout').description('Hosted checkout (docs/checkout.md)');
+checkout
+  .command('sign')
+  .description('Sign a checkout request with the secret key; prints the signed request for Shift4Checkout.open')
+  .requiredOption('--key <secretKey>', 'the secret key (sk_test_… or sk_live_…) of the account and mode')
+  .requiredOption(
+    '--request <json>',
+    'the checkout request as JSON, e.g. \'{"charge":{"amount":1000,"currency":"EUR"}}\'',
+  )
+  .option('--json', 'print {"checkoutRequest": "…"}')
+  .action((options: { key: string; request: string; json?: boolean }) => {
+    if (!/^sk_(test|live)_\w+$/.test(options.key))
+      throw new Error('--key must be a secret key (sk_test_… or sk_live_…)');
+    let request: unknown;
+    try {
+      request = JSON.parse(options.request);
+    } catch {
+      throw new Error('--request must be JSON');
+    }
+    // Checked here as the service would, so that a mistake shows now rather than in the payer's browser.
+    validateParameters(checkoutRequestSchema, request);
+    const signed = signCheckoutRequest(options.request, options.key);
+    console.log(options.json ? JSON.stringify({ checkoutRequest: signed }) : signed);
+  });
 
 program
   .command('openapi')

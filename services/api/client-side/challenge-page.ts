@@ -1,16 +1,10 @@
-import currencyCodes from 'currency-codes';
+import { formatAmount } from './format-amount.ts';
 import { escapeHtml } from './html.ts';
 
 export interface ChallengeToken {
   brand: string;
   last4: string;
   threeDSecureInfo: { amount: number; currency: string };
-}
-
-/** `1000` EUR → `10.00 EUR`, by the currency's minor unit. */
-export function formatAmount(amount: number, currency: string): string {
-  const digits = currencyCodes.code(currency)?.digits ?? 2;
-  return `${(amount / 10 ** digits).toFixed(digits)} ${currency}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { projectRoot } from '../../../packages/config/project-root.ts';
 
 /** The browser scripts the service serves, bundled from `packages/client-side` by esbuild. */
-export type BundleName = 'shift4' | 'field' | 'challenge';
+export type BundleName = 'shift4' | 'field' | 'challenge' | 'checkout' | 'checkoutPage';
 
 const ROOT = projectRoot(import.meta.dirname);
 const SOURCE = resolve(ROOT, 'packages/client-side');
@@ -12,6 +12,16 @@ const ENTRY_POINTS: Record<BundleName, string> = {
   shift4: 'shift4.ts',
   field: 'fields/field.ts',
   challenge: 'challenge/challenge.ts',
+  checkout: 'checkout/checkout-js.ts',
+  checkoutPage: 'checkout/checkout-page.ts',
+};
+
+const BANNER_NAMES: Record<BundleName, string> = {
+  shift4: 'shift4.js',
+  field: 'shift4.js field',
+  challenge: 'shift4.js challenge',
+  checkout: 'checkout.js',
+  checkoutPage: 'checkout.js page',
 };
 
 /** The library's version is the service's: a merchant can see which build a page loaded. */
@@ -54,7 +64,7 @@ async function bundleOf(name: BundleName): Promise<Bundle> {
     target: ['es2020'],
     minify: true,
     legalComments: 'none',
-    banner: { js: `/*! ${name === 'shift4' ? 'shift4.js' : `shift4.js ${name}`} ${CLIENT_VERSION} */` },
+    banner: { js: `/*! ${BANNER_NAMES[name]} ${CLIENT_VERSION} */` },
     define: { SHIFT4_JS_VERSION: JSON.stringify(CLIENT_VERSION) },
     logLevel: 'silent',
   });

@@ -26,8 +26,8 @@ const BROWSER_API_PATHS = [/^\/tokens$/, /^\/tokens\/[^/]+\/three-d-secure$/, /^
 const SCRIPT_CACHE_CONTROL = 'public, max-age=300';
 
 /**
- * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), the card field
- * frames (`/js/fields/…`), the issuer's 3-D Secure challenge page (`/three-d-secure/challenge`),
+ * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), the checkout
+ * library (`/js/checkout.js`) and the checkout page's script, the card field frames (`/js/fields/…`), the issuer's 3-D Secure challenge page (`/three-d-secure/challenge`),
  * and CORS for the API calls the library makes from merchants' pages. Served without an API key.
  */
 export function clientSideRoutes(deps: ClientSideDependencies): Router {
@@ -38,11 +38,15 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   router.get('/js/shift4.js', script(bundles, 'shift4'));
   router.get('/js/fields/fields.js', script(bundles, 'field'));
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
+  router.get('/js/checkout.js', script(bundles, 'checkout'));
+  router.get('/js/checkout/checkout-page.js', script(bundles, 'checkoutPage'));
 
   router.get('/js/fields/field.html', (req, res) => {
     const field = req.query.field;
     const origin = pageOrigin(req.query.origin);
+    const ancestor = ancestorOf(req.query.ancestor);
     const valid =
+      ancestor !== undefined &&
       typeof field === 'string' &&
       (FIELD_NAMES as readonly string[]).includes(field) &&
       origin !== null &&
@@ -55,14 +59,15 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       return;
     }
     // Only the page that will talk to the field may frame it.
-    res.set('Content-Security-Policy', framedBy(origin));
+    res.set('Content-Security-Policy', framedBy(origin, ancestor));
     sendPage(res, 200, fieldPage(field as FieldPageName));
   });
 
   router.get('/three-d-secure/challenge', async (req, res) => {
     const origin = pageOrigin(req.query.origin);
+    const ancestor = ancestorOf(req.query.ancestor);
     const { token: tokenId, key } = req.query;
-    if (typeof tokenId !== 'string' || typeof key !== 'string' || origin === null) {
+    if (typeof tokenId !== 'string' || typeof key !== 'string' || origin === null || ancestor === undefined) {
       sendPage(res, 400, errorPage('Invalid request', 'This authentication was requested with invalid parameters.'));
       return;
     }
@@ -77,7 +82,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       sendPage(res, 409, errorPage('Nothing to authenticate', 'No authentication is waiting for this card.'));
       return;
     }
-    res.set('Content-Security-Policy', framedBy(origin));
+    res.set('Content-Security-Policy', framedBy(origin, ancestor));
     sendPage(res, 200, challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }));
   });
 
@@ -126,8 +131,19 @@ function contextOf(auth: AuthContext) {
   };
 }
 
-function framedBy(origin: string): string {
-  return `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors ${origin}`;
+/**
+ * `ancestor=`: the page framing the page that frames this one (a merchant's page around the hosted
+ * checkout); `frame-ancestors` checks every ancestor, so both origins are named. Absent: null;
+ * present but not an origin: undefined (a bad request).
+ */
+function ancestorOf(value: unknown): string | null | undefined {
+  if (value === undefined) return null;
+  return pageOrigin(value) ?? undefined;
+}
+
+function framedBy(origin: string, ancestor: string | null): string {
+  const ancestors = ancestor && ancestor !== origin ? `${origin} ${ancestor}` : origin;
+  return `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors ${ancestors}`;
 }
 
 function sendPage(res: Response, status: number, html: string): void {

@@ -1,0 +1,464 @@
+import type { CheckoutPageInput, CheckoutView } from '../../checkout/checkout-view.ts';
+import type { CheckoutResult, CheckoutToPage } from '../messages.ts';
+import { callApi, Shift4Error } from '../service.ts';
+import { createShift4, type ComponentGroup } from '../shift4.ts';
+import { currencyDigits, formatAmount } from './format-amount.ts';
+
+/**
+ * The hosted checkout page's script (`/js/checkout/checkout-page.js`): the page is rendered by the
+ * service (`services/api/checkout/checkout-page.ts`) with its view as JSON; this script mounts the
+ * card fields (frames of the service, nested in this frame), checks the email and amount, pays
+ * (token, 3-D Secure, `POST /checkout/pay`), or pays with a remembered card, shows the receipt and
+ * the offers, and tells the merchant's page (only its origin) the outcome.
+ */
+
+interface Card {
+  brand: string;
+  last4: string;
+  expMonth?: number | string;
+  expYear?: number | string;
+}
+interface Token extends Card {
+  id: string;
+}
+interface PayAnswer {
+  charge?: { id: string; amount: number; currency: string; card?: Card };
+  subscription?: { id: string };
+  customer: { id: string; email?: string | null };
+  session: string;
+}
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
+
+/** Messages go to the page that framed checkout, and to its origin only. */
+function toPage(message: CheckoutToPage, origin: string | null): void {
+  if (origin && window.parent !== window) window.parent.postMessage(message, origin);
+}
+
+/** The frame fits its content: the merchant's page sizes the dialog from it. */
+function reportHeight(origin: string | null): void {
+  const send = () =>
+    toPage({ source: 'shift4-checkout', type: 'resize', height: document.body.getBoundingClientRect().height }, origin);
+  new ResizeObserver(send).observe(document.body);
+  send();
+}
+
+/** Escape and the Done/Close button close checkout, wherever the focus is in this page. */
+function closeOnRequest(origin: string | null): void {
+  const close = () => toPage({ source: 'shift4-checkout', type: 'close' }, origin);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') close();
+  });
+  byId('done')?.addEventListener('click', close);
+}
+
+const viewElement = byId('checkout-view');
+if (viewElement) startCheckout(JSON.parse(viewElement.textContent ?? '{}') as CheckoutPageInput);
+else reportError();
+
+/** The error page: the merchant's page hears the error (its `Shift4Checkout.error`). */
+function reportError(): void {
+  const origin = originParameter();
+  closeOnRequest(origin);
+  reportHeight(origin);
+  const message = byId('error-message')?.textContent ?? 'Checkout could not be opened.';
+  toPage({ source: 'shift4-checkout', type: 'error', error: { type: 'invalid_request', message } }, origin);
+  byId('done')?.focus();
+}
+
+/** `origin=` of this page's address, when it is an origin. */
+function originParameter(): string | null {
+  const value = new URLSearchParams(location.search).get('origin');
+  try {
+    return value && new URL(value).origin === value ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function startCheckout(input: CheckoutPageInput): void {
+  const { view } = input;
+  const origin = input.ancestorOrigin;
+  const main = byId('checkout')!;
+  const currency = main.dataset.currency ?? 'EUR';
+  const format = (amount: number, code = currency) => formatAmount(amount, code);
+
+  const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin });
+  const group: ComponentGroup = shift4.createComponentGroup().automount('#card');
+  const form = byId<HTMLFormElement>('pay-form')!;
+  const email = byId<HTMLInputElement>('email')!;
+  const payButton = byId<HTMLButtonElement>('pay')!;
+  const formError = byId('form-error')!;
+  const cardError = byId('card-error')!;
+
+  closeOnRequest(origin);
+  reportHeight(origin);
+
+  // The visible labels above the field frames focus their field, as a <label> would.
+  for (const field of ['number', 'expiry', 'cvc'] as const)
+    byId(`${field}-label`)?.addEventListener('click', () => group.getComponent(field)?.focus());
+  group.on('change', (state) => {
+    const box = document.querySelector(`[data-shift4="${state.field}"]`);
+    box?.classList.toggle('invalid', Boolean(state.error));
+    if (state.error === null) cardError.textContent = '';
+  });
+
+  const amount = customAmount(view, format, currencyDigits(currency), (label) => {
+    payButton.textContent = label;
+  });
+  const savedCard = view.rememberMe ? rememberedCards(view, email) : null;
+
+  function showError(element: HTMLElement | null, input: HTMLElement | null, message: string): void {
+    if (!element) return;
+    element.textContent = message;
+    input?.setAttribute('aria-invalid', message ? 'true' : 'false');
+  }
+
+  function checkEmail(): boolean {
+    const value = email.value.trim();
+    const message =
+      value === ''
+        ? view.customer
+          ? ''
+          : 'Enter your email address.'
+        : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
+          ? ''
+          : 'Enter a valid email address.';
+    showError(byId('email-error'), email, message);
+    return message === '';
+  }
+  email.addEventListener('blur', () => {
+    if (email.value.trim() !== '') checkEmail();
+  });
+  email.addEventListener('input', () => {
+    if (email.getAttribute('aria-invalid') === 'true') checkEmail();
+  });
+
+  /** The amount paid now, for 3-D Secure and the receipt. */
+  function amountToPay(): number | null {
+    if (view.charge) return view.charge.amount;
+    if (view.subscription) return view.subscription.amount;
+    return amount.value();
+  }
+
+  /** Shows an API error next to what it is about; the first such place gets the focus. */
+  function showApiError(error: Shift4Error): void {
+    const param = error.param ?? '';
+    if (param === 'email') {
+      showError(byId('email-error'), email, error.message);
+      email.focus();
+    } else if (param === 'amount' && byId('amount-error')) {
+      amount.showError(error.message);
+    } else if (param === 'code' || error.code === 'invalid_code') {
+      savedCard?.showCodeError(error.message);
+    } else if (error.type === 'card_error' && ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')) {
+      // The field shows its own message (inside its frame); the payer is taken there.
+      const field = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
+      group.getComponent(field[error.code as keyof typeof field])?.focus();
+      cardError.textContent = error.message;
+    } else {
+      formError.textContent = error.message;
+    }
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void pay();
+  });
+
+  let paying = false;
+  async function pay(): Promise<void> {
+    if (paying) return;
+    formError.textContent = '';
+    cardError.textContent = '';
+    const emailValid = checkEmail();
+    const amountValid = amount.check();
+    if (!emailValid || !amountValid) {
+      (emailValid ? amount.focusTarget() : email)?.focus();
+      return;
+    }
+    const total = amountToPay();
+    paying = true;
+    payButton.disabled = true;
+    payButton.setAttribute('aria-busy', 'true');
+    const labelBefore = payButton.textContent;
+    payButton.textContent = 'Paying…';
+    try {
+      const remembered = savedCard?.current();
+      let token: Token | null = null;
+      if (!remembered) {
+        token = (await shift4.createToken(group)) as Token;
+        if (view.threeDSecure.enable && total !== null)
+          token = (await shift4.verifyThreeDSecure({ amount: total, currency, card: token.id })) as Token;
+      }
+      const rememberMe = byId<HTMLInputElement>('remember-me');
+      const answer = await callApi<PayAnswer>(view.publicKey, 'POST', '/checkout/pay', {
+        checkoutRequest: view.checkoutRequest,
+        ...(email.value.trim() ? { email: email.value.trim() } : {}),
+        ...(remembered ? { rememberedCard: remembered.rememberedCard } : { token: token!.id }),
+        ...(view.customCharge && total !== null ? { amount: total } : {}),
+        ...(rememberMe && !remembered ? { rememberMe: rememberMe.checked } : {}),
+      });
+      succeeded(answer, remembered?.card ?? token);
+    } catch (error) {
+      showApiError(
+        error instanceof Shift4Error
+          ? error
+          : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' }),
+      );
+      payButton.textContent = labelBefore;
+    } finally {
+      paying = false;
+      payButton.disabled = false;
+      payButton.removeAttribute('aria-busy');
+    }
+  }
+
+  function succeeded(answer: PayAnswer, card: Card | null): void {
+    const result: CheckoutResult = {
+      ...(answer.charge ? { charge: answer.charge } : {}),
+      ...(answer.subscription ? { subscription: answer.subscription } : {}),
+      customer: answer.customer,
+    };
+    toPage({ source: 'shift4-checkout', type: 'success', result }, origin);
+    const paid = answer.charge?.card ?? card;
+    const rows: Array<[string, string]> = [];
+    if (view.subscription) rows.push(['Plan', view.subscription.name]);
+    if (answer.charge) rows.push(['Paid', format(answer.charge.amount, answer.charge.currency)]);
+    if (paid) rows.push(['Card', `${paid.brand} •••• ${paid.last4}`]);
+    const receiptEmail = email.value.trim() || answer.customer.email;
+    if (receiptEmail) rows.push(['Email', receiptEmail]);
+    rows.push(['Reference', answer.charge?.id ?? answer.subscription?.id ?? answer.customer.id]);
+    const receipt = byId('receipt')!;
+    receipt.replaceChildren(
+      ...rows.flatMap(([term, value]) => {
+        const dt = document.createElement('dt');
+        dt.textContent = term;
+        const dd = document.createElement('dd');
+        dd.textContent = value;
+        return [dt, dd];
+      }),
+    );
+    byId('pay-step')!.hidden = true;
+    byId('success-step')!.hidden = false;
+    byId('success-title')!.focus();
+    offers(view, answer.session, format);
+  }
+}
+
+/** The amount of a `customCharge`: an option button (aria-pressed) or a typed amount within bounds. */
+function customAmount(
+  view: CheckoutView,
+  format: (amount: number) => string,
+  digits: number,
+  setPayLabel: (label: string) => void,
+) {
+  const options = [...document.querySelectorAll<HTMLButtonElement>('.amount-option')];
+  const input = byId<HTMLInputElement>('custom-amount');
+  const error = byId('amount-error');
+  const bounds = view.customCharge?.customAmount ?? null;
+  let chosen: number | null = null;
+
+  const showError = (message: string) => {
+    if (!error) return;
+    error.textContent = message;
+    input?.setAttribute('aria-invalid', message ? 'true' : 'false');
+  };
+  const update = () => setPayLabel(chosen === null ? 'Pay' : `Pay ${format(chosen)}`);
+
+  for (const option of options)
+    option.addEventListener('click', () => {
+      chosen = Number(option.dataset.amount);
+      for (const other of options) other.setAttribute('aria-pressed', String(other === option));
+      if (input) input.value = '';
+      showError('');
+      update();
+    });
+
+  /** The typed amount in minor units, or the reason it cannot be paid. */
+  const typed = (): { amount: number } | { error: string } | null => {
+    const text = input?.value.trim().replace(',', '.') ?? '';
+    if (text === '' || !bounds) return null;
+    const range = `Enter an amount from ${format(bounds.min)} to ${format(bounds.max)}.`;
+    if (!new RegExp(`^\\d+(\\.\\d{0,${digits}})?$`).test(text)) return { error: range };
+    const minor = Math.round(Number(text) * 10 ** digits);
+    return minor < bounds.min || minor > bounds.max ? { error: range } : { amount: minor };
+  };
+
+  input?.addEventListener('input', () => {
+    for (const option of options) option.setAttribute('aria-pressed', 'false');
+    const result = typed();
+    chosen = result && 'amount' in result ? result.amount : null;
+    if (!result || 'amount' in result) showError('');
+    update();
+  });
+  input?.addEventListener('blur', () => {
+    const result = typed();
+    if (result && 'error' in result) showError(result.error);
+  });
+
+  return {
+    value: () => chosen,
+    showError,
+    /** Refuses to pay without an amount, or outside the bounds; says why next to the amount. */
+    check(): boolean {
+      if (!view.customCharge) return true;
+      const result = typed();
+      if (result && 'error' in result) {
+        showError(result.error);
+        return false;
+      }
+      if (chosen === null) {
+        showError(options.length > 0 ? 'Choose an amount.' : 'Enter an amount.');
+        return false;
+      }
+      return true;
+    },
+    focusTarget: (): HTMLElement | null => input ?? options[0] ?? null,
+  };
+}
+
+/**
+ * "Use my saved card": a code is sent to the typed email (in test mode the service answers it and
+ * the page shows it), and once confirmed the payment uses the remembered card instead of the fields.
+ */
+function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
+  const offer = byId('saved-card')!;
+  const useSaved = byId<HTMLButtonElement>('use-saved-card')!;
+  const codeStep = byId('code-step')!;
+  const codeSent = byId('code-sent')!;
+  const testCode = byId('test-code')!;
+  const code = byId<HTMLInputElement>('code')!;
+  const confirm = byId<HTMLButtonElement>('confirm-code')!;
+  const codeError = byId('code-error')!;
+  const using = byId('using-saved-card')!;
+  const usingLabel = byId('saved-card-label')!;
+  const card = byId('card')!;
+  const remember = byId('remember');
+  let current: { rememberedCard: string; card: Card } | null = null;
+
+  const showCodeError = (message: string) => {
+    codeError.textContent = message;
+    code.setAttribute('aria-invalid', message ? 'true' : 'false');
+    if (message) code.focus();
+  };
+  const emailLooksValid = () => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value.trim());
+  const useFields = () => {
+    current = null;
+    using.hidden = true;
+    card.hidden = false;
+    if (remember) remember.hidden = false;
+    offer.hidden = !emailLooksValid();
+  };
+
+  email.addEventListener('input', () => {
+    // A confirmed card belongs to the email it was confirmed for.
+    if (current) useFields();
+    codeStep.hidden = true;
+    useSaved.hidden = false;
+    offer.hidden = !emailLooksValid();
+  });
+  offer.hidden = !emailLooksValid();
+
+  useSaved.addEventListener('click', async () => {
+    useSaved.disabled = true;
+    codeError.textContent = '';
+    try {
+      const answer = await callApi<{ sent: boolean; testCode?: string }>(
+        view.publicKey,
+        'POST',
+        '/checkout/remembered-cards/code',
+        { checkoutRequest: view.checkoutRequest, email: email.value.trim() },
+      );
+      codeSent.textContent = `If a card is saved for ${email.value.trim()}, we have sent a code to that address.`;
+      testCode.hidden = !answer.testCode;
+      testCode.textContent = answer.testCode ? `Test mode: your code is ${answer.testCode}` : '';
+      useSaved.hidden = true;
+      codeStep.hidden = false;
+      code.value = '';
+      code.focus();
+    } catch (error) {
+      codeStep.hidden = false;
+      showCodeError(error instanceof Error ? error.message : 'The code could not be sent.');
+    } finally {
+      useSaved.disabled = false;
+    }
+  });
+
+  code.addEventListener('input', () => {
+    code.value = code.value.replace(/\D/g, '').slice(0, 6);
+  });
+  code.addEventListener('keydown', (event) => {
+    // Enter confirms the code rather than paying.
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      confirm.click();
+    }
+  });
+
+  confirm.addEventListener('click', async () => {
+    if (!/^\d{6}$/.test(code.value)) {
+      showCodeError('Enter the 6-digit code.');
+      return;
+    }
+    confirm.disabled = true;
+    try {
+      const answer = await callApi<{ rememberedCard: string; card: Card }>(
+        view.publicKey,
+        'POST',
+        '/checkout/remembered-cards/confirm',
+        { checkoutRequest: view.checkoutRequest, email: email.value.trim(), code: code.value },
+      );
+      current = answer;
+      showCodeError('');
+      const { brand, last4, expMonth, expYear } = answer.card;
+      const expiry = expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
+      usingLabel.textContent = `${brand} •••• ${last4}${expiry}`;
+      offer.hidden = true;
+      card.hidden = true;
+      if (remember) remember.hidden = true;
+      using.hidden = false;
+      byId('pay')?.focus();
+    } catch (error) {
+      showCodeError(error instanceof Error ? error.message : 'The code was not accepted.');
+    } finally {
+      confirm.disabled = false;
+    }
+  });
+  byId('use-other-card')?.addEventListener('click', () => {
+    useFields();
+    useSaved.hidden = false;
+    codeStep.hidden = true;
+  });
+
+  return { current: () => current, showCodeError };
+}
+
+/** The offers after the payment: each "Buy" charges the payer's card for that offer, once. */
+function offers(view: CheckoutView, session: string, format: (amount: number, currency?: string) => string): void {
+  for (const item of document.querySelectorAll<HTMLElement>('.offer')) {
+    const offerId = item.dataset.offerId ?? '';
+    const button = item.querySelector<HTMLButtonElement>('.buy')!;
+    const outcome = item.querySelector<HTMLElement>('.offer-outcome')!;
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      outcome.removeAttribute('data-status');
+      outcome.textContent = 'Buying…';
+      try {
+        const answer = await callApi<{ charge: { amount: number; currency: string } }>(
+          view.publicKey,
+          'POST',
+          '/checkout/cross-sale-purchases',
+          { checkoutRequest: view.checkoutRequest, session, offerId },
+        );
+        outcome.dataset.status = 'bought';
+        outcome.textContent = `Bought: ${format(answer.charge.amount, answer.charge.currency)} paid.`;
+        button.remove();
+      } catch (error) {
+        outcome.dataset.status = 'failed';
+        outcome.textContent = error instanceof Error ? error.message : 'The purchase failed.';
+        button.disabled = false;
+      }
+    });
+  }
+}

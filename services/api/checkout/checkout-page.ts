@@ -1,0 +1,267 @@
+import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
+import { currencyDigits, formatAmount } from '../client-side/format-amount.ts';
+import { escapeHtml } from '../client-side/html.ts';
+
+/**
+ * The hosted checkout page (`GET /checkout`), framed by the merchant's page that called
+ * `Shift4Checkout.open`. Everything the payer reads is rendered here, escaped; the page's script
+ * (`/js/checkout/checkout-page.js`) reads the view from the embedded JSON and does the rest: card
+ * fields, amounts, remembered cards, paying, the receipt and the offers. Styles are inline and
+ * nothing is loaded from elsewhere (the CSP allows the service's own scripts, images and frames).
+ */
+export function checkoutPage(input: CheckoutPageInput): string {
+  const { view, display } = input;
+  const name = display.name ?? view.merchant.name;
+  const email = display.email ?? view.customer?.email ?? '';
+  const currency = currencyOf(view);
+  return htmlDocument(
+    name,
+    `<main id="checkout" data-kind="${view.kind}" data-currency="${escapeHtml(currency)}">
+<header class="head">
+<h1 id="merchant-name">${escapeHtml(name)}</h1>
+${display.description ? `<p class="description">${escapeHtml(display.description)}</p>` : ''}
+${view.mode === 'test' ? '<p class="test-mode">Test mode</p>' : ''}
+</header>
+<section id="pay-step" aria-labelledby="merchant-name">
+${purchase(view)}
+<form id="pay-form" novalidate>
+<div class="group">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${escapeHtml(email)}"${view.customer ? '' : ' required aria-required="true"'} aria-invalid="false" aria-describedby="email-error">
+<p id="email-error" class="error" aria-live="polite"></p>
+</div>
+${view.rememberMe ? rememberedCard() : ''}
+<fieldset id="card" class="group">
+<legend>Card</legend>
+<span class="label" id="number-label">Card number</span>
+<div class="field" data-shift4="number"></div>
+<div class="row">
+<div><span class="label" id="expiry-label">Expiration date</span><div class="field" data-shift4="expiry"></div></div>
+<div><span class="label" id="cvc-label">Security code</span><div class="field" data-shift4="cvc"></div></div>
+</div>
+<p id="card-error" class="error" aria-live="polite"></p>
+</fieldset>
+${
+  view.rememberMe
+    ? `<div class="group remember" id="remember">
+<label class="check"><input id="remember-me" name="rememberMe" type="checkbox" aria-describedby="remember-hint"> Remember me</label>
+<p id="remember-hint" class="hint">Save this card for this email, to pay in one step next time after confirming a code.</p>
+</div>`
+    : ''
+}
+<p id="form-error" class="error form-error" role="alert"></p>
+<button id="pay" class="primary" type="submit">${escapeHtml(payLabel(view))}</button>
+${
+  view.termsAndConditionsUrl
+    ? `<p class="terms">By paying you accept the <a href="${escapeHtml(view.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">terms and conditions</a>.</p>`
+    : ''
+}
+</form>
+</section>
+<section id="success-step" hidden aria-labelledby="success-title">
+<h2 id="success-title" tabindex="-1">${view.kind === 'subscription' ? 'Subscription started' : 'Payment successful'}</h2>
+<dl id="receipt" class="receipt"></dl>
+${offers(view.crossSaleOffers)}
+<button id="done" class="primary" type="button">Done</button>
+</section>
+</main>
+<script type="application/json" id="checkout-view">${jsonForScript(input)}</script>`,
+  );
+}
+
+/** The page shown instead of checkout when the request cannot be served (bad key, tampered request…). */
+export function checkoutErrorPage(title: string, message: string): string {
+  return htmlDocument(
+    title,
+    `<main id="checkout-error" class="error-page">
+<h1>${escapeHtml(title)}</h1>
+<p id="error-message">${escapeHtml(message)}</p>
+<button id="done" class="primary" type="button">Close</button>
+</main>`,
+  );
+}
+
+function htmlDocument(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head><body>
+${body}
+<script src="/js/checkout/checkout-page.js"></script>
+</body></html>`;
+}
+
+function currencyOf(view: CheckoutView): string {
+  return view.charge?.currency ?? view.subscription?.currency ?? view.customCharge?.currency ?? 'EUR';
+}
+
+function payLabel(view: CheckoutView): string {
+  if (view.charge) return `Pay ${formatAmount(view.charge.amount, view.charge.currency)}`;
+  if (view.subscription) return `Subscribe for ${price(view.subscription)}`;
+  return 'Pay';
+}
+
+/** `10.00 EUR / month`, `30.00 EUR every 3 months`. */
+function price(plan: NonNullable<CheckoutView['subscription']>): string {
+  const amount = formatAmount(plan.amount, plan.currency);
+  return plan.intervalCount === 1 ? `${amount} / ${plan.interval}` : `${amount} every ${plan.intervalCount} ${plan.interval}s`;
+}
+
+function purchase(view: CheckoutView): string {
+  if (view.charge)
+    return `<p class="total"><span class="total-label">Total</span> <span id="total">${escapeHtml(formatAmount(view.charge.amount, view.charge.currency))}</span></p>`;
+  if (view.subscription) {
+    const plan = view.subscription;
+    return `<div class="plan">
+<p class="plan-name" id="plan-name">${escapeHtml(plan.name)}</p>
+<p class="total"><span id="total">${escapeHtml(price(plan))}</span></p>
+${plan.trialPeriodDays ? `<p class="trial" id="trial">${plan.trialPeriodDays}-day free trial: the first payment is after it ends.</p>` : ''}
+</div>`;
+  }
+  const custom = view.customCharge!;
+  const options = custom.amountOptions
+    .map(
+      (amount) =>
+        `<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}">${escapeHtml(formatAmount(amount, custom.currency))}</button>`,
+    )
+    .join('\n');
+  const bounds = custom.customAmount;
+  const digits = currencyDigits(custom.currency);
+  const major = (amount: number) => (amount / 10 ** digits).toFixed(digits);
+  return `<fieldset class="amounts group" id="amounts">
+<legend>Amount</legend>
+${options ? `<div class="amount-options">${options}</div>` : ''}
+${
+  bounds
+    ? `<label for="custom-amount">${options ? 'Other amount' : 'Amount'} (${escapeHtml(custom.currency)})</label>
+<input id="custom-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" data-min="${bounds.min}" data-max="${bounds.max}" aria-invalid="false" aria-describedby="custom-amount-hint amount-error">
+<p id="custom-amount-hint" class="hint">From ${major(bounds.min)} to ${major(bounds.max)} ${escapeHtml(custom.currency)}</p>`
+    : ''
+}
+<p id="amount-error" class="error" aria-live="polite"></p>
+</fieldset>`;
+}
+
+function rememberedCard(): string {
+  return `<div id="saved-card" class="saved-card" hidden>
+<button id="use-saved-card" class="link" type="button">Use my saved card</button>
+<div id="code-step" hidden>
+<p id="code-sent" class="hint" aria-live="polite"></p>
+<p id="test-code" class="test-code" hidden></p>
+<label for="code">Code from the email</label>
+<div class="code-row">
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-invalid="false" aria-describedby="code-error">
+<button id="confirm-code" class="secondary" type="button">Confirm</button>
+</div>
+<p id="code-error" class="error" aria-live="polite"></p>
+</div>
+</div>
+<div id="using-saved-card" class="using-saved-card group" hidden>
+<p><span class="label">Card</span> <span id="saved-card-label"></span></p>
+<button id="use-other-card" class="link" type="button">Use another card</button>
+</div>`;
+}
+
+function offers(list: CheckoutOfferView[]): string {
+  if (list.length === 0) return '';
+  return `<section id="offers" class="offers" aria-labelledby="offers-title">
+<h3 id="offers-title">You may also like</h3>
+<ul>
+${list.map(offer).join('\n')}
+</ul>
+</section>`;
+}
+
+function offer(offer: CheckoutOfferView): string {
+  const company = [offer.companyName, offer.companyLocation].filter(Boolean).join(', ');
+  const titleId = `offer-${escapeHtml(offer.id)}-title`;
+  return `<li class="offer" data-offer-id="${escapeHtml(offer.id)}" aria-labelledby="${titleId}">
+${offer.imageUrl && offer.template === 'image_and_text' ? `<img src="${escapeHtml(offer.imageUrl)}" alt="" width="247" height="156">` : ''}
+<h4 id="${titleId}">${escapeHtml(offer.title)}</h4>
+${offer.description ? `<p class="offer-description">${escapeHtml(offer.description)}</p>` : ''}
+<p class="offer-price">${escapeHtml(formatAmount(offer.charge.amount, offer.charge.currency))}</p>
+${company ? `<p class="offer-company">Offered by ${escapeHtml(company)}</p>` : ''}
+${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(offer.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">Terms and conditions</a></p>` : ''}
+<button class="secondary buy" type="button" aria-describedby="${titleId}">Buy for ${escapeHtml(formatAmount(offer.charge.amount, offer.charge.currency))}</button>
+<p class="offer-outcome" aria-live="polite"></p>
+</li>`;
+}
+
+/** JSON inside `<script>`: no `<` can end the element or open a comment. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+const STYLE = `
+*{box-sizing:border-box}
+html{background:#fff}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#fff}
+main{max-width:460px;margin:0 auto;padding:20px 20px 24px}
+.head{padding-right:40px;margin-bottom:12px}
+h1{font-size:1.3rem;margin:0;line-height:1.3;overflow-wrap:anywhere}
+.description{margin:2px 0 0;color:#475569;overflow-wrap:anywhere}
+.test-mode{display:inline-block;margin:8px 0 0;padding:0 8px;border-radius:4px;background:#fef3c7;color:#92400e;font-size:13px;font-weight:600}
+.total{display:flex;justify-content:space-between;align-items:baseline;gap:12px;margin:0 0 16px;padding:12px 14px;border-radius:8px;background:#f1f5f9;font-weight:700;font-size:1.15rem}
+.total-label{font-weight:600;font-size:1rem;color:#475569}
+.plan{margin:0 0 16px;padding:12px 14px;border-radius:8px;background:#f1f5f9}
+.plan .total{margin:0;padding:0;background:none}
+.plan-name{margin:0;font-weight:600}
+.trial{margin:4px 0 0;color:#047857;font-size:14px;font-weight:600}
+.group{margin:0 0 14px}
+fieldset{border:0;padding:0;min-width:0}
+legend,label,.label{display:block;font-weight:600;font-size:14px;margin:0 0 4px;padding:0}
+fieldset .label{margin-top:8px}
+input[type=email],input[type=text]{width:100%;font:inherit;padding:9px 12px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:inherit}
+input:focus{outline:0;border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
+input[aria-invalid=true]{border-color:#b91c1c}
+.field{border:1px solid #94a3b8;border-radius:8px;padding:0 12px;background:#fff}
+.field:focus-within{border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
+.field.invalid{border-color:#b91c1c}
+.row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.amount-options{display:grid;grid-template-columns:repeat(auto-fill,minmax(92px,1fr));gap:8px;margin:0 0 10px}
+.amount-option{font:inherit;font-weight:600;white-space:nowrap;padding:10px 4px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:#0f172a;cursor:pointer}
+.amount-option[aria-pressed=true]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+.hint{margin:4px 0 0;font-size:13px;color:#475569}
+.error{margin:4px 0 0;font-size:14px;color:#b91c1c}
+.error:empty{display:none}
+.form-error{padding:8px 12px;border-radius:8px;background:#fef2f2;border:1px solid #fecaca}
+.check{display:flex;align-items:center;gap:8px;font-size:15px;margin:0}
+.check input{width:18px;height:18px;margin:0}
+button{font:inherit;cursor:pointer}
+button:focus-visible,a:focus-visible,input[type=checkbox]:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}
+.primary{width:100%;margin-top:6px;font-weight:600;padding:12px;border:0;border-radius:8px;background:#1d4ed8;color:#fff}
+.primary:disabled{opacity:.6;cursor:wait}
+.secondary{font-weight:600;padding:8px 14px;border:1px solid #1d4ed8;border-radius:8px;background:#fff;color:#1d4ed8}
+.secondary:disabled{opacity:.6;cursor:wait}
+.link{border:0;background:none;padding:0;color:#1d4ed8;text-decoration:underline;font-size:15px}
+.saved-card{margin:-6px 0 14px}
+.code-row{display:flex;gap:8px}
+.code-row input{flex:1;min-width:0;letter-spacing:.2em}
+.test-code{margin:6px 0;padding:6px 10px;border-radius:6px;background:#fef3c7;color:#92400e;font-weight:600;font-size:14px}
+.using-saved-card p{margin:0}
+#saved-card-label{font-weight:600}
+.terms{font-size:13px;color:#475569;text-align:center;margin:10px 0 0}
+a{color:#1d4ed8}
+#success-title{font-size:1.25rem;color:#047857;margin:4px 0 10px}
+#success-title:focus{outline:0}
+.receipt{display:grid;grid-template-columns:auto 1fr;gap:4px 16px;margin:0 0 18px;padding:12px 14px;border-radius:8px;background:#f1f5f9}
+.receipt dt{color:#475569}.receipt dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+.offers h3{font-size:1.05rem;margin:0 0 8px}
+.offers ul{list-style:none;margin:0 0 16px;padding:0;display:grid;gap:12px}
+.offer{border:1px solid #e2e8f0;border-radius:10px;padding:12px 14px}
+.offer img{display:block;width:100%;max-width:247px;height:auto;border-radius:6px;margin:0 0 8px}
+.offer h4{margin:0;font-size:1rem}
+.offer p{margin:4px 0 0}
+.offer-description{color:#334155;font-size:15px}
+.offer-price{font-weight:700}
+.offer-company,.offer-terms{font-size:13px;color:#475569}
+.offer .buy{margin-top:10px}
+.offer-outcome{font-weight:600;font-size:14px}
+.offer-outcome:empty{display:none}
+.offer-outcome[data-status=bought]{color:#047857}
+.offer-outcome[data-status=failed]{color:#b91c1c}
+.error-page{padding-top:28px}
+.error-page h1{color:#b91c1c;margin-bottom:8px}
+@media (max-width:400px){main{padding:16px 14px 20px}.row{gap:8px}}
+`;

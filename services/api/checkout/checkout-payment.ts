@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
+import type { CommandContext } from '../../../packages/commands/command-context.ts';
+import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
+import { p } from '../../../packages/http/params.ts';
+import { validateParameters } from '../../../packages/http/validation.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
+import { customersCollection } from '../../../projections/customers-projection.ts';
+import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
+import type { Commands } from '../../commands.ts';
+import type { ObjectReader } from '../object-reader.ts';
+import type { CheckoutSessions } from './checkout-sessions.ts';
+import { digestOf } from './checkout-sessions.ts';
+import type { VerifiedCheckout } from './checkout-verification.ts';
+import type { RememberedCard, RememberedPayers } from './remembered-payers.ts';
+
+/** What the checkout page sends to pay (JSON). */
+export const checkoutPaymentBody = p.object({
+  checkoutRequest: p.string({ min: 1 }),
+  email: z.email({ error: 'must be an email address' }).max(255).optional(),
+  token: p.id('tok').optional(),
+  rememberedCard: p.string({ min: 1, max: 512 }).optional(),
+  amount: p.int({ min: 1, max: 99_999_999 }).optional(),
+  rememberMe: p.bool().optional(),
+});
+export type CheckoutPaymentBody = z.infer<typeof checkoutPaymentBody>;
+
+export interface CheckoutPaymentDependencies {
+  commands: Commands;
+  reader: ObjectReader;
+  sessions: CheckoutSessions;
+  rememberedPayers: RememberedPayers;
+}
+
+/** The main transaction's answer: what the merchant's callback receives, and the session for offers. */
+export interface CheckoutPaymentResult {
+  charge?: object;
+  subscription?: object;
+  customer: object;
+  session: string;
+}
+
+/**
+ * Pays a verified checkout request with a card from the card fields (a token) or a remembered
+ * card: a charge of the fixed or chosen amount, or a subscription to the plan, for the named
+ * customer or a new one with the payer's email. The same commands as the API's make the objects,
+ * so their events and webhooks are the API's too.
+ */
+export async function payCheckout(
+  deps: CheckoutPaymentDependencies,
+  verified: VerifiedCheckout,
+  body: unknown,
+  requestId: string,
+): Promise<CheckoutPaymentResult> {
+  const input = validateParameters(checkoutPaymentBody, body);
+  const { auth, request } = verified;
+  const context: CommandContext = {
+    accountId: auth.accountId,
+    mode: auth.mode,
+    actor: auth.keyId,
+    requestId,
+    now: () => new Date(),
+  };
+  const email = input.email ?? verified.view.customer?.email ?? null;
+  if (!request.customerId && email === null) throw missingParameter('email');
+  if ((input.token === undefined) === (input.rememberedCard === undefined))
+    throw new InvalidRequestError('Invalid request: pay with either token or rememberedCard');
+  const remembered = input.rememberedCard ? await redeemed(deps, verified, email, input.rememberedCard) : null;
+  if (remembered && request.customerId && remembered.customerId !== request.customerId)
+    throw new InvalidRequestError(
+      'Invalid parameter: rememberedCard belongs to another customer than the request names',
+    );
+  const card = remembered?.cardId ?? input.token!;
+  const customerId = remembered?.customerId ?? request.customerId ?? null;
+
+  const paid = request.subscription
+    ? await subscribe(deps, request.subscription, customerId, card, email!, context)
+    : await charge(deps, request, chargedAmount(request, input.amount), customerId, card, email!, context);
+
+  const customer = await deps.reader.getAfter(paid.position, customersCollection, paid.customerId, auth);
+  const cardId = paid.cardId ?? customer.defaultCardId;
+  if (cardId === null) throw new Error('A paid checkout left its customer without a card');
+  const tenant = { accountId: auth.accountId, mode: auth.mode };
+  if (input.rememberMe && request.rememberMe && email !== null && !remembered)
+    await deps.rememberedPayers.remember(tenant, email, { customerId: customer.id, cardId }, context.now());
+  const session = await deps.sessions.open(
+    {
+      ...tenant,
+      customerId: customer.id,
+      cardId,
+      email,
+      chargeId: paid.charge ? (paid.charge as { id: string }).id : null,
+      subscriptionId: paid.subscription ? (paid.subscription as { id: string }).id : null,
+      requestDigest: digestOf(verified.view.checkoutRequest),
+    },
+    context.now(),
+  );
+  return {
+    ...(paid.charge ? { charge: paid.charge } : {}),
+    ...(paid.subscription ? { subscription: paid.subscription } : {}),
+    customer,
+    session,
+  };
+}
+
+interface Paid {
+  charge?: object;
+  subscription?: object;
+  customerId: string;
+  cardId: string | null;
+  position: number | null;
+}
+
+/** The amount of a fixed charge, or the payer's choice of a custom charge within what it offers. */
+function chargedAmount(request: CheckoutRequest, chosen: number | undefined): { amount: number; currency: string } {
+  if (request.charge) return { amount: request.charge.amount, currency: request.charge.currency };
+  const custom = request.customCharge!;
+  if (chosen === undefined) throw missingParameter('amount');
+  const options = custom.amountOptions ?? [];
+  const range = custom.customAmount;
+  if (options.includes(chosen) || (range && chosen >= range.min && chosen <= range.max))
+    return { amount: chosen, currency: custom.currency };
+  const allowed = [
+    ...(options.length ? [`one of ${options.join(', ')}`] : []),
+    ...(range ? [`between ${range.min} and ${range.max}`] : []),
+  ].join(' or ');
+  throw new InvalidRequestError(`Invalid parameter: amount must be ${allowed} (minor units of ${custom.currency})`);
+}
+
+/**
+ * A charge. A new customer is made only once the charge succeeded (from the charge, which saves
+ * its card), so that a declined card leaves nothing behind but the declined charge.
+ */
+async function charge(
+  deps: CheckoutPaymentDependencies,
+  request: CheckoutRequest,
+  { amount, currency }: { amount: number; currency: string },
+  customerId: string | null,
+  card: string,
+  email: string,
+  context: CommandContext,
+): Promise<Paid> {
+  const terms = request.charge ?? request.customCharge!;
+  // A remembered card was verified when it was first used; 3-D Secure applies to cards typed now.
+  const threeDSecure =
+    request.threeDSecure?.enable && card.startsWith('tok_')
+      ? {
+          requireEnrolledCard: request.threeDSecure.requireEnrolledCard ?? false,
+          requireSuccessfulLiabilityShiftForEnrolledCard:
+            request.threeDSecure.requireSuccessfulLiabilityShiftForEnrolledCard ?? false,
+        }
+      : undefined;
+  const charged = await deps.reader.paymentAfter(
+    () =>
+      deps.commands.charges.create(
+        {
+          amount,
+          currency,
+          card,
+          ...(customerId ? { customerId } : {}),
+          ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
+          ...(terms.metadata ? { metadata: terms.metadata } : {}),
+          ...(threeDSecure ? { threeDSecure } : {}),
+        },
+        context,
+      ),
+    chargesCollection,
+    context,
+  );
+  const cardId = (charged.card as { id?: string } | null)?.id ?? null;
+  if (customerId) return { charge: charged, customerId, cardId, position: null };
+  const created = await deps.commands.customers.create({ email, card: charged.id }, context);
+  const assigned = await deps.commands.charges.update(charged.id, { customerId: created.id }, context);
+  // Saving the charge's card may have assigned it already: then the update records nothing.
+  const position = latest(created.position, assigned.position);
+  const updated = await deps.reader.getAfter(position, chargesCollection, charged.id, context);
+  return { charge: updated, customerId: created.id, cardId: null, position };
+}
+
+/** A subscription: the card becomes the customer's default card first, which renewals charge. */
+async function subscribe(
+  deps: CheckoutPaymentDependencies,
+  terms: NonNullable<CheckoutRequest['subscription']>,
+  customerId: string | null,
+  card: string,
+  email: string,
+  context: CommandContext,
+): Promise<Paid> {
+  const remembered = card.startsWith('card_');
+  let subscriber: string;
+  if (customerId === null) subscriber = (await deps.commands.customers.create({ email, card }, context)).id;
+  else {
+    subscriber = customerId;
+    await deps.commands.customers.update(customerId, remembered ? { defaultCardId: card } : { card }, context);
+  }
+  const outcome = await deps.commands.subscriptions.create(
+    {
+      customerId: subscriber,
+      planId: terms.planId,
+      ...(terms.captureCharges !== undefined ? { captureCharges: terms.captureCharges } : {}),
+      ...(terms.metadata ? { metadata: terms.metadata } : {}),
+    },
+    context,
+  );
+  const subscription = await deps.reader.getAfter(outcome.position, subscriptionsCollection, outcome.id, context);
+  return { subscription, customerId: subscriber, cardId: remembered ? card : null, position: outcome.position };
+}
+
+async function redeemed(
+  deps: CheckoutPaymentDependencies,
+  verified: VerifiedCheckout,
+  email: string | null,
+  grant: string,
+): Promise<RememberedCard> {
+  const card =
+    email === null
+      ? null
+      : await deps.rememberedPayers.redeem(
+          { accountId: verified.auth.accountId, mode: verified.auth.mode },
+          email,
+          grant,
+          new Date(),
+        );
+  if (!card) throw new InvalidRequestError('Invalid parameter: rememberedCard is not valid (any more); confirm again');
+  return card;
+}
+
+const latest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
