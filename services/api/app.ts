@@ -1,6 +1,5 @@
 import type { Express } from 'express';
 import type { Logger } from 'winston';
-import { InvalidRequestError } from '../../packages/domain/errors.ts';
 import { createApp } from '../../packages/http/create-app.ts';
 import { IdempotencyStore } from '../../packages/http/idempotency.ts';
 import { sealedResponses } from '../../packages/http/sealed-idempotency-records.ts';
@@ -80,8 +79,8 @@ export function buildApi(platform: Platform, logger: Logger): Express {
           reader,
           readModels: platform.readModels,
           commands: platform.commands,
-          offersAvailableTo: () =>
-            Promise.reject(new InvalidRequestError('Invalid parameter: crossSaleOfferIds are not offered yet')),
+          offersAvailableTo: (accountId, mode, offerIds) =>
+            platform.commands.crossSaleOffers.availableTo(accountId, mode, offerIds),
           sessions: new CheckoutSessions(platform.stateStore.collection('checkout_sessions')),
           rememberedPayers: new RememberedPayers(
             platform.stateStore.collection('checkout_remembered_payers'),

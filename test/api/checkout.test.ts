@@ -9,6 +9,7 @@ import {
   type Customer,
   type Page,
 } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 interface Paid {
@@ -225,6 +226,71 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       );
       expect(tries.every((attempt) => attempt.status === 400)).to.equal(true);
       expect((await call('remembered-cards/confirm', { checkoutRequest, email, code })).status).to.equal(400);
+    });
+  });
+
+  describe('cross-sale offers', () => {
+    it("shows a partner's visible offer, buys it with the same card on the partner's account, once", async () => {
+      const partner = await createOtherAccount(api, service.dataDir, 'Insurer');
+      const offer = await partner.api.post<{ id: string }>('/cross-sale-offers', {
+        json: {
+          charge: { amount: 990, currency: 'EUR' },
+          template: 'text_only',
+          title: 'Travel insurance',
+          visibleForAllPartners: true,
+        },
+      });
+      const hidden = await partner.api.post<{ id: string }>('/cross-sale-offers', {
+        json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only', title: 'Not for you' },
+      });
+      const withOffer = { charge: { amount: 5000, currency: 'EUR' }, crossSaleOfferIds: [offer.body.id] };
+      // Not on the merchant's partner list yet: the request is refused.
+      expect((await page(sign(withOffer))).status).to.equal(400);
+      const added = await runCli(['accounts', 'partners', 'add', keys.id, partner.keys.id], service.dataDir);
+      expect(added.code, added.stderr).to.equal(0);
+      let shown = await page(sign(withOffer));
+      for (let i = 0; i < 50 && shown.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        shown = await page(sign(withOffer));
+      }
+      expect(shown.status).to.equal(200);
+      expect(await shown.text()).to.include('Travel insurance');
+      const notVisible = await page(sign({ ...withOffer, crossSaleOfferIds: [hidden.body.id] }));
+      expect(notVisible.status).to.equal(400);
+
+      const paid = await pay(withOffer, { email: 'traveller@example.com', token: await tokenOf() });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      const buy = () =>
+        call<{
+          charge: Charge & { crossSale: { offerId: string; merchantAccountId: string; merchantChargeId: string } };
+        }>('cross-sale-purchases', {
+          checkoutRequest: sign(withOffer),
+          session: paid.body.session,
+          offerId: offer.body.id,
+        });
+      const bought = await buy();
+      expect(bought.status, JSON.stringify(bought.body)).to.equal(200);
+      const { charge } = bought.body;
+      expect(charge).to.include({ amount: 990, currency: 'EUR', status: 'successful' });
+      expect(charge.card!.last4).to.equal(paid.body.charge!.card!.last4);
+      expect(charge.crossSale).to.include({
+        offerId: offer.body.id,
+        merchantAccountId: keys.id,
+        merchantChargeId: paid.body.charge!.id,
+      });
+      // The charge is the partner's: readable with its key, not with the merchant's.
+      expect((await partner.api.get(`/charges/${charge.id}`)).status).to.equal(200);
+      expect((await api.get(`/charges/${charge.id}`)).status).to.equal(404);
+      expect((await eventsOf(partner.api, charge.id)).map((event) => event.type)).to.include('CHARGE_SUCCEEDED');
+      expect((await eventsOf(api, paid.body.charge!.id)).map((event) => event.type)).to.include('CHARGE_UPDATED');
+      // Bought again in the same checkout: the same charge, not a second one.
+      expect((await buy()).body.charge.id).to.equal(charge.id);
+      const wrongSession = await call<ApiError>('cross-sale-purchases', {
+        checkoutRequest: sign(withOffer),
+        session: 'not-a-session',
+        offerId: offer.body.id,
+      });
+      expect(wrongSession.status).to.equal(400);
     });
   });
 });

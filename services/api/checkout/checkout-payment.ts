@@ -124,7 +124,10 @@ function chargedAmount(request: CheckoutRequest, chosen: number | undefined): { 
     ...(options.length ? [`one of ${options.join(', ')}`] : []),
     ...(range ? [`between ${range.min} and ${range.max}`] : []),
   ].join(' or ');
-  throw new InvalidRequestError(`Invalid parameter: amount must be ${allowed} (minor units of ${custom.currency})`);
+  throw new InvalidRequestError(
+    `Invalid parameter: amount must be ${allowed} (minor units of ${custom.currency})`,
+    'amount',
+  );
 }
 
 /**
@@ -221,7 +224,11 @@ async function redeemed(
           grant,
           new Date(),
         );
-  if (!card) throw new InvalidRequestError('Invalid parameter: rememberedCard is not valid (any more); confirm again');
+  if (!card)
+    throw new InvalidRequestError(
+      'Invalid parameter: rememberedCard is not valid (any more); confirm again',
+      'rememberedCard',
+    );
   return card;
 }
 

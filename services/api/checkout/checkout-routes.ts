@@ -5,6 +5,7 @@ import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
 import { pageOrigin } from '../client-side/html.ts';
+import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
 import { payCheckout, type CheckoutPaymentDependencies } from './checkout-payment.ts';
 import {
   verifyCheckoutRequest,
@@ -78,6 +79,11 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
     `${checkoutPagePath}/pay`,
     json,
     call((verified, body, requestId) => payCheckout(deps, verified, body, requestId)),
+  );
+  router.post(
+    `${checkoutPagePath}/cross-sale-purchases`,
+    json,
+    call((verified, body, requestId) => purchaseCheckoutOffer(deps, verified, body, requestId)),
   );
   router.post(
     `${checkoutPagePath}/remembered-cards/code`,

@@ -46,7 +46,7 @@ export async function confirmRememberedCard(
   const input = validateParameters(confirmBody, body);
   requireRememberMe(verified);
   const confirmed = await deps.rememberedPayers.confirm(tenantOf(verified), input.email, input.code, new Date());
-  if (!confirmed) throw new InvalidRequestError('Invalid parameter: code is not the code sent, or it expired');
+  if (!confirmed) throw new InvalidRequestError('Invalid parameter: code is not the code sent, or it expired', 'code');
   const card = await deps.reader.get(cardsCollection, confirmed.card.cardId, verified.auth).catch(() => null);
   if (!card || card.deleted) throw new InvalidRequestError('The remembered card was deleted; pay with a card instead');
   return {

@@ -1,0 +1,66 @@
+import { InvalidRequestError } from '../../../packages/domain/errors.ts';
+import { p } from '../../../packages/http/params.ts';
+import { validateParameters } from '../../../packages/http/validation.ts';
+import { chargesCollection } from '../../../projections/charges-projection.ts';
+import type { Commands } from '../../commands.ts';
+import type { ObjectReader } from '../object-reader.ts';
+import type { CheckoutSessions } from './checkout-sessions.ts';
+import type { VerifiedCheckout } from './checkout-verification.ts';
+
+const purchaseBody = p.object({
+  checkoutRequest: p.string({ min: 1 }),
+  session: p.string({ min: 1, max: 128 }),
+  offerId: p.id('cso'),
+});
+
+interface CrossSaleDependencies {
+  commands: Commands;
+  reader: ObjectReader;
+  sessions: CheckoutSessions;
+}
+
+/**
+ * Buys one of the offers a paid checkout shows, with the card that paid, without asking for it
+ * again: a charge on the offer owner's account (which may be a partner's). Buying the same offer
+ * again in the same checkout answers the same charge.
+ */
+export async function purchaseCheckoutOffer(
+  deps: CrossSaleDependencies,
+  verified: VerifiedCheckout,
+  body: unknown,
+  requestId: string,
+): Promise<{ charge: object }> {
+  const input = validateParameters(purchaseBody, body);
+  const session = await deps.sessions.find(input.session, verified.view.checkoutRequest, new Date());
+  if (!session || session.accountId !== verified.auth.accountId || session.mode !== verified.auth.mode)
+    throw new InvalidRequestError(
+      'Invalid parameter: session is not a paid checkout of this request (or it expired)',
+      'session',
+    );
+  const offer = verified.view.crossSaleOffers.find((shown) => shown.id === input.offerId);
+  if (!offer) throw new InvalidRequestError('Invalid parameter: offerId is not an offer of this checkout', 'offerId');
+  const owner = { accountId: offer.accountId, mode: session.mode };
+  const charge = await deps.reader.paymentAfter(
+    async () => {
+      const bought = await deps.commands.crossSaleOffers.purchase(
+        {
+          offerId: offer.id,
+          merchant: {
+            accountId: session.accountId,
+            mode: session.mode,
+            chargeId: session.chargeId,
+            subscriptionId: session.subscriptionId,
+          },
+          card: { customerId: session.customerId, cardId: session.cardId },
+          email: session.email,
+          purchaseKey: `${session.id}:${offer.id}`,
+        },
+        { requestId, actor: verified.auth.keyId, now: () => new Date() },
+      );
+      return { id: bought.chargeId, position: bought.position };
+    },
+    chargesCollection,
+    owner,
+  );
+  return { charge };
+}
