@@ -151,7 +151,10 @@ function startCheckout(input: CheckoutPageInput): void {
       amount.showError(error.message);
     } else if (param === 'code' || error.code === 'invalid_code') {
       savedCard?.showCodeError(error.message);
-    } else if (error.type === 'card_error' && ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')) {
+    } else if (
+      error.type === 'card_error' &&
+      ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')
+    ) {
       // The field shows its own message (inside its frame); the payer is taken there.
       const field = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
       group.getComponent(field[error.code as keyof typeof field])?.focus();
@@ -412,7 +415,8 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
       current = answer;
       showCodeError('');
       const { brand, last4, expMonth, expYear } = answer.card;
-      const expiry = expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
+      const expiry =
+        expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
       usingLabel.textContent = `${brand} •••• ${last4}${expiry}`;
       offer.hidden = true;
       card.hidden = true;

@@ -105,7 +105,9 @@ function payLabel(view: CheckoutView): string {
 /** `10.00 EUR / month`, `30.00 EUR every 3 months`. */
 function price(plan: NonNullable<CheckoutView['subscription']>): string {
   const amount = formatAmount(plan.amount, plan.currency);
-  return plan.intervalCount === 1 ? `${amount} / ${plan.interval}` : `${amount} every ${plan.intervalCount} ${plan.interval}s`;
+  return plan.intervalCount === 1
+    ? `${amount} / ${plan.interval}`
+    : `${amount} every ${plan.intervalCount} ${plan.interval}s`;
 }
 
 function purchase(view: CheckoutView): string {
