@@ -30,6 +30,10 @@ interface PayAnswer {
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
 
+/** Click handlers that call the service: their errors are handled inside them. */
+const onClick = (element: HTMLElement, handler: () => Promise<void>) =>
+  element.addEventListener('click', () => void handler());
+
 /** Messages go to the page that framed checkout, and to its origin only. */
 function toPage(message: CheckoutToPage, origin: string | null): void {
   if (origin && window.parent !== window) window.parent.postMessage(message, origin);
@@ -363,7 +367,7 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
   });
   offer.hidden = !emailLooksValid();
 
-  useSaved.addEventListener('click', async () => {
+  onClick(useSaved, async () => {
     useSaved.disabled = true;
     codeError.textContent = '';
     try {
@@ -399,7 +403,7 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
     }
   });
 
-  confirm.addEventListener('click', async () => {
+  onClick(confirm, async () => {
     if (!/^\d{6}$/.test(code.value)) {
       showCodeError('Enter the 6-digit code.');
       return;
@@ -444,7 +448,7 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
     const offerId = item.dataset.offerId ?? '';
     const button = item.querySelector<HTMLButtonElement>('.buy')!;
     const outcome = item.querySelector<HTMLElement>('.offer-outcome')!;
-    button.addEventListener('click', async () => {
+    onClick(button, async () => {
       button.disabled = true;
       outcome.removeAttribute('data-status');
       outcome.textContent = 'Buying…';
