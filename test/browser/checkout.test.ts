@@ -367,10 +367,16 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(shots, 'checkout-phone.png') });
+    // Escape closes from the page's own inputs and from inside a card field's frame.
     await checkout.getByLabel('Email').focus();
     await page.keyboard.press('Escape');
     await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
     expect(await page.evaluate('document.activeElement?.id')).to.equal('open');
+    const again = await openCheckout({ charge: { amount: 1000, currency: 'EUR' } });
+    await fieldOf(again.checkout, 'number').click();
+    await again.page.keyboard.press('Escape');
+    await again.page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    await again.page.close();
 
     await page.evaluate(`openCheckout({ checkoutRequest: 'x' })`);
     await page.getByRole('button', { name: 'Close checkout' }).click();
