@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { Logger } from 'winston';
+import { InvalidRequestError } from '../../packages/domain/errors.ts';
 import { createApp } from '../../packages/http/create-app.ts';
 import { IdempotencyStore } from '../../packages/http/idempotency.ts';
 import { sealedResponses } from '../../packages/http/sealed-idempotency-records.ts';
@@ -9,6 +10,11 @@ import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
 import { clientSideRoutes } from './client-side/client-side-routes.ts';
+import { checkoutErrorPage, checkoutPage } from './checkout/checkout-page.ts';
+import { checkoutPagePath, checkoutRoutes } from './checkout/checkout-routes.ts';
+import { checkoutSecretKeys } from './checkout/checkout-secret-keys.ts';
+import { CheckoutSessions } from './checkout/checkout-sessions.ts';
+import { RememberedPayers } from './checkout/remembered-payers.ts';
 import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
 import { ObjectStreams } from './object-streams.ts';
 import { objectResources } from '../resources/registries.ts';
@@ -22,7 +28,9 @@ import { serviceMetrics } from '../operator/service-metrics.ts';
 export function buildApi(platform: Platform, logger: Logger): Express {
   const { config } = platform;
   const streams = new ObjectStreams(platform.events, platform.readModels, objectResources);
-  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams);
+  const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams, () =>
+    platform.events.headPosition(),
+  );
   const authenticate = apiKeyAuthenticator(platform.readModels);
   return createApp({
     routes: apiRoutes({ commands: platform.commands, reader, streams }),
@@ -42,9 +50,9 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     maxBodyBytes: config.maxBodyBytes,
     health: {
       async ready() {
-        await platform.events.headPosition();
         await platform.readStore.getCheckpoint('readiness');
-        return true;
+        // Not ready while the read models are still applying the log's tail after a start.
+        return reader.readsCaughtUp();
       },
     },
     openApiDocument: buildOpenApi,
@@ -63,6 +71,28 @@ export function buildApi(platform: Platform, logger: Logger): Express {
         handler: clientSideRoutes({ commands: platform.commands, reader, streams, authenticate, logger }),
       },
       { pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) },
+      // The hosted checkout page and its calls: public key and a signed request, verified on each.
+      {
+        pathPrefix: checkoutPagePath,
+        handler: checkoutRoutes({
+          authenticate,
+          secretKey: checkoutSecretKeys(platform.events, platform.vault),
+          reader,
+          readModels: platform.readModels,
+          commands: platform.commands,
+          offersAvailableTo: () =>
+            Promise.reject(new InvalidRequestError('Invalid parameter: crossSaleOfferIds are not offered yet')),
+          sessions: new CheckoutSessions(platform.stateStore.collection('checkout_sessions')),
+          rememberedPayers: new RememberedPayers(
+            platform.stateStore.collection('checkout_remembered_payers'),
+            platform.stateStore.collection('checkout_confirmation_uses'),
+            platform.vault.derivedKey('checkout-remembered-payers'),
+          ),
+          logger,
+          renderPage: checkoutPage,
+          renderError: checkoutErrorPage,
+        }),
+      },
     ],
     strictResponses: config.strictResponses,
   });

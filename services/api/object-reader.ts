@@ -1,6 +1,7 @@
 import { requestedAsOf } from '../../packages/http/as-of.ts';
 import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { NotFoundError } from '../../packages/domain/errors.ts';
+import { HttpError } from '../../packages/http/errors.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { ObjectCollection } from '../../packages/projection/read-model-collection.ts';
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
@@ -34,11 +35,39 @@ export interface ListParameters {
  * "Tenancy"): another account's or mode's object is reported exactly like a missing one.
  */
 export class ObjectReader {
+  /** Set once the read models hold every event the log had when this process first read. */
+  private startupCaughtUp = false;
+  private startupWait: Promise<boolean> | null = null;
+
   constructor(
     private readonly readModels: ReadModels,
     private readonly readYourWritesTimeoutMs: number,
     private readonly streams: ObjectStreams,
+    /** The log's head position now: reads wait for the read models to reach it once, after a start. */
+    private readonly logHead: () => Promise<number>,
   ) {}
+
+  /**
+   * Whether reads may be answered: after a start (a restart after a crash, a new replica) the
+   * projector may still be applying the tail of the log, and an answer from there would show an
+   * object as it was before writes that were acknowledged earlier. Waits (bounded) the first time.
+   */
+  async readsCaughtUp(): Promise<boolean> {
+    if (this.startupCaughtUp) return true;
+    this.startupWait ??= this.logHead().then((head) => this.readModels.waitFor(head, this.readYourWritesTimeoutMs));
+    const caughtUp = await this.startupWait.catch(() => false);
+    if (caughtUp) this.startupCaughtUp = true;
+    // Not yet: the next read asks for the head again.
+    else this.startupWait = null;
+    return caughtUp;
+  }
+
+  private async startupReads(): Promise<void> {
+    if (this.startupCaughtUp || (await this.readsCaughtUp())) return;
+    throw new HttpError(503, 'gateway_error', 'The service is catching up with its event log; retry shortly.', {
+      'Retry-After': '1',
+    });
+  }
 
   /**
    * `within` narrows further: e.g. a card must belong to the customer of the path. A request with
@@ -50,6 +79,7 @@ export class ObjectReader {
     tenant: Tenant,
     within: FieldFilter<T> = {},
   ): Promise<PublicObject<T>> {
+    await this.startupReads();
     const asOf = requestedAsOf();
     const doc =
       asOf === undefined
@@ -103,6 +133,7 @@ export class ObjectReader {
     parameters: ListParameters,
     filter: FieldFilter<T> = {},
   ): Promise<{ list: PublicObject<T>[]; hasMore: boolean }> {
+    await this.startupReads();
     const equality: Record<string, FieldValue> = { _accountId: tenant.accountId, _mode: tenant.mode };
     for (const [field, value] of Object.entries(filter)) if (value !== undefined) equality[field] = value;
     const page = await this.readModels.collection(collection).list({

@@ -1,0 +1,131 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { CheckoutPageInput } from '../../../packages/checkout/checkout-view.ts';
+import { missingParameter } from '../../../packages/domain/errors.ts';
+import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
+import { newId } from '../../../packages/ids/object-id.ts';
+import type { Logger } from '../../../packages/observability/logger.ts';
+import { pageOrigin } from '../client-side/html.ts';
+import { payCheckout, type CheckoutPaymentDependencies } from './checkout-payment.ts';
+import {
+  verifyCheckoutRequest,
+  type CheckoutVerificationDependencies,
+  type VerifiedCheckout,
+} from './checkout-verification.ts';
+import { confirmRememberedCard, sendRememberedCardCode } from './remembered-card-calls.ts';
+
+export const checkoutPagePath = '/checkout';
+
+export interface CheckoutRouteDependencies extends CheckoutVerificationDependencies, CheckoutPaymentDependencies {
+  logger: Logger;
+  /** The page (HTML document) for a verified request, and the page for a refused one. */
+  renderPage(input: CheckoutPageInput): string;
+  renderError(title: string, message: string): string;
+}
+
+/** What the merchant's `Shift4Checkout.open` may show, cut to a sensible length. */
+const DISPLAY_LIMITS = { name: 100, description: 250, email: 255 } as const;
+
+/**
+ * The hosted checkout (docs/checkout.md): `GET /checkout` answers the page for a signed checkout
+ * request, and the page's JSON calls (`/checkout/…`, public key in the Authorization header, the
+ * signed request in the body, verified again on every call) pay, confirm a remembered card and
+ * buy cross-sale offers. Errors of the JSON calls are in the API's envelope.
+ */
+export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
+  const router = express.Router();
+  const json = express.json({ limit: '16kb' });
+
+  router.get(checkoutPagePath, async (req, res) => {
+    const ancestorOrigin = req.query.origin === undefined ? null : pageOrigin(req.query.origin);
+    try {
+      if (req.query.origin !== undefined && ancestorOrigin === null)
+        throw new HttpError(400, 'invalid_request', 'Invalid parameter: origin must be the origin of the opening page');
+      const verified = await verifyCheckoutRequest(deps, {
+        key: req.query.key,
+        checkoutRequest: req.query.checkoutRequest,
+      });
+      res.set('Content-Security-Policy', pagePolicy(ancestorOrigin));
+      sendPage(res, 200, deps.renderPage({ view: verified.view, display: displayOf(req), ancestorOrigin }));
+    } catch (error) {
+      const { status, body } = errorResponse(error, deps.logger);
+      // The refusal is shown inside the merchant's overlay, so the page that opened it may frame it.
+      res.set('Content-Security-Policy', pagePolicy(ancestorOrigin));
+      sendPage(res, status, deps.renderError('Checkout cannot be opened', body.error.message));
+    }
+  });
+
+  const call =
+    (work: (verified: VerifiedCheckout, body: Record<string, unknown>, requestId: string) => Promise<object>) =>
+    async (req: Request, res: Response) => {
+      res.set('Cache-Control', 'no-store');
+      try {
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        if (typeof body !== 'object' || Array.isArray(body))
+          throw new HttpError(400, 'invalid_request', 'Invalid request: the body must be a JSON object');
+        if (body.checkoutRequest === undefined) throw missingParameter('checkoutRequest');
+        const verified = await verifyCheckoutRequest(deps, {
+          key: basicAuthUser(req.get('authorization')),
+          checkoutRequest: body.checkoutRequest,
+        });
+        res.json(await work(verified, body, newId('req')));
+      } catch (error) {
+        const { status, body } = errorResponse(error, deps.logger);
+        res.status(status).json(body);
+      }
+    };
+
+  router.post(
+    `${checkoutPagePath}/pay`,
+    json,
+    call((verified, body, requestId) => payCheckout(deps, verified, body, requestId)),
+  );
+  router.post(
+    `${checkoutPagePath}/remembered-cards/code`,
+    json,
+    call((verified, body) => sendRememberedCardCode(deps, verified, body)),
+  );
+  router.post(
+    `${checkoutPagePath}/remembered-cards/confirm`,
+    json,
+    call((verified, body) => confirmRememberedCard(deps, verified, body)),
+  );
+  return router;
+}
+
+function displayOf(req: Request): CheckoutPageInput['display'] {
+  const text = (name: keyof typeof DISPLAY_LIMITS): string | null => {
+    const value = req.query[name];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, DISPLAY_LIMITS[name]) : null;
+  };
+  return { name: text('name'), description: text('description'), email: text('email') };
+}
+
+/** The username of HTTP Basic credentials (the API key); undefined without them. */
+function basicAuthUser(header: string | undefined): string | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  return decoded.slice(0, decoded.includes(':') ? decoded.indexOf(':') : undefined);
+}
+
+/**
+ * Scripts and frames of the service only; framed only by the merchant's page that opened it (or
+ * by nothing, when opened as a page of its own).
+ */
+function pagePolicy(ancestorOrigin: string | null): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestorOrigin ?? "'none'"}`,
+  ].join('; ');
+}
+
+function sendPage(res: Response, status: number, html: string): void {
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
+}

@@ -1,0 +1,230 @@
+import { expect } from 'chai';
+import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
+import {
+  cardDetails,
+  createOtherAccount,
+  eventsOf,
+  type ApiError,
+  type Charge,
+  type Customer,
+  type Page,
+} from '../support/payments.ts';
+import { useService } from '../support/use-service.ts';
+
+interface Paid {
+  charge?: Charge;
+  subscription?: { id: string; status: string; planId: string; customerId: string };
+  customer: Customer & { defaultCardId: string | null };
+  session: string;
+}
+
+const MERCHANT_ORIGIN = 'http://shop.localhost:4100';
+
+describe('hosted checkout: verification and the JSON calls of the page', function () {
+  this.timeout(60_000);
+  const { api, service, keys } = useService();
+  const sign = (request: object) => signCheckoutRequest(request, keys.testSecretKey);
+  const page = (checkoutRequest: string, key = keys.testPublicKey) =>
+    fetch(
+      `${service.baseUrl}/checkout?${new URLSearchParams({ key, checkoutRequest, origin: MERCHANT_ORIGIN, name: 'Shop' })}`,
+    );
+  const call = <T>(path: string, json: Record<string, unknown>, key: string | null = keys.testPublicKey) =>
+    api.post<T>(`/checkout/${path}`, { json, key });
+
+  async function tokenOf(number = '4242424242424242'): Promise<string> {
+    const token = await api.post<{ id: string }>('/tokens', { json: cardDetails(number), key: keys.testPublicKey });
+    expect(token.status, JSON.stringify(token.body)).to.equal(200);
+    return token.body.id;
+  }
+
+  async function pay(request: object, body: Record<string, unknown>) {
+    return call<Paid>('pay', { checkoutRequest: sign(request), ...body });
+  }
+
+  describe('the page', () => {
+    it('answers 200 HTML for a valid request, framed only by the opening page', async () => {
+      const response = await page(sign({ charge: { amount: 1999, currency: 'EUR' } }));
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.match(/^text\/html/);
+      expect(response.headers.get('content-security-policy')).to.include(`frame-ancestors ${MERCHANT_ORIGIN}`);
+    });
+
+    it('refuses a tampered request, one signed for another account, a secret key and unknown plans with an error page', async () => {
+      const valid = Buffer.from(sign({ charge: { amount: 1000, currency: 'EUR' } }), 'base64').toString();
+      const tampered = Buffer.from(valid.replace('"amount":1000', '"amount":1')).toString('base64');
+      const other = await createOtherAccount(api, service.dataDir, 'Other shop');
+      const cases: [string, string, number, RegExp][] = [
+        [tampered, keys.testPublicKey, 400, /not signed with this account/],
+        [
+          signCheckoutRequest({ charge: { amount: 1000, currency: 'EUR' } }, other.keys.testSecretKey),
+          keys.testPublicKey,
+          400,
+          /not signed with this account/,
+        ],
+        [sign({ charge: { amount: 1000, currency: 'EUR' } }), keys.testSecretKey, 401, /public key/],
+        [
+          sign({ subscription: { planId: 'plan_doesnotexist' } }),
+          keys.testPublicKey,
+          400,
+          /subscription\[planId\] does not name an existing plan/,
+        ],
+        [sign({ charge: { amount: 0, currency: 'EUR' } }), keys.testPublicKey, 400, /charge\[amount\]/],
+        [
+          sign({ customCharge: { currency: 'EUR', customAmount: { min: 500, max: 100 } } }),
+          keys.testPublicKey,
+          400,
+          /min must not be greater than max/,
+        ],
+        ['not-a-request', keys.testPublicKey, 400, /signed checkout request/],
+      ];
+      for (const [request, key, status, message] of cases) {
+        const response = await page(request, key);
+        expect(response.status, String(message)).to.equal(status);
+        expect(response.headers.get('content-type')).to.match(/^text\/html/);
+        expect(await response.text()).to.match(message);
+      }
+    });
+  });
+
+  describe('paying', () => {
+    it('pays a fixed charge with a token, creating the customer from the email; the API shows the same objects and events', async () => {
+      const paid = await pay(
+        { charge: { amount: 2500, currency: 'EUR' } },
+        { email: 'payer@example.com', token: await tokenOf() },
+      );
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      const { charge, customer } = paid.body;
+      expect(charge).to.include({ amount: 2500, currency: 'EUR', status: 'successful', customerId: customer.id });
+      expect(customer.email).to.equal('payer@example.com');
+      expect(customer.defaultCardId).to.equal(charge!.card!.id);
+      expect((await api.get<Charge>(`/charges/${charge!.id}`)).body).to.deep.equal(charge);
+      expect((await api.get(`/customers/${customer.id}`)).body).to.deep.equal(customer);
+      const types = (await eventsOf(api, charge!.id)).map((event) => event.type);
+      expect(types).to.include('CHARGE_SUCCEEDED');
+      expect((await eventsOf(api, customer.id)).map((event) => event.type)).to.include('CUSTOMER_CREATED');
+    });
+
+    it('declines a card without creating a customer', async () => {
+      const before = (await api.get<Page<Customer>>('/customers', { query: { limit: '100' } })).body.list.length;
+      const paid = await pay(
+        { charge: { amount: 700, currency: 'EUR' } },
+        { email: 'declined@example.com', token: await tokenOf('4000000000000002') },
+      );
+      expect(paid.status).to.equal(402);
+      expect((paid.body as unknown as ApiError).error).to.include({ type: 'card_error', code: 'card_declined' });
+      const after = (await api.get<Page<Customer>>('/customers', { query: { limit: '100' } })).body.list.length;
+      expect(after).to.equal(before);
+    });
+
+    it('charges a custom amount only when offered or within bounds, and refuses others without charging', async () => {
+      const request = {
+        customCharge: { currency: 'USD', amountOptions: [500, 1000], customAmount: { min: 200, max: 5000 } },
+      };
+      const outside = await pay(request, { email: 'c@example.com', token: await tokenOf(), amount: 9000 });
+      expect(outside.status).to.equal(400);
+      expect((outside.body as unknown as ApiError).error.message).to.match(
+        /amount must be one of 500, 1000 or between 200 and 5000/,
+      );
+      const missing = await pay(request, { email: 'c@example.com', token: await tokenOf() });
+      expect(missing.status).to.equal(400);
+      const typed = await pay(request, { email: 'c@example.com', token: await tokenOf(), amount: 4321 });
+      expect(typed.status, JSON.stringify(typed.body)).to.equal(200);
+      expect(typed.body.charge).to.include({ amount: 4321, currency: 'USD' });
+    });
+
+    it('subscribes to a plan, the card becoming the new customer’s default card', async () => {
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1200, currency: 'EUR', interval: 'month', name: 'Monthly box' },
+      });
+      const paid = await pay(
+        { subscription: { planId: plan.body.id } },
+        { email: 'sub@example.com', token: await tokenOf() },
+      );
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.subscription).to.include({
+        planId: plan.body.id,
+        status: 'active',
+        customerId: paid.body.customer.id,
+      });
+      expect(paid.body.customer.defaultCardId).to.match(/^card_/);
+    });
+
+    it('assigns the charge to the customer the request names', async () => {
+      const customer = await api.post<Customer>('/customers', { json: { email: 'known@example.com' } });
+      const paid = await pay(
+        { charge: { amount: 300, currency: 'EUR' }, customerId: customer.body.id },
+        { token: await tokenOf() },
+      );
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge!.customerId).to.equal(customer.body.id);
+      expect(paid.body.customer.id).to.equal(customer.body.id);
+    });
+
+    it('answers errors in the API envelope: a missing key, a secret key, a missing email', async () => {
+      const request = sign({ charge: { amount: 300, currency: 'EUR' } });
+      const noKey = await call<ApiError>('pay', { checkoutRequest: request, token: 'tok_x' }, null);
+      expect(noKey.status).to.equal(401);
+      const secret = await call<ApiError>('pay', { checkoutRequest: request, token: 'tok_x' }, keys.testSecretKey);
+      expect(secret.status).to.equal(401);
+      const noEmail = await call<ApiError>('pay', { checkoutRequest: request, token: await tokenOf() });
+      expect(noEmail.status).to.equal(400);
+      expect(noEmail.body.error).to.deep.equal({ type: 'invalid_request', message: 'email: Must not be empty.' });
+    });
+  });
+
+  describe('remembered cards', () => {
+    it('offers a remembered card after the emailed code, pays with it once, and refuses a wrong code', async () => {
+      const request = { charge: { amount: 800, currency: 'EUR' }, rememberMe: true };
+      const email = 'remember.me@example.com';
+      const first = await pay(request, { email, token: await tokenOf('5555555555554444'), rememberMe: true });
+      expect(first.status, JSON.stringify(first.body)).to.equal(200);
+
+      const checkoutRequest = sign(request);
+      const unknown = await call<{ sent: boolean; testCode?: string }>('remembered-cards/code', {
+        checkoutRequest,
+        email: 'nobody@example.com',
+      });
+      expect(unknown.body).to.deep.equal({ sent: true });
+      const code = await call<{ sent: boolean; testCode: string }>('remembered-cards/code', { checkoutRequest, email });
+      expect(code.body.testCode).to.match(/^\d{6}$/);
+      const wrong = String((Number(code.body.testCode) + 1) % 1_000_000).padStart(6, '0');
+      expect((await call('remembered-cards/confirm', { checkoutRequest, email, code: wrong })).status).to.equal(400);
+      const confirmed = await call<{ rememberedCard: string; card: { last4: string; brand: string } }>(
+        'remembered-cards/confirm',
+        {
+          checkoutRequest,
+          email,
+          code: code.body.testCode,
+        },
+      );
+      expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+      expect(confirmed.body.card).to.include({ last4: '4444', brand: 'MasterCard' });
+
+      const second = await call<Paid>('pay', { checkoutRequest, email, rememberedCard: confirmed.body.rememberedCard });
+      expect(second.status, JSON.stringify(second.body)).to.equal(200);
+      expect(second.body.customer.id).to.equal(first.body.customer.id);
+      expect(second.body.charge!.card!.id).to.equal(first.body.charge!.card!.id);
+      const again = await call<ApiError>('pay', {
+        checkoutRequest,
+        email,
+        rememberedCard: confirmed.body.rememberedCard,
+      });
+      expect(again.status).to.equal(400);
+    });
+
+    it('gives a code five tries at most', async () => {
+      const request = { charge: { amount: 800, currency: 'EUR' }, rememberMe: true };
+      const email = 'five.tries@example.com';
+      await pay(request, { email, token: await tokenOf(), rememberMe: true });
+      const checkoutRequest = sign(request);
+      const code = (await call<{ testCode: string }>('remembered-cards/code', { checkoutRequest, email })).body
+        .testCode;
+      const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+      const tries = await Promise.all(
+        Array.from({ length: 6 }, () => call('remembered-cards/confirm', { checkoutRequest, email, code: wrong })),
+      );
+      expect(tries.every((attempt) => attempt.status === 400)).to.equal(true);
+      expect((await call('remembered-cards/confirm', { checkoutRequest, email, code })).status).to.equal(400);
+    });
+  });
+});
