@@ -98,9 +98,9 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     // Paying without an email is refused next to the email, before any card is used.
     await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
     expect(await checkout.locator('#email-error').textContent()).to.equal('Enter your email address.');
-    expect(await checkout.getByLabel('Email').getAttribute('aria-invalid')).to.equal('true');
+    expect(await checkout.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
 
-    await checkout.getByLabel('Email').fill('ada@example.com');
+    await checkout.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await page.screenshot({ path: join(shots, 'checkout-charge.png') });
     await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
@@ -145,7 +145,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     expect(await checkout.locator('#plan-name').textContent()).to.equal('Gold');
     expect(await checkout.locator('#trial').textContent()).to.include('14-day free trial');
     // The email the merchant passed to open() is filled in.
-    expect(await checkout.getByLabel('Email').inputValue()).to.equal('grace@example.com');
+    expect(await checkout.getByLabel('Email', { exact: true }).inputValue()).to.equal('grace@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await page.screenshot({ path: join(shots, 'checkout-subscription.png') });
     await pay.click();
@@ -261,7 +261,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     const request = { charge: { amount: 1200, currency: 'EUR' }, rememberMe: true };
     const first = await openCheckout(request);
     await first.checkout.getByRole('button', { name: 'Pay 12.00 EUR' }).waitFor();
-    await first.checkout.getByLabel('Email').fill('remembered@example.com');
+    await first.checkout.getByLabel('Email', { exact: true }).fill('remembered@example.com');
     await typeCard(first.page, first.checkout, '4242424242424242');
     await first.checkout.getByLabel('Remember me').check();
     await first.checkout.getByRole('button', { name: 'Pay 12.00 EUR' }).click();
@@ -270,7 +270,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
 
     const second = await openCheckout(request);
     const { page, checkout } = second;
-    await checkout.getByLabel('Email').fill('remembered@example.com');
+    await checkout.getByLabel('Email', { exact: true }).fill('remembered@example.com');
     await checkout.getByRole('button', { name: 'Use my saved card' }).click();
     const testCode = checkout.locator('#test-code');
     await testCode.waitFor();
@@ -278,10 +278,10 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     expect(code).to.match(/^\d{6}$/);
     await page.screenshot({ path: join(shots, 'checkout-remembered-code.png') });
     // A wrong code is refused next to the code input.
-    await checkout.getByLabel('Code from the email').fill(code === '000000' ? '111111' : '000000');
+    await checkout.getByLabel('One-time code').fill(code === '000000' ? '111111' : '000000');
     await checkout.getByRole('button', { name: 'Confirm' }).click();
     await checkout.locator('#code-error:not(:empty)').waitFor();
-    await checkout.getByLabel('Code from the email').fill(code!);
+    await checkout.getByLabel('One-time code').fill(code!);
     await checkout.getByRole('button', { name: 'Confirm' }).click();
     await checkout.locator('#using-saved-card').waitFor({ state: 'visible' });
     expect(await checkout.locator('#saved-card-label').textContent()).to.include('Visa •••• 4242');
@@ -344,7 +344,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     );
     await page.getByRole('button', { name: 'Pay' }).click();
     const checkout = page.frameLocator('[data-shift4-overlay] iframe');
-    await checkout.getByLabel('Email').fill('button@example.com');
+    await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await checkout.getByRole('button', { name: 'Pay 7.00 EUR' }).click();
     await successShown(checkout);
@@ -368,7 +368,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(shots, 'checkout-phone.png') });
     // Escape closes from the page's own inputs and from inside a card field's frame.
-    await checkout.getByLabel('Email').focus();
+    await checkout.getByLabel('Email', { exact: true }).focus();
     await page.keyboard.press('Escape');
     await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
     expect(await page.evaluate('document.activeElement?.id')).to.equal('open');

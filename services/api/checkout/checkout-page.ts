@@ -151,7 +151,7 @@ function rememberedCard(): string {
 <div id="code-step" hidden>
 <p id="code-sent" class="hint" aria-live="polite"></p>
 <p id="test-code" class="test-code" hidden></p>
-<label for="code">Code from the email</label>
+<label for="code">One-time code</label>
 <div class="code-row">
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-invalid="false" aria-describedby="code-error">
 <button id="confirm-code" class="secondary" type="button">Confirm</button>
