@@ -39,11 +39,26 @@ function toPage(message: CheckoutToPage, origin: string | null): void {
   if (origin && window.parent !== window) window.parent.postMessage(message, origin);
 }
 
+/** Height the issuer's challenge page needs (it opens over this page, inside this frame). */
+const CHALLENGE_HEIGHT = 600;
+
 /** The frame fits its content: the merchant's page sizes the dialog from it. */
 function reportHeight(origin: string | null): void {
-  const send = () =>
-    toPage({ source: 'shift4-checkout', type: 'resize', height: document.body.getBoundingClientRect().height }, origin);
+  const send = () => {
+    const challengeOpen = document.querySelector('[data-shift4-overlay]') !== null;
+    const content = document.body.getBoundingClientRect().height;
+    toPage(
+      {
+        source: 'shift4-checkout',
+        type: 'resize',
+        height: challengeOpen ? Math.max(content, CHALLENGE_HEIGHT) : content,
+      },
+      origin,
+    );
+  };
   new ResizeObserver(send).observe(document.body);
+  // The challenge dialog is fixed over the page and does not change its height: it is watched apart.
+  new MutationObserver(send).observe(document.body, { childList: true });
   send();
 }
 
