@@ -25,6 +25,8 @@ export const DIFFERENT_PARAMETERS_MESSAGE = 'Idempotent key used for request wit
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** Headers the answer needs besides the usual ones (e.g. Retry-After of a 503). */
+  headers?: Record<string, string>;
 }
 
 export interface IdempotencyRecord extends Document {

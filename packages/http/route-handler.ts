@@ -119,8 +119,8 @@ async function executeRoute(
     if (file) ctx.file = file;
     return { status: 200, body: await readingAsOf(asOf, () => route.handler(ctx)) };
   } catch (error) {
-    const { status, body } = errorResponse(error, logger);
-    return { status, body };
+    const { status, body, headers } = errorResponse(error, logger);
+    return Object.keys(headers).length > 0 ? { status, body, headers } : { status, body };
   }
 }
 
@@ -151,7 +151,7 @@ export function send(res: Response, response: StoredResponse, headers: Record<st
   // without its content negotiation helpers, which showed in profiles of every answer.
   const json = JSON.stringify(response.body) ?? '';
   res.statusCode = response.status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries({ ...response.headers, ...headers })) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(json);
