@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import express from 'express';
+import { Jimp } from 'jimp';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
-import type { Charge } from '../support/payments.ts';
+import { createOtherAccount, type Charge } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
 import { createPlan } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -295,30 +297,54 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
-  it('cross-sale offers: listed after the payment, bought with "Buy", the outcome shown per offer', async () => {
-    const offer = (
+  it("cross-sale offers: the merchant's own and a partner's are listed after the payment and bought with Buy", async () => {
+    const image = await new Jimp({ width: 247, height: 156, color: 0x2563ebff }).getBuffer('image/png');
+    const ownOffer = (
       await api.post<{ id: string }>('/cross-sale-offers', {
         json: {
-          charge: { amount: 499, currency: 'EUR' },
-          template: 'text_only',
-          title: 'Extended warranty',
-          description: 'Two more years of cover',
-          companyName: 'Warranty Partner Ltd',
-          companyLocation: 'GB',
-          termsAndConditionsUrl: 'https://example.com/warranty-terms',
+          charge: { amount: 300, currency: 'EUR' },
+          template: 'image_and_text',
+          imageData: image.toString('base64'),
+          title: 'Gift wrapping',
+          description: 'Wrapped by hand, with a card',
         },
       })
     ).body;
+    // A partner account offers insurance to the merchant; the merchant puts it on its partner list.
+    const partner = await createOtherAccount(api, service.dataDir, 'Warranty Partner');
+    const partnerOffer = await partner.api.post<{ id: string }>('/cross-sale-offers', {
+      json: {
+        charge: { amount: 499, currency: 'EUR' },
+        template: 'text_only',
+        title: 'Extended warranty',
+        description: 'Two more years of cover',
+        companyName: 'Warranty Partner Ltd',
+        companyLocation: 'GB',
+        termsAndConditionsUrl: 'https://example.com/warranty-terms',
+        partnerIds: [keys.id],
+      },
+    });
+    expect(partnerOffer.status, JSON.stringify(partnerOffer.body)).to.equal(200);
+    const added = await runCli(['accounts', 'partners', 'add', keys.id, partner.keys.id], service.dataDir);
+    expect(added.code, added.stderr).to.equal(0);
+
     const { page, checkout } = await openCheckout(
-      { charge: { amount: 1000, currency: 'EUR' }, crossSaleOfferIds: [offer.id] },
+      { charge: { amount: 1000, currency: 'EUR' }, crossSaleOfferIds: [ownOffer.id, partnerOffer.body.id] },
       { email: 'ada@example.com' },
     );
     await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).waitFor();
+    // Offers show only once the main payment succeeded.
+    expect(await checkout.getByRole('heading', { name: 'You may also like' }).isVisible()).to.equal(false);
     await typeCard(page, checkout, '4242424242424242');
     await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
-    await callbackResult(page);
+    const paid = await callbackResult(page);
     await successShown(checkout);
-    const item = checkout.locator(`.offer[data-offer-id="${offer.id}"]`);
+
+    const own = checkout.locator(`.offer[data-offer-id="${ownOffer.id}"]`);
+    expect(
+      await own.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).to.equal(247);
+    const item = checkout.locator(`.offer[data-offer-id="${partnerOffer.body.id}"]`);
     expect(await item.textContent())
       .to.include('Extended warranty')
       .and.include('Two more years of cover')
@@ -328,12 +354,18 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
       'https://example.com/warranty-terms',
     );
     await page.screenshot({ path: join(shots, 'checkout-offers.png') });
+
     await item.getByRole('button', { name: 'Buy for 4.99 EUR' }).click();
     await item.locator('.offer-outcome[data-status=bought]').waitFor();
     expect(await item.locator('.offer-outcome').textContent()).to.equal('Bought: 4.99 EUR paid.');
+    expect(await item.getByRole('button').count()).to.equal(0);
     await page.screenshot({ path: join(shots, 'checkout-offer-bought.png') });
-    const charges = (await api.get<{ list: Charge[] }>('/charges', { query: { limit: '5' } })).body.list;
-    expect(charges.some((charge) => charge.amount === 499 && charge.status === 'successful')).to.equal(true);
+
+    // The offer's charge is the partner's, on the card the payer just used.
+    const charges = (await partner.api.get<{ list: Charge[] }>('/charges')).body.list;
+    const bought = charges.find((charge) => charge.amount === 499);
+    expect(bought).to.include({ status: 'successful', currency: 'EUR' });
+    expect(bought!.card.last4).to.equal(paid.charge!.card.last4);
     await page.close();
   });
 
