@@ -341,9 +341,12 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await successShown(checkout);
 
     const own = checkout.locator(`.offer[data-offer-id="${ownOffer.id}"]`);
-    expect(
-      await own.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-    ).to.equal(247);
+    // The image is the service's (the page's policy allows no other), and it loads.
+    const loaded = await own.locator('img').evaluate((element) => {
+      const img = element as unknown as { decode(): Promise<void>; naturalWidth: number };
+      return img.decode().then(() => img.naturalWidth);
+    });
+    expect(loaded).to.equal(247);
     const item = checkout.locator(`.offer[data-offer-id="${partnerOffer.body.id}"]`);
     expect(await item.textContent())
       .to.include('Extended warranty')
