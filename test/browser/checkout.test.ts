@@ -402,6 +402,15 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).waitFor();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(shots, 'checkout-phone.png') });
+    // Tab stays in the dialog: Shift+Tab from the first input reaches the close button, Tab past
+    // the last element of checkout comes back to it.
+    await checkout.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).to.equal('Close checkout');
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).to.equal('Close checkout');
+
     // Escape closes from the page's own inputs and from inside a card field's frame.
     await checkout.getByLabel('Email', { exact: true }).focus();
     await page.keyboard.press('Escape');
