@@ -24,7 +24,15 @@ export interface AccountDoc {
   name: string;
   settings: AccountSettings;
   keys: { keyId: string; kind: KeyKind; mode: Mode; last4: string }[];
+  /**
+   * Accounts whose visible cross-sale offers this account may use (its partner list, in the
+   * order added). Absent from documents written before partner lists existed: read as empty.
+   */
+  partnerIds?: string[];
 }
+
+/** An account's partner list as its document holds it. */
+export const partnerIdsOf = (account: AccountDoc | null): string[] => account?.partnerIds ?? [];
 
 export const accountsCollection = readModelCollection<AccountDoc>('accounts');
 export const apiKeysCollection = readModelCollection<ApiKeyDoc>('api_keys');
@@ -43,6 +51,7 @@ export const accountsProjection = eventProjection<AccountEvent>({
         name: event.data.name,
         settings: { ...event.data.settings },
         keys: event.data.keys.map(({ keyId, kind, mode, last4 }) => ({ keyId, kind, mode, last4 })),
+        partnerIds: [],
       });
       for (const key of event.data.keys) {
         tx.put(apiKeysCollection, {
@@ -61,6 +70,20 @@ export const accountsProjection = eventProjection<AccountEvent>({
     async AccountSettingsChanged(event, tx) {
       const account = await tx.get(accountsCollection, event.data.accountId);
       if (account) tx.put(accountsCollection, { ...account, settings: { ...event.data.settings } });
+    },
+    async AccountPartnerAdded(event, tx) {
+      const account = await tx.get(accountsCollection, event.data.accountId);
+      const partnerIds = partnerIdsOf(account);
+      if (account && !partnerIds.includes(event.data.partnerId))
+        tx.put(accountsCollection, { ...account, partnerIds: [...partnerIds, event.data.partnerId] });
+    },
+    async AccountPartnerRemoved(event, tx) {
+      const account = await tx.get(accountsCollection, event.data.accountId);
+      if (account)
+        tx.put(accountsCollection, {
+          ...account,
+          partnerIds: partnerIdsOf(account).filter((id) => id !== event.data.partnerId),
+        });
     },
   },
 });

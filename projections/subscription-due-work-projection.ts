@@ -102,6 +102,8 @@ export const subscriptionDueWorkProjection = eventProjection<SubscriptionEvent |
     SubscriptionPaymentFailed: scheduleAfter,
     SubscriptionCancellationScheduled: scheduleAfter,
     SubscriptionCanceled: scheduleAfter,
+    // Changes nothing due, but keeps the state the next steps are computed from whole.
+    SubscriptionCrossSaleChargeAdded: scheduleAfter,
     async ChargeCaptured(event, tx) {
       const { chargeId } = event.data;
       if (await tx.get(subscriptionCapturesCollection, chargeId)) tx.delete(subscriptionCapturesCollection, chargeId);

@@ -5,7 +5,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
 
 /** Account events live in test mode by convention (see createAccount): one stream serves both modes. */
-const accountTenant = (accountId: string): Tenant => ({ accountId, mode: 'test' });
+export const accountTenant = (accountId: string): Tenant => ({ accountId, mode: 'test' });
 
 /** Changes an account's settings (operators' CLI); answers the settings in force afterwards. */
 export async function changeAccountSettings(

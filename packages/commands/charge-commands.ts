@@ -10,6 +10,7 @@ import {
   type ChargeAttempt,
   type ChargeFailure,
   type ChargeType,
+  type CrossSaleOrigin,
   type FraudStatus,
   type Shipping,
   type ThreeDSecureResult,
@@ -52,6 +53,8 @@ export interface CreateChargeInput {
   subscriptionId?: string;
   /** Set by subscriptions: the id recorded before charging, so that a retried charge is recognised. */
   chargeId?: string;
+  /** Set for a charge made by buying a cross-sale offer: where it came from. */
+  crossSale?: CrossSaleOrigin;
 }
 
 export interface UpdateChargeInput {
@@ -123,6 +126,7 @@ export class ChargeCommands {
       merchantAccountId: input.merchantAccountId ?? null,
       metadata: input.metadata ?? {},
       networkTransactionId: null,
+      ...(input.crossSale ? { crossSale: input.crossSale } : {}),
     };
 
     let failure: ChargeFailure | null = unsupported(attempt, await this.deps.accountSettings(context.accountId));
@@ -176,6 +180,15 @@ export class ChargeCommands {
     // A successful charge with a new card for a customer saves the card as the default (spec).
     if (customerId !== null && resolved.source !== null)
       return this.saveChargeCard(recorded, { ...attempt, customerId }, resolved.source, context);
+    return recorded;
+  }
+
+  /** A charge recorded earlier, answered as its creation was: the charge, or its decline; null when none. */
+  async recordedOutcome(chargeId: string, tenant: Tenant): Promise<CommandOutcome | null> {
+    const { state, events } = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), tenant);
+    if (state.status === 'none') return null;
+    const recorded = { id: chargeId, position: events.at(-1)?.position ?? null };
+    if (state.failure) throw declined(recorded, state.failure);
     return recorded;
   }
 

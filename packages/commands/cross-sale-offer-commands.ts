@@ -9,10 +9,69 @@ import {
   type OfferTemplate,
   type OfferTerms,
 } from '../domain/cross-sale-offer/cross-sale-offer-events.ts';
+import type { CheckoutOfferView } from '../checkout/checkout-view.ts';
+import { chargeDecider } from '../domain/charge/charge-decider.ts';
+import { chargeResource, chargeStream } from '../domain/charge/charge-events.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
+import { subscriptionDecider } from '../domain/subscription/subscription-decider.ts';
+import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
+import type { Mode } from '../domain/mode.ts';
+import { derivedId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import { createdObjectId, type CommandContext } from './command-context.ts';
+import type { CardDetailsInput, CardIntake } from './card-intake.ts';
+import type { CardSources } from './card-sources.ts';
+import type { ChargeCommands } from './charge-commands.ts';
+import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import { KeyedLock } from './keyed-lock.ts';
 import type { OfferImages } from './offer-image.ts';
+
+/** Which offers an account may use in its checkout (the read side answers it). */
+export interface UsableOffers {
+  /**
+   * The account's own offers and its partners' offers visible to it, not deleted, newest first;
+   * with `offerIds`, those, in that order, or an `invalid_request` naming `parameter` and the
+   * first id that is not usable.
+   */
+  usableBy(accountId: string, mode: Mode, offerIds?: string[], parameter?: string): Promise<CheckoutOfferView[]>;
+}
+
+export interface CrossSaleOfferCommandsDeps {
+  aggregates: AggregateStore;
+  images: OfferImages;
+  usableOffers: UsableOffers;
+  /** Whether an account exists (offers' `partnerIds` must name existing accounts). */
+  accountExists: (accountId: string) => Promise<boolean>;
+  charges: ChargeCommands;
+  cardSources: CardSources;
+  intake: CardIntake;
+}
+
+/** Buying a cross-sale offer in a merchant's checkout, after its main transaction succeeded. */
+export interface CrossSalePurchaseInput {
+  offerId: string;
+  /** The merchant whose checkout sells the offer, and its main charge or subscription. */
+  merchant: { accountId: string; mode: Mode; chargeId: string | null; subscriptionId: string | null };
+  /** A card saved on a customer of the merchant's account: the one of the main transaction. */
+  card: { customerId: string; cardId: string };
+  email: string | null;
+  /** The same key (for the same merchant, mode and offer) answers the same charge: never two. */
+  purchaseKey: string;
+}
+
+export interface CrossSalePurchaseContext {
+  requestId: string;
+  actor: string;
+  now: () => Date;
+}
+
+export interface CrossSalePurchase {
+  /** The offer owner's account, where the charge is. */
+  accountId: string;
+  chargeId: string;
+  /** Log position of the purchase's last event: read models show it once they reach it. */
+  position: number | null;
+}
 
 export interface CreateCrossSaleOfferInput {
   charge: { amount: number; currency: string; capture?: boolean };
@@ -32,17 +91,25 @@ export type UpdateCrossSaleOfferInput = Partial<Omit<CreateCrossSaleOfferInput, 
   charge?: Partial<CreateCrossSaleOfferInput['charge']>;
 };
 
-/** Cross-sale offers: one stream per offer, soft-deleted like plans. */
+/**
+ * Cross-sale offers: one stream per offer, soft-deleted like plans; and their purchase in a
+ * merchant's checkout, which charges the offer owner's account (`docs/api.md`, "Cross-sale offers").
+ */
 export class CrossSaleOfferCommands {
-  constructor(
-    private readonly aggregates: AggregateStore,
-    private readonly images: OfferImages,
-  ) {}
+  private readonly aggregates: AggregateStore;
+  private readonly images: OfferImages;
+  private readonly purchases = new KeyedLock();
+
+  constructor(private readonly deps: CrossSaleOfferCommandsDeps) {
+    this.aggregates = deps.aggregates;
+    this.images = deps.images;
+  }
 
   async create(input: CreateCrossSaleOfferInput, context: CommandContext): Promise<CommandOutcome> {
     const offerId = createdObjectId(crossSaleOfferResource, context);
     const earlier = await this.aggregates.createdEarlier(crossSaleOfferStream(offerId), context);
     if (earlier !== undefined) return { id: offerId, position: earlier };
+    await this.requireExistingPartners(input.partnerIds);
     const terms: OfferTerms = {
       charge: { amount: input.charge.amount, currency: input.charge.currency, capture: input.charge.capture ?? true },
       template: input.template,
@@ -59,6 +126,7 @@ export class CrossSaleOfferCommands {
   }
 
   async update(offerId: string, input: UpdateCrossSaleOfferInput, context: CommandContext): Promise<CommandOutcome> {
+    await this.requireExistingPartners(input.partnerIds);
     const { imageData, ...rest } = input;
     const changes: OfferChanges = { ...rest };
     if (imageData !== undefined) changes.imageId = await this.images.store(imageData, context);
@@ -67,6 +135,150 @@ export class CrossSaleOfferCommands {
 
   delete(offerId: string, context: CommandContext): Promise<CommandOutcome> {
     return this.run(offerId, { type: 'DeleteCrossSaleOffer', offerId }, context);
+  }
+
+  /**
+   * Offers the account may use in its checkout: its own, and those of the accounts on its partner
+   * list that are visible to it, not deleted. With `offerIds`, exactly those, in that order; an id
+   * that is not usable is a 400 `invalid_request` with `param: 'crossSaleOfferIds'`.
+   */
+  availableTo(accountId: string, mode: Mode, offerIds?: string[]): Promise<CheckoutOfferView[]> {
+    return this.deps.usableOffers.usableBy(accountId, mode, offerIds);
+  }
+
+  /**
+   * Buys an offer for the payer of a merchant's checkout: a charge on the offer owner's account
+   * (same mode) for the offer's amount, currency and capture, with the card of the main
+   * transaction, without a CVC. The number goes from the merchant's vault entry through the normal
+   * card intake of the owner's charge, nowhere else. The owner's charge records where it came from
+   * (`crossSale`); the merchant's main charge lists it (`CrossSaleChargeAdded`, CHARGE_UPDATED).
+   * The same purchase key answers the same charge, also when run twice at once. A declined charge
+   * is recorded and thrown as `PaymentDeclined`, as by `charges.create`.
+   */
+  async purchase(input: CrossSalePurchaseInput, context: CrossSalePurchaseContext): Promise<CrossSalePurchase> {
+    const { merchant } = input;
+    const [offer] = await this.deps.usableOffers.usableBy(
+      merchant.accountId,
+      merchant.mode,
+      [input.offerId],
+      'offerId',
+    );
+    const owner: Tenant = { accountId: offer!.accountId, mode: merchant.mode };
+    const { state: terms } = await this.aggregates.load(
+      crossSaleOfferDecider,
+      crossSaleOfferStream(input.offerId),
+      owner,
+    );
+    if (terms.status !== 'active')
+      throw new InvalidRequestError(`Invalid parameter: offerId '${input.offerId}' cannot be bought`, 'offerId');
+    if (merchant.chargeId !== null) {
+      const main = await this.aggregates.load(chargeDecider, chargeStream(merchant.chargeId), merchant);
+      if (main.state.status !== 'successful')
+        throw new InvalidRequestError(
+          `Invalid parameter: merchant.chargeId '${merchant.chargeId}' is not a successful charge of the merchant`,
+          'merchant.chargeId',
+        );
+    }
+    if (merchant.chargeId === null && merchant.subscriptionId !== null) {
+      const stream = subscriptionStream(merchant.subscriptionId);
+      const main = await this.aggregates.load(subscriptionDecider, stream, merchant);
+      if (main.state.status === 'none')
+        throw new InvalidRequestError(
+          `Invalid parameter: merchant.subscriptionId '${merchant.subscriptionId}' is not a subscription of the merchant`,
+          'merchant.subscriptionId',
+        );
+    }
+    // One charge per purchase, whichever run of it gets here first.
+    const seed = ['crossSale', merchant.accountId, merchant.mode, input.offerId, input.purchaseKey].join('\n');
+    const chargeId = derivedId(chargeResource, seed, 'crossSaleCharge');
+    const ownerContext: CommandContext = { ...context, ...owner, requestToken: seed };
+    return this.purchases.run(chargeId, async () => {
+      const charged =
+        (await this.deps.charges.recordedOutcome(chargeId, owner)) ??
+        (await this.deps.charges.create(
+          {
+            chargeId,
+            amount: terms.charge.amount,
+            currency: terms.charge.currency,
+            captured: terms.charge.capture,
+            description: terms.title,
+            card: await this.mainTransactionCard(input),
+            ...(input.email !== null ? { billing: { email: input.email } } : {}),
+            crossSale: {
+              offerId: input.offerId,
+              merchantAccountId: merchant.accountId,
+              merchantChargeId: merchant.chargeId,
+              merchantSubscriptionId: merchant.subscriptionId,
+            },
+          },
+          ownerContext,
+        ));
+      const informed = await this.informMerchant(input, { accountId: owner.accountId, chargeId }, context);
+      return { accountId: owner.accountId, chargeId, position: informed ?? charged.position };
+    });
+  }
+
+  /** The saved card of the main transaction, as card details for the owner's card intake (no CVC). */
+  private async mainTransactionCard(input: CrossSalePurchaseInput): Promise<CardDetailsInput> {
+    const tenant = { accountId: input.merchant.accountId, mode: input.merchant.mode };
+    const customer = await this.deps.cardSources.liveCustomer(input.card.customerId, tenant);
+    const saved = customer.cards.find((card) => card.cardId === input.card.cardId && !card.deleted);
+    if (!saved)
+      throw new InvalidRequestError(
+        `Invalid parameter: card '${input.card.cardId}' is not a card of customer '${input.card.customerId}'`,
+        'card',
+      );
+    const { card } = saved;
+    return {
+      number: await this.deps.intake.revealNumber(card),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      cardholderName: card.cardholderName,
+      addressLine1: card.addressLine1,
+      addressLine2: card.addressLine2,
+      addressCity: card.addressCity,
+      addressState: card.addressState,
+      addressZip: card.addressZip,
+      addressCountry: card.addressCountry,
+      fraudCheckData: card.fraudCheckData,
+    };
+  }
+
+  /**
+   * The merchant's main charge lists the cross-sale charge, or without one (a trial) its
+   * subscription does; answers the position of that event.
+   */
+  private async informMerchant(
+    input: CrossSalePurchaseInput,
+    charge: { accountId: string; chargeId: string },
+    context: CrossSalePurchaseContext,
+  ): Promise<number | null> {
+    const { merchant } = input;
+    const crossSaleCharge = { ...charge, offerId: input.offerId };
+    const merchantContext = { ...context, accountId: merchant.accountId, mode: merchant.mode };
+    if (merchant.chargeId !== null) {
+      const { chargeId } = merchant;
+      const command = { type: 'AddCrossSaleCharge' as const, chargeId, crossSaleCharge };
+      return (await this.aggregates.execute(chargeDecider, chargeStream(chargeId), command, merchantContext)).position;
+    }
+    if (merchant.subscriptionId !== null) {
+      const { subscriptionId } = merchant;
+      const command = { type: 'AddCrossSaleCharge' as const, subscriptionId, crossSaleCharge };
+      const stream = subscriptionStream(subscriptionId);
+      return (await this.aggregates.execute(subscriptionDecider, stream, command, merchantContext)).position;
+    }
+    return null;
+  }
+
+  /** Offers' `partnerIds` must name existing accounts. */
+  private async requireExistingPartners(partnerIds: string[] | undefined): Promise<void> {
+    for (const [index, partnerId] of (partnerIds ?? []).entries()) {
+      if (!(await this.deps.accountExists(partnerId)))
+        throw new InvalidRequestError(
+          `Invalid parameter: partnerIds[${index}]: account '${partnerId}' does not exist`,
+          'partnerIds',
+        );
+    }
   }
 
   private async run(offerId: string, command: CrossSaleOfferCommand, context: CommandContext): Promise<CommandOutcome> {

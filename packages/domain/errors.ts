@@ -28,9 +28,15 @@ export type CardErrorCode =
 /** A refusal the client is told about; the HTTP layer maps each subclass to its status and type. */
 export abstract class DomainError extends Error {}
 
-/** The request cannot be carried out as asked: HTTP 400 `invalid_request`. */
+/**
+ * The request cannot be carried out as asked: HTTP 400 `invalid_request`; `param` names the
+ * parameter at fault when one is (answered as the envelope's `param`).
+ */
 export class InvalidRequestError extends DomainError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly param?: string,
+  ) {
     super(message);
     this.name = 'InvalidRequestError';
   }

@@ -10,6 +10,8 @@ export type ErrorType = 'invalid_request' | 'card_error' | 'gateway_error' | 'ra
 export interface ErrorBody {
   type: ErrorType;
   message: string;
+  /** The parameter at fault, when the service knows which one. */
+  param?: string;
   /** Card errors only. */
   code?: string;
   chargeId?: string;
@@ -55,7 +57,10 @@ export const CONTENDED_OBJECT_MESSAGE = 'The object is being changed by other re
 export function errorResponse(error: unknown, logger: Logger): ErrorResponse {
   if (error instanceof HttpError)
     return envelope(error.status, { type: error.type, message: error.message }, error.headers);
-  if (error instanceof InvalidRequestError) return envelope(400, { type: 'invalid_request', message: error.message });
+  if (error instanceof InvalidRequestError) {
+    const param = error.param === undefined ? {} : { param: error.param };
+    return envelope(400, { type: 'invalid_request', message: error.message, ...param });
+  }
   if (error instanceof NotFoundError) return envelope(404, { type: 'invalid_request', message: error.message });
   if (error instanceof CursorNotFoundError) {
     return envelope(400, {
@@ -92,6 +97,7 @@ export const errorEnvelopeSchema = z
     error: z.object({
       type: z.enum(['invalid_request', 'card_error', 'gateway_error', 'rate_limit_error']),
       message: z.string().meta({ description: 'Human-readable; do not parse it, it may change.' }),
+      param: z.string().optional().meta({ description: 'The parameter at fault, when the service knows which one.' }),
       code: z.string().optional().meta({ description: 'Card errors only: why card processing failed.' }),
       chargeId: z.string().optional().meta({ description: 'Set when the request resulted in a declined charge.' }),
       issuerDeclineCode: z.string().optional().meta({ description: 'Set when the card issuer declined.' }),

@@ -39,6 +39,8 @@ export const chargeReadSide = {
       RefundRequested: [],
       RefundSettled: (event) => (event.data.status === 'successful' ? ['CHARGE_REFUNDED'] : ['CHARGE_UPDATED']),
       RefundUpdated: ['CHARGE_UPDATED'],
+      // The merchant's main charge lists the cross-sale charges made on partners' accounts after it.
+      CrossSaleChargeAdded: ['CHARGE_UPDATED'],
       // Disputes: `data` is the charge, with `disputed: true` and its `dispute` (docs/disputes.md).
       DisputeOpened: ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN'],
       DisputeEvidenceSubmitted: ['CHARGE_DISPUTE_UPDATED'],

@@ -37,6 +37,7 @@ export const subscriptionReadSide = {
       SubscriptionPaymentSucceeded: paymentOutcome,
       SubscriptionPaymentFailed: paymentOutcome,
       SubscriptionCancellationScheduled: ['CUSTOMER_SUBSCRIPTION_UPDATED'],
+      SubscriptionCrossSaleChargeAdded: ['CUSTOMER_SUBSCRIPTION_UPDATED'],
       SubscriptionCanceled: ['CUSTOMER_SUBSCRIPTION_DELETED'],
     },
   ),

@@ -5,6 +5,8 @@ import type {
   ChargeFailure,
   ChargeSucceeded,
   ChargeType,
+  CrossSaleChargeReference,
+  CrossSaleOrigin,
 } from '../../packages/domain/charge/charge-events.ts';
 import type { DisputeEvent } from '../../packages/domain/charge/dispute-events.ts';
 import type { NetworkOutcomesExpected } from '../../packages/domain/charge/network-outcome-events.ts';
@@ -68,6 +70,10 @@ export interface ChargeObject {
   avsCheck: ChargeAttempt['avsCheck'];
   merchantAccountId: string | null;
   metadata: Metadata;
+  /** Charges made by buying a cross-sale offer only: the offer and the merchant that sold it. */
+  crossSale?: CrossSaleOrigin;
+  /** Main charges of a checkout after which cross-sale offers were bought: the charges made for them. */
+  crossSaleCharges?: CrossSaleChargeReference[];
   /** Failed charges only. */
   failureCode?: ChargeFailure['failureCode'];
   failureMessage?: string;
@@ -131,6 +137,7 @@ function attempted(event: ProjectedEvent<ChargeSucceeded | ChargeFailed>, failur
     avsCheck: data.avsCheck,
     merchantAccountId: data.merchantAccountId,
     metadata: data.metadata,
+    ...(data.crossSale ? { crossSale: data.crossSale } : {}),
     ...(failure
       ? {
           failureCode: failure.failureCode,
@@ -185,6 +192,8 @@ export const chargeView = objectView<ChargeDoc, ChargeViewEvent>({
     DisputeWon: disputeChanged,
     DisputeLost: disputeChanged,
     FraudWarningReceived: (current, event) => current && { ...current, fraudDetails: event.data.fraudDetails },
+    CrossSaleChargeAdded: (current, event) =>
+      current && { ...current, crossSaleCharges: [...(current.crossSaleCharges ?? []), event.data.crossSaleCharge] },
   },
 });
 

@@ -10,6 +10,8 @@ export interface CrossSaleOfferObject extends Omit<OfferTerms, 'imageId'> {
   id: string;
   created: number;
   objectType: 'crossSaleOffer';
+  /** The account that made the offer (the caller's own, or a partner's). */
+  accountId: string;
   /** Where GET serves the image, or null without one. */
   imageUrl: string | null;
   deleted?: true;
@@ -38,6 +40,7 @@ export const crossSaleOfferView = objectView<CrossSaleOfferDoc, CrossSaleOfferEv
         id: offerId,
         created: occurredAtSeconds(event),
         objectType: 'crossSaleOffer',
+        accountId: event.metadata.accountId,
         charge: terms.charge,
         template: terms.template,
         title: terms.title,

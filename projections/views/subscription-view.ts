@@ -1,3 +1,4 @@
+import type { CrossSaleChargeReference } from '../../packages/domain/charge/charge-events.ts';
 import type { SubscriptionEvent, SubscriptionStatus } from '../../packages/domain/subscription/subscription-events.ts';
 import {
   evolveSubscription,
@@ -21,6 +22,8 @@ export interface SubscriptionObject extends Omit<
   created: number;
   objectType: 'subscription';
   status: SubscriptionStatus;
+  /** Cross-sale charges of the checkout that created it, when that checkout made no charge of its own. */
+  crossSaleCharges?: CrossSaleChargeReference[];
   /** Present once canceled, as on soft-deleted objects. */
   deleted?: true;
 }
@@ -64,6 +67,7 @@ function evolved(current: SubscriptionDoc | null, event: ProjectedEvent<Subscrip
     ...(state.billing ? { billing: state.billing } : {}),
     merchantAccountId: state.merchantAccountId,
     metadata: state.metadata,
+    ...(state.crossSaleCharges ? { crossSaleCharges: state.crossSaleCharges } : {}),
     ...(state.status === 'canceled' ? { deleted: true as const } : {}),
     ...scope,
     _deleted: state.status === 'canceled',
@@ -85,5 +89,6 @@ export const subscriptionView = objectView<SubscriptionDoc, SubscriptionEvent>({
     SubscriptionPaymentFailed: evolved,
     SubscriptionCancellationScheduled: evolved,
     SubscriptionCanceled: evolved,
+    SubscriptionCrossSaleChargeAdded: evolved,
   },
 });

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { createAccount } from '../../packages/commands/account-commands.ts';
 import { changeAccountSettings } from '../../packages/commands/account-settings.ts';
+import { accountPartners, changeAccountPartners } from '../../packages/commands/account-partners.ts';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { checkoutRequestSchema } from '../../packages/checkout/checkout-request-schema.ts';
 import { validateParameters } from '../../packages/http/validation.ts';
@@ -71,6 +72,48 @@ accounts
       if (options.json) console.log(JSON.stringify(settings));
       else for (const line of describeSettings(settings)) console.log(line);
     }),
+  );
+
+const partners = accounts
+  .command('partners')
+  .description(
+    "An account's partner list: the accounts whose cross-sale offers visible to it the account may use (not the other way round)",
+  );
+const printPartners = (accountId: string, partnerIds: string[], json: boolean | undefined) => {
+  if (json) console.log(JSON.stringify({ accountId, partnerIds }));
+  else for (const partnerId of partnerIds) console.log(partnerId);
+};
+for (const change of ['add', 'remove'] as const) {
+  partners
+    .command(change)
+    .description(
+      change === 'add'
+        ? "Put an existing account on the account's partner list; prints the list afterwards"
+        : "Take an account off the account's partner list; prints the list afterwards",
+    )
+    .argument('<accountId>', 'account whose list changes (acct_…)')
+    .argument('<partnerId>', 'partner account (acct_…)')
+    .option('--json', 'print { accountId, partnerIds } as JSON')
+    .action((accountId: string, partnerId: string, options: { json?: boolean }) =>
+      withPlatform(async (platform) => {
+        const partnerIds = await changeAccountPartners(platform.aggregates, change, accountId, partnerId, {
+          actor: 'system:cli',
+          requestId: newId('req'),
+          now: () => new Date(),
+        });
+        printPartners(accountId, partnerIds, options.json);
+      }),
+    );
+}
+partners
+  .command('list')
+  .description("Print the account's partner list, one account id a line, in the order added")
+  .argument('<accountId>', 'account id (acct_…)')
+  .option('--json', 'print { accountId, partnerIds } as JSON')
+  .action((accountId: string, options: { json?: boolean }) =>
+    withPlatform(async (platform) =>
+      printPartners(accountId, await accountPartners(platform.aggregates, accountId), options.json),
+    ),
   );
 
 const projections = program.command('projections').description('Read models built from the event log');

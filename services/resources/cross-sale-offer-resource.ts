@@ -4,6 +4,8 @@ import { OfferImages } from '../../packages/commands/offer-image.ts';
 import { crossSaleOfferReadSide } from '../../projections/resources/cross-sale-offer-read-side.ts';
 import { crossSaleOfferRoutes } from '../api/routes/cross-sale-offer-routes.ts';
 import { crossSaleOfferSchema } from '../api/schemas/cross-sale-offer-schemas.ts';
+import { accountExists } from '../../packages/commands/account-partners.ts';
+import { CrossSaleOfferVisibility } from '../api/cross-sale-offer-visibility.ts';
 import { resourceModule } from './resource-module.ts';
 
 declare module '../commands.ts' {
@@ -11,6 +13,8 @@ declare module '../commands.ts' {
     readonly crossSaleOffers: CrossSaleOfferCommands;
     /** Cross-sale offer images (operational state, not events). */
     readonly offerImages: OfferImages;
+    /** Which offers an account sees: its own and its partners' visible ones (read side). */
+    readonly crossSaleOfferVisibility: CrossSaleOfferVisibility;
   }
 }
 
@@ -18,7 +22,17 @@ export const crossSaleOfferModule = resourceModule({
   identity: crossSaleOfferResource,
   readSide: crossSaleOfferReadSide,
   commands: {
-    crossSaleOffers: (wiring) => new CrossSaleOfferCommands(wiring.aggregates, wiring.commands.offerImages),
+    crossSaleOffers: (wiring) =>
+      new CrossSaleOfferCommands({
+        aggregates: wiring.aggregates,
+        images: wiring.commands.offerImages,
+        usableOffers: wiring.commands.crossSaleOfferVisibility,
+        accountExists: (accountId) => accountExists(wiring.aggregates, accountId),
+        charges: wiring.commands.charges,
+        cardSources: wiring.commands.cardSources,
+        intake: wiring.intake,
+      }),
+    crossSaleOfferVisibility: (wiring) => new CrossSaleOfferVisibility(wiring.readModels),
     offerImages: (wiring) => new OfferImages(wiring.stateStore.collection('images')),
   },
   routes: crossSaleOfferRoutes,

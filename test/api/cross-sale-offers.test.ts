@@ -7,6 +7,7 @@ import { useService } from '../support/use-service.ts';
 interface Offer {
   id: string;
   objectType: string;
+  accountId: string;
   charge: { amount: number; currency: string; capture: boolean };
   template: string;
   title: string;
@@ -35,7 +36,13 @@ const textOffer = (extra: Record<string, unknown> = {}) => ({
 
 describe('cross-sale offers over HTTP', function () {
   this.timeout(60_000);
-  const { api, service } = useService();
+  const { api, service, keys } = useService();
+  /** Accounts an offer's partnerIds may name: they must exist. */
+  const partners: string[] = [];
+  before(async () => {
+    for (const name of ['Partner one', 'Partner two'])
+      partners.push((await createOtherAccount(api, service.dataDir, name)).keys.id);
+  });
 
   async function create(json: Record<string, unknown>): Promise<Offer> {
     const response = await api.post<Offer>('/cross-sale-offers', { json });
@@ -54,11 +61,12 @@ describe('cross-sale offers over HTTP', function () {
       companyLocation: 'pl',
       termsAndConditionsUrl: 'https://example.com/terms',
       visibleForAllPartners: true,
-      partnerIds: ['acct_partner1'],
+      partnerIds: [partners[0]],
     });
     expect(offer.id).to.match(/^cso_[A-Za-z0-9]{24}$/);
     expect(offer).to.deep.include({
       objectType: 'crossSaleOffer',
+      accountId: keys.id,
       charge: { amount: 2500, currency: 'USD', capture: false },
       template: 'image_and_text',
       title: 'Gift wrap',
@@ -67,7 +75,7 @@ describe('cross-sale offers over HTTP', function () {
       companyLocation: 'PL',
       termsAndConditionsUrl: 'https://example.com/terms',
       visibleForAllPartners: true,
-      partnerIds: ['acct_partner1'],
+      partnerIds: [partners[0]],
     });
     expect(offer.imageUrl).to.match(/^\/cross-sale-offers\/images\/img_[A-Za-z0-9]{24}\.png$/);
     expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body).to.deep.equal(offer);
@@ -113,8 +121,8 @@ describe('cross-sale offers over HTTP', function () {
         'charge[currency]': 'GBP',
         template: 'text_only',
         title: 'Insurance',
-        'partnerIds[0]': 'acct_a',
-        'partnerIds[1]': 'acct_b',
+        'partnerIds[0]': partners[0]!,
+        'partnerIds[1]': partners[1]!,
       },
     });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
@@ -128,7 +136,7 @@ describe('cross-sale offers over HTTP', function () {
       companyLocation: null,
       termsAndConditionsUrl: null,
       visibleForAllPartners: false,
-      partnerIds: ['acct_a', 'acct_b'],
+      partnerIds: partners,
     });
   });
 
@@ -158,6 +166,27 @@ describe('cross-sale offers over HTTP', function () {
       json: { charge: { amount: 100, currency: 'EUR' }, template: 'text_only' },
     });
     expect(missing.body.error.message).to.equal('title: Must not be empty.');
+
+    // Partner ids must name existing accounts, on create and on update; nothing is recorded otherwise.
+    const unknown = await api.post<ApiError>('/cross-sale-offers', {
+      json: textOffer({ partnerIds: [partners[0], 'acct_NoSuchAccount1'] }),
+    });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error).to.deep.equal({
+      type: 'invalid_request',
+      message: "Invalid parameter: partnerIds[1]: account 'acct_NoSuchAccount1' does not exist",
+      param: 'partnerIds',
+    });
+    const offer = await create(textOffer());
+    const update = await api.post<ApiError>(`/cross-sale-offers/${offer.id}`, {
+      json: { partnerIds: ['acct_NoSuchAccount1'] },
+    });
+    expect(update.status).to.equal(400);
+    expect(update.body.error.param).to.equal('partnerIds');
+    expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body.partnerIds).to.deep.equal([]);
+    const notAccount = await api.post<ApiError>('/cross-sale-offers', { json: textOffer({ partnerIds: ['cust_1'] }) });
+    expect(notAccount.status).to.equal(400);
+    expect(notAccount.body.error.message).to.include('partnerIds');
   });
 
   it('updates any parameter (charge parts merge); an update that changes nothing emits no event', async () => {

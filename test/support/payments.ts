@@ -109,7 +109,14 @@ export type PublicEvent<T = Record<string, unknown>> = {
   testClockTime?: number;
 };
 export type ApiError = {
-  error: { type: string; code?: string; message: string; chargeId?: string; issuerDeclineCode?: string };
+  error: {
+    type: string;
+    code?: string;
+    message: string;
+    param?: string;
+    chargeId?: string;
+    issuerDeclineCode?: string;
+  };
 };
 
 /** A year safely in the future for every test card. */

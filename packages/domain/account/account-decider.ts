@@ -10,20 +10,37 @@ import {
 
 export type AccountCommand =
   | { type: 'CreateAccount'; accountId: string; name: string; keys: ApiKeyRecord[] }
-  | { type: 'ChangeSettings'; accountId: string; settings: Partial<AccountSettings> };
+  | { type: 'ChangeSettings'; accountId: string; settings: Partial<AccountSettings> }
+  /** `partnerExists`: whether an account `partnerId` exists (looked up before deciding). */
+  | { type: 'AddPartner'; accountId: string; partnerId: string; partnerExists: boolean }
+  | { type: 'RemovePartner'; accountId: string; partnerId: string };
 
 export type AccountState =
   | { status: 'none' }
-  | { status: 'open'; accountId: string; name: string; keys: ApiKeyRecord[]; settings: AccountSettings };
+  | {
+      status: 'open';
+      accountId: string;
+      name: string;
+      keys: ApiKeyRecord[];
+      settings: AccountSettings;
+      /** Accounts whose visible cross-sale offers this account may use, in the order they were added. */
+      partnerIds: string[];
+    };
 
 export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
   initialState: () => ({ status: 'none' }),
   evolve(state, event) {
     switch (event.type) {
       case 'AccountCreated':
-        return { status: 'open', ...event.data, settings: withDefaultSettings(event.data.settings) };
+        return { status: 'open', ...event.data, settings: withDefaultSettings(event.data.settings), partnerIds: [] };
       case 'AccountSettingsChanged':
         return state.status === 'open' ? { ...state, settings: withDefaultSettings(event.data.settings) } : state;
+      case 'AccountPartnerAdded':
+        return state.status === 'open' ? { ...state, partnerIds: [...state.partnerIds, event.data.partnerId] } : state;
+      case 'AccountPartnerRemoved':
+        return state.status === 'open'
+          ? { ...state, partnerIds: state.partnerIds.filter((id) => id !== event.data.partnerId) }
+          : state;
     }
   },
   decide(command, state) {
@@ -52,6 +69,24 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
         // Nothing changed: nothing recorded.
         if (JSON.stringify(settings) === JSON.stringify(state.settings)) return [];
         return [{ type: 'AccountSettingsChanged', data: { accountId: command.accountId, settings } }];
+      }
+      case 'AddPartner': {
+        if (state.status === 'none') throw new NotFoundError('Account', command.accountId);
+        if (command.partnerId === command.accountId)
+          throw new InvalidRequestError('An account cannot be its own partner', 'partnerId');
+        if (!command.partnerExists)
+          throw new InvalidRequestError(`Account '${command.partnerId}' does not exist`, 'partnerId');
+        // Already a partner: nothing recorded.
+        if (state.partnerIds.includes(command.partnerId)) return [];
+        return [{ type: 'AccountPartnerAdded', data: { accountId: command.accountId, partnerId: command.partnerId } }];
+      }
+      case 'RemovePartner': {
+        if (state.status === 'none') throw new NotFoundError('Account', command.accountId);
+        // Not a partner: nothing recorded.
+        if (!state.partnerIds.includes(command.partnerId)) return [];
+        return [
+          { type: 'AccountPartnerRemoved', data: { accountId: command.accountId, partnerId: command.partnerId } },
+        ];
       }
     }
   },

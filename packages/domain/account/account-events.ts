@@ -66,6 +66,21 @@ export type AccountSettingsChanged = DomainEvent<
   { accountId: string; settings: AccountSettings }
 >;
 
-export type AccountEvent = AccountCreated | AccountSettingsChanged;
+/**
+ * An operator put `partnerId` on the account's partner list (`accounts partners add`): the account
+ * may use the partner's cross-sale offers that are visible to it. Directed: nothing changes for
+ * the partner.
+ */
+export type AccountPartnerAdded = DomainEvent<'AccountPartnerAdded', { accountId: string; partnerId: string }>;
 
-export const accountEventTypes = everyType<AccountEvent>()(['AccountCreated', 'AccountSettingsChanged']);
+/** An operator took `partnerId` off the account's partner list (`accounts partners remove`). */
+export type AccountPartnerRemoved = DomainEvent<'AccountPartnerRemoved', { accountId: string; partnerId: string }>;
+
+export type AccountEvent = AccountCreated | AccountSettingsChanged | AccountPartnerAdded | AccountPartnerRemoved;
+
+export const accountEventTypes = everyType<AccountEvent>()([
+  'AccountCreated',
+  'AccountSettingsChanged',
+  'AccountPartnerAdded',
+  'AccountPartnerRemoved',
+]);

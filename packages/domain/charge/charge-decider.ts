@@ -1,7 +1,14 @@
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
-import type { ChargeAttempt, ChargeEvent, ChargeFailure, ChargeUpdated, FraudStatus } from './charge-events.ts';
+import type {
+  ChargeAttempt,
+  ChargeEvent,
+  ChargeFailure,
+  ChargeUpdated,
+  CrossSaleChargeReference,
+  FraudStatus,
+} from './charge-events.ts';
 import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
 import type { NetworkOutcomeDue } from './network-outcome-events.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
@@ -44,6 +51,7 @@ export type ChargeCommand =
     }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
+  | { type: 'AddCrossSaleCharge'; chargeId: string; crossSaleCharge: CrossSaleChargeReference }
   | ChargeAftermathCommand
   | PaymentMethodChargeCommand;
 
@@ -149,6 +157,19 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
           {
             type: 'RefundUpdated',
             data: { chargeId: command.chargeId, refundId: command.refundId, metadata: command.metadata },
+          },
+        ];
+      }
+      case 'AddCrossSaleCharge': {
+        const charge = requireCharge(state, command.chargeId);
+        if (charge.status !== 'successful')
+          throw new InvalidRequestError(`Charge '${command.chargeId}' did not succeed: nothing can be sold after it`);
+        // Listed already (the same purchase again): nothing recorded.
+        if (charge.crossSaleCharges?.some((listed) => listed.chargeId === command.crossSaleCharge.chargeId)) return [];
+        return [
+          {
+            type: 'CrossSaleChargeAdded',
+            data: { chargeId: command.chargeId, crossSaleCharge: command.crossSaleCharge },
           },
         ];
       }

@@ -52,6 +52,25 @@ export interface ThreeDSecureResult {
 }
 
 /** Everything known when a charge is created, successful or not. */
+/**
+ * Where a charge made by buying a cross-sale offer came from, recorded on the offer owner's charge:
+ * the offer, and the merchant whose checkout sold it with its main charge or subscription.
+ */
+export interface CrossSaleOrigin {
+  offerId: string;
+  merchantAccountId: string;
+  merchantChargeId: string | null;
+  merchantSubscriptionId: string | null;
+}
+
+/** A charge made on a partner's (or the merchant's own) account by buying one of its cross-sale offers. */
+export interface CrossSaleChargeReference {
+  /** The offer owner's account, where the charge was made. */
+  accountId: string;
+  chargeId: string;
+  offerId: string;
+}
+
 export interface ChargeAttempt {
   chargeId: string;
   amount: number;
@@ -73,6 +92,8 @@ export interface ChargeAttempt {
   metadata: Metadata;
   /** The network's reference of the authorization: captures and refunds address it. */
   networkTransactionId: string | null;
+  /** Only on charges made by buying a cross-sale offer (absent from every other charge's events). */
+  crossSale?: CrossSaleOrigin;
 }
 
 export interface ChargeFailure {
@@ -119,6 +140,15 @@ export type RefundSettled = DomainEvent<
 >;
 export type RefundUpdated = DomainEvent<'RefundUpdated', { chargeId: string; refundId: string; metadata: Metadata }>;
 
+/**
+ * A cross-sale offer was bought after this (main) charge, in the merchant's checkout: the offer
+ * owner's charge, for the merchant's records (the charge itself lives in the owner's account).
+ */
+export type CrossSaleChargeAdded = DomainEvent<
+  'CrossSaleChargeAdded',
+  { chargeId: string; crossSaleCharge: CrossSaleChargeReference }
+>;
+
 export type ChargeEvent =
   | ChargeSucceeded
   | ChargeFailed
@@ -127,6 +157,7 @@ export type ChargeEvent =
   | RefundRequested
   | RefundSettled
   | RefundUpdated
+  | CrossSaleChargeAdded
   // Disputes, fraud warnings and announced network outcomes (`charge-aftermath.ts`).
   | ChargeAftermathEvent;
 
@@ -138,4 +169,5 @@ export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEv
   'RefundRequested',
   'RefundSettled',
   'RefundUpdated',
+  'CrossSaleChargeAdded',
 ]);

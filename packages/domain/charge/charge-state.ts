@@ -1,6 +1,6 @@
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { Metadata } from '../metadata.ts';
-import type { ChargeAttempt, ChargeEvent, ChargeFailure } from './charge-events.ts';
+import type { ChargeAttempt, ChargeEvent, ChargeFailure, CrossSaleChargeReference } from './charge-events.ts';
 import { evolveAftermath, type ChargeAftermath } from './charge-aftermath.ts';
 import type { PaymentMethodChargeEvent, PaymentMethodChargeState } from './payment-method-charge.ts';
 
@@ -27,6 +27,8 @@ export type ChargeState =
       status: 'pending' | 'successful' | 'failed';
       failure: ChargeFailure | null;
       refunds: RefundState[];
+      /** Cross-sale offers bought after this charge (absent until the first). */
+      crossSaleCharges?: CrossSaleChargeReference[];
     } & ChargeRecord &
       ChargeAftermath);
 
@@ -119,6 +121,8 @@ export function evolveCharge(state: ChargeState, event: ChargeStreamEvent): Char
           refund.refundId === event.data.refundId ? { ...refund, metadata: event.data.metadata } : refund,
         ),
       };
+    case 'CrossSaleChargeAdded':
+      return { ...state, crossSaleCharges: [...(state.crossSaleCharges ?? []), event.data.crossSaleCharge] };
     default:
       return evolveAftermath(state, event);
   }

@@ -1,4 +1,4 @@
-import type { Billing, Shipping } from '../charge/charge-events.ts';
+import type { Billing, CrossSaleChargeReference, Shipping } from '../charge/charge-events.ts';
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
@@ -101,7 +101,8 @@ export type SubscriptionCommand =
       now: number;
     }
   | { type: 'CancelSubscription'; subscriptionId: string; atPeriodEnd: boolean; now: number }
-  | { type: 'CancelForDeletedCustomer'; subscriptionId: string; now: number };
+  | { type: 'CancelForDeletedCustomer'; subscriptionId: string; now: number }
+  | { type: 'AddCrossSaleCharge'; subscriptionId: string; crossSaleCharge: CrossSaleChargeReference };
 
 /**
  * Subscriptions (spec: States and transitions › Subscription). Every command that the due work
@@ -243,6 +244,17 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
       case 'CancelForDeletedCustomer': {
         const sub = requireExisting(state, command.subscriptionId);
         return sub.status === 'canceled' ? [] : [canceled(sub, command.now, command.now, 'customer_deleted')];
+      }
+      case 'AddCrossSaleCharge': {
+        const sub = requireExisting(state, command.subscriptionId);
+        // Listed already (the same purchase again): nothing recorded.
+        if (sub.crossSaleCharges?.some((listed) => listed.chargeId === command.crossSaleCharge.chargeId)) return [];
+        return [
+          {
+            type: 'SubscriptionCrossSaleChargeAdded',
+            data: { subscriptionId: command.subscriptionId, crossSaleCharge: command.crossSaleCharge },
+          },
+        ];
       }
     }
   },

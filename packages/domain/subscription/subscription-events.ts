@@ -1,5 +1,5 @@
 import { resourceIdentity, streamName } from '../resource-identity.ts';
-import type { Billing, ChargeType, Shipping } from '../charge/charge-events.ts';
+import type { Billing, ChargeType, CrossSaleChargeReference, Shipping } from '../charge/charge-events.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import type { BillingCycle } from './billing-period.ts';
@@ -149,6 +149,16 @@ export type SubscriptionCanceled = DomainEvent<
   { subscriptionId: string; canceledAt: number; endedAt: number; reason: CancellationReason }
 >;
 
+/**
+ * A cross-sale offer was bought in the checkout that created this subscription (when that
+ * checkout made no charge of its own, e.g. a trial): the offer owner's charge, for the merchant's
+ * records.
+ */
+export type SubscriptionCrossSaleChargeAdded = DomainEvent<
+  'SubscriptionCrossSaleChargeAdded',
+  { subscriptionId: string; crossSaleCharge: CrossSaleChargeReference }
+>;
+
 export type SubscriptionEvent =
   | SubscriptionCreated
   | SubscriptionUpdated
@@ -158,7 +168,8 @@ export type SubscriptionEvent =
   | SubscriptionPaymentSucceeded
   | SubscriptionPaymentFailed
   | SubscriptionCancellationScheduled
-  | SubscriptionCanceled;
+  | SubscriptionCanceled
+  | SubscriptionCrossSaleChargeAdded;
 
 export const subscriptionEventTypes = everyType<SubscriptionEvent>()([
   'SubscriptionCreated',
@@ -170,4 +181,5 @@ export const subscriptionEventTypes = everyType<SubscriptionEvent>()([
   'SubscriptionPaymentFailed',
   'SubscriptionCancellationScheduled',
   'SubscriptionCanceled',
+  'SubscriptionCrossSaleChargeAdded',
 ]);

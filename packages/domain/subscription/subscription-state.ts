@@ -1,4 +1,4 @@
-import type { Billing, ChargeType, Shipping } from '../charge/charge-events.ts';
+import type { Billing, ChargeType, CrossSaleChargeReference, Shipping } from '../charge/charge-events.ts';
 import type { Metadata } from '../metadata.ts';
 import type { BillingCycle } from './billing-period.ts';
 import type { SubscriptionEvent, SubscriptionStatus } from './subscription-events.ts';
@@ -48,6 +48,8 @@ export type SubscriptionState =
       nextRetryAt: number | null;
       /** Whether a charge of this subscription ever succeeded: later charges are `subsequent_recurring`. */
       paidOnce: boolean;
+      /** Cross-sale offers bought in the checkout that created it (absent until the first). */
+      crossSaleCharges?: CrossSaleChargeReference[];
     } & SubscriptionFields);
 
 export type ExistingSubscription = Exclude<SubscriptionState, { status: 'none' }>;
@@ -116,5 +118,7 @@ export function evolveSubscription(state: SubscriptionState, event: Subscription
         pendingPayment: null,
         nextRetryAt: null,
       };
+    case 'SubscriptionCrossSaleChargeAdded':
+      return { ...state, crossSaleCharges: [...(state.crossSaleCharges ?? []), event.data.crossSaleCharge] };
   }
 }

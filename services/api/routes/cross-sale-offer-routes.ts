@@ -10,6 +10,8 @@ import {
   updateCrossSaleOfferBody,
 } from '../schemas/cross-sale-offer-schemas.ts';
 import { crossSaleOffersCollection } from '../../../projections/cross-sale-offers-projection.ts';
+import { publicObject } from '../../../projections/views/object-view.ts';
+import { NotFoundError } from '../../../packages/domain/errors.ts';
 
 const tag = 'Cross-sale offers';
 const collection = crossSaleOffersCollection;
@@ -31,11 +33,23 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
     defineRoute({
       method: 'get',
       path: '/cross-sale-offers/:crossSaleOfferId',
-      summary: 'Retrieve a cross-sale offer (deleted offers are returned with deleted: true)',
+      summary:
+        'Retrieve a cross-sale offer: the caller’s own, or a partner’s visible to the caller (deleted offers are returned with deleted: true)',
       tag,
       params: crossSaleOfferIdParams,
       response: crossSaleOfferSchema,
-      handler: (request) => reader.get(collection, request.params.crossSaleOfferId, request.auth),
+      async handler(request) {
+        const id = request.params.crossSaleOfferId;
+        // Own offers as every object (also as of a time); a partner's visible offer, read-only.
+        const own = await reader.get(collection, id, request.auth).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        });
+        if (own) return own;
+        const partners = await commands.crossSaleOfferVisibility.get(id, request.auth);
+        if (!partners) throw new NotFoundError(collection.objectName, id);
+        return publicObject(partners);
+      },
     }),
     defineRoute({
       method: 'post',
@@ -73,14 +87,18 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
     defineRoute({
       method: 'get',
       path: '/cross-sale-offers',
-      summary: 'List the caller’s own cross-sale offers, newest first',
+      summary:
+        'List the caller’s own cross-sale offers and the visible offers of the accounts on its partner list (owner=self: own only), newest first',
       tag,
       query: listCrossSaleOffersQuery,
       response: listOf(crossSaleOfferSchema),
-      handler: (request) => {
-        // owner=self and no owner list the same: partners' offers are not listed yet (docs/api.md).
-        const { deleted, owner: _owner, ...page } = request.query;
-        return reader.list(collection, request.auth, page, { _deleted: deleted ?? false });
+      async handler(request) {
+        const { deleted, owner, ...page } = request.query;
+        const visibility = commands.crossSaleOfferVisibility;
+        // Own offers only: one indexed list of the caller's read model, as every list.
+        if (owner === 'self' || (await visibility.partnersOf(request.auth.accountId)).length === 0)
+          return reader.list(collection, request.auth, page, { _deleted: deleted ?? false });
+        return visibility.list(request.auth, page, deleted ?? false);
       },
     }),
   ];

@@ -139,6 +139,25 @@ export const chargeSchema = z
     avsCheck: z.object({ result: z.string() }).nullable(),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
+    crossSale: z
+      .object({
+        offerId: z.string(),
+        merchantAccountId: z.string(),
+        merchantChargeId: z.string().nullable(),
+        merchantSubscriptionId: z.string().nullable(),
+      })
+      .optional()
+      .meta({
+        description:
+          'Only on a charge made by buying one of this account’s cross-sale offers in a checkout: the offer, and the merchant account whose checkout sold it with its main charge or subscription',
+      }),
+    crossSaleCharges: z
+      .array(z.object({ accountId: z.string(), chargeId: z.string(), offerId: z.string() }))
+      .optional()
+      .meta({
+        description:
+          'Only on the main charge of a checkout after which cross-sale offers were bought: each charge made for one, on the account of the offer’s owner',
+      }),
     failureCode: z.string().optional(),
     failureMessage: z.string().optional(),
     failureIssuerDeclineCode: z.string().nullable().optional(),

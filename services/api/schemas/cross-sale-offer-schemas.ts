@@ -47,7 +47,7 @@ const fields = () => ({
     .max(100, { error: 'must have at most 100 account ids' })
     .meta({
       description:
-        'Partner accounts the offer is visible to (our name for the spec’s partner setting); no effect when visibleForAllPartners',
+        'Existing accounts the offer is visible to (our name for the spec’s partner setting), when they have the offer’s account on their partner list; no effect when visibleForAllPartners',
     }),
 });
 
@@ -98,7 +98,10 @@ export const updateCrossSaleOfferBody = (() => {
 export const listCrossSaleOffersQuery = p.listQuery({
   deleted: p.bool({ description: 'true lists only deleted offers; default false' }).optional(),
   owner: p
-    .enum(['self'], { description: 'self: only the caller’s own offers (the only offers listed for now)' })
+    .enum(['self'], {
+      description:
+        'self: only the caller’s own offers; without it, also the offers of the accounts on the caller’s partner list that are visible to the caller',
+    })
     .optional(),
 });
 
@@ -111,6 +114,11 @@ export const crossSaleOfferSchema = z
     id: z.string(),
     created: z.number().int(),
     objectType: z.literal('crossSaleOffer'),
+    accountId: z.string().meta({
+      description:
+        'The account that made the offer: the caller’s own id, or a partner’s (an offer of an account on the caller’s partner list that is visible to the caller; read-only for the caller)',
+      example: 'acct_2Vb8xWc0aYqZ1eTfM4nLs7Qd',
+    }),
     charge: z.object({ amount: z.number().int(), currency: z.string(), capture: z.boolean() }),
     template: z.enum(['image_and_text', 'text_only']),
     title: z.string(),

@@ -117,6 +117,13 @@ export const subscriptionSchema = z
     billing: billingObject.optional().meta({ description: 'Absent until set' }),
     merchantAccountId: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
+    crossSaleCharges: z
+      .array(z.object({ accountId: z.string(), chargeId: z.string(), offerId: z.string() }))
+      .optional()
+      .meta({
+        description:
+          'Only when cross-sale offers were bought in the checkout that created it and that checkout made no charge of its own (a trial): each charge made for one, on the account of the offer’s owner',
+      }),
     deleted: z.literal(true).optional().meta({ description: 'Present once canceled' }),
   })
   .meta({ id: 'Subscription' });

@@ -4,7 +4,7 @@ import {
   type AccountEvent,
   type ApiKeyRecord,
 } from '../../../packages/domain/account/account-events.ts';
-import { InvalidRequestError } from '../../../packages/domain/errors.ts';
+import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(accountDecider);
@@ -46,5 +46,40 @@ describe('account decider: CreateAccount', () => {
     spec([])
       .when({ type: 'CreateAccount', accountId: 'acct_1', name: 'Shop', keys: [...keys, key('secret', 'test')] })
       .thenThrows(InvalidRequestError, refused);
+  });
+});
+
+describe('account decider: partner list', () => {
+  const added: AccountEvent = { type: 'AccountPartnerAdded', data: { accountId: 'acct_1', partnerId: 'acct_2' } };
+  const removed: AccountEvent = { type: 'AccountPartnerRemoved', data: { accountId: 'acct_1', partnerId: 'acct_2' } };
+
+  it('puts an existing account on the partner list', () => {
+    spec([created])
+      .when({ type: 'AddPartner', accountId: 'acct_1', partnerId: 'acct_2', partnerExists: true })
+      .then([added]);
+  });
+
+  it('records nothing when the partner is listed already', () => {
+    spec([created, added])
+      .when({ type: 'AddPartner', accountId: 'acct_1', partnerId: 'acct_2', partnerExists: true })
+      .then([]);
+  });
+
+  it('refuses an unknown partner account, the account itself and an unknown account', () => {
+    spec([created])
+      .when({ type: 'AddPartner', accountId: 'acct_1', partnerId: 'acct_9', partnerExists: false })
+      .thenThrows(InvalidRequestError, /'acct_9' does not exist/);
+    spec([created])
+      .when({ type: 'AddPartner', accountId: 'acct_1', partnerId: 'acct_1', partnerExists: true })
+      .thenThrows(InvalidRequestError, /its own partner/);
+    spec([])
+      .when({ type: 'AddPartner', accountId: 'acct_1', partnerId: 'acct_2', partnerExists: true })
+      .thenThrows(NotFoundError, /acct_1/);
+  });
+
+  it('takes a partner off the list, and records nothing for one not on it', () => {
+    spec([created, added]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([removed]);
+    spec([created, added, removed]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([]);
+    spec([created]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([]);
   });
 });

@@ -248,4 +248,26 @@ describe('charge decider', () => {
         .thenThrows(NotFoundError);
     });
   });
+
+  describe('AddCrossSaleCharge', () => {
+    const crossSaleCharge = { accountId: 'acct_owner', chargeId: 'char_owner1', offerId: 'cso_1' };
+    const add = { type: 'AddCrossSaleCharge' as const, chargeId: 'char_1', crossSaleCharge };
+    const added: ChargeEvent = { type: 'CrossSaleChargeAdded', data: { chargeId: 'char_1', crossSaleCharge } };
+
+    it('lists a cross-sale charge on a successful main charge, once', () => {
+      spec([succeeded]).when(add).then([added]);
+      spec([succeeded, added]).when(add).then([]);
+      const another = { ...crossSaleCharge, chargeId: 'char_owner2' };
+      spec([succeeded, added])
+        .when({ ...add, crossSaleCharge: another })
+        .then([{ type: 'CrossSaleChargeAdded', data: { chargeId: 'char_1', crossSaleCharge: another } }]);
+    });
+
+    it('refuses a failed or unknown main charge', () => {
+      spec([failed])
+        .when(add)
+        .thenThrows(InvalidRequestError, /did not succeed/);
+      spec([]).when(add).thenThrows(NotFoundError);
+    });
+  });
 });

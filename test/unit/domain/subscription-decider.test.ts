@@ -370,3 +370,21 @@ describe('subscription decider', () => {
     spec([]).when(cancel).thenThrows(NotFoundError);
   });
 });
+
+describe('subscription decider: AddCrossSaleCharge', () => {
+  const crossSaleCharge = { accountId: 'acct_owner', chargeId: 'char_owner1', offerId: 'cso_1' };
+  const add: SubscriptionCommand = { type: 'AddCrossSaleCharge', subscriptionId: 'sub_1', crossSaleCharge };
+  const added: SubscriptionEvent = {
+    type: 'SubscriptionCrossSaleChargeAdded',
+    data: { subscriptionId: 'sub_1', crossSaleCharge },
+  };
+
+  it('lists a cross-sale charge of the checkout that created the subscription, once', () => {
+    const trialing = history(create({ trialEnd: T0 + 7 * DAY }));
+    spec(trialing).when(add).then([added]);
+    spec([...trialing, added])
+      .when(add)
+      .then([]);
+    spec([]).when(add).thenThrows(NotFoundError);
+  });
+});

@@ -51,6 +51,13 @@ describe('accounts projection', () => {
       { keyId: 'key_2', kind: 'public', mode: 'live', last4: 'efgh' },
     ]);
     expect(JSON.stringify(doc)).to.not.include('hash_1');
+    expect(doc.partnerIds).to.deep.equal([]);
+    await spec().given(
+      account<AccountEvent>({ type: 'AccountPartnerAdded', data: { accountId: 'acct_1', partnerId: 'acct_2' } }),
+      account<AccountEvent>({ type: 'AccountPartnerAdded', data: { accountId: 'acct_1', partnerId: 'acct_3' } }),
+      account<AccountEvent>({ type: 'AccountPartnerRemoved', data: { accountId: 'acct_1', partnerId: 'acct_2' } }),
+    );
+    expect((await spec().get(accountsCollection, 'acct_1'))!.partnerIds).to.deep.equal(['acct_3']);
     await spec().expectRebuildIdentical();
   });
 });

@@ -40,6 +40,23 @@ describe('charges projection', () => {
     expect(doc).to.not.have.property('failureCode');
   });
 
+  it('shows where a cross-sale charge came from, and the cross-sale charges listed on a main charge', async () => {
+    const crossSale = {
+      offerId: 'cso_1',
+      merchantAccountId: 'acct_m',
+      merchantChargeId: 'char_m',
+      merchantSubscriptionId: null,
+    };
+    await spec().given(charge(chargeSucceeded({ crossSale }), at));
+    expect((await spec().get(chargesCollection, 'char_1'))!.crossSale).to.deep.equal(crossSale);
+    const crossSaleCharge = { accountId: 'acct_owner', chargeId: 'char_owner1', offerId: 'cso_1' };
+    await spec().given(
+      charge<ChargeEvent>({ type: 'CrossSaleChargeAdded', data: { chargeId: 'char_1', crossSaleCharge } }),
+    );
+    expect((await spec().get(chargesCollection, 'char_1'))!.crossSaleCharges).to.deep.equal([crossSaleCharge]);
+    await spec().expectRebuildIdentical();
+  });
+
   it('renders a declined charge with its failure', async () => {
     await spec().given(
       charge<ChargeEvent>({

@@ -39,6 +39,7 @@ describe('cross-sale offers projection', () => {
       id: 'xso_1',
       created: seconds(at),
       objectType: 'crossSaleOffer',
+      accountId: 'acct_spec',
       charge: { amount: 900, currency: 'EUR', capture: true },
       template: 'image_and_text',
       title: 'Socks',
