@@ -79,6 +79,9 @@ export class Component {
       for (const listener of this.listeners) listener(message.state);
     } else if (message.type === 'resize') {
       this.frame.style.height = `${Math.max(24, Math.ceil(message.height))}px`;
+    } else if (message.type === 'escape') {
+      // Escape typed in the field reaches the page as if the frame were one of its elements.
+      this.frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     }
   }
 }

@@ -278,6 +278,32 @@ describe('Shift4.js and the card field frames', function () {
     expect((await fetch(`${service.baseUrl}/js/fields/fields.js`)).status).to.equal(200);
   });
 
+  it('lets a field frame nested in a frame of the service be framed by both pages (ancestor=)', async () => {
+    const query = new URLSearchParams({
+      field: 'number',
+      origin: service.baseUrl,
+      group: '0123456789abcdef',
+      key: keys.testPublicKey,
+      ancestor: 'https://shop.example',
+    });
+    const page = await fetch(`${service.baseUrl}/js/fields/field.html?${query}`);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-security-policy')).to.include(
+      `frame-ancestors ${service.baseUrl} https://shop.example`,
+    );
+    query.set('ancestor', 'https://shop.example/checkout');
+    expect((await fetch(`${service.baseUrl}/js/fields/field.html?${query}`)).status).to.equal(400);
+  });
+
+  it('serves the checkout library and the checkout page script', async () => {
+    const library = await fetch(`${service.baseUrl}/js/checkout.js`);
+    expect(library.status).to.equal(200);
+    expect(await library.text()).to.match(/^\/\*! checkout\.js \d+\.\d+\.\d+ \*\//);
+    const pageScript = await fetch(`${service.baseUrl}/js/checkout/checkout-page.js`);
+    expect(pageScript.status).to.equal(200);
+    expect(pageScript.headers.get('content-type')).to.match(/javascript/);
+  });
+
   it("lets merchants' pages call the public-key endpoints across origins (CORS preflight)", async () => {
     const preflight = await fetch(`${service.baseUrl}/tokens/tok_x/three-d-secure`, {
       method: 'OPTIONS',

@@ -168,4 +168,3 @@ function idOf(object: unknown): unknown {
 
 const script = document.currentScript as HTMLScriptElement | null;
 if (script?.classList.contains('shift4-button')) mountButton(script);
-

@@ -30,16 +30,35 @@ interface PayAnswer {
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
 
+/** Click handlers that call the service: their errors are handled inside them. */
+const onClick = (element: HTMLElement, handler: () => Promise<void>) =>
+  element.addEventListener('click', () => void handler());
+
 /** Messages go to the page that framed checkout, and to its origin only. */
 function toPage(message: CheckoutToPage, origin: string | null): void {
   if (origin && window.parent !== window) window.parent.postMessage(message, origin);
 }
 
+/** Height the issuer's challenge page needs (it opens over this page, inside this frame). */
+const CHALLENGE_HEIGHT = 600;
+
 /** The frame fits its content: the merchant's page sizes the dialog from it. */
 function reportHeight(origin: string | null): void {
-  const send = () =>
-    toPage({ source: 'shift4-checkout', type: 'resize', height: document.body.getBoundingClientRect().height }, origin);
+  const send = () => {
+    const challengeOpen = document.querySelector('[data-shift4-overlay]') !== null;
+    const content = document.body.getBoundingClientRect().height;
+    toPage(
+      {
+        source: 'shift4-checkout',
+        type: 'resize',
+        height: challengeOpen ? Math.max(content, CHALLENGE_HEIGHT) : content,
+      },
+      origin,
+    );
+  };
   new ResizeObserver(send).observe(document.body);
+  // The challenge dialog is fixed over the page and does not change its height: it is watched apart.
+  new MutationObserver(send).observe(document.body, { childList: true });
   send();
 }
 
@@ -151,7 +170,10 @@ function startCheckout(input: CheckoutPageInput): void {
       amount.showError(error.message);
     } else if (param === 'code' || error.code === 'invalid_code') {
       savedCard?.showCodeError(error.message);
-    } else if (error.type === 'card_error' && ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')) {
+    } else if (
+      error.type === 'card_error' &&
+      ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')
+    ) {
       // The field shows its own message (inside its frame); the payer is taken there.
       const field = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
       group.getComponent(field[error.code as keyof typeof field])?.focus();
@@ -360,7 +382,7 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
   });
   offer.hidden = !emailLooksValid();
 
-  useSaved.addEventListener('click', async () => {
+  onClick(useSaved, async () => {
     useSaved.disabled = true;
     codeError.textContent = '';
     try {
@@ -396,7 +418,7 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
     }
   });
 
-  confirm.addEventListener('click', async () => {
+  onClick(confirm, async () => {
     if (!/^\d{6}$/.test(code.value)) {
       showCodeError('Enter the 6-digit code.');
       return;
@@ -412,7 +434,8 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
       current = answer;
       showCodeError('');
       const { brand, last4, expMonth, expYear } = answer.card;
-      const expiry = expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
+      const expiry =
+        expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
       usingLabel.textContent = `${brand} •••• ${last4}${expiry}`;
       offer.hidden = true;
       card.hidden = true;
@@ -440,7 +463,7 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
     const offerId = item.dataset.offerId ?? '';
     const button = item.querySelector<HTMLButtonElement>('.buy')!;
     const outcome = item.querySelector<HTMLElement>('.offer-outcome')!;
-    button.addEventListener('click', async () => {
+    onClick(button, async () => {
       button.disabled = true;
       outcome.removeAttribute('data-status');
       outcome.textContent = 'Buying…';

@@ -132,6 +132,10 @@ input.addEventListener('input', () => {
   reformat();
   render();
 });
+input.addEventListener('keydown', (event) => {
+  // Escape means the same as outside the frame (a dialog around the fields closes).
+  if (event.key === 'Escape') toPage({ source: 'shift4-field', type: 'escape', field });
+});
 input.addEventListener('blur', () => {
   touched = true;
   render();

@@ -32,7 +32,7 @@ ${purchase(view)}
 </div>
 ${view.rememberMe ? rememberedCard() : ''}
 <fieldset id="card" class="group">
-<legend>Card</legend>
+<legend class="visually-hidden">Card</legend>
 <span class="label" id="number-label">Card number</span>
 <div class="field" data-shift4="number"></div>
 <div class="row">
@@ -105,7 +105,9 @@ function payLabel(view: CheckoutView): string {
 /** `10.00 EUR / month`, `30.00 EUR every 3 months`. */
 function price(plan: NonNullable<CheckoutView['subscription']>): string {
   const amount = formatAmount(plan.amount, plan.currency);
-  return plan.intervalCount === 1 ? `${amount} / ${plan.interval}` : `${amount} every ${plan.intervalCount} ${plan.interval}s`;
+  return plan.intervalCount === 1
+    ? `${amount} / ${plan.interval}`
+    : `${amount} every ${plan.intervalCount} ${plan.interval}s`;
 }
 
 function purchase(view: CheckoutView): string {
@@ -149,7 +151,7 @@ function rememberedCard(): string {
 <div id="code-step" hidden>
 <p id="code-sent" class="hint" aria-live="polite"></p>
 <p id="test-code" class="test-code" hidden></p>
-<label for="code">Code from the email</label>
+<label for="code">One-time code</label>
 <div class="code-row">
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-invalid="false" aria-describedby="code-error">
 <button id="confirm-code" class="secondary" type="button">Confirm</button>
@@ -212,6 +214,7 @@ h1{font-size:1.3rem;margin:0;line-height:1.3;overflow-wrap:anywhere}
 fieldset{border:0;padding:0;min-width:0}
 legend,label,.label{display:block;font-weight:600;font-size:14px;margin:0 0 4px;padding:0}
 fieldset .label{margin-top:8px}
+#card>.label:first-of-type{margin-top:0}
 input[type=email],input[type=text]{width:100%;font:inherit;padding:9px 12px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:inherit}
 input:focus{outline:0;border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
 input[aria-invalid=true]{border-color:#b91c1c}
@@ -261,6 +264,7 @@ a{color:#1d4ed8}
 .offer-outcome:empty{display:none}
 .offer-outcome[data-status=bought]{color:#047857}
 .offer-outcome[data-status=failed]{color:#b91c1c}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .error-page{padding-top:28px}
 .error-page h1{color:#b91c1c;margin-bottom:8px}
 @media (max-width:400px){main{padding:16px 14px 20px}.row{gap:8px}}

@@ -1,0 +1,475 @@
+import { expect } from 'chai';
+import express from 'express';
+import { Jimp } from 'jimp';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
+import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
+import { createOtherAccount, type Charge } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
+import { createPlan } from '../support/subscriptions.ts';
+import { useService } from '../support/use-service.ts';
+
+const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
+
+interface CheckoutResult {
+  charge?: Charge;
+  subscription?: { id: string; planId: string; customerId: string; status: string };
+  customer: { id: string; email: string | null; defaultCardId?: string | null };
+}
+
+/**
+ * The hosted checkout in headless Chromium: a merchant's page (its own origin) loads
+ * `/js/checkout.js` and opens checkout with a signed request; the payer uses the checkout frame of
+ * the service (card fields nested in it, 3-D Secure challenge inside it); the merchant's callback
+ * gets the objects, and the API with the secret key shows the same ones.
+ */
+describe('hosted checkout in a browser (checkout.js, the checkout page)', function () {
+  this.timeout(120_000);
+  const { api, service, keys } = useService();
+  let browser: HeadlessBrowser;
+  let shop: { url: string; close(): Promise<void> };
+  const shots = screenshotDir();
+
+  before(async () => {
+    shop = await startShop(
+      () => service.baseUrl,
+      () => keys.testPublicKey,
+    );
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await shop?.close();
+  });
+
+  const sign = (request: object) => signCheckoutRequest(request, keys.testSecretKey);
+
+  /** The merchant's page with checkout opened for `request`; resolves once the pay button shows. */
+  async function openCheckout(
+    request: object | string,
+    options: { name?: string; description?: string; email?: string; width?: number } = {},
+  ): Promise<{ page: Page; checkout: FrameLocator }> {
+    const page = await browser.newPage();
+    if (options.width) await page.setViewportSize({ width: options.width, height: 760 });
+    await page.goto(`${shop.url}/`);
+    const signed = typeof request === 'string' ? request : sign(request);
+    const { name, description, email } = options;
+    await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: signed, name, description, email })})`);
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    return { page, checkout };
+  }
+
+  const fieldOf = (checkout: FrameLocator, name: string) =>
+    checkout.frameLocator(`[data-shift4="${name}"] iframe`).locator('input');
+
+  async function typeCard(page: Page, checkout: FrameLocator, number: string): Promise<void> {
+    await fieldOf(checkout, 'number').click();
+    await page.keyboard.type(number);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(FUTURE_EXPIRY);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+  }
+
+  /** What the merchant's success callback received. */
+  async function callbackResult(page: Page): Promise<CheckoutResult> {
+    const result = page.locator('#result[data-status=success]');
+    await result.waitFor();
+    return JSON.parse((await result.textContent()) ?? '{}') as CheckoutResult;
+  }
+
+  async function successShown(checkout: FrameLocator): Promise<void> {
+    await checkout.locator('#success-step').waitFor({ state: 'visible' });
+  }
+
+  it('charge: the payer types email and card, the callback gets the charge and customer the API shows', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1999, currency: 'EUR' } },
+      { name: 'Demo shop', description: 'Order #1001' },
+    );
+    await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'Checkout' }).count()).to.equal(1);
+    expect(await checkout.locator('h1').textContent()).to.equal('Demo shop');
+    expect(await checkout.locator('.description').textContent()).to.equal('Order #1001');
+    expect(await checkout.locator('#total').textContent()).to.equal('19.99 EUR');
+
+    // Paying without an email is refused next to the email, before any card is used.
+    await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
+    expect(await checkout.locator('#email-error').textContent()).to.equal('Enter your email address.');
+    expect(await checkout.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
+
+    await checkout.getByLabel('Email', { exact: true }).fill('ada@example.com');
+    await typeCard(page, checkout, '4242424242424242');
+    await page.screenshot({ path: join(shots, 'checkout-charge.png') });
+    await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(await checkout.locator('#success-title').textContent()).to.equal('Payment successful');
+    expect(await checkout.locator('#receipt').textContent())
+      .to.include('19.99 EUR')
+      .and.include('Visa •••• 4242')
+      .and.include('ada@example.com')
+      .and.include(result.charge!.id);
+    await page.screenshot({ path: join(shots, 'checkout-success.png') });
+
+    expect(result.charge).to.include({ amount: 1999, currency: 'EUR', status: 'successful' });
+    expect(result.customer).to.include({ email: 'ada@example.com' });
+    const charge = (await api.get<Charge>(`/charges/${result.charge!.id}`)).body;
+    expect(charge).to.deep.equal(result.charge);
+    expect(charge.customerId).to.equal(result.customer.id);
+    expect((await api.get(`/customers/${result.customer.id}`)).body).to.deep.equal(result.customer);
+
+    // The dialog stays until the payer is done; Done closes it and gives the focus back.
+    await checkout.getByRole('button', { name: 'Done' }).click();
+    await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    expect(await page.evaluate('document.activeElement?.id')).to.equal('open');
+    await page.close();
+  });
+
+  it('subscription: the plan, its price per interval and trial; the callback gets the subscription', async () => {
+    const plan = await createPlan(api, {
+      name: 'Gold',
+      amount: 1500,
+      interval: 'month',
+      intervalCount: 3,
+      trialPeriodDays: 14,
+    });
+    const { page, checkout } = await openCheckout(
+      { subscription: { planId: plan.id } },
+      { email: 'grace@example.com' },
+    );
+    const pay = checkout.getByRole('button', { name: 'Subscribe for 15.00 EUR every 3 months' });
+    await pay.waitFor();
+    expect(await checkout.locator('#plan-name').textContent()).to.equal('Gold');
+    expect(await checkout.locator('#trial').textContent()).to.include('14-day free trial');
+    // The email the merchant passed to open() is filled in.
+    expect(await checkout.getByLabel('Email', { exact: true }).inputValue()).to.equal('grace@example.com');
+    await typeCard(page, checkout, '4242424242424242');
+    await page.screenshot({ path: join(shots, 'checkout-subscription.png') });
+    await pay.click();
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(await checkout.locator('#success-title').textContent()).to.equal('Subscription started');
+    expect(result.subscription).to.include({ planId: plan.id, customerId: result.customer.id });
+    expect((await api.get(`/subscriptions/${result.subscription!.id}`)).body).to.deep.equal(result.subscription);
+    expect(result.customer).to.include({ email: 'grace@example.com' });
+    await page.close();
+  });
+
+  it('custom charge: amount buttons (aria-pressed) or a typed amount; out of bounds is refused in the page', async () => {
+    const { page, checkout } = await openCheckout(
+      { customCharge: { currency: 'EUR', amountOptions: [500, 1000, 2500], customAmount: { min: 300, max: 10000 } } },
+      { email: 'alan@example.com', width: 375 },
+    );
+    const ten = checkout.getByRole('button', { name: '10.00 EUR', exact: true });
+    await ten.waitFor();
+    await ten.click();
+    expect(await ten.getAttribute('aria-pressed')).to.equal('true');
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 10.00 EUR');
+
+    // Typing an amount releases the buttons; outside the bounds the page refuses to pay.
+    const payRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/checkout/pay')) payRequests.push(request.postData() ?? '');
+    });
+    await checkout.getByLabel('Other amount (EUR)').fill('150');
+    expect(await ten.getAttribute('aria-pressed')).to.equal('false');
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.locator('#pay').click();
+    expect(await checkout.locator('#amount-error').textContent()).to.equal(
+      'Enter an amount from 3.00 EUR to 100.00 EUR.',
+    );
+    expect(await checkout.getByLabel('Other amount (EUR)').getAttribute('aria-invalid')).to.equal('true');
+    await page.screenshot({ path: join(shots, 'checkout-custom-amount-phone.png'), fullPage: true });
+    await checkout.getByLabel('Other amount (EUR)').fill('2');
+    await checkout.locator('#pay').click();
+    expect(await checkout.locator('#amount-error').textContent()).to.include('from 3.00 EUR');
+    expect(payRequests).to.deep.equal([]);
+
+    await checkout.getByLabel('Other amount (EUR)').fill('42.50');
+    expect(await checkout.locator('#amount-error').textContent()).to.equal('');
+    await checkout.getByRole('button', { name: 'Pay 42.50 EUR' }).click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 4250, currency: 'EUR', status: 'successful' });
+    expect(JSON.parse(payRequests[0]!)).to.include({ amount: 4250 });
+    expect((await api.get<Charge>(`/charges/${result.charge!.id}`)).body.amount).to.equal(4250);
+    await page.close();
+  });
+
+  it("3-D Secure challenge inside checkout: the issuer's page opens in the checkout frame, the charge shifts liability", async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 2500, currency: 'EUR' }, threeDSecure: { enable: true } },
+      { email: 'ada@example.com' },
+    );
+    await checkout.getByRole('button', { name: 'Pay 25.00 EUR' }).waitFor();
+    await typeCard(page, checkout, '4000000000003220');
+    await checkout.getByRole('button', { name: 'Pay 25.00 EUR' }).click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    expect(await challenge.locator('main').textContent())
+      .to.include('25.00 EUR')
+      .and.include('•••• 3220');
+    await page.screenshot({ path: join(shots, 'checkout-three-d-secure.png') });
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const result = await callbackResult(page);
+    const charge = (await api.get<Charge>(`/charges/${result.charge!.id}`)).body;
+    expect(charge.threeDSecureInfo).to.include({ liabilityShift: 'successful', authenticationFlow: 'challenge' });
+    await page.close();
+  });
+
+  it('a declined card shows the decline above the button; the payer pays again with another card', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1000, currency: 'EUR' } },
+      { email: 'ada@example.com' },
+    );
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).waitFor();
+    await typeCard(page, checkout, '4000000000000002');
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+    await checkout.locator('#form-error:not(:empty)').waitFor();
+    expect(await checkout.locator('#form-error').getAttribute('role')).to.equal('alert');
+    expect(await checkout.locator('#form-error').textContent()).to.match(/declined/i);
+    await page.screenshot({ path: join(shots, 'checkout-declined.png') });
+    await fieldOf(checkout, 'number').fill('');
+    await fieldOf(checkout, 'number').pressSequentially('5555555555554444');
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ status: 'successful' });
+    await page.close();
+  });
+
+  it("a tampered request shows the error page, and the merchant's error handler hears it", async () => {
+    const signed = sign({ charge: { amount: 100, currency: 'EUR' } });
+    const [signature, json] = Buffer.from(signed, 'base64').toString('utf8').split('|');
+    const tampered = Buffer.from(`${signature}|${json!.replace('100', '1')}`).toString('base64');
+    const { page, checkout } = await openCheckout(tampered);
+    await checkout.locator('#checkout-error').waitFor();
+    expect(await checkout.locator('h1').textContent()).to.not.equal('');
+    expect(await checkout.getByRole('button', { name: 'Pay' }).count()).to.equal(0);
+    const error = page.locator('#result[data-status=error]');
+    await error.waitFor();
+    expect(await error.textContent()).to.not.equal('');
+    await page.screenshot({ path: join(shots, 'checkout-error.png') });
+    // Escape closes checkout.
+    await page.keyboard.press('Escape');
+    await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('remember me: the second checkout pays with the saved card after the emailed code', async () => {
+    const request = { charge: { amount: 1200, currency: 'EUR' }, rememberMe: true };
+    const first = await openCheckout(request);
+    await first.checkout.getByRole('button', { name: 'Pay 12.00 EUR' }).waitFor();
+    await first.checkout.getByLabel('Email', { exact: true }).fill('remembered@example.com');
+    await typeCard(first.page, first.checkout, '4242424242424242');
+    await first.checkout.getByLabel('Remember me').check();
+    await first.checkout.getByRole('button', { name: 'Pay 12.00 EUR' }).click();
+    const paidFirst = await callbackResult(first.page);
+    await first.page.close();
+
+    const second = await openCheckout(request);
+    const { page, checkout } = second;
+    await checkout.getByLabel('Email', { exact: true }).fill('remembered@example.com');
+    await checkout.getByRole('button', { name: 'Use my saved card' }).click();
+    const testCode = checkout.locator('#test-code');
+    await testCode.waitFor();
+    const code = /Test mode: your code is (\d{6})/.exec((await testCode.textContent()) ?? '')?.[1];
+    expect(code).to.match(/^\d{6}$/);
+    await page.screenshot({ path: join(shots, 'checkout-remembered-code.png') });
+    // A wrong code is refused next to the code input.
+    await checkout.getByLabel('One-time code').fill(code === '000000' ? '111111' : '000000');
+    await checkout.getByRole('button', { name: 'Confirm' }).click();
+    await checkout.locator('#code-error:not(:empty)').waitFor();
+    await checkout.getByLabel('One-time code').fill(code!);
+    await checkout.getByRole('button', { name: 'Confirm' }).click();
+    await checkout.locator('#using-saved-card').waitFor({ state: 'visible' });
+    expect(await checkout.locator('#saved-card-label').textContent()).to.include('Visa •••• 4242');
+    expect(await checkout.locator('#card').isHidden()).to.equal(true);
+    await page.screenshot({ path: join(shots, 'checkout-remembered-card.png') });
+    await checkout.getByRole('button', { name: 'Pay 12.00 EUR' }).click();
+    const paidSecond = await callbackResult(page);
+    expect(paidSecond.charge).to.include({ status: 'successful', amount: 1200 });
+    expect(paidSecond.customer.id).to.equal(paidFirst.customer.id);
+    expect(paidSecond.charge!.card.id).to.equal(paidFirst.charge!.card.id);
+    await page.close();
+  });
+
+  it("cross-sale offers: the merchant's own and a partner's are listed after the payment and bought with Buy", async () => {
+    const image = await new Jimp({ width: 247, height: 156, color: 0x2563ebff }).getBuffer('image/png');
+    const ownOffer = (
+      await api.post<{ id: string }>('/cross-sale-offers', {
+        json: {
+          charge: { amount: 300, currency: 'EUR' },
+          template: 'image_and_text',
+          imageData: image.toString('base64'),
+          title: 'Gift wrapping',
+          description: 'Wrapped by hand, with a card',
+        },
+      })
+    ).body;
+    // A partner account offers insurance to the merchant; the merchant puts it on its partner list.
+    const partner = await createOtherAccount(api, service.dataDir, 'Warranty Partner');
+    const partnerOffer = await partner.api.post<{ id: string }>('/cross-sale-offers', {
+      json: {
+        charge: { amount: 499, currency: 'EUR' },
+        template: 'text_only',
+        title: 'Extended warranty',
+        description: 'Two more years of cover',
+        companyName: 'Warranty Partner Ltd',
+        companyLocation: 'GB',
+        termsAndConditionsUrl: 'https://example.com/warranty-terms',
+        partnerIds: [keys.id],
+      },
+    });
+    expect(partnerOffer.status, JSON.stringify(partnerOffer.body)).to.equal(200);
+    const added = await runCli(['accounts', 'partners', 'add', keys.id, partner.keys.id], service.dataDir);
+    expect(added.code, added.stderr).to.equal(0);
+
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1000, currency: 'EUR' }, crossSaleOfferIds: [ownOffer.id, partnerOffer.body.id] },
+      { email: 'ada@example.com' },
+    );
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).waitFor();
+    // Offers show only once the main payment succeeded.
+    expect(await checkout.getByRole('heading', { name: 'You may also like' }).isVisible()).to.equal(false);
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+    const paid = await callbackResult(page);
+    await successShown(checkout);
+
+    const own = checkout.locator(`.offer[data-offer-id="${ownOffer.id}"]`);
+    // The image is the service's (the page's policy allows no other), and it loads.
+    const loaded = await own.locator('img').evaluate((element) => {
+      const img = element as unknown as { decode(): Promise<void>; naturalWidth: number };
+      return img.decode().then(() => img.naturalWidth);
+    });
+    expect(loaded).to.equal(247);
+    const item = checkout.locator(`.offer[data-offer-id="${partnerOffer.body.id}"]`);
+    expect(await item.textContent())
+      .to.include('Extended warranty')
+      .and.include('Two more years of cover')
+      .and.include('4.99 EUR')
+      .and.include('Warranty Partner Ltd, GB');
+    expect(await item.getByRole('link', { name: 'Terms and conditions' }).getAttribute('href')).to.equal(
+      'https://example.com/warranty-terms',
+    );
+    await page.screenshot({ path: join(shots, 'checkout-offers.png') });
+
+    await item.getByRole('button', { name: 'Buy for 4.99 EUR' }).click();
+    await item.locator('.offer-outcome[data-status=bought]').waitFor();
+    expect(await item.locator('.offer-outcome').textContent()).to.equal('Bought: 4.99 EUR paid.');
+    expect(await item.getByRole('button').count()).to.equal(0);
+    await page.screenshot({ path: join(shots, 'checkout-offer-bought.png') });
+
+    // The offer's charge is the partner's, on the card the payer just used.
+    const charges = (await partner.api.get<{ list: Charge[] }>('/charges')).body.list;
+    const bought = charges.find((charge) => charge.amount === 499);
+    expect(bought).to.include({ status: 'successful', currency: 'EUR' });
+    expect(bought!.card.last4).to.equal(paid.charge!.card.last4);
+    await page.close();
+  });
+
+  it('button integration: a pay button after the script; the form gets the ids and is submitted when checkout closes', async () => {
+    const page = await browser.newPage();
+    await page.goto(
+      `${shop.url}/button?request=${encodeURIComponent(sign({ charge: { amount: 700, currency: 'EUR' } }))}`,
+    );
+    await page.getByRole('button', { name: 'Pay' }).click();
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.getByRole('button', { name: 'Pay 7.00 EUR' }).click();
+    await successShown(checkout);
+    await checkout.getByRole('button', { name: 'Done' }).click();
+    await page.waitForURL(`${shop.url}/order`);
+    const posted = JSON.parse((await page.locator('#posted').textContent()) ?? '{}') as Record<string, string>;
+    expect(posted.shift4ChargeId).to.match(/^char_/);
+    expect(posted.shift4CustomerId).to.match(/^cust_/);
+    expect(posted.order).to.equal('1001');
+    const charge = (await api.get<Charge>(`/charges/${posted.shift4ChargeId}`)).body;
+    expect(charge).to.include({ amount: 700, customerId: posted.shift4CustomerId });
+    await page.close();
+  });
+
+  it('keyboard: the close button and Escape close checkout, focus returns to the opener; phone layout', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1000, currency: 'EUR' }, rememberMe: true },
+      { name: 'Demo shop', email: 'ada@example.com', width: 375 },
+    );
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(shots, 'checkout-phone.png') });
+    // Tab stays in the dialog: Shift+Tab from the first input reaches the close button, Tab past
+    // the last element of checkout comes back to it.
+    await checkout.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).to.equal('Close checkout');
+    await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).to.equal('Close checkout');
+
+    // Escape closes from the page's own inputs and from inside a card field's frame.
+    await checkout.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    expect(await page.evaluate('document.activeElement?.id')).to.equal('open');
+    const again = await openCheckout({ charge: { amount: 1000, currency: 'EUR' } });
+    await fieldOf(again.checkout, 'number').click();
+    await again.page.keyboard.press('Escape');
+    await again.page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    await again.page.close();
+
+    await page.evaluate(`openCheckout({ checkoutRequest: 'x' })`);
+    await page.getByRole('button', { name: 'Close checkout' }).click();
+    await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    await page.close();
+  });
+});
+
+/**
+ * The merchant: its own origin, a page that opens checkout from a button and writes what the
+ * callbacks received into `#result`, and a page with the button integration in an order form.
+ */
+async function startShop(
+  serviceUrl: () => string,
+  publicKey: () => string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const app = express();
+  app.get('/', (_req, res) => {
+    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font:16px system-ui,sans-serif;margin:24px"><h1>Demo shop</h1><p>Order #1001</p>
+<button id="open" type="button">Checkout</button><pre id="result"></pre>
+<script src="${serviceUrl()}/js/checkout.js"></script>
+<script>
+const result = document.getElementById('result');
+Shift4Checkout.key = ${JSON.stringify(publicKey())};
+Shift4Checkout.error = (error) => { result.dataset.status = 'error'; result.textContent = error.message; };
+window.openCheckout = (options) => {
+  document.getElementById('open').focus();
+  Shift4Checkout.open(options, (paid) => { result.dataset.status = 'success'; result.textContent = JSON.stringify(paid); });
+};
+</script></body></html>`);
+  });
+  app.get('/button', (req, res) => {
+    const request = String(req.query.request ?? '').replace(/"/g, '&quot;');
+    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order</title></head>
+<body><form action="/order" method="post"><input type="hidden" name="order" value="1001">
+<script src="${serviceUrl()}/js/checkout.js" class="shift4-button" data-key="${publicKey()}"
+ data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1001"></script>
+</form></body></html>`);
+  });
+  app.post('/order', express.urlencoded({ extended: false }), (req, res) => {
+    res.type('html').send(`<!doctype html><pre id="posted">${JSON.stringify(req.body).replace(/</g, '&lt;')}</pre>`);
+  });
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

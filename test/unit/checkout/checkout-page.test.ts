@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import type { CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
+import { checkoutErrorPage, checkoutPage } from '../../../services/api/checkout/checkout-page.ts';
+
+const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
+
+function view(extra: Partial<CheckoutView> = {}): CheckoutView {
+  return {
+    publicKey: 'pk_test_abc',
+    mode: 'test',
+    checkoutRequest: 'c2lnfHt9',
+    merchant: { accountId: 'acct_1', name: HOSTILE },
+    kind: 'charge',
+    charge: { amount: 1999, currency: 'EUR' },
+    subscription: null,
+    customCharge: null,
+    customer: null,
+    rememberMe: false,
+    threeDSecure: { enable: false, requireEnrolledCard: false, requireSuccessfulLiabilityShiftForEnrolledCard: false },
+    termsAndConditionsUrl: null,
+    crossSaleOffers: [],
+    ...extra,
+  };
+}
+
+const input = (extra: Partial<CheckoutView> = {}, display: Partial<CheckoutPageInput['display']> = {}) => ({
+  view: view(extra),
+  display: { name: null, description: null, email: null, ...display },
+  ancestorOrigin: 'https://shop.example',
+});
+
+/** The view the page's script reads back from the embedded JSON. */
+function embedded(html: string): unknown {
+  const match = /<script type="application\/json" id="checkout-view">(.*?)<\/script>/s.exec(html);
+  return JSON.parse(match![1]!);
+}
+
+describe('checkout page', () => {
+  it('escapes everything the merchant and the payer choose, in the text and in the embedded view', () => {
+    const page = checkoutPage(
+      input(
+        {
+          crossSaleOffers: [
+            {
+              id: 'cso_1',
+              accountId: 'acct_2',
+              template: 'text_only',
+              title: HOSTILE,
+              description: HOSTILE,
+              imageUrl: null,
+              charge: { amount: 499, currency: 'EUR' },
+              companyName: HOSTILE,
+              companyLocation: 'GB',
+              termsAndConditionsUrl: 'https://example.com/?a="b"',
+            },
+          ],
+        },
+        { description: HOSTILE, email: HOSTILE },
+      ),
+    );
+    expect(page).not.to.include('<script>alert').and.not.to.include('<img src=x');
+    expect(page.match(/<script/g)).to.have.length(2);
+    expect(page).to.include('&lt;/script&gt;&lt;script&gt;alert(1)');
+    expect(page).to.include('href="https://example.com/?a=&quot;b&quot;"');
+    const parsed = embedded(page) as CheckoutPageInput;
+    expect(parsed.view.merchant.name).to.equal(HOSTILE);
+    expect(parsed.display.description).to.equal(HOSTILE);
+  });
+
+  it('shows the amount on the pay button; a subscription its price per interval and trial', () => {
+    expect(checkoutPage(input())).to.include('>Pay 19.99 EUR</button>');
+    const plan = {
+      planId: 'plan_1',
+      name: 'Gold',
+      amount: 1500,
+      currency: 'EUR',
+      interval: 'month' as const,
+      intervalCount: 3,
+      trialPeriodDays: 14,
+    };
+    const page = checkoutPage(input({ kind: 'subscription', charge: null, subscription: plan }));
+    expect(page).to.include('Subscribe for 15.00 EUR every 3 months').and.include('14-day free trial');
+  });
+
+  it('offers custom amounts as toggle buttons and a bounded input in major units', () => {
+    const page = checkoutPage(
+      input({
+        kind: 'customCharge',
+        charge: null,
+        customCharge: { currency: 'JPY', amountOptions: [500, 1000], customAmount: { min: 100, max: 90000 } },
+      }),
+    );
+    expect(page).to.include('aria-pressed="false" data-amount="500">500 JPY</button>');
+    expect(page).to.include('From 100 to 90000 JPY');
+  });
+
+  it('asks for the email unless the request names a customer, and prefills it', () => {
+    expect(checkoutPage(input())).to.match(/id="email"[^>]* required/);
+    const known = checkoutPage(input({ customer: { id: 'cust_1', email: 'ada@example.com' } }));
+    expect(known).not.to.match(/id="email"[^>]* required/);
+    expect(known).to.include('value="ada@example.com"');
+  });
+
+  it('error page: escaped title and message, and the close button', () => {
+    const page = checkoutErrorPage(HOSTILE, HOSTILE);
+    expect(page).not.to.include('<script>alert');
+    expect(page).to.include('id="done"').and.include('/js/checkout/checkout-page.js');
+  });
+});
