@@ -93,6 +93,8 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     );
     await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).waitFor();
     expect(await page.getByRole('dialog', { name: 'Checkout' }).count()).to.equal(1);
+    // The payer starts in the email field.
+    await checkout.locator('#email:focus').waitFor();
     expect(await checkout.locator('h1').textContent()).to.equal('Demo shop');
     expect(await checkout.locator('.description').textContent()).to.equal('Order #1001');
     expect(await checkout.locator('#total').textContent()).to.equal('19.99 EUR');
@@ -283,6 +285,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await checkout.getByLabel('One-time code').fill(code === '000000' ? '111111' : '000000');
     await checkout.getByRole('button', { name: 'Confirm' }).click();
     await checkout.locator('#code-error:not(:empty)').waitFor();
+    expect(await checkout.locator('#code-error').textContent()).to.equal('This code is not right, or it has expired.');
     await checkout.getByLabel('One-time code').fill(code!);
     await checkout.getByRole('button', { name: 'Confirm' }).click();
     await checkout.locator('#using-saved-card').waitFor({ state: 'visible' });

@@ -113,6 +113,19 @@ function startCheckout(input: CheckoutPageInput): void {
   closeOnRequest(origin);
   reportHeight(origin);
 
+  // When the dialog gives this frame the focus, the payer starts at the first thing to fill in.
+  window.addEventListener(
+    'focus',
+    () => {
+      if (document.activeElement !== document.body) return;
+      const firstAmount = document.querySelector<HTMLElement>('.amount-option, #custom-amount');
+      if (firstAmount) firstAmount.focus();
+      else if (email.value === '') email.focus();
+      else group.getComponent('number')?.focus();
+    },
+    { once: true },
+  );
+
   // The visible labels above the field frames focus their field, as a <label> would.
   for (const field of ['number', 'expiry', 'cvc'] as const)
     byId(`${field}-label`)?.addEventListener('click', () => group.getComponent(field)?.focus());
@@ -125,7 +138,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const amount = customAmount(view, format, currencyDigits(currency), (label) => {
     payButton.textContent = label;
   });
-  const savedCard = view.rememberMe ? rememberedCards(view, email) : null;
+  const savedCard = view.rememberMe ? rememberedCards(view, email, () => group.getComponent('number')?.focus()) : null;
 
   function showError(element: HTMLElement | null, input: HTMLElement | null, message: string): void {
     if (!element) return;
@@ -164,20 +177,23 @@ function startCheckout(input: CheckoutPageInput): void {
   function showApiError(error: Shift4Error): void {
     const param = error.param ?? '';
     if (param === 'email') {
-      showError(byId('email-error'), email, error.message);
+      showError(byId('email-error'), email, 'Enter a valid email address.');
       email.focus();
     } else if (param === 'amount' && byId('amount-error')) {
       amount.showError(error.message);
-    } else if (param === 'code' || error.code === 'invalid_code') {
-      savedCard?.showCodeError(error.message);
+    } else if (param === 'rememberedCard' && savedCard) {
+      // The confirmed card can no longer pay (used, expired or deleted): back to the card fields.
+      savedCard.forget();
+      formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
     } else if (
       error.type === 'card_error' &&
       ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')
     ) {
-      // The field shows its own message (inside its frame); the payer is taken there.
+      // The payer is taken to the field; a message the field shows itself is not repeated below.
       const field = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
-      group.getComponent(field[error.code as keyof typeof field])?.focus();
-      cardError.textContent = error.message;
+      const component = group.getComponent(field[error.code as keyof typeof field]);
+      component?.focus();
+      if (component?.state.error !== error.message) cardError.textContent = error.message;
     } else {
       formError.textContent = error.message;
     }
@@ -344,7 +360,7 @@ function customAmount(
  * "Use my saved card": a code is sent to the typed email (in test mode the service answers it and
  * the page shows it), and once confirmed the payment uses the remembered card instead of the fields.
  */
-function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
+function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard: () => void) {
   const offer = byId('saved-card')!;
   const useSaved = byId<HTMLButtonElement>('use-saved-card')!;
   const codeStep = byId('code-step')!;
@@ -443,7 +459,10 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
       using.hidden = false;
       byId('pay')?.focus();
     } catch (error) {
-      showCodeError(error instanceof Error ? error.message : 'The code was not accepted.');
+      const wrongCode = error instanceof Shift4Error && error.param === 'code';
+      showCodeError(
+        wrongCode || !(error instanceof Error) ? 'This code is not right, or it has expired.' : error.message,
+      );
     } finally {
       confirm.disabled = false;
     }
@@ -452,9 +471,18 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement) {
     useFields();
     useSaved.hidden = false;
     codeStep.hidden = true;
+    // The button just pressed is gone: the payer continues in the card number.
+    focusCard();
   });
 
-  return { current: () => current, showCodeError };
+  return {
+    current: () => current,
+    forget: () => {
+      useFields();
+      useSaved.hidden = false;
+      codeStep.hidden = true;
+    },
+  };
 }
 
 /** The offers after the payment: each "Buy" charges the payer's card for that offer, once. */
