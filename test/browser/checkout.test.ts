@@ -78,7 +78,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
   /** What the merchant's success callback received. */
   async function callbackResult(page: Page): Promise<CheckoutResult> {
     const result = page.locator('#result[data-status=success]');
-    await result.waitFor();
+    await result.waitFor({ state: 'attached' });
     return JSON.parse((await result.textContent()) ?? '{}') as CheckoutResult;
   }
 
@@ -250,7 +250,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     expect(await checkout.locator('h1').textContent()).to.not.equal('');
     expect(await checkout.getByRole('button', { name: 'Pay' }).count()).to.equal(0);
     const error = page.locator('#result[data-status=error]');
-    await error.waitFor();
+    await error.waitFor({ state: 'attached' });
     expect(await error.textContent()).to.not.equal('');
     await page.screenshot({ path: join(shots, 'checkout-error.png') });
     // Escape closes checkout.
@@ -442,7 +442,7 @@ async function startShop(
     res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font:16px system-ui,sans-serif;margin:24px"><h1>Demo shop</h1><p>Order #1001</p>
-<button id="open" type="button">Checkout</button><pre id="result"></pre>
+<button id="open" type="button">Checkout</button><pre id="result" hidden></pre>
 <script src="${serviceUrl()}/js/checkout.js"></script>
 <script>
 const result = document.getElementById('result');
