@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import {
   cardDetails,
@@ -48,6 +52,25 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.match(/^text\/html/);
       expect(response.headers.get('content-security-policy')).to.include(`frame-ancestors ${MERCHANT_ORIGIN}`);
+    });
+
+    it('serves the signing module for Node merchants, whose signed requests open checkout', async () => {
+      const download = await fetch(`${service.baseUrl}/js/sign-checkout-request.mjs`);
+      expect(download.status).to.equal(200);
+      const dir = mkdtempSync(join(tmpdir(), 'merchant-'));
+      try {
+        const file = join(dir, 'sign-checkout-request.mjs');
+        writeFileSync(file, await download.text());
+        const merchantModule = (await import(pathToFileURL(file).href)) as {
+          signCheckoutRequest: typeof signCheckoutRequest;
+        };
+        const request = { charge: { amount: 1234, currency: 'EUR' } };
+        const signed = merchantModule.signCheckoutRequest(request, keys.testSecretKey);
+        expect(signed).to.equal(sign(request));
+        expect((await page(signed)).status).to.equal(200);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('refuses a tampered request, one signed for another account, a secret key and unknown plans with an error page', async () => {

@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../../../packages/config/project-root.ts';
 
-/** The browser scripts the service serves, bundled from `packages/client-side` by esbuild. */
-export type BundleName = 'shift4' | 'field' | 'challenge' | 'checkout' | 'checkoutPage';
+/**
+ * The scripts the service serves, bundled by esbuild: the browser scripts of `packages/client-side`,
+ * and the checkout request signing module for merchants' Node servers.
+ */
+export type BundleName = 'shift4' | 'field' | 'challenge' | 'checkout' | 'checkoutPage' | 'signCheckoutRequest';
 
 const ROOT = projectRoot(import.meta.dirname);
 const SOURCE = resolve(ROOT, 'packages/client-side');
@@ -14,7 +17,11 @@ const ENTRY_POINTS: Record<BundleName, string> = {
   challenge: 'challenge/challenge.ts',
   checkout: 'checkout/checkout-js.ts',
   checkoutPage: 'checkout/checkout-page.ts',
+  signCheckoutRequest: '../checkout/sign-checkout-request.ts',
 };
+
+/** Bundles for Node (an ES module a merchant's server imports), not for browsers. */
+const FOR_NODE: ReadonlySet<BundleName> = new Set(['signCheckoutRequest']);
 
 const BANNER_NAMES: Record<BundleName, string> = {
   shift4: 'shift4.js',
@@ -22,6 +29,7 @@ const BANNER_NAMES: Record<BundleName, string> = {
   challenge: 'shift4.js challenge',
   checkout: 'checkout.js',
   checkoutPage: 'checkout.js page',
+  signCheckoutRequest: 'sign-checkout-request.mjs (Node)',
 };
 
 /** The library's version is the service's: a merchant can see which build a page loaded. */
@@ -60,9 +68,9 @@ async function bundleOf(name: BundleName): Promise<Bundle> {
     entryPoints: [resolve(SOURCE, ENTRY_POINTS[name])],
     bundle: true,
     write: false,
-    format: 'iife',
-    target: ['es2020'],
-    minify: true,
+    ...(FOR_NODE.has(name)
+      ? { format: 'esm', platform: 'node', target: ['node18'], minify: false }
+      : { format: 'iife', target: ['es2020'], minify: true }),
     legalComments: 'none',
     banner: { js: `/*! ${BANNER_NAMES[name]} ${CLIENT_VERSION} */` },
     define: { SHIFT4_JS_VERSION: JSON.stringify(CLIENT_VERSION) },

@@ -40,6 +40,8 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
   router.get('/js/checkout.js', script(bundles, 'checkout'));
   router.get('/js/checkout/checkout-page.js', script(bundles, 'checkoutPage'));
+  // For merchants' Node servers: `import { signCheckoutRequest } from './sign-checkout-request.mjs'`.
+  router.get('/js/sign-checkout-request.mjs', script(bundles, 'signCheckoutRequest'));
 
   router.get('/js/fields/field.html', (req, res) => {
     const field = req.query.field;

@@ -14,6 +14,15 @@ describe('checkout request signing', () => {
     expect(signCheckoutRequest(JSON.parse(json) as object, key)).to.equal(signCheckoutRequest(json, key));
   });
 
+  it('signs as the public Shift4 client libraries do (their published example)', () => {
+    // The example key and signed request of the public shift4-node library's checkout request tests.
+    const signed =
+      'NTk1MjY3MmZjMjdjMjdkZjEyNDlhYjA3YTQ4NDE2NDdhYzcwOGM1MzdjYWQ3MDhjNDRlZWVkMDIzOWI0OTc0Ynx7ImNoYXJnZSI6eyJhbW91bnQiOjQ5OSwiY3VycmVuY3kiOiJFVVIifX0=';
+    expect(
+      signCheckoutRequest({ charge: { amount: 499, currency: 'EUR' } }, 'pr_test_bu0GRzw3MzhT10fpxa1j9OHJ'),
+    ).to.equal(signed);
+  });
+
   it('verifies with the same key only, and not once the JSON text changed', () => {
     const decoded = decodeSignedCheckoutRequest(signCheckoutRequest(json, key))!;
     expect(decoded.json).to.equal(json);
