@@ -367,6 +367,13 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     expect(await item.getByRole('button').count()).to.equal(0);
     await page.screenshot({ path: join(shots, 'checkout-offer-bought.png') });
 
+    // An offer that cannot be bought any more says so in its own place; Buy stays for a retry.
+    await api.delete(`/cross-sale-offers/${ownOffer.id}`);
+    await own.getByRole('button', { name: 'Buy for 3.00 EUR' }).click();
+    await own.locator('.offer-outcome[data-status=failed]').waitFor();
+    expect(await own.locator('.offer-outcome').textContent()).to.equal('This offer cannot be bought now.');
+    expect(await own.getByRole('button', { name: 'Buy for 3.00 EUR' }).isEnabled()).to.equal(true);
+
     // The offer's charge is the partner's, on the card the payer just used.
     const charges = (await partner.api.get<{ list: Charge[] }>('/charges')).body.list;
     const bought = charges.find((charge) => charge.amount === 499);

@@ -507,7 +507,11 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
         button.remove();
       } catch (error) {
         outcome.dataset.status = 'failed';
-        outcome.textContent = error instanceof Error ? error.message : 'The purchase failed.';
+        // A decline is the payer's to know; anything else is the offer's or the service's side.
+        outcome.textContent =
+          error instanceof Shift4Error && error.type === 'card_error'
+            ? error.message
+            : 'This offer cannot be bought now.';
         button.disabled = false;
       }
     });
