@@ -16,4 +16,6 @@ const shop = await startMerchantServer({
   secretKey: SECRET_KEY,
   port: Number(PORT),
 });
-console.log(`Demo shop: ${shop.url}/ (card payment) and ${shop.url}/payment-method`);
+console.log(
+  `Demo shop: ${shop.url}/ (card payment), ${shop.url}/payment-method and ${shop.url}/checkout (hosted checkout)`,
+);

@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { cardPaymentPage, paymentMethodPage, returnPage } from './pages.ts';
+import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
+import { cardPaymentPage, checkoutPaidPage, checkoutShopPage, paymentMethodPage, returnPage } from './pages.ts';
 
 /**
  * A demo merchant: its own web server (another origin than the payments service) with a card
- * payment page (card fields + 3-D Secure) and a payment-method page. The pages hand the service's
- * token or the payer's choice to this server, which charges with the secret key, as a real
- * merchant's backend would. Card data never reaches it.
+ * payment page (card fields + 3-D Secure), a payment-method page and a hosted checkout page. The
+ * pages hand the service's token or the payer's choice to this server, which charges with the
+ * secret key, as a real merchant's backend would; for checkout it signs the request. Card data
+ * never reaches it.
  */
 export interface MerchantOptions {
   /** The payments service, as browsers reach it: `http://127.0.0.1:3000`. */
@@ -58,6 +60,17 @@ export async function startMerchantServer(options: MerchantOptions): Promise<Mer
   });
   app.get('/payment-method/return', (_req, res) => {
     res.type('html').send(returnPage(page));
+  });
+  // The hosted checkout: the request is signed here, with the secret key, never in the page.
+  app.get('/checkout', (_req, res) => {
+    const checkoutRequest = signCheckoutRequest(
+      { charge: { amount: 1000, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } },
+      options.secretKey,
+    );
+    res.type('html').send(checkoutShopPage({ ...page, checkoutRequest }));
+  });
+  app.post('/checkout/paid', express.urlencoded({ extended: false, limit: '2kb' }), (req, res) => {
+    res.type('html').send(checkoutPaidPage(req.body as Record<string, unknown>));
   });
 
   // The page sends the token id only; amount and currency are the shop's, not the page's.

@@ -153,3 +153,49 @@ if (clientObjectId && !window.opener) {
 }`,
   );
 }
+
+/**
+ * The hosted checkout: the shop's server signed the request (`checkoutRequest`); the page opens
+ * checkout from its own button, and a second form uses the button integration.
+ */
+export function checkoutShopPage(options: PageOptions & { checkoutRequest: string }): string {
+  const checkoutJs = new URL('/js/checkout.js', options.serviceUrl).toString();
+  const request = options.checkoutRequest.replace(/"/g, '&quot;');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Demo shop: hosted checkout</title><style>${STYLE}</style></head>
+<body><main>
+<h1>Demo shop</h1>
+<p class="price">Order #1003 · 10.00 EUR</p>
+<button type="button" id="open">Pay with checkout</button>
+<p id="result" role="status" aria-live="polite"></p>
+<form action="/checkout/paid" method="post">
+  <p class="price">Or the button integration:</p>
+  <script src="${checkoutJs}" class="shift4-button" data-key="${options.publicKey}"
+    data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1003"></script>
+</form>
+<nav><a href="/">Pay with the card fields instead</a></nav>
+</main>
+<script src="${checkoutJs}"></script>
+<script>
+const result = document.getElementById('result');
+function show(status, text) { result.dataset.status = status; result.textContent = text; }
+Shift4Checkout.key = ${JSON.stringify(options.publicKey)};
+Shift4Checkout.success = (paid) => show('successful', 'Payment successful: ' + paid.charge.id);
+Shift4Checkout.error = (error) => show('error', error.message);
+document.getElementById('open').addEventListener('click', () =>
+  Shift4Checkout.open({ checkoutRequest: ${JSON.stringify(options.checkoutRequest)}, name: 'Demo shop', description: 'Order #1003' }),
+);
+</script></body></html>`;
+}
+
+/** Where the button integration's form goes: the ids checkout added to it. */
+export function checkoutPaidPage(ids: Record<string, unknown>): string {
+  const rows = Object.entries(ids)
+    .filter(([name]) => name.startsWith('shift4'))
+    .map(([name, value]) => `<li>${name}: ${String(value).replace(/[<&"]/g, '')}</li>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Demo shop: paid</title><style>${STYLE}</style></head>
+<body><main><h1>Thank you</h1><ul>${rows}</ul><nav><a href="/checkout">Back to the shop</a></nav></main></body></html>`;
+}

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { startMerchantServer } from '../../examples/merchant/merchant-server.ts';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
 import { createOtherAccount, type Charge } from '../support/payments.ts';
@@ -402,6 +403,28 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     const charge = (await api.get<Charge>(`/charges/${posted.shift4ChargeId}`)).body;
     expect(charge).to.include({ amount: 700, customerId: posted.shift4CustomerId });
     await page.close();
+  });
+
+  it("the demo shop's checkout page: its server signs the request, the page opens checkout", async () => {
+    const demo = await startMerchantServer({
+      serviceUrl: service.baseUrl,
+      secretKey: keys.testSecretKey,
+      publicKey: keys.testPublicKey,
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${demo.url}/checkout`);
+      await page.getByRole('button', { name: 'Pay with checkout' }).click();
+      const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+      await checkout.getByLabel('Email', { exact: true }).fill('demo@example.com');
+      await typeCard(page, checkout, '4242424242424242');
+      await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+      await page.locator('#result[data-status=successful]').waitFor({ state: 'attached' });
+      expect(await page.locator('#result').textContent()).to.match(/^Payment successful: char_/);
+    } finally {
+      await page.close();
+      await demo.close();
+    }
   });
 
   it('keyboard: the close button and Escape close checkout, focus returns to the opener; phone layout', async () => {
