@@ -124,7 +124,10 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       expect((await api.get<Charge>(`/charges/${charge!.id}`)).body).to.deep.equal(charge);
       expect((await api.get(`/customers/${customer.id}`)).body).to.deep.equal(customer);
       const types = (await eventsOf(api, charge!.id)).map((event) => event.type);
-      expect(types).to.include('CHARGE_SUCCEEDED');
+      expect(types).to.include.members(['CHARGE_SUCCEEDED', 'CHARGE_UPDATED']);
+      expect((await eventsOf(api, customer.defaultCardId!)).map((event) => event.type)).to.include(
+        'CUSTOMER_CARD_CREATED',
+      );
       expect((await eventsOf(api, customer.id)).map((event) => event.type)).to.include('CUSTOMER_CREATED');
     });
 
