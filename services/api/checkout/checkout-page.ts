@@ -180,6 +180,7 @@ function offer(offer: CheckoutOfferView): string {
   const titleId = `offer-${escapeHtml(offer.id)}-title`;
   return `<li class="offer" data-offer-id="${escapeHtml(offer.id)}" aria-labelledby="${titleId}">
 ${offer.imageUrl && offer.template === 'image_and_text' ? `<img src="${escapeHtml(offer.imageUrl)}" alt="" width="247" height="156">` : ''}
+<div class="offer-body">
 <h4 id="${titleId}">${escapeHtml(offer.title)}</h4>
 ${offer.description ? `<p class="offer-description">${escapeHtml(offer.description)}</p>` : ''}
 <p class="offer-price">${escapeHtml(formatAmount(offer.charge.amount, offer.charge.currency))}</p>
@@ -187,6 +188,7 @@ ${company ? `<p class="offer-company">Offered by ${escapeHtml(company)}</p>` : '
 ${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(offer.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">Terms and conditions</a></p>` : ''}
 <button class="secondary buy" type="button" aria-describedby="${titleId}">Buy for ${escapeHtml(formatAmount(offer.charge.amount, offer.charge.currency))}</button>
 <p class="offer-outcome" aria-live="polite"></p>
+</div>
 </li>`;
 }
 
@@ -252,8 +254,9 @@ a{color:#1d4ed8}
 .receipt dt{color:#475569}.receipt dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 .offers h3{font-size:1.05rem;margin:0 0 8px}
 .offers ul{list-style:none;margin:0 0 16px;padding:0;display:grid;gap:12px}
-.offer{border:1px solid #e2e8f0;border-radius:10px;padding:12px 14px}
-.offer img{display:block;width:100%;max-width:247px;height:auto;border-radius:6px;margin:0 0 8px}
+.offer{display:flex;gap:12px;align-items:flex-start;border:1px solid #e2e8f0;border-radius:10px;padding:12px 14px}
+.offer img{flex:none;display:block;width:112px;height:auto;border-radius:6px}
+.offer-body{flex:1;min-width:0}
 .offer h4{margin:0;font-size:1rem}
 .offer p{margin:4px 0 0}
 .offer-description{color:#334155;font-size:15px}
