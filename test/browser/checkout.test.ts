@@ -262,6 +262,21 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it("misuse is reported to the merchant's error handler and opens nothing: no key, no request", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(`Shift4Checkout.key = null; openCheckout({ checkoutRequest: 'x' })`);
+    expect(await page.locator('#result[data-status=error]').textContent()).to.match(/Shift4Checkout\.key/);
+    await page.evaluate(`Shift4Checkout.key = 'sk_test_secret'; openCheckout({ checkoutRequest: 'x' })`);
+    expect(await page.locator('#result[data-status=error]').textContent()).to.match(/public key/);
+    await page.evaluate(`Shift4Checkout.key = 'pk_test_x'; openCheckout({})`);
+    expect(await page.locator('#result[data-status=error]').textContent()).to.match(/checkoutRequest/);
+    expect(await page.locator('[data-shift4-overlay]').count()).to.equal(0);
+    // SecurionpayCheckout is the same object, for pages written for SecurionPay.
+    expect(await page.evaluate('SecurionpayCheckout === Shift4Checkout')).to.equal(true);
+    await page.close();
+  });
+
   it('remember me: the second checkout pays with the saved card after the emailed code', async () => {
     const request = { charge: { amount: 1200, currency: 'EUR' }, rememberMe: true };
     const first = await openCheckout(request);

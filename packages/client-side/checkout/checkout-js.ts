@@ -38,7 +38,7 @@ const Shift4Checkout: Shift4CheckoutApi = global.Shift4Checkout ?? {
   success: null,
   error: null,
   open(options, callback) {
-    openCheckout(options, callback);
+    openCheckout(options, Shift4Checkout.key, callback);
   },
   close: () => closeCheckout(),
 };
@@ -66,12 +66,12 @@ function fail(message: string): void {
 
 function openCheckout(
   options: CheckoutOpenOptions,
+  key: string | null | undefined,
   callback: SuccessHandler | undefined,
   onClosed?: (succeeded: boolean) => void,
 ): void {
-  const key = Shift4Checkout.key;
   if (typeof key !== 'string' || !/^pk_(test|live)_/.test(key))
-    return fail('Set Shift4Checkout.key to your public key (pk_…) before opening checkout');
+    return fail('Set Shift4Checkout.key (or data-key) to your public key (pk_…) before opening checkout');
   if (typeof options?.checkoutRequest !== 'string' || options.checkoutRequest === '')
     return fail('Shift4Checkout.open needs a signed checkoutRequest');
   // A second open replaces the checkout still open.
@@ -126,7 +126,7 @@ function mountButton(script: HTMLScriptElement): void {
   button.textContent = data.buttonText || 'Pay';
   script.after(button);
   button.addEventListener('click', () => {
-    if (data.key) Shift4Checkout.key = data.key;
+    // The button's own key; the page's `Shift4Checkout.key` is left as the page set it.
     openCheckout(
       {
         checkoutRequest: data.checkoutRequest ?? '',
@@ -134,6 +134,7 @@ function mountButton(script: HTMLScriptElement): void {
         ...(data.description ? { description: data.description } : {}),
         ...(data.email ? { email: data.email } : {}),
       },
+      data.key ?? Shift4Checkout.key,
       (paid) => {
         Shift4Checkout.success?.(paid);
         if (form) addResultInputs(form, paid);
