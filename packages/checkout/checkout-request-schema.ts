@@ -1,5 +1,6 @@
 import currencyCodes from 'currency-codes';
 import { z } from 'zod';
+import { paymentMethodTypes } from '../domain/payment-method/payment-method-events.ts';
 import { p } from '../http/params.ts';
 
 /** Largest amount a checkout request may ask for, in minor units (the API's own limit). */
@@ -48,7 +49,8 @@ const customChargeRequest = p
 /**
  * A checkout request as a merchant signs it (spec: "Checkout request"; the fields beyond the
  * spec's table are those the public Shift4 checkout libraries send: `crossSaleOfferIds`,
- * `threeDSecure`, `termsAndConditionsUrl`, `capture` and `metadata`). Exactly one of `charge`,
+ * `threeDSecure`, `termsAndConditionsUrl`, `capture` and `metadata`; `paymentMethodTypes` is
+ * ours: the payment methods the page offers besides cards). Exactly one of `charge`,
  * `subscription` and `customCharge`. Unknown fields are refused, so that a misspelt one is noticed.
  */
 export const checkoutRequestSchema = p
@@ -69,6 +71,13 @@ export const checkoutRequestSchema = p
         requireSuccessfulLiabilityShiftForEnrolledCard: p.bool().optional(),
       })
       .optional(),
+    paymentMethodTypes: z
+      .array(z.enum(paymentMethodTypes, { error: `must be one of ${paymentMethodTypes.join(', ')}` }), {
+        error: 'must be a list of payment method types',
+      })
+      .max(paymentMethodTypes.length, { error: 'must name each payment method type once' })
+      .refine((types) => new Set(types).size === types.length, { error: 'must name each payment method type once' })
+      .optional(),
     termsAndConditionsUrl: z
       .string({ error: 'must be an http(s) URL' })
       .max(2048, { error: 'must be at most 2048 characters long' })
@@ -79,6 +88,9 @@ export const checkoutRequestSchema = p
     (request) =>
       [request.charge, request.subscription, request.customCharge].filter((part) => part !== undefined).length === 1,
     { error: 'must define exactly one of charge, subscription and customCharge' },
-  );
+  )
+  .refine((request) => !(request.subscription && request.paymentMethodTypes?.length), {
+    error: 'paymentMethodTypes apply to charges only: a subscription renews on a card',
+  });
 
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;

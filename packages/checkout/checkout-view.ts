@@ -55,6 +55,8 @@ export interface CheckoutView {
     requireSuccessfulLiabilityShiftForEnrolledCard: boolean;
   };
   termsAndConditionsUrl: string | null;
+  /** Payment methods offered besides cards (charges only): `ideal`, `paypal`, … */
+  paymentMethodTypes: string[];
   /** Offers shown after the main transaction succeeded. */
   crossSaleOffers: CheckoutOfferView[];
 }

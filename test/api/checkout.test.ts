@@ -187,6 +187,37 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       expect(paid.body.customer.id).to.equal(customer.body.id);
     });
 
+    it('pays with a payment method the request offers: pending, then decided at the provider, then its status', async () => {
+      const request = { charge: { amount: 1500, currency: 'EUR' }, paymentMethodTypes: ['ideal', 'paypal'] };
+      const notOffered = await pay(request, { email: 'pm@example.com', paymentMethod: 'blik' });
+      expect(notOffered.status).to.equal(400);
+      const refusedForPlans = await page(sign({ subscription: { planId: 'plan_x' }, paymentMethodTypes: ['ideal'] }));
+      expect(refusedForPlans.status).to.equal(400);
+      const paid = await pay(request, { email: 'pm@example.com', paymentMethod: 'ideal' });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      const charge = paid.body.charge as Charge & {
+        clientObjectId: string;
+        flow: { nextAction: string; returnUrl: string; redirect: { redirectUrl: string } };
+      };
+      expect(charge).to.include({ status: 'pending', customerId: paid.body.customer.id });
+      expect(charge.flow.nextAction).to.equal('redirect');
+      expect(charge.flow.returnUrl).to.equal(`${service.baseUrl}/checkout/returned`);
+      // The payer authorizes at the provider's page, which sends them back to the return page.
+      const decided = await fetch(charge.flow.redirect.redirectUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ outcome: 'authorize' }),
+        redirect: 'manual',
+      });
+      expect(decided.status).to.equal(303);
+      const returned = await fetch(decided.headers.get('location')!);
+      expect(returned.status).to.equal(200);
+      expect(await returned.text()).to.include('Payment completed');
+      const status = await call<Paid>('payment-status', { checkoutRequest: sign(request), session: paid.body.session });
+      expect(status.status, JSON.stringify(status.body)).to.equal(200);
+      expect(status.body.charge).to.include({ id: charge.id, status: 'successful' });
+      expect(status.body.customer.id).to.equal(paid.body.customer.id);
+    });
+
     it('answers errors in the API envelope: a missing key, a secret key, a missing email', async () => {
       const request = sign({ charge: { amount: 300, currency: 'EUR' } });
       const noKey = await call<ApiError>('pay', { checkoutRequest: request, token: 'tok_x' }, null);

@@ -37,6 +37,9 @@ export async function purchaseCheckoutOffer(
       'Invalid parameter: session is not a paid checkout of this request (or it expired)',
       'session',
     );
+  const { cardId } = session;
+  if (cardId === null)
+    throw new InvalidRequestError('Offers are charged to a card, and this checkout was paid another way', 'offerId');
   const offer = verified.view.crossSaleOffers.find((shown) => shown.id === input.offerId);
   if (!offer) throw new InvalidRequestError('Invalid parameter: offerId is not an offer of this checkout', 'offerId');
   const owner = { accountId: offer.accountId, mode: session.mode };
@@ -51,7 +54,7 @@ export async function purchaseCheckoutOffer(
             chargeId: session.chargeId,
             subscriptionId: session.subscriptionId,
           },
-          card: { customerId: session.customerId, cardId: session.cardId },
+          card: { customerId: session.customerId, cardId },
           email: session.email,
           purchaseKey: `${session.id}:${offer.id}`,
         },

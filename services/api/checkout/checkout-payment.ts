@@ -2,6 +2,10 @@ import { z } from 'zod';
 import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
 import type { CommandContext } from '../../../packages/commands/command-context.ts';
 import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
+import {
+  paymentMethodTypes,
+  type PaymentMethodType,
+} from '../../../packages/domain/payment-method/payment-method-events.ts';
 import { p } from '../../../packages/http/params.ts';
 import { validateParameters } from '../../../packages/http/validation.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
@@ -9,6 +13,7 @@ import { customersCollection } from '../../../projections/customers-projection.t
 import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
 import type { Commands } from '../../commands.ts';
 import type { ObjectReader } from '../object-reader.ts';
+import { paymentRedirectPath } from '../payment-redirect-page.ts';
 import type { CheckoutSessions } from './checkout-sessions.ts';
 import { digestOf } from './checkout-sessions.ts';
 import type { VerifiedCheckout } from './checkout-verification.ts';
@@ -22,6 +27,8 @@ export const checkoutPaymentBody = p.object({
   rememberedCard: p.string({ min: 1, max: 512 }).optional(),
   amount: p.int({ min: 1, max: 99_999_999 }).optional(),
   rememberMe: p.bool().optional(),
+  /** Pay with this payment method (one the request offers) instead of a card. */
+  paymentMethod: z.enum(paymentMethodTypes, { error: `must be one of ${paymentMethodTypes.join(', ')}` }).optional(),
 });
 export type CheckoutPaymentBody = z.infer<typeof checkoutPaymentBody>;
 
@@ -30,6 +37,11 @@ export interface CheckoutPaymentDependencies {
   reader: ObjectReader;
   sessions: CheckoutSessions;
   rememberedPayers: RememberedPayers;
+}
+
+/** Where this service is reached from the payer's browser: payment-method redirects come back there. */
+export interface PayerAddress {
+  baseUrl: string;
 }
 
 /** The main transaction's answer: what the merchant's callback receives, and the session for offers. */
@@ -51,6 +63,7 @@ export async function payCheckout(
   verified: VerifiedCheckout,
   body: unknown,
   requestId: string,
+  address: PayerAddress,
 ): Promise<CheckoutPaymentResult> {
   const input = validateParameters(checkoutPaymentBody, body);
   const { auth, request } = verified;
@@ -63,8 +76,11 @@ export async function payCheckout(
   };
   const email = input.email ?? verified.view.customer?.email ?? null;
   if (!request.customerId && email === null) throw missingParameter('email');
-  if ((input.token === undefined) === (input.rememberedCard === undefined))
-    throw new InvalidRequestError('Invalid request: pay with either token or rememberedCard');
+  const ways = [input.token, input.rememberedCard, input.paymentMethod].filter((way) => way !== undefined);
+  if (ways.length !== 1)
+    throw new InvalidRequestError('Invalid request: pay with one of token, rememberedCard and paymentMethod');
+  if (input.paymentMethod !== undefined)
+    return payWithPaymentMethod(deps, verified, input.paymentMethod, input.amount, email, context, address);
   const remembered = input.rememberedCard ? await redeemed(deps, verified, email, input.rememberedCard) : null;
   if (remembered && request.customerId && remembered.customerId !== request.customerId)
     throw new InvalidRequestError(
@@ -102,6 +118,89 @@ export async function payCheckout(
     session,
   };
 }
+
+/**
+ * A payment-method charge: pending until the payer decides at the provider (the page follows
+ * `flow.nextAction` with Shift4.js, then asks `POST /checkout/payment-status`). It needs a
+ * customer from the start, so a new one is made first. Offers cannot be bought after it: they
+ * are charged to a card.
+ */
+async function payWithPaymentMethod(
+  deps: CheckoutPaymentDependencies,
+  verified: VerifiedCheckout,
+  type: PaymentMethodType,
+  chosen: number | undefined,
+  email: string | null,
+  context: CommandContext,
+  address: PayerAddress,
+): Promise<CheckoutPaymentResult> {
+  const { request, auth } = verified;
+  if (!request.paymentMethodTypes?.includes(type))
+    throw new InvalidRequestError(
+      'Invalid parameter: paymentMethod is not offered by this checkout request',
+      'paymentMethod',
+    );
+  const { amount, currency } = chargedAmount(request, chosen);
+  const terms = request.charge ?? request.customCharge!;
+  const customerId = request.customerId ?? (await deps.commands.customers.create({ email: email! }, context)).id;
+  const outcome = await deps.commands.paymentMethodCharges.create(
+    {
+      amount,
+      currency,
+      customerId,
+      paymentMethod: { type, ...(email ? { billing: { email } } : {}) },
+      returnUrl: `${address.baseUrl}${checkoutReturnPath}`,
+      ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
+      ...(terms.metadata ? { metadata: terms.metadata } : {}),
+    },
+    (clientObjectId) => `${address.baseUrl}${paymentRedirectPath(clientObjectId)}`,
+    context,
+  );
+  const charge = await deps.reader.getAfter(outcome.position, chargesCollection, outcome.id, auth);
+  const customer = await deps.reader.get(customersCollection, customerId, auth);
+  const session = await deps.sessions.open(
+    {
+      accountId: auth.accountId,
+      mode: auth.mode,
+      customerId,
+      cardId: null,
+      email,
+      chargeId: charge.id,
+      subscriptionId: null,
+      requestDigest: digestOf(verified.view.checkoutRequest),
+    },
+    context.now(),
+  );
+  return { charge, customer, session };
+}
+
+/** Where the provider's page sends the payer back: a page that only says the payment was completed. */
+export const checkoutReturnPath = '/checkout/returned';
+
+/** The main transaction as it stands now: a payment-method charge's outcome, once the payer decided. */
+export async function checkoutPaymentStatus(
+  deps: Pick<CheckoutPaymentDependencies, 'reader' | 'sessions'>,
+  verified: VerifiedCheckout,
+  body: unknown,
+): Promise<{ charge?: object; subscription?: object; customer: object }> {
+  const input = validateParameters(sessionBody, body);
+  const session = await deps.sessions.find(input.session, verified.view.checkoutRequest, new Date());
+  if (!session || session.accountId !== verified.auth.accountId || session.mode !== verified.auth.mode)
+    throw new InvalidRequestError(
+      'Invalid parameter: session is not a paid checkout of this request (or it expired)',
+      'session',
+    );
+  const { auth } = verified;
+  return {
+    ...(session.chargeId ? { charge: await deps.reader.get(chargesCollection, session.chargeId, auth) } : {}),
+    ...(session.subscriptionId
+      ? { subscription: await deps.reader.get(subscriptionsCollection, session.subscriptionId, auth) }
+      : {}),
+    customer: await deps.reader.get(customersCollection, session.customerId, auth),
+  };
+}
+
+const sessionBody = p.object({ checkoutRequest: p.string({ min: 1 }), session: p.string({ min: 1, max: 128 }) });
 
 interface Paid {
   charge?: object;

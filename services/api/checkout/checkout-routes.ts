@@ -4,9 +4,15 @@ import { missingParameter } from '../../../packages/domain/errors.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
-import { pageOrigin } from '../client-side/html.ts';
+import { errorPage, pageOrigin } from '../client-side/html.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
-import { payCheckout, type CheckoutPaymentDependencies } from './checkout-payment.ts';
+import { publicBaseUrl } from '../public-base-url.ts';
+import {
+  checkoutPaymentStatus,
+  checkoutReturnPath,
+  payCheckout,
+  type CheckoutPaymentDependencies,
+} from './checkout-payment.ts';
 import {
   verifyCheckoutRequest,
   type CheckoutVerificationDependencies,
@@ -55,8 +61,23 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
     }
   });
 
+  // The payment-method provider's page sends the payer back here, in the popup Shift4.js opened
+  // (which it closes once the charge is decided) or, when popups are blocked, in the whole tab.
+  router.get(checkoutReturnPath, (_req, res) => {
+    res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    // A plain page in the service's look (the checkout's error page would show it as an error).
+    sendPage(res, 200, errorPage('Payment completed', 'You can close this window and go back to the checkout.'));
+  });
+
   const call =
-    (work: (verified: VerifiedCheckout, body: Record<string, unknown>, requestId: string) => Promise<object>) =>
+    (
+      work: (
+        verified: VerifiedCheckout,
+        body: Record<string, unknown>,
+        requestId: string,
+        req: Request,
+      ) => Promise<object>,
+    ) =>
     async (req: Request, res: Response) => {
       res.set('Cache-Control', 'no-store');
       try {
@@ -68,7 +89,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
           key: basicAuthUser(req.get('authorization')),
           checkoutRequest: body.checkoutRequest,
         });
-        res.json(await work(verified, body, newId('req')));
+        res.json(await work(verified, body, newId('req'), req));
       } catch (error) {
         const { status, body } = errorResponse(error, deps.logger);
         res.status(status).json(body);
@@ -78,7 +99,19 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
   router.post(
     `${checkoutPagePath}/pay`,
     json,
-    call((verified, body, requestId) => payCheckout(deps, verified, body, requestId)),
+    call((verified, body, requestId, req) =>
+      payCheckout(deps, verified, body, requestId, {
+        baseUrl: publicBaseUrl({
+          headers: { host: req.get('host') },
+          protocol: req.protocol === 'https' ? 'https' : 'http',
+        }),
+      }),
+    ),
+  );
+  router.post(
+    `${checkoutPagePath}/payment-status`,
+    json,
+    call((verified, body) => checkoutPaymentStatus(deps, verified, body)),
   );
   router.post(
     `${checkoutPagePath}/cross-sale-purchases`,

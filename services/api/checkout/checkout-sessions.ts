@@ -14,7 +14,8 @@ export interface CheckoutSessionDoc extends Document {
   accountId: string;
   mode: Mode;
   customerId: string;
-  cardId: string;
+  /** Null when the main transaction was paid with a payment method: offers need a card. */
+  cardId: string | null;
   email: string | null;
   chargeId: string | null;
   subscriptionId: string | null;

@@ -114,6 +114,7 @@ async function viewOf(
         request.threeDSecure?.requireSuccessfulLiabilityShiftForEnrolledCard ?? false,
     },
     termsAndConditionsUrl: request.termsAndConditionsUrl ?? null,
+    paymentMethodTypes: request.paymentMethodTypes ?? [],
     crossSaleOffers: request.crossSaleOfferIds?.length
       ? await deps.offersAvailableTo(auth.accountId, auth.mode, request.crossSaleOfferIds)
       : [],

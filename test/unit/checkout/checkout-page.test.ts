@@ -18,6 +18,7 @@ function view(extra: Partial<CheckoutView> = {}): CheckoutView {
     rememberMe: false,
     threeDSecure: { enable: false, requireEnrolledCard: false, requireSuccessfulLiabilityShiftForEnrolledCard: false },
     termsAndConditionsUrl: null,
+    paymentMethodTypes: [],
     crossSaleOffers: [],
     ...extra,
   };
