@@ -27,7 +27,8 @@ export const paymentRedirectPath = (clientObjectId: string): string => `/payment
 const CLIENT_OBJECT_ID = /^client_char_[A-Za-z0-9]{1,100}$/;
 const OUTCOMES: readonly ProviderOutcome[] = ['authorize', 'decline', 'processing'];
 
-const METHOD_NAMES: Readonly<Record<string, string>> = {
+/** How payers know each method (the provider's page, the checkout's buttons). */
+export const METHOD_NAMES: Readonly<Record<string, string>> = {
   alipay: 'Alipay',
   apple_pay: 'Apple Pay',
   bancontact: 'Bancontact',

@@ -244,6 +244,29 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it("payment methods: the payer chooses iDEAL, authorizes at the provider's page, the callback gets the charge", async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1500, currency: 'EUR' }, paymentMethodTypes: ['ideal', 'paypal'] },
+      { email: 'pm@example.com' },
+    );
+    const ideal = checkout.getByRole('button', { name: 'Pay with iDEAL' });
+    await ideal.waitFor();
+    expect(await checkout.getByRole('button', { name: 'Pay with PayPal' }).count()).to.equal(1);
+    await page.screenshot({ path: join(shots, 'checkout-payment-methods.png') });
+    const popupOpened = page.context().waitForEvent('page');
+    await ideal.click();
+    const popup = await popupOpened;
+    await popup.getByRole('button', { name: 'Authorize', exact: true }).click();
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(await checkout.locator('#receipt').textContent())
+      .to.include('15.00 EUR')
+      .and.include('iDEAL');
+    expect(result.charge).to.include({ status: 'successful', amount: 1500, customerId: result.customer.id });
+    expect((await api.get<Charge>(`/charges/${result.charge!.id}`)).body).to.deep.equal(result.charge);
+    await page.close();
+  });
+
   it("a tampered request shows the error page, and the merchant's error handler hears it", async () => {
     const signed = sign({ charge: { amount: 100, currency: 'EUR' } });
     const [signature, json] = Buffer.from(signed, 'base64').toString('utf8').split('|');

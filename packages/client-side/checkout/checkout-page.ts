@@ -108,6 +108,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const email = byId<HTMLInputElement>('email')!;
   const payButton = byId<HTMLButtonElement>('pay')!;
   const formError = byId('form-error')!;
+  const payStatus = byId('pay-status')!;
   const cardError = byId('card-error')!;
 
   closeOnRequest(origin);
@@ -252,7 +253,68 @@ function startCheckout(input: CheckoutPageInput): void {
     }
   }
 
-  function succeeded(answer: PayAnswer, card: Card | null): void {
+  /**
+   * A payment method: the charge waits for the payer at the provider's page (a popup, followed by
+   * Shift4.js), then the page asks the service for the decided charge.
+   */
+  async function payWithMethod(button: HTMLButtonElement): Promise<void> {
+    if (paying) return;
+    formError.textContent = '';
+    const emailValid = checkEmail();
+    const amountValid = amount.check();
+    if (!emailValid || !amountValid) {
+      (emailValid ? amount.focusTarget() : email)?.focus();
+      return;
+    }
+    const name = button.dataset.methodName ?? '';
+    // Opened now, while the click counts as the payer's: a popup opened after the call would be
+    // blocked. Shift4.js then sends this named window to the provider's page.
+    const popup = window.open('', 'shift4-next-action', 'popup,width=480,height=680');
+    paying = true;
+    const buttons = [payButton, ...methodButtons];
+    for (const each of buttons) each.disabled = true;
+    payStatus.textContent = `Waiting for ${name}…`;
+    try {
+      const total = amountToPay();
+      const started = await callApi<PayAnswer & { charge: { clientObjectId: string } }>(
+        view.publicKey,
+        'POST',
+        '/checkout/pay',
+        {
+          checkoutRequest: view.checkoutRequest,
+          ...(email.value.trim() ? { email: email.value.trim() } : {}),
+          paymentMethod: button.dataset.method,
+          ...(view.customCharge && total !== null ? { amount: total } : {}),
+        },
+      );
+      await shift4.handleChargeNextAction(started.charge.clientObjectId);
+      const decided = await callApi<Omit<PayAnswer, 'session'>>(view.publicKey, 'POST', '/checkout/payment-status', {
+        checkoutRequest: view.checkoutRequest,
+        session: started.session,
+      });
+      const charge = decided.charge as (PayAnswer['charge'] & { status?: string; failureMessage?: string }) | undefined;
+      if (charge?.status === 'successful') {
+        succeeded({ ...decided, session: started.session }, null, name);
+        return;
+      }
+      formError.textContent = `The payment with ${name} was not completed${charge?.failureMessage ? `: ${charge.failureMessage}` : '.'}`;
+    } catch (error) {
+      popup?.close();
+      showApiError(
+        error instanceof Shift4Error
+          ? error
+          : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' }),
+      );
+    } finally {
+      paying = false;
+      payStatus.textContent = '';
+      for (const each of buttons) each.disabled = false;
+    }
+  }
+  const methodButtons = [...document.querySelectorAll<HTMLButtonElement>('.method')];
+  for (const button of methodButtons) onClick(button, () => payWithMethod(button));
+
+  function succeeded(answer: PayAnswer, card: Card | null, method?: string): void {
     const result: CheckoutResult = {
       ...(answer.charge ? { charge: answer.charge } : {}),
       ...(answer.subscription ? { subscription: answer.subscription } : {}),
@@ -264,6 +326,7 @@ function startCheckout(input: CheckoutPageInput): void {
     if (view.subscription) rows.push(['Plan', view.subscription.name]);
     if (answer.charge) rows.push(['Paid', format(answer.charge.amount, answer.charge.currency)]);
     if (paid) rows.push(['Card', `${paid.brand} •••• ${paid.last4}`]);
+    if (method) rows.push(['Paid with', method]);
     const receiptEmail = email.value.trim() || answer.customer.email;
     if (receiptEmail) rows.push(['Email', receiptEmail]);
     rows.push(['Reference', answer.charge?.id ?? answer.subscription?.id ?? answer.customer.id]);
@@ -280,7 +343,9 @@ function startCheckout(input: CheckoutPageInput): void {
     byId('pay-step')!.hidden = true;
     byId('success-step')!.hidden = false;
     byId('success-title')!.focus();
-    offers(view, answer.session, format);
+    // Offers are charged to the card that paid: a payment method leaves none to charge.
+    if (method) byId('offers')?.remove();
+    else offers(view, answer.session, format);
   }
 }
 

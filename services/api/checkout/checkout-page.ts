@@ -1,6 +1,7 @@
 import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { currencyDigits, formatAmount } from '../client-side/format-amount.ts';
 import { escapeHtml } from '../client-side/html.ts';
+import { METHOD_NAMES } from '../payment-redirect-page.ts';
 
 /**
  * The hosted checkout page (`GET /checkout`), framed by the merchant's page that called
@@ -50,7 +51,9 @@ ${
     : ''
 }
 <p id="form-error" class="error form-error" role="alert"></p>
+<p id="pay-status" class="pay-status" role="status"></p>
 <button id="pay" class="primary" type="submit">${escapeHtml(payLabel(view))}</button>
+${paymentMethods(view)}
 ${
   view.termsAndConditionsUrl
     ? `<p class="terms">By paying you accept the <a href="${escapeHtml(view.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">terms and conditions</a>.</p>`
@@ -143,6 +146,21 @@ ${
 }
 <p id="amount-error" class="error" aria-live="polite"></p>
 </fieldset>`;
+}
+
+/** Payment methods offered besides the card: each pays through its provider's page. */
+function paymentMethods(view: CheckoutView): string {
+  if (view.paymentMethodTypes.length === 0 || view.kind === 'subscription') return '';
+  const buttons = view.paymentMethodTypes
+    .map((type) => {
+      const name = METHOD_NAMES[type] ?? type;
+      return `<button type="button" class="secondary method" data-method="${escapeHtml(type)}" data-method-name="${escapeHtml(name)}">Pay with ${escapeHtml(name)}</button>`;
+    })
+    .join('\n');
+  return `<div class="methods" id="payment-methods" role="group" aria-labelledby="methods-title">
+<p class="or" id="methods-title">or pay without a card</p>
+${buttons}
+</div>`;
 }
 
 function rememberedCard(): string {
@@ -246,6 +264,11 @@ button:focus-visible,a:focus-visible,input[type=checkbox]:focus-visible{outline:
 .test-code{margin:6px 0;padding:6px 10px;border-radius:6px;background:#fef3c7;color:#92400e;font-weight:600;font-size:14px}
 .using-saved-card p{margin:0}
 #saved-card-label{font-weight:600}
+.pay-status{margin:0 0 6px;font-size:14px;color:#475569}
+.pay-status:empty{display:none}
+.methods{display:grid;gap:8px;margin-top:12px}
+.methods .or{margin:0;text-align:center;font-size:13px;color:#475569}
+.method{width:100%;padding:10px}
 .terms{font-size:13px;color:#475569;text-align:center;margin:10px 0 0}
 a{color:#1d4ed8}
 #success-title{font-size:1.25rem;color:#047857;margin:4px 0 10px}
