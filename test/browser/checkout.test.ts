@@ -253,6 +253,12 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await ideal.waitFor();
     expect(await checkout.getByRole('button', { name: 'Pay with PayPal' }).count()).to.equal(1);
     await page.screenshot({ path: join(shots, 'checkout-payment-methods.png') });
+    // Declined at the provider: checkout says so, and the payer chooses again.
+    const declinePopup = page.context().waitForEvent('page');
+    await checkout.getByRole('button', { name: 'Pay with PayPal' }).click();
+    await (await declinePopup).getByRole('button', { name: 'Decline', exact: true }).click();
+    await checkout.locator('#form-error:not(:empty)').waitFor();
+    expect(await checkout.locator('#form-error').textContent()).to.match(/^The payment with PayPal was not completed/);
     const popupOpened = page.context().waitForEvent('page');
     await ideal.click();
     const popup = await popupOpened;
