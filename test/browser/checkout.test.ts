@@ -108,6 +108,9 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await checkout.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await page.screenshot({ path: join(shots, 'checkout-charge.png') });
+    // The number lives in the field frames only: neither the merchant's page nor the checkout page holds it.
+    for (const html of [await page.content(), await checkout.locator('html').innerHTML()])
+      expect(html).not.to.include('4242424242424242').and.not.to.include('4242 4242 4242 4242');
     await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
     const result = await callbackResult(page);
     await successShown(checkout);
@@ -503,6 +506,12 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.getByRole('button', { name: 'Close checkout' }).click();
     await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
     await page.close();
+  });
+
+  it("never writes a typed card number to the service's logs", () => {
+    const logs = service.output();
+    for (const number of ['4242424242424242', '4000000000003220', '4000000000000002', '5555555555554444'])
+      expect(logs).not.to.include(number);
   });
 });
 
