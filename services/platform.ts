@@ -75,6 +75,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const eventLog = await createEventStore({
     eventStoreUrl: config.eventStoreUrl,
     sqlitePath: join(config.dataDir, 'events.sqlite'),
+    onGroupCommit: (appends) => serviceMetrics.groupCommitAppends.observe(appends),
   });
   const events = new MeasuredEventStore(eventLog, serviceMetrics);
   const readStore = await createDocumentStore({

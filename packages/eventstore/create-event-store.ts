@@ -6,8 +6,17 @@ import { SqliteEventStore } from './sqlite-event-store.ts';
  * otherwise. The EventStoreDB client is loaded only when used: an embedded process does not
  * hold it in memory.
  */
-export async function createEventStore(options: { eventStoreUrl?: string; sqlitePath: string }): Promise<EventStore> {
-  if (!options.eventStoreUrl) return new SqliteEventStore(options.sqlitePath);
+export async function createEventStore(options: {
+  eventStoreUrl?: string;
+  sqlitePath: string;
+  /** Embedded only: told how many appends each durable commit carried. */
+  onGroupCommit?: (appends: number) => void;
+}): Promise<EventStore> {
+  if (!options.eventStoreUrl)
+    return new SqliteEventStore(
+      options.sqlitePath,
+      options.onGroupCommit ? { onGroupCommit: options.onGroupCommit } : {},
+    );
   const { EsdbEventStore } = await import('./esdb-event-store.ts');
   return new EsdbEventStore(options.eventStoreUrl);
 }

@@ -43,6 +43,13 @@ export class ServiceMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [this.registry],
   });
+
+  readonly groupCommitAppends = new Histogram({
+    name: 'payments_event_store_group_commit_appends',
+    help: 'Appends carried by one durable commit of the embedded event store (one fsync each)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
 }
 
 /** The metrics of this process: the event store and the HTTP app of one process report into one registry. */

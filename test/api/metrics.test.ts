@@ -59,6 +59,7 @@ describe('GET /metrics (Prometheus, behind OPERATOR_TOKEN)', function () {
         'payments_events_appended_total',
         'payments_event_append_duration_seconds',
         'payments_event_log_head_position',
+        'payments_event_store_group_commit_appends',
         'payments_projection_lag',
         'payments_job_queue_depth',
         'payments_job_queue_failed',
@@ -97,6 +98,11 @@ describe('GET /metrics (Prometheus, behind OPERATOR_TOKEN)', function () {
       expect(moved('payments_events_appended_total{stream="customer"}')).to.equal(1);
       expect(moved('payments_event_append_duration_seconds_count{outcome="appended"}')).to.be.greaterThan(1);
       expect(moved('payments_event_log_head_position')).to.be.greaterThan(1);
+      // Each commit carried at least one append, and together they carried every append.
+      expect(moved('payments_event_store_group_commit_appends_count')).to.be.greaterThan(0);
+      expect(moved('payments_event_store_group_commit_appends_sum')).to.be.at.least(
+        moved('payments_event_append_duration_seconds_count{outcome="appended"}'),
+      );
       expect(moved('payments_webhook_deliveries{status="delivered"}')).to.be.greaterThan(0);
     } finally {
       await receiver.close();

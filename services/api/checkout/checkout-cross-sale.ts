@@ -31,12 +31,11 @@ export async function purchaseCheckoutOffer(
   requestId: string,
 ): Promise<{ charge: object }> {
   const input = validateParameters(purchaseBody, body);
-  const session = await deps.sessions.find(input.session, verified.view.checkoutRequest, new Date());
-  if (!session || session.accountId !== verified.auth.accountId || session.mode !== verified.auth.mode)
-    throw new InvalidRequestError(
-      'Invalid parameter: session is not a paid checkout of this request (or it expired)',
-      'session',
-    );
+  const session = await deps.sessions.paid(
+    input.session,
+    { checkoutRequest: verified.view.checkoutRequest, ...verified.auth },
+    new Date(),
+  );
   const { cardId } = session;
   if (cardId === null)
     throw new InvalidRequestError('Offers are charged to a card, and this checkout was paid another way', 'offerId');

@@ -184,12 +184,11 @@ export async function checkoutPaymentStatus(
   body: unknown,
 ): Promise<{ charge?: object; subscription?: object; customer: object }> {
   const input = validateParameters(sessionBody, body);
-  const session = await deps.sessions.find(input.session, verified.view.checkoutRequest, new Date());
-  if (!session || session.accountId !== verified.auth.accountId || session.mode !== verified.auth.mode)
-    throw new InvalidRequestError(
-      'Invalid parameter: session is not a paid checkout of this request (or it expired)',
-      'session',
-    );
+  const session = await deps.sessions.paid(
+    input.session,
+    { checkoutRequest: verified.view.checkoutRequest, ...verified.auth },
+    new Date(),
+  );
   const { auth } = verified;
   return {
     ...(session.chargeId ? { charge: await deps.reader.get(chargesCollection, session.chargeId, auth) } : {}),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 import type { Collection, Document } from '../../../packages/readstore/document-store.ts';
 
@@ -40,11 +41,27 @@ export class CheckoutSessions {
     return secret;
   }
 
-  /** The session, when it exists, has not expired and was paid through this signed request. */
-  async find(secret: string, checkoutRequest: string, now: Date): Promise<CheckoutSessionDoc | null> {
+  /**
+   * The session the page names, when it exists, has not expired and was paid through this signed
+   * request for this account and mode; a 400 naming `session` otherwise.
+   */
+  async paid(
+    secret: string,
+    checkout: { checkoutRequest: string; accountId: string; mode: Mode },
+    now: Date,
+  ): Promise<CheckoutSessionDoc> {
     const session = await this.sessions.get(digestOf(secret));
-    if (!session || session.expiresAt < now.getTime() || session.requestDigest !== digestOf(checkoutRequest))
-      return null;
+    if (
+      !session ||
+      session.expiresAt < now.getTime() ||
+      session.requestDigest !== digestOf(checkout.checkoutRequest) ||
+      session.accountId !== checkout.accountId ||
+      session.mode !== checkout.mode
+    )
+      throw new InvalidRequestError(
+        'Invalid parameter: session is not a paid checkout of this request (or it expired)',
+        'session',
+      );
     return session;
   }
 }
