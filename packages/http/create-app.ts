@@ -1,4 +1,12 @@
-import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, {
+  Router,
+  type ErrorRequestHandler,
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { Logger } from '../observability/logger.ts';
 import { accessLog } from './access-log.ts';
 import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
@@ -73,11 +81,7 @@ export function createApp(options: AppOptions): Express {
     res.json(options.openApiDocument());
   });
   for (const route of options.unauthenticatedRoutes ?? []) app.get(route.path, perIp, route.handler);
-  for (const page of options.pages ?? []) {
-    // The limit applies below the page's own prefix only; the page's router keeps full paths.
-    app.use(page.pathPrefix, perIp);
-    app.use(page.handler);
-  }
+  for (const page of options.pages ?? []) app.use(underPrefix(page.pathPrefix, [perIp, page.handler]));
 
   app.use(
     identifyCaller(options.authenticate),
@@ -134,6 +138,31 @@ function routesByFirstSegment(
     // No route answers OPTIONS; a router would answer it with the methods it knows, the API with a 404.
     const router = req.method === 'OPTIONS' ? undefined : routers.get(firstSegment(req.path).toLowerCase());
     if (router) router(req, res, next);
+    else next();
+  };
+}
+
+/**
+ * Handlers for the requests below a page's prefixes only, with their full paths kept; every other
+ * request (every API request) passes by with one string comparison per prefix instead of walking
+ * the page's router.
+ */
+function underPrefix(prefix: string | string[], handlers: RequestHandler[]): RequestHandler {
+  const prefixes = (Array.isArray(prefix) ? prefix : [prefix]).map((given) => given.replace(/\/$/, '').toLowerCase());
+  const run = (req: Request, res: Response, next: NextFunction, index: number): void => {
+    const handler = handlers[index];
+    if (!handler) {
+      next();
+      return;
+    }
+    handler(req, res, (error?: unknown) => {
+      if (error !== undefined && error !== 'route') next(error);
+      else run(req, res, next, index + 1);
+    });
+  };
+  return (req, res, next) => {
+    const path = req.path.toLowerCase();
+    if (prefixes.some((given) => path === given || path.startsWith(`${given}/`))) run(req, res, next, 0);
     else next();
   };
 }

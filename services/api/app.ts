@@ -8,7 +8,7 @@ import type { Platform } from '../platform.ts';
 import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
-import { clientSideRoutes } from './client-side/client-side-routes.ts';
+import { browserApiCors, clientSideRoutes } from './client-side/client-side-routes.ts';
 import { checkoutErrorPage, checkoutPage } from './checkout/checkout-page.ts';
 import { checkoutPagePath, checkoutRoutes } from './checkout/checkout-routes.ts';
 import { checkoutSecretKeys } from './checkout/checkout-secret-keys.ts';
@@ -60,7 +60,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
     // The payment-method provider's page is HTML for the payer's browser, without an API key.
     // Every request is timed and counted for the operators' metrics.
-    observers: [requestMetrics(serviceMetrics)],
+    observers: [requestMetrics(serviceMetrics), browserApiCors()],
     pages: [
       // Operator pages take the operator token, not API keys.
       { pathPrefix: ['/metrics', '/console'], handler: operatorRoutes(platform, serviceMetrics) },

@@ -34,7 +34,6 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   const bundles = new ClientBundles();
   const router = express.Router();
 
-  router.use(browserApiCors());
   router.get('/js/shift4.js', script(bundles, 'shift4'));
   router.get('/js/fields/fields.js', script(bundles, 'field'));
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
@@ -174,8 +173,11 @@ function script(bundles: ClientBundles, name: BundleName): RequestHandler {
   };
 }
 
-/** Public-key calls from merchants' pages: any origin, the Authorization header, no cookies. */
-function browserApiCors(): RequestHandler {
+/**
+ * Public-key calls from merchants' pages: any origin, the Authorization header, no cookies. Runs
+ * for every request, before authentication, so that a browser's preflight gets its answer.
+ */
+export function browserApiCors(): RequestHandler {
   return (req, res, next) => {
     if (!BROWSER_API_PATHS.some((pattern) => pattern.test(req.path))) {
       next();

@@ -49,6 +49,8 @@ export interface ToyApiOptions {
   /** Extra routes for a test's own purpose. */
   routes?: (calls: Map<string, number>, logger: Logger) => AnyRouteDefinition[];
   strictResponses?: boolean;
+  /** Pages (HTML, no API key) below their prefixes. */
+  pages?: AppOptions['pages'];
 }
 
 function toyRoutes(calls: Map<string, number>, logger: Logger): AnyRouteDefinition[] {
@@ -205,6 +207,7 @@ export async function startToyApi(options: ToyApiOptions = {}): Promise<ToyApi> 
       },
     ],
     ...(options.strictResponses !== undefined ? { strictResponses: options.strictResponses } : {}),
+    ...(options.pages ? { pages: options.pages } : {}),
   };
   const server: RunningServer = await listen(createApp(appOptions), 0, '127.0.0.1');
   return {
