@@ -151,9 +151,10 @@ export class CrossSaleOfferCommands {
    * (same mode) for the offer's amount, currency and capture, with the card of the main
    * transaction, without a CVC. The number goes from the merchant's vault entry through the normal
    * card intake of the owner's charge, nowhere else. The owner's charge records where it came from
-   * (`crossSale`); the merchant's main charge lists it (`CrossSaleChargeAdded`, CHARGE_UPDATED).
-   * The same purchase key answers the same charge, also when run twice at once. A declined charge
-   * is recorded and thrown as `PaymentDeclined`, as by `charges.create`.
+   * (`crossSale`); the merchant's main charge lists it (`CrossSaleChargeAdded`, CHARGE_UPDATED),
+   * or without one its subscription (`SubscriptionCrossSaleChargeAdded`). The same purchase key
+   * (for the same merchant, mode and offer) answers the same charge, also when run twice at once.
+   * A declined charge is recorded and thrown as `PaymentDeclined`, as by `charges.create`.
    */
   async purchase(input: CrossSalePurchaseInput, context: CrossSalePurchaseContext): Promise<CrossSalePurchase> {
     const { merchant } = input;
