@@ -81,7 +81,7 @@ function operation(route: AnyRouteDefinition): RouteConfig {
       503: errorResponse(
         route.method === 'get'
           ? 'The service just started and is still applying its event log (`gateway_error`, Retry-After); retry'
-          : 'The object kept being changed by other requests (`gateway_error`; nothing was recorded, retry), or the request was carried out but its result cannot be read yet (retry with the same Idempotency-Key)',
+          : 'The object kept being changed by other requests (`gateway_error`); nothing was recorded, retry',
       ),
     },
   };

@@ -34,10 +34,9 @@ describe('reads while the read models are behind the log', function () {
     started.push(apiOnly);
     const api = new ApiClient(apiOnly.baseUrl, key);
     const path = `/customers/${customer.body.id}`;
-    const update = await api.post(path, { json: { metadata: { plan: 'gold' } } });
-    expect(update.status).to.equal(503);
-    expect(update.headers.get('retry-after')).to.equal('1');
-    expect(JSON.stringify(update.body)).to.match(/carried out, but its result cannot be read yet/);
+    // Its own answer may time out waiting for the projector (the read-your-writes bound): not the
+    // subject here; what matters is that the write is in the log and the read models lack it.
+    await api.post(path, { json: { metadata: { plan: 'gold' } } });
     await apiOnly.stop();
 
     // Started again, it finds the log ahead of its read models: no read until they catch up.
