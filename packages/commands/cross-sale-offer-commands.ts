@@ -34,6 +34,8 @@ export interface UsableOffers {
    * first id that is not usable.
    */
   usableBy(accountId: string, mode: Mode, offerIds?: string[], parameter?: string): Promise<CheckoutOfferView[]>;
+  /** The account an offer of this mode belongs to, whoever may see it; null for no such offer. */
+  ownerOf(offerId: string, mode: Mode): Promise<string | null>;
 }
 
 export interface CrossSaleOfferCommandsDeps {
@@ -151,12 +153,21 @@ export class CrossSaleOfferCommands {
    * (same mode) for the offer's amount, currency and capture, with the card of the main
    * transaction, without a CVC. The number goes from the merchant's vault entry through the normal
    * card intake of the owner's charge, nowhere else. The owner's charge records where it came from
-   * (`crossSale`); the merchant's main charge lists it (`CrossSaleChargeAdded`, CHARGE_UPDATED).
-   * The same purchase key answers the same charge, also when run twice at once. A declined charge
-   * is recorded and thrown as `PaymentDeclined`, as by `charges.create`.
+   * (`crossSale`); the merchant's main charge lists it (`CrossSaleChargeAdded`, CHARGE_UPDATED),
+   * or without one its subscription (`SubscriptionCrossSaleChargeAdded`). The same purchase key
+   * (for the same merchant, mode and offer) answers the same charge, also when run twice at once.
+   * A declined charge is recorded and thrown as `PaymentDeclined`, as by `charges.create`.
    */
   async purchase(input: CrossSalePurchaseInput, context: CrossSalePurchaseContext): Promise<CrossSalePurchase> {
     const { merchant } = input;
+    // One charge per purchase, whichever run of it gets here first.
+    const seed = ['crossSale', merchant.accountId, merchant.mode, input.offerId, input.purchaseKey].join('\n');
+    const chargeId = derivedId(chargeResource, seed, 'crossSaleCharge');
+    // A purchase made already is answered as it was, even if the offer changed or went since.
+    const knownOwner = await this.deps.usableOffers.ownerOf(input.offerId, merchant.mode);
+    const earlier =
+      knownOwner === null ? null : await this.earlierPurchase(input, { accountId: knownOwner, chargeId }, context);
+    if (earlier) return earlier;
     const [offer] = await this.deps.usableOffers.usableBy(
       merchant.accountId,
       merchant.mode,
@@ -188,9 +199,6 @@ export class CrossSaleOfferCommands {
           'merchant.subscriptionId',
         );
     }
-    // One charge per purchase, whichever run of it gets here first.
-    const seed = ['crossSale', merchant.accountId, merchant.mode, input.offerId, input.purchaseKey].join('\n');
-    const chargeId = derivedId(chargeResource, seed, 'crossSaleCharge');
     const ownerContext: CommandContext = { ...context, ...owner, requestToken: seed };
     return this.purchases.run(chargeId, async () => {
       const charged =
@@ -216,6 +224,22 @@ export class CrossSaleOfferCommands {
       const informed = await this.informMerchant(input, { accountId: owner.accountId, chargeId }, context);
       return { accountId: owner.accountId, chargeId, position: informed ?? charged.position };
     });
+  }
+
+  /** The answer of a purchase whose charge is recorded already (its decline, for a declined one). */
+  private async earlierPurchase(
+    input: CrossSalePurchaseInput,
+    charge: { accountId: string; chargeId: string },
+    context: CrossSalePurchaseContext,
+  ): Promise<CrossSalePurchase | null> {
+    const owner = { accountId: charge.accountId, mode: input.merchant.mode };
+    const recorded = await this.purchases.run(charge.chargeId, () =>
+      this.deps.charges.recordedOutcome(charge.chargeId, owner),
+    );
+    if (!recorded) return null;
+    // The merchant may not have been told yet, if the first run was cut short.
+    const informed = await this.informMerchant(input, charge, context);
+    return { ...charge, position: informed ?? recorded.position };
   }
 
   /** The saved card of the main transaction, as card details for the owner's card intake (no CVC). */

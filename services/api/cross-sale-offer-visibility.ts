@@ -98,6 +98,11 @@ export class CrossSaleOfferVisibility implements UsableOffers {
     return views;
   }
 
+  async ownerOf(offerId: string, mode: Mode): Promise<string | null> {
+    const offer = await this.readModels.collection(crossSaleOffersCollection).get(offerId);
+    return offer && offer._mode === mode ? offer._accountId : null;
+  }
+
   /** The account's partner list (never the account itself). */
   async partnersOf(accountId: string): Promise<string[]> {
     const account = await this.readModels.collection(accountsCollection).get(accountId);

@@ -239,4 +239,16 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     );
     expect(main.param).to.equal('merchant.chargeId');
   });
+
+  it('answers a purchase made before with its charge even once the offer is gone, and sells the gone offer no more', async () => {
+    const first = await purchase({ purchaseKey: 'session-before-delete' });
+    expect((await owner.api.delete(`/cross-sale-offers/${offerId}`)).status).to.equal(200);
+    await eventually(
+      () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+      (offers) => offers.every((available) => available.id !== offerId),
+    );
+    const again = await purchase({ purchaseKey: 'session-before-delete' });
+    expect(again).to.deep.include({ accountId: owner.keys.id, chargeId: first.chargeId });
+    expect((await refusal(() => purchase({ purchaseKey: 'session-after-delete' }))).param).to.equal('offerId');
+  });
 });

@@ -40,6 +40,21 @@ describe('subscriptions projection', () => {
     expect(doc).to.include({ _deleted: false, _testClockId: null });
   });
 
+  it('lists the cross-sale charges of the checkout that created it', async () => {
+    await spec().given(subscription(subscriptionCreated(start, trialEnd), at));
+    const crossSaleCharge = { accountId: 'acct_owner', chargeId: 'char_owner1', offerId: 'cso_1' };
+    await spec().given(
+      subscription<SubscriptionEvent>({
+        type: 'SubscriptionCrossSaleChargeAdded',
+        data: { subscriptionId: 'sub_1', crossSaleCharge },
+      }),
+    );
+    const doc = (await spec().get(subscriptionsCollection, 'sub_1'))!;
+    expect(doc.crossSaleCharges).to.deep.equal([crossSaleCharge]);
+    expect(doc.status).to.equal('trialing');
+    await spec().expectRebuildIdentical();
+  });
+
   it('follows the first period and its payment, a scheduled cancellation and the cancellation', async () => {
     await spec().given(subscription(subscriptionCreated(start, trialEnd), at));
     await spec().given(
