@@ -20,6 +20,11 @@ ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist ./dist
+# The browser scripts (Shift4.js, card fields, checkout) and the merchants' signing module are
+# bundled from these sources by esbuild on their first request.
+COPY tsconfig.json ./
+COPY packages/client-side ./packages/client-side
+COPY packages/checkout ./packages/checkout
 USER node
 EXPOSE 3000
 # --max-semi-space-size: see docs/operations.md, "Memory".
