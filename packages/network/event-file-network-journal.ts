@@ -3,15 +3,15 @@ import type { SqliteEventStore } from '../eventstore/sqlite-event-store.ts';
 import type { Mode } from '../domain/mode.ts';
 import { NETWORK_JOURNAL_KEPT_MS, type NetworkJournal } from './network-journal.ts';
 
+/** Rows in insertion order (new ones share the last page), found by the unique index. */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS network_journal (
     journal TEXT    NOT NULL,
     id      TEXT    NOT NULL,
     created INTEGER NOT NULL,
     outcome TEXT    NOT NULL,
-    PRIMARY KEY (journal, id)
-  ) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS network_journal_created ON network_journal (created)`;
+    UNIQUE (journal, id)
+  )`;
 
 /** How often entries older than NETWORK_JOURNAL_KEPT_MS are deleted (in a group commit that happens anyway). */
 const PRUNE_INTERVAL_MS = 3600_000;
@@ -51,7 +51,10 @@ export class EventFileNetworkJournal<Outcome> implements NetworkJournal<Outcome>
         db
           .prepare<[string, string], string>('SELECT outcome FROM network_journal WHERE journal = ? AND id = ?')
           .pluck(),
-        db.prepare<[number]>('DELETE FROM network_journal WHERE created < ?'),
+        // Rows are in the order they were recorded: the expired ones are those before the first one that is not.
+        db.prepare<[number]>(
+          'DELETE FROM network_journal WHERE rowid < (SELECT rowid FROM network_journal WHERE created >= ? ORDER BY rowid LIMIT 1)',
+        ),
       ] as const;
     });
   }
