@@ -70,9 +70,10 @@ describe('idempotent charges across a crash of the service', function () {
     expect(results[0]!.metadata.idempotencyKey).to.equal(key);
     const intents = await service.stream(`chargeAuthorization-${chargeId}`);
     expect(intents.map((event) => event.type)).to.deep.equal(['ChargeAuthorizationStarted']);
-    // The charge holds the network's one answer for its reference (a repeated authorization would be a second one).
+    // The charge holds the answer the network keeps for its reference. (Killed right after the network answered, the
+    // answer was lost with the process before its commit; the retry asked again and got the same answer.)
     const authorization = networkAuthorization(chargeId);
-    expect(authorization, 'the network answered once for this charge').not.to.equal(null);
+    expect(authorization, 'the network remembers its answer for this charge').not.to.equal(null);
     expect(results[0]!.data.networkTransactionId).to.equal(authorization!.transactionId);
 
     const publicType = outcome === 'succeeded' ? 'CHARGE_SUCCEEDED' : 'CHARGE_FAILED';
