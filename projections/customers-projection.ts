@@ -1,12 +1,12 @@
 import { objectCollection } from '../packages/projection/read-model-collection.ts';
 import { customerView, type CustomerDoc } from './views/customer-view.ts';
-import { scopedIndexes, viewProjection } from './view-projection.ts';
+import { deletableScopedIndexes, viewProjection } from './view-projection.ts';
 
-/** GET /customers/{id} and the customer list (filters: email, deleted). */
+/** GET /customers/{id} and the customer list (filters: email, deleted; `deleted` defaults to false). */
 export const customersCollection = objectCollection<CustomerDoc>(
   'customers',
   'Customer',
-  scopedIndexes('_deleted', 'email'),
+  deletableScopedIndexes('email'),
 );
 
 /** `customers`: one document per customer, with its most recent cards. */

@@ -10,6 +10,12 @@ export const scopedIndexes = (...fields: string[]): CollectionOptions => ({
   indexes: ['_accountId', '_mode', ...fields],
 });
 
+/** For collections every list of which filters on `_deleted` too: no index of the scope alone. */
+export const deletableScopedIndexes = (...fields: string[]): CollectionOptions => ({
+  ...scopedIndexes('_deleted', ...fields),
+  scopeAloneListed: false,
+});
+
 /**
  * A projection of one object view into its collection: as-of reads fold the same view, and its
  * collection is what public events take their `data` from (`read-side.ts`). Without

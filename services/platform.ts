@@ -17,7 +17,8 @@ import { OutageReporter } from '../packages/observability/outage-reporter.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
-import { StoredNetworkJournal } from '../packages/network/network-journal.ts';
+import { EventFileNetworkJournal } from '../packages/network/event-file-network-journal.ts';
+import { StoredNetworkJournal, type NetworkJournal } from '../packages/network/network-journal.ts';
 import { TestModeOnlyNetwork } from '../packages/network/test-mode-only-network.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
@@ -124,6 +125,11 @@ export async function openPlatform(config: Config): Promise<Platform> {
   const fingerprinter = new CardFingerprinter(
     loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'),
   );
+  // Embedded: the simulator's answers commit with the next append too, for the same reason.
+  const networkJournal = <Outcome>(name: string): NetworkJournal<Outcome> => {
+    const stored = new StoredNetworkJournal<Outcome>(stateStore.collection(`simulated_network_${name}`));
+    return eventLog instanceof SqliteEventStore ? new EventFileNetworkJournal(eventLog, name, stored) : stored;
+  };
   // Test mode answers from the simulator; live mode fails with a gateway_error until a real
   // acquirer is plugged in here.
   const network = new TestModeOnlyNetwork(
@@ -131,8 +137,8 @@ export async function openPlatform(config: Config): Promise<Platform> {
       disputeDelayMs: config.networkDelaysMs.dispute,
       fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
       disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
-      authorizations: new StoredNetworkJournal(stateStore.collection('simulated_network_authorizations')),
-      credits: new StoredNetworkJournal(stateStore.collection('simulated_network_credits')),
+      authorizations: networkJournal('authorizations'),
+      credits: networkJournal('credits'),
     }),
   );
   const commands = buildCommands({

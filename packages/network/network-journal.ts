@@ -33,13 +33,14 @@ interface JournalEntry<Outcome> extends Document {
   outcome: Outcome;
 }
 
-/** Longer than the longest idempotency window (IDEMPOTENCY_TTL_HOURS, at most 30 days). */
-const KEPT_MS = 31 * 24 * 3600_000;
+/** How long answers are kept: longer than the longest idempotency window (IDEMPOTENCY_TTL_HOURS, at most 30 days). */
+export const NETWORK_JOURNAL_KEPT_MS = 31 * 24 * 3600_000;
 
 /**
- * Kept in a collection of the operational state store (`state.sqlite`, written with full
- * synchronisation, or MongoDB): it survives a kill -9 of the service like the event log does.
- * Entries are forgotten after 31 days, when no retry of their request can come any more.
+ * Kept in a collection of the operational state store (MongoDB in the distributed profile; the
+ * embedded profile keeps its journal in the events file, `event-file-network-journal.ts`), each
+ * answer durable before it is returned: it survives a kill -9 of the service like the event log
+ * does. Entries are forgotten after 31 days, when no retry of their request can come any more.
  */
 export class StoredNetworkJournal<Outcome> implements NetworkJournal<Outcome> {
   constructor(private readonly entries: Collection<JournalEntry<Outcome>>) {}
@@ -51,7 +52,14 @@ export class StoredNetworkJournal<Outcome> implements NetworkJournal<Outcome> {
   async record(mode: Mode, reference: string, outcome: Outcome): Promise<Outcome> {
     const id = `${mode}:${reference}`;
     const now = Date.now();
-    if (await this.entries.insert({ id, created: Math.floor(now / 1000), outcome, _expiresAt: now + KEPT_MS }))
+    if (
+      await this.entries.insert({
+        id,
+        created: Math.floor(now / 1000),
+        outcome,
+        _expiresAt: now + NETWORK_JOURNAL_KEPT_MS,
+      })
+    )
       return outcome;
     return (await this.find(mode, reference)) ?? outcome;
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type {
   AuthorizationOutcome,
   AuthorizationRequest,
@@ -62,8 +62,10 @@ const DEFAULT_LATER_DELAY_MS = 2000;
  * fraud status `in_progress` becomes `safe` when the charge is not approved (no warning follows).
  *
  * Like a real acquirer, it remembers each authorization by the merchant's reference (in its
- * journal, durable in the service's state store): a repeated reference gets the first answer, and
- * `findAuthorization` tells what happened to one.
+ * journal, committed with the service's events): a repeated reference gets the first answer, and
+ * `findAuthorization` tells what happened to one. Its answers depend only on the request (the
+ * transaction id on the reference), so a request asked again after its journal entry was lost in a
+ * crash gets the answer it got the first time.
  */
 export class SimulatedCardNetwork implements CardNetwork {
   private readonly disputeDelayMs: number;
@@ -124,7 +126,7 @@ export class SimulatedCardNetwork implements CardNetwork {
 
     return {
       approved,
-      transactionId: approved ? simulatedTransactionId(behaviour.refundFails === true) : null,
+      transactionId: approved ? simulatedTransactionId(request, behaviour.refundFails === true) : null,
       failure,
       avsResult,
       fraud:
@@ -208,6 +210,11 @@ export class SimulatedCardNetwork implements CardNetwork {
  */
 const REFUNDS_FAIL_MARK = '.refunds-fail';
 
-function simulatedTransactionId(refundsFail: boolean): string {
-  return `sim_${randomUUID().replaceAll('-', '')}${refundsFail ? REFUNDS_FAIL_MARK : ''}`;
+/**
+ * Derived from the merchant's reference, so that the simulator answers a request it has forgotten
+ * (its journal entry lost in a crash before the entry's commit) exactly as it did the first time.
+ */
+function simulatedTransactionId(request: { mode: Mode; reference: string }, refundsFail: boolean): string {
+  const digest = createHash('sha256').update(`${request.mode}:${request.reference}`).digest('hex').slice(0, 32);
+  return `sim_${digest}${refundsFail ? REFUNDS_FAIL_MARK : ''}`;
 }

@@ -33,6 +33,12 @@ export interface CollectionOptions {
    * together with the sort key so that scoped, filtered lists stay fast.
    */
   indexes?: string[];
+  /**
+   * False when every list of the collection filters on one of its other indexed fields as well
+   * (e.g. `_deleted`): the tenant scope (`_accountId`, `_mode`) then gets no index of its own,
+   * one index write less per document change.
+   */
+  scopeAloneListed?: boolean;
 }
 
 export interface CreatedRange {

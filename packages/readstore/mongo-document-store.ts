@@ -79,7 +79,7 @@ export class MongoDocumentStore implements DocumentStore {
       collection = new MongoCollection(this.db, name);
       this.collections.set(name, collection);
     }
-    collection.declareIndexes(options?.indexes ?? []);
+    collection.declareIndexes(options?.indexes ?? [], options?.scopeAloneListed ?? true);
     return collection as unknown as MongoCollection<T>;
   }
 
@@ -260,10 +260,14 @@ export class MongoCollection<T extends Document> implements Collection<T> {
     }
   }
 
-  declareIndexes(fields: string[]): void {
+  declareIndexes(fields: string[], scopeAloneListed = true): void {
     for (const field of fields) {
       assertFieldName(field);
-      this.declareIndex({ key: { ...indexedFields(field, fields), ...NEWEST_FIRST } });
+      const indexed = indexedFields(field, fields);
+      const scopeAlone =
+        Object.keys(indexed).length === SCOPE_FIELDS.length && SCOPE_FIELDS.every((name) => name in indexed);
+      if (!scopeAloneListed && scopeAlone) continue;
+      this.declareIndex({ key: { ...indexed, ...NEWEST_FIRST } });
     }
   }
 

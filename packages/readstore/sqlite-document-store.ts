@@ -105,7 +105,7 @@ export class SqliteDocumentStore implements DocumentStore {
       collection = new SqliteCollection(this.db, name);
       this.collections.set(name, collection);
     }
-    collection.declareIndexes(options?.indexes ?? []);
+    collection.declareIndexes(options?.indexes ?? [], options?.scopeAloneListed ?? true);
     return collection as unknown as SqliteCollection<T>;
   }
 
@@ -246,13 +246,14 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     this.projectionDelete.run(id, position);
   }
 
-  declareIndexes(fields: string[]): void {
+  declareIndexes(fields: string[], scopeAloneListed = true): void {
     // Readers declare their collection's same list on every lookup: once is enough.
     if (fields.length === 0 || this.seenDeclarations.has(fields)) return;
     this.seenDeclarations.add(fields);
     for (const field of fields) {
       assertFieldName(field);
       const columns = indexColumns(field, fields);
+      if (!scopeAloneListed && isScopeAlone(columns)) continue;
       this.declaredIndexes.set(columns.join(','), columns);
     }
     if (this.tableReady) this.createIndexes();
@@ -422,6 +423,9 @@ function indexColumns(field: string, declared: string[]): string[] {
   if (!scoped) return [field];
   return (SCOPE_FIELDS as readonly string[]).includes(field) ? [...SCOPE_FIELDS] : [...SCOPE_FIELDS, field];
 }
+
+const isScopeAlone = (columns: string[]): boolean =>
+  columns.length === SCOPE_FIELDS.length && SCOPE_FIELDS.every((field, index) => columns[index] === field);
 
 const jsonField = (field: string): string => `json_extract(doc, '$.${field}')`;
 

@@ -53,6 +53,32 @@ describe('SqliteDocumentStore', () => {
       }
     });
 
+    it('makes no index of the scope alone when every list also filters on deletion, and serves those lists', async () => {
+      const store = new SqliteDocumentStore(':memory:');
+      try {
+        const customers = store.collection('customers', {
+          indexes: ['_accountId', '_mode', '_deleted', 'email'],
+          scopeAloneListed: false,
+        });
+        for (let i = 0; i < 20; i++) await customers.put(charge(i, { _deleted: i % 5 === 0, email: `c${i % 3}@x.io` }));
+        const scope = { _accountId: 'acct_0', _mode: 'live' };
+        for (const filter of [
+          { ...scope, _deleted: false },
+          { ...scope, _deleted: false, email: 'c1@x.io' },
+        ]) {
+          const plan = customers.queryPlan({ filter, limit: 10 }).join('\n');
+          expect(plan).to.match(/SEARCH customers USING INDEX customers by _accountId,_mode,(_deleted|email)/);
+          expect(plan).not.to.match(/SCAN|TEMP B-TREE/);
+        }
+        const listed = await customers.list({ filter: { ...scope, _deleted: false, email: 'c1@x.io' }, limit: 10 });
+        expect(listed.list.map((doc) => doc.id)).to.deep.equal(['ch_16', 'ch_4']);
+        // Listing by the scope alone still works (on the sort key), but no index of the scope alone was made.
+        expect(customers.queryPlan({ filter: scope, limit: 10 }).join('\n')).not.to.match(/by _accountId,_mode(?!,)/);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('shares one file between two stores (processes) and keeps it across reopening', async () => {
       const path = join(dir, 'shared.sqlite');
       const api = new SqliteDocumentStore(path, { synchronous: 'FULL' });
