@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_CARDS } from '../../packages/network/test-cards.ts';
 
@@ -16,11 +16,36 @@ export function findCardData(dataDir: string, output: string): string[] {
   for (const name of safeList(dataDir)) {
     const path = join(dataDir, name);
     if (!statSync(path).isFile()) continue;
-    const raw = readFileSync(path).toString('latin1');
-    for (const number of CARD_NUMBERS) if (raw.includes(number)) found.push(`${name}: ${mask(number)}`);
+    for (const number of numbersIn(path)) found.push(`${name}: ${mask(number)}`);
   }
   for (const number of CARD_NUMBERS) if (output.includes(number)) found.push(`service output: ${mask(number)}`);
   return found;
+}
+
+/** Read in chunks that overlap by a card number's length: files can be larger than a string may be. */
+const CHUNK_BYTES = 64 * 2 ** 20;
+const OVERLAP = Math.max(...CARD_NUMBERS.map((number) => number.length)) - 1;
+
+function numbersIn(path: string): Set<string> {
+  const seen = new Set<string>();
+  const file = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(CHUNK_BYTES + OVERLAP);
+    let carried = 0;
+    for (;;) {
+      const read = readSync(file, buffer, carried, CHUNK_BYTES, null);
+      if (read === 0) break;
+      const length = carried + read;
+      const text = buffer.toString('latin1', 0, length);
+      for (const number of CARD_NUMBERS) if (text.includes(number)) seen.add(number);
+      // The tail may hold the start of a number that the next chunk completes.
+      carried = Math.min(OVERLAP, length);
+      buffer.copy(buffer, 0, length - carried, length);
+    }
+  } finally {
+    closeSync(file);
+  }
+  return seen;
 }
 
 const mask = (number: string): string => `${number.slice(0, 6)}…${number.slice(-4)}`;
