@@ -19,4 +19,16 @@ describe('card-data scan of a data directory and logs', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('finds a number that straddles two of the chunks a large file is read in', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scan-'));
+    try {
+      const large = Buffer.alloc(64 * 2 ** 20 + 100, 0x20);
+      Buffer.from('4242424242424242').copy(large, 64 * 2 ** 20 - 8);
+      writeFileSync(join(dir, 'events.sqlite'), large);
+      expect(findCardData(dir, '')).to.deep.equal(['events.sqlite: 424242…4242']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
