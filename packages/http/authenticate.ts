@@ -59,6 +59,16 @@ export function authorizeKeyKind(
   }
 }
 
+/**
+ * The API key a request names in the Authorization header, in exactly the forms authentication
+ * accepts; undefined for none or a malformed header. For pages whose calls check their key
+ * themselves (the hosted checkout).
+ */
+export function apiKeyOf(req: Request): string | undefined {
+  const credentials = credentialsOf(req);
+  return credentials.kind === 'key' ? credentials.apiKey : undefined;
+}
+
 type Credentials = { kind: 'none' } | { kind: 'malformed' } | { kind: 'key'; apiKey: string };
 
 /** `Basic` then one space then canonical base64 (padded, nothing after it). */

@@ -13,6 +13,7 @@ import { customersCollection } from '../../../projections/customers-projection.t
 import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
 import type { Commands } from '../../commands.ts';
 import type { ObjectReader } from '../object-reader.ts';
+import { MAX_AMOUNT } from '../schemas/money-schemas.ts';
 import { paymentRedirectPath } from '../payment-redirect-page.ts';
 import type { CheckoutSessions } from './checkout-sessions.ts';
 import { digestOf } from './checkout-sessions.ts';
@@ -25,7 +26,7 @@ export const checkoutPaymentBody = p.object({
   email: z.email({ error: 'must be an email address' }).max(255).optional(),
   token: p.id('tok').optional(),
   rememberedCard: p.string({ min: 1, max: 512 }).optional(),
-  amount: p.int({ min: 1, max: 99_999_999 }).optional(),
+  amount: p.int({ min: 1, max: MAX_AMOUNT }).optional(),
   rememberMe: p.bool().optional(),
   /** Pay with this payment method (one the request offers) instead of a card. */
   paymentMethod: z.enum(paymentMethodTypes, { error: `must be one of ${paymentMethodTypes.join(', ')}` }).optional(),

@@ -1,10 +1,11 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { CheckoutPageInput } from '../../../packages/checkout/checkout-view.ts';
 import { missingParameter } from '../../../packages/domain/errors.ts';
+import { apiKeyOf } from '../../../packages/http/authenticate.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
-import { errorPage, pageOrigin } from '../client-side/html.ts';
+import { errorPage, pageOrigin, sendPage } from '../client-side/html.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
 import {
@@ -86,7 +87,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
           throw new HttpError(400, 'invalid_request', 'Invalid request: the body must be a JSON object');
         if (body.checkoutRequest === undefined) throw missingParameter('checkoutRequest');
         const verified = await verifyCheckoutRequest(deps, {
-          key: basicAuthUser(req.get('authorization')),
+          key: apiKeyOf(req),
           checkoutRequest: body.checkoutRequest,
         });
         res.json(await work(verified, body, newId('req'), req));
@@ -139,14 +140,6 @@ function displayOf(req: Request): CheckoutPageInput['display'] {
   return { name: text('name'), description: text('description'), email: text('email') };
 }
 
-/** The username of HTTP Basic credentials (the API key); undefined without them. */
-function basicAuthUser(header: string | undefined): string | undefined {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  return decoded.slice(0, decoded.includes(':') ? decoded.indexOf(':') : undefined);
-}
-
 /**
  * Scripts and frames of the service only; framed only by the merchant's page that opened it (or
  * by nothing, when opened as a page of its own).
@@ -163,8 +156,4 @@ function pagePolicy(ancestorOrigin: string | null): string {
     "form-action 'none'",
     `frame-ancestors ${ancestorOrigin ?? "'none'"}`,
   ].join('; ');
-}
-
-function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
 }

@@ -12,7 +12,7 @@ import type { ApiDependencies } from '../api-dependencies.ts';
 import { challengePage } from './challenge-page.ts';
 import { ClientBundles, type BundleName } from './client-bundles.ts';
 import { FIELD_NAMES, fieldPage, type FieldPageName } from './field-page.ts';
-import { errorPage, pageOrigin } from './html.ts';
+import { errorPage, pageOrigin, sendPage } from './html.ts';
 
 export interface ClientSideDependencies extends ApiDependencies {
   authenticate: Authenticate;
@@ -145,10 +145,6 @@ function ancestorOf(value: unknown): string | null | undefined {
 function framedBy(origin: string, ancestor: string | null): string {
   const ancestors = ancestor && ancestor !== origin ? `${origin} ${ancestor}` : origin;
   return `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors ${ancestors}`;
-}
-
-function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
 }
 
 function script(bundles: ClientBundles, name: BundleName): RequestHandler {

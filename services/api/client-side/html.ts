@@ -1,3 +1,5 @@
+import type { Response } from 'express';
+
 /** Text for HTML bodies and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(
@@ -24,4 +26,9 @@ export function errorPage(title: string, message: string): string {
 <title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;color:#1e293b;margin:0;padding:24px}h1{font-size:1.2rem}</style>
 </head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
+}
+
+/** Sends a page of the service: HTML, never cached (it carries per-request state). */
+export function sendPage(res: Response, status: number, html: string): void {
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
 }
