@@ -5,6 +5,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface BareServer {
   baseUrl: string;
+  pid: number;
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
 }
@@ -42,6 +43,7 @@ export async function startBareServer(): Promise<BareServer> {
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

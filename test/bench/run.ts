@@ -12,7 +12,9 @@ import { startBareServer, type BareServer } from './bare-process.ts';
  *
  * Env: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 10),
  * BENCH_WARMUP (seconds of warm-up before each scenario, default 1). Also prints what the service
- * wrote to disk per request (Linux: /proc/<pid>/io).
+ * wrote to disk per request (Linux: /proc/<pid>/io) and the CPU time the server (service or bare app)
+ * spent per answer (Linux: /proc/<pid>/stat), which the load generator sharing the machine skews less
+ * than requests per second.
  */
 
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 10);
@@ -55,6 +57,8 @@ interface IoCounters {
 interface Measurement {
   scenario: Scenario;
   result: autocannon.Result;
+  /** The server's own CPU time (user + system) per answered request, in microseconds. */
+  serverCpuMicros: number | null;
   /** What the service wrote during the measured seconds, per answered request. */
   written: { bytesPerRequest: number; callsPerRequest: number } | null;
   /** Problems seen during the warm-up or the measurement: any fails the run. */
@@ -161,16 +165,36 @@ function ioCounters(pid: number): IoCounters | null {
   }
 }
 
-/** The server process's writes are counted for the service's scenarios only (null for the bare app). */
-async function measure(scenario: Scenario, servicePid: number | null): Promise<Measurement> {
+/** Linux reports process times in clock ticks of 1/100 s on every architecture Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** A process's CPU time so far (user + system), in microseconds (Linux: /proc/<pid>/stat). */
+function processCpuMicros(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks / CLOCK_TICKS_PER_SECOND) * 1e6;
+  } catch {
+    return null; // not Linux
+  }
+}
+
+/** The server process's writes are counted for the service's scenarios only (the bare app writes nothing). */
+async function measure(scenario: Scenario, serverPid: number, isService: boolean): Promise<Measurement> {
   process.stderr.write(`• ${scenario.name}: ${WARMUP_SECONDS}s warm-up, ${DURATION_SECONDS}s measured … `);
   const warmup = await fire(scenario, WARMUP_SECONDS);
   const cpuBefore = process.cpuUsage();
-  const ioBefore = servicePid === null ? null : ioCounters(servicePid);
+  const serverCpuBefore = processCpuMicros(serverPid);
+  const ioBefore = isService ? ioCounters(serverPid) : null;
   const result = await fire(scenario, DURATION_SECONDS);
-  const ioAfter = servicePid === null ? null : ioCounters(servicePid);
+  const ioAfter = isService ? ioCounters(serverPid) : null;
+  const serverCpuAfter = processCpuMicros(serverPid);
   const cpu = process.cpuUsage(cpuBefore);
   const answered = Math.max(result['2xx'], 1);
+  const serverCpuMicros =
+    serverCpuBefore === null || serverCpuAfter === null ? null : (serverCpuAfter - serverCpuBefore) / answered;
   const written =
     ioBefore && ioAfter
       ? {
@@ -184,7 +208,7 @@ async function measure(scenario: Scenario, servicePid: number | null): Promise<M
   process.stderr.write(
     `${Math.round(result.requests.mean)} req/s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`,
   );
-  return { scenario, result, written, problems: trouble };
+  return { scenario, result, serverCpuMicros, written, problems: trouble };
 }
 
 function formatNumber(value: number, digits: number): string {
@@ -194,10 +218,10 @@ function formatNumber(value: number, digits: number): string {
 function table(measurements: Measurement[]): string {
   const byName = new Map(measurements.map((measurement) => [measurement.scenario.name, measurement]));
   const lines = [
-    '| scenario | requests/s (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | KiB written to disk / request | write calls / request |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | requests/s (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | server CPU µs / request | KiB written to disk / request | write calls / request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { scenario, result, written, problems: found } of measurements) {
+  for (const { scenario, result, serverCpuMicros, written, problems: found } of measurements) {
     const name = found.length > 0 ? `${scenario.name} **FAILED: ${found.join('; ')}**` : scenario.name;
     const baseline = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline);
     const ratio = baseline
@@ -205,6 +229,7 @@ function table(measurements: Measurement[]): string {
       : '1.00 (baseline)';
     lines.push(
       `| ${name} | ${formatNumber(result.requests.mean, 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} | ` +
+        `${serverCpuMicros === null ? '–' : formatNumber(serverCpuMicros, 0)} | ` +
         `${written ? formatNumber(written.bytesPerRequest / 1024, 1) : '–'} | ${written ? formatNumber(written.callsPerRequest, 1) : '–'} |`,
     );
   }
@@ -342,7 +367,13 @@ async function main(): Promise<number> {
 
     const measurements: Measurement[] = [];
     for (const scenario of scenarios)
-      measurements.push(await measure(scenario, scenario.baseline === undefined ? null : service.pid));
+      measurements.push(
+        await measure(
+          scenario,
+          scenario.baseline === undefined ? bare.pid : service.pid,
+          scenario.baseline !== undefined,
+        ),
+      );
 
     const afterMemory = residentMemory(service.pid);
     const cpuList = cpus();
@@ -362,7 +393,7 @@ async function main(): Promise<number> {
         `node ${process.version}, ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? 'unknown'}), ` +
         `${DURATION_SECONDS}s per scenario after ${WARMUP_SECONDS}s warm-up, ${CONNECTIONS} connections, pipelining 1, latency in whole ms (autocannon's resolution); ` +
         `client, service (production build) and bare app on the same machine; disk writes from the service's /proc/<pid>/io ` +
-        `(write_bytes: what reached the block layer, syscw: write calls) over the measured seconds, per 2xx answer.`,
+        `(write_bytes: what reached the block layer, syscw: write calls) and server CPU from /proc/<pid>/stat (utime + stime, 10 ms ticks) over the measured seconds, per 2xx answer.`,
     );
 
     const failed = measurements.filter((measurement) => measurement.problems.length > 0);
