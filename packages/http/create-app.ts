@@ -1,12 +1,4 @@
-import express, {
-  Router,
-  type ErrorRequestHandler,
-  type Express,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from '../observability/logger.ts';
 import { accessLog } from './access-log.ts';
 import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
@@ -19,7 +11,9 @@ import { parseRequestBody } from './request-body.ts';
 import { requireHttpsForLiveMode } from './require-https.ts';
 import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
+import { requestState } from './request-state.ts';
 import { routeHandler, send } from './route-handler.ts';
+import { RouteTable } from './route-table.ts';
 
 export interface AppOptions {
   routes: readonly AnyRouteDefinition[];
@@ -64,45 +58,47 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', (text: string) => parseFormEncoded(text, 'query string'));
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
-  app.use(assignRequestId(), accessLog(logger), ...(options.observers ?? []));
+  // Every request: one layer for what each of them goes through first.
+  app.use(inSequence([assignRequestId(), accessLog(logger), ...(options.observers ?? [])]));
 
+  // What needs no API key (health, readiness, the OpenAPI document, offer images, pages), behind
+  // the per-IP rate limit, in a router that API requests pass by with a prefix comparison.
   const perIp = rateLimit(options.rateLimiter, 'unauthenticated');
-  app.get('/health', perIp, (_req, res) => {
+  const open = Router();
+  open.get('/health', perIp, (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/ready', perIp, async (_req, res) => {
+  open.get('/ready', perIp, async (_req, res) => {
     const ready = await options.health.ready().catch((error: unknown) => {
       logger.warn('Readiness check failed', { error });
       return false;
     });
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
-  app.get('/openapi.json', perIp, (_req, res) => {
+  open.get('/openapi.json', perIp, (_req, res) => {
     res.json(options.openApiDocument());
   });
-  for (const route of options.unauthenticatedRoutes ?? []) app.get(route.path, perIp, route.handler);
-  for (const page of options.pages ?? []) app.use(underPrefix(page.pathPrefix, [perIp, page.handler]));
+  const openPrefixes = ['/health', '/ready', '/openapi.json'];
+  for (const route of options.unauthenticatedRoutes ?? []) {
+    open.get(route.path, perIp, route.handler);
+    openPrefixes.push(route.path.slice(0, route.path.indexOf('/:')));
+  }
+  for (const page of options.pages ?? []) {
+    open.use(underPrefix(page.pathPrefix, [perIp, page.handler]));
+    openPrefixes.push(...[page.pathPrefix].flat());
+  }
+  app.use(underPrefix(openPrefixes, [open]));
 
+  // Everything else is the API: the caller is identified and counted, must hold a key (over HTTPS
+  // in live mode), then its route is found, its body decoded and the route run.
   app.use(
-    identifyCaller(options.authenticate),
-    rateLimit(options.rateLimiter),
-    requireApiKey(),
-    requireHttpsForLiveMode(),
-  );
-  // Uploads read their multipart body themselves, so they come before the JSON / form body decoder.
-  app.use(
-    routesByFirstSegment(
-      options.routes.filter((candidate) => candidate.upload),
-      (router, route) =>
-        router[route.method](route.path, parseMultipartBody(route.upload!), routeHandler(route, options)),
-    ),
-  );
-  app.use(parseRequestBody(options.maxBodyBytes));
-  app.use(
-    routesByFirstSegment(
-      options.routes.filter((candidate) => !candidate.upload),
-      (router, route) => router[route.method](route.path, routeHandler(route, options)),
-    ),
+    inSequence([
+      identifyCaller(options.authenticate),
+      rateLimit(options.rateLimiter),
+      requireApiKey(),
+      requireHttpsForLiveMode(),
+      apiRoutes(options),
+    ]),
   );
 
   app.use((_req, _res, next) => {
@@ -113,32 +109,58 @@ export function createApp(options: AppOptions): Express {
 }
 
 /**
- * The routes, found by the first segment of the request's path (`/customers/…`: the customers'
- * routes, in their order) instead of trying every route of the API in turn. Paths and matching
- * are express's own: each group is a router used without a mount path, so requests keep their full
- * path. Matching ignores case, as express does by default.
+ * The API's routes in one table (see route-table.ts). Uploads read their multipart body
+ * themselves; every other route gets the JSON / form body decoder. The route's declared path is
+ * kept in the request state for metrics and logs.
  */
-function routesByFirstSegment(
-  routes: readonly AnyRouteDefinition[],
-  mount: (router: Router, route: AnyRouteDefinition) => void,
-): RequestHandler {
-  const routers = new Map<string, Router>();
-  for (const route of routes) {
-    const segment = firstSegment(route.path);
-    if (/[^a-z0-9_-]/.test(segment))
-      throw new Error(`Route ${route.path} must begin with a literal lower-case segment`);
-    let router = routers.get(segment);
-    if (!router) {
-      router = Router();
-      routers.set(segment, router);
-    }
-    mount(router, route);
+function apiRoutes(options: AppOptions): RequestHandler {
+  const table = new RouteTable<RequestHandler[]>();
+  const parseBody = parseRequestBody(options.maxBodyBytes);
+  // Uploads first, as they were declared first: a path both could match goes to the upload.
+  const ordered = [
+    ...options.routes.filter((route) => route.upload),
+    ...options.routes.filter((route) => !route.upload),
+  ];
+  for (const route of ordered) {
+    const body = route.upload ? parseMultipartBody(route.upload) : parseBody;
+    table.add(route.method, route.path, [body, routeHandler(route, options)]);
   }
   return (req, res, next) => {
-    // No route answers OPTIONS; a router would answer it with the methods it knows, the API with a 404.
-    const router = req.method === 'OPTIONS' ? undefined : routers.get(firstSegment(req.path).toLowerCase());
-    if (router) router(req, res, next);
-    else next();
+    // No route answers OPTIONS; the API answers it with a 404.
+    const found = req.method === 'OPTIONS' ? undefined : table.find(req.method, req.path);
+    if (!found) {
+      next();
+      return;
+    }
+    req.params = found.params;
+    requestState(res).routePattern = found.pattern;
+    inSequence(found.value)(req, res, next);
+  };
+}
+
+/**
+ * Runs handlers one after the other as express would (each calls `next` to go on; an error, or a
+ * rejected promise, goes to `next` and skips the rest), without a router layer per handler.
+ */
+function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    const run = (index: number): void => {
+      const handler = handlers[index];
+      if (!handler) {
+        next();
+        return;
+      }
+      try {
+        const returned: unknown = handler(req, res, (error?: unknown) => {
+          if (error !== undefined && error !== 'route') next(error);
+          else run(index + 1);
+        });
+        if (returned instanceof Promise) returned.catch(next);
+      } catch (error) {
+        next(error);
+      }
+    };
+    run(0);
   };
 }
 
@@ -149,27 +171,12 @@ function routesByFirstSegment(
  */
 function underPrefix(prefix: string | string[], handlers: RequestHandler[]): RequestHandler {
   const prefixes = (Array.isArray(prefix) ? prefix : [prefix]).map((given) => given.replace(/\/$/, '').toLowerCase());
-  const run = (req: Request, res: Response, next: NextFunction, index: number): void => {
-    const handler = handlers[index];
-    if (!handler) {
-      next();
-      return;
-    }
-    handler(req, res, (error?: unknown) => {
-      if (error !== undefined && error !== 'route') next(error);
-      else run(req, res, next, index + 1);
-    });
-  };
+  const run = inSequence(handlers);
   return (req, res, next) => {
     const path = req.path.toLowerCase();
-    if (prefixes.some((given) => path === given || path.startsWith(`${given}/`))) run(req, res, next, 0);
+    if (prefixes.some((given) => path === given || path.startsWith(`${given}/`))) run(req, res, next);
     else next();
   };
-}
-
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return path.slice(1, end === -1 ? undefined : end);
 }
 
 function errorEnvelope(logger: Logger): ErrorRequestHandler {

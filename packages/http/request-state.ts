@@ -8,6 +8,8 @@ export interface RequestState {
   log: RequestLogContext;
   /** The caller, once an API key was recognised. */
   auth: AuthContext | null;
+  /** The API route that serves the request, as declared (`/customers/:customerId`), once found. */
+  routePattern?: string;
 }
 
 export function initRequestState(res: Response, requestId: string, correlationId?: string): RequestState {

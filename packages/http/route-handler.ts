@@ -99,10 +99,11 @@ async function executeRoute(
   logger: Logger,
 ): Promise<StoredResponse> {
   try {
-    // Reading req.query parses the query string, which may fail: inside the try on purpose.
-    refuseCardNumbersInText(req.query);
+    // Reading req.query parses the query string (again at each read), which may fail: once, inside the try on purpose.
+    const rawQuery: unknown = req.query;
+    refuseCardNumbersInText(rawQuery);
     refuseCardNumbersInText(req.body);
-    const { asOf, rest: query } = takeAsOf(route, req.query);
+    const { asOf, rest: query } = takeAsOf(route, rawQuery);
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
       params: route.params ? validateParameters(route.params, req.params) : req.params,

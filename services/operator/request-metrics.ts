@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { requestState } from '../../packages/http/request-state.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 
 /**
@@ -9,7 +10,10 @@ export function requestMetrics(metrics: ServiceMetrics): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
-      const route = req.route ? `${req.baseUrl}${String((req.route as { path: unknown }).path)}` : 'unmatched';
+      // API routes are found by the API's route table, pages by express routers.
+      const route =
+        requestState(res).routePattern ??
+        (req.route ? `${req.baseUrl}${String((req.route as { path: unknown }).path)}` : 'unmatched');
       const labels = { method: req.method, route, status: String(res.statusCode) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
