@@ -23,6 +23,7 @@ import { TestModeOnlyNetwork } from '../packages/network/test-mode-only-network.
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
+import { BackgroundWalCheckpoints } from '../packages/sqlite/background-wal-checkpoints.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import { EventFileVaultEntries } from '../packages/vault/event-file-vault-entries.ts';
@@ -68,31 +69,42 @@ export async function openPlatform(config: Config): Promise<Platform> {
     throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
   }
   // Only the embedded stores live in DATA_DIR; the key files are there unless keys are configured.
-  preparePrivateDataDir(
-    config.dataDir,
-    [...(config.eventStoreUrl ? [] : ['events.sqlite']), ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite'])],
-    ['vault.key', 'fingerprint.key'],
-  );
+  const embeddedFiles = [
+    ...(config.eventStoreUrl ? [] : ['events.sqlite']),
+    ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite']),
+  ];
+  preparePrivateDataDir(config.dataDir, embeddedFiles, ['vault.key', 'fingerprint.key']);
   const eventLog = await createEventStore({
     eventStoreUrl: config.eventStoreUrl,
     sqlitePath: join(config.dataDir, 'events.sqlite'),
     onGroupCommit: (appends) => serviceMetrics.groupCommitAppends.observe(appends),
+    backgroundCheckpoints: true,
   });
   const events = new MeasuredEventStore(eventLog, serviceMetrics);
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_read',
     sqlitePath: join(config.dataDir, 'read.sqlite'),
+    backgroundCheckpoints: true,
   });
   const stateStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_state',
     sqlitePath: join(config.dataDir, 'state.sqlite'),
     synchronous: 'FULL',
+    backgroundCheckpoints: true,
   });
+  // The embedded files' WAL checkpoints run on a thread of their own, off the requests' event loop.
+  const logger = createLogger(config.logLevel);
+  const checkpoints =
+    embeddedFiles.length > 0
+      ? BackgroundWalCheckpoints.start(
+          embeddedFiles.map((file) => join(config.dataDir, file)),
+          { onFailure: (file, message) => logger.warn('WAL checkpoint failed; retrying', { file, error: message }) },
+        )
+      : null;
   const fileStore = await createFileStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
   // One warning when Redis goes away and one notice when it is back, whichever connection notices.
-  const logger = createLogger(config.logLevel);
   const redisOutage = new OutageReporter(
     logger,
     'Redis',
@@ -172,6 +184,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
       readModels.stop();
       await jobs.close();
       await redis?.quit();
+      await checkpoints?.stop();
       await events.close();
       await readStore.close();
       await stateStore.close();

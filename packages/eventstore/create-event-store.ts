@@ -11,12 +11,14 @@ export async function createEventStore(options: {
   sqlitePath: string;
   /** Embedded only: told how many appends each durable commit carried. */
   onGroupCommit?: (appends: number) => void;
+  /** Embedded only: a background thread checkpoints the file. */
+  backgroundCheckpoints?: boolean;
 }): Promise<EventStore> {
   if (!options.eventStoreUrl)
-    return new SqliteEventStore(
-      options.sqlitePath,
-      options.onGroupCommit ? { onGroupCommit: options.onGroupCommit } : {},
-    );
+    return new SqliteEventStore(options.sqlitePath, {
+      ...(options.onGroupCommit && { onGroupCommit: options.onGroupCommit }),
+      backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+    });
   const { EsdbEventStore } = await import('./esdb-event-store.ts');
   return new EsdbEventStore(options.eventStoreUrl);
 }

@@ -13,6 +13,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-store.ts';
+import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
@@ -133,6 +134,8 @@ export class SqliteEventStore implements EventStore {
     private readonly options: {
       /** Told of every group commit once it is on disk: how many appends it carried (for metrics). */
       onGroupCommit?: (appends: number) => void;
+      /** A background thread checkpoints the file (see background-wal-checkpoints.ts): commits only do it as a fallback. */
+      backgroundCheckpoints?: boolean;
     } = {},
   ) {
     this.db = new Database(filePath, { timeout: BUSY_TIMEOUT_MS });
@@ -140,6 +143,7 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
+    if (options.backgroundCheckpoints) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     this.db.exec(SCHEMA);
     addHashColumnToOlderFiles(this.db);
 

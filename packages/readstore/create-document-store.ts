@@ -9,6 +9,8 @@ export interface DocumentStoreOptions {
   sqlitePath: string;
   /** SQLite durability; FULL for operational state, NORMAL (default) for rebuildable read models. */
   synchronous?: 'NORMAL' | 'FULL';
+  /** Embedded only: a background thread checkpoints the file. */
+  backgroundCheckpoints?: boolean;
 }
 
 /** The MongoDB driver is loaded only in the distributed profile: an embedded process does not hold it. */
@@ -17,5 +19,8 @@ export async function createDocumentStore(options: DocumentStoreOptions): Promis
     const { MongoDocumentStore } = await import('./mongo-document-store.ts');
     return MongoDocumentStore.connect(options.mongodbUrl, options.dbName);
   }
-  return new SqliteDocumentStore(options.sqlitePath, { synchronous: options.synchronous });
+  return new SqliteDocumentStore(options.sqlitePath, {
+    synchronous: options.synchronous,
+    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+  });
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import {
   CursorNotFoundError,
   type Collection,
@@ -25,6 +26,8 @@ export interface SqliteDocumentStoreOptions {
    * rebuilt; stores of operational state ask for FULL.
    */
   synchronous?: 'NORMAL' | 'FULL';
+  /** A background thread checkpoints the file (see background-wal-checkpoints.ts): commits only do it as a fallback. */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Another process (API, projector, worker) may hold the write lock for a moment. */
@@ -62,6 +65,8 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class SqliteDocumentStore implements DocumentStore {
   private readonly db: Database.Database;
+  /** Pages between the automatic checkpoints commits run, outside bulk writes. */
+  private readonly checkpointPages: number;
   private readonly collections = new Map<string, SqliteCollection<Document>>();
   private readonly moveCheckpoint: Database.Statement<[string, number]>;
   private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
@@ -81,6 +86,8 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${synchronous}`);
+    this.checkpointPages = options.backgroundCheckpoints ? FALLBACK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES;
+    this.db.pragma(`wal_autocheckpoint = ${this.checkpointPages}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL)`);
     // max(): a checkpoint never moves backwards, even when an older batch is replayed.
     this.moveCheckpoint = this.db.prepare(
@@ -116,7 +123,9 @@ export class SqliteDocumentStore implements DocumentStore {
 
   bulkWrites(enabled: boolean): void {
     // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
-    this.db.pragma(`wal_autocheckpoint = ${enabled ? BULK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES}`);
+    this.db.pragma(
+      `wal_autocheckpoint = ${enabled ? Math.max(BULK_CHECKPOINT_PAGES, this.checkpointPages) : this.checkpointPages}`,
+    );
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
