@@ -76,7 +76,7 @@ export class AggregateStore {
     const recorded = await this.events.readStream(streamId);
     const first = recorded[0];
     if (!first || first.metadata.accountId !== tenant.accountId || first.metadata.mode !== tenant.mode) {
-      return { state: decider.initialState(), revision: null, events: [] };
+      return emptyAggregate(decider);
     }
     // Stored events may be older shapes: deciders only ever see the current one.
     const events = recorded.map(upcastRecordedEvent);
@@ -99,6 +99,20 @@ export class AggregateStore {
     return recorded[recorded.length - 1]!.position;
   }
 
+  /**
+   * Loads the stream of an object a command creates, as an earlier run of the same request (cut
+   * short by a crash) may have left it. A stream named by an id drawn at random for this command
+   * (`streamIsNew`) cannot have been written to, and is not read.
+   */
+  async loadBeforeCreating<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+    tenant: Tenant,
+    streamIsNew: boolean,
+  ): Promise<LoadedAggregate<State>> {
+    return streamIsNew ? emptyAggregate(decider) : this.load(decider, streamId, tenant);
+  }
+
   /** Loads a stream that must exist for the tenant, or throws NotFoundError. */
   async loadExisting<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,
@@ -114,15 +128,20 @@ export class AggregateStore {
   /**
    * Decides `command` against the stream's current state and appends the resulting events.
    * `decide` may be a function of the loaded state, so that callers can build the command from
-   * what they read (e.g. the amount still refundable).
+   * what they read (e.g. the amount still refundable). `streamIsNew` (an id drawn at random for
+   * this command) skips reading the stream the first time: should it exist after all, the append
+   * fails on its expected revision and the retry reads it.
    */
   async execute<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,
     streamId: string,
     command: Command | ((state: State) => Command),
     context: CommandContext,
+    options: { streamIsNew?: boolean } = {},
   ): Promise<ExecuteResult<State, Event>> {
-    return this.streamLocks.run(streamId, () => this.decideAndAppend(decider, streamId, command, context));
+    return this.streamLocks.run(streamId, () =>
+      this.decideAndAppend(decider, streamId, command, context, options.streamIsNew ?? false),
+    );
   }
 
   private async decideAndAppend<Command, Event extends DomainEvent, State>(
@@ -130,9 +149,11 @@ export class AggregateStore {
     streamId: string,
     command: Command | ((state: State) => Command),
     context: CommandContext,
+    streamIsNew: boolean,
   ): Promise<ExecuteResult<State, Event>> {
     for (let attempt = 0; ; attempt++) {
-      const loaded = await this.load(decider, streamId, context);
+      const loaded =
+        attempt === 0 && streamIsNew ? emptyAggregate(decider) : await this.load(decider, streamId, context);
       const concrete = typeof command === 'function' ? (command as (state: State) => Command)(loaded.state) : command;
       const decided = decider.decide(concrete, loaded.state);
       if (decided.length === 0) return { state: loaded.state, events: [], position: null };
@@ -156,6 +177,10 @@ export class AggregateStore {
       }
     }
   }
+}
+
+function emptyAggregate<State>(decider: { initialState(): State }): LoadedAggregate<State> {
+  return { state: decider.initialState(), revision: null, events: [] };
 }
 
 function eventMetadata(context: CommandContext): EventMetadata {

@@ -29,7 +29,7 @@ import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import { announcedOutcomes } from './announced-outcomes.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
@@ -95,7 +95,13 @@ export class ChargeCommands {
    */
   async create(input: CreateChargeInput, context: CommandContext): Promise<CommandOutcome> {
     const chargeId = input.chargeId ?? createdObjectId(chargeResource, context);
-    const existing = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    const streamIsNew = input.chargeId === undefined && createsNewIds(context);
+    const existing = await this.deps.aggregates.loadBeforeCreating(
+      chargeDecider,
+      chargeStream(chargeId),
+      context,
+      streamIsNew,
+    );
     if (existing.state.status !== 'none') return this.recordedCharge(existing, input, context);
 
     const customerId = input.customerId ?? null;
@@ -168,7 +174,9 @@ export class ChargeCommands {
 
     let recorded: CommandOutcome;
     try {
-      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context);
+      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context, {
+        streamIsNew,
+      });
     } catch (error) {
       // Another run of the same request (one that was thought dead) recorded the charge meanwhile.
       const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
@@ -428,8 +436,13 @@ export class ChargeCommands {
     return { id: refundId, position: result.position };
   }
 
-  private async run(chargeId: string, command: ChargeCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), command, context);
+  private async run(
+    chargeId: string,
+    command: ChargeCommand,
+    context: CommandContext,
+    options: { streamIsNew?: boolean } = {},
+  ): Promise<CommandOutcome> {
+    const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), command, context, options);
     return { id: chargeId, position: result.position };
   }
 }

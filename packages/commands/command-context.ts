@@ -37,3 +37,6 @@ export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1
  */
 export const createdObjectId = (of: IdPrefix, context: CommandContext, role?: string): string =>
   context.requestToken === undefined ? newId(of) : derivedId(of, context.requestToken, role);
+
+/** Whether `createdObjectId` draws ids at random for this request: no earlier run can have used them. */
+export const createsNewIds = (context: CommandContext): boolean => context.requestToken === undefined;

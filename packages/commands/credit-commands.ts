@@ -19,7 +19,7 @@ import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { verifiedFor } from './charge-commands.ts';
 import { PaymentDeclined } from './payment-declined.ts';
@@ -69,7 +69,13 @@ export class CreditCommands {
     if (!(await this.deps.accountSettings(context.accountId)).creditsAllowed)
       throw new InvalidRequestError(CREDITS_NOT_ALLOWED);
     const creditId = createdObjectId(creditResource, context);
-    const existing = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+    const streamIsNew = createsNewIds(context);
+    const existing = await this.deps.aggregates.loadBeforeCreating(
+      creditDecider,
+      creditStream(creditId),
+      context,
+      streamIsNew,
+    );
     if (existing.state.status !== 'none') {
       const recorded = { id: creditId, position: existing.events.at(-1)?.position ?? null };
       if (existing.state.failure) throw declined(recorded, existing.state.failure);

@@ -14,7 +14,7 @@ import type { Vault } from '../vault/vault.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
-import { createdObjectId, type CommandContext } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
@@ -70,7 +70,13 @@ export class CustomerCommands {
    */
   async create(input: CreateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
     const customerId = createdObjectId(customerResource, context);
-    const existing = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
+    const streamIsNew = createsNewIds(context);
+    const existing = await this.deps.aggregates.loadBeforeCreating(
+      customerDecider,
+      customerStream(customerId),
+      context,
+      streamIsNew,
+    );
     if (existing.state.status !== 'none') {
       const recorded = { id: customerId, position: existing.events.at(-1)?.position ?? null };
       // The card given at creation is added by the creation's own events.
@@ -83,6 +89,7 @@ export class CustomerCommands {
       customerId,
       { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
       context,
+      { streamIsNew },
     );
     faultPoint('customer.after-append', context.mode);
     return this.afterCardSaved(outcome, customerId, newCard, context);
@@ -252,8 +259,19 @@ export class CustomerCommands {
     return { id: outcome.id, position };
   }
 
-  private async run(customerId: string, command: CustomerCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(customerDecider, customerStream(customerId), command, context);
+  private async run(
+    customerId: string,
+    command: CustomerCommand,
+    context: CommandContext,
+    options: { streamIsNew?: boolean } = {},
+  ): Promise<CommandOutcome> {
+    const result = await this.deps.aggregates.execute(
+      customerDecider,
+      customerStream(customerId),
+      command,
+      context,
+      options,
+    );
     return { id: customerId, position: result.position };
   }
 }
