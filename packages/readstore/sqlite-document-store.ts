@@ -191,16 +191,30 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     return rows.map((row) => JSON.parse(row.doc) as T);
   }
 
+  /**
+   * A filter's JSON types are checked on the parsed documents rather than by SQLite (`json_type`
+   * parses each row's document once more per field); should a row's field hold another type of
+   * the same value (`1` for `true`, an object for its JSON text), the page is read again with the
+   * types checked in SQL, so the page and `hasMore` are always those of the exact filter.
+   */
   async list(query: ListQuery): Promise<ListPage<T>> {
-    const { sql, params, newerThanCursor } = this.listSelect(query);
-    const rows = this.prepared(sql).all(...params) as { doc: string }[];
-    const page = rows.slice(0, query.limit).map((row) => JSON.parse(row.doc) as T);
-    return { list: newerThanCursor ? page.reverse() : page, hasMore: rows.length > query.limit };
+    const quick = this.listSelect(query, false);
+    let docs = (this.prepared(quick.sql).all(...quick.params) as { doc: string }[]).map(
+      (row) => JSON.parse(row.doc) as T,
+    );
+    if (!docs.every((doc) => hasFilterTypes(doc, query.filter ?? {}))) {
+      const exact = this.listSelect(query, true);
+      docs = (this.prepared(exact.sql).all(...exact.params) as { doc: string }[]).map(
+        (row) => JSON.parse(row.doc) as T,
+      );
+    }
+    const page = docs.slice(0, query.limit);
+    return { list: quick.newerThanCursor ? page.reverse() : page, hasMore: docs.length > query.limit };
   }
 
   /** Diagnostics: SQLite's plan for a list query, to check that it is served by an index. */
   queryPlan(query: ListQuery): string[] {
-    const { sql, params } = this.listSelect(query);
+    const { sql, params } = this.listSelect(query, false);
     const plan = this.prepared(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
     return plan.map((step) => step.detail);
   }
@@ -332,10 +346,13 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     this.sortIndexReady = true;
   }
 
-  private listSelect(query: ListQuery): { sql: string; params: unknown[]; newerThanCursor: boolean } {
+  private listSelect(
+    query: ListQuery,
+    typesChecked: boolean,
+  ): { sql: string; params: unknown[]; newerThanCursor: boolean } {
     const filter = query.filter ?? {};
     this.ensureSortIndex(filter);
-    const equality = equalityClauses(filter);
+    const equality = equalityClauses(filter, typesChecked);
     const where = [LIVE, ...equality.sql];
     const params: unknown[] = [Date.now(), ...equality.params];
 
@@ -442,29 +459,46 @@ const jsonField = (field: string): string => `json_extract(doc, '$.${field}')`;
  * json_extract gives SQL values (true is 1, "1" is text), so each equality also checks the JSON
  * type: `false` matches only stored false, never 0. The json_extract term is what the index serves.
  */
-function equalityClauses(filter: Record<string, FieldValue>): { sql: string[]; params: unknown[] } {
+/**
+ * SQL for equality on each field. `json_extract` gives `1` for both `1` and `true`, and an object's
+ * JSON text for an object: `typesChecked` adds a `json_type` condition per field so that only
+ * values of the filter's JSON type match (without it, the caller checks types itself).
+ */
+function equalityClauses(
+  filter: Record<string, FieldValue>,
+  typesChecked = true,
+): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
   for (const [field, value] of Object.entries(filter)) {
     assertFieldName(field);
     const extracted = jsonField(field);
     const type = `json_type(doc, '$.${field}')`;
+    const typed = (condition: string): string => (typesChecked ? ` AND ${type} ${condition}` : '');
     if (value === null) {
       sql.push(`${extracted} IS NULL`);
     } else if (typeof value === 'boolean') {
-      sql.push(`${extracted} = ? AND ${type} = '${String(value)}'`);
+      sql.push(`${extracted} = ?${typed(`= '${String(value)}'`)}`);
       params.push(value ? 1 : 0);
     } else if (typeof value === 'number') {
-      sql.push(`${extracted} = ? AND ${type} IN ('integer', 'real')`);
+      sql.push(`${extracted} = ?${typed("IN ('integer', 'real')")}`);
       params.push(value);
     } else if (typeof value === 'string') {
-      sql.push(`${extracted} = ? AND ${type} = 'text'`);
+      sql.push(`${extracted} = ?${typed("= 'text'")}`);
       params.push(value);
     } else {
       throw new TypeError(`Unsupported filter value for ${field}: ${typeof value}`);
     }
   }
   return { sql, params };
+}
+
+/** Whether each filtered field of a document has the JSON type of the filter's value (null: any). */
+function hasFilterTypes(doc: Document, filter: Record<string, FieldValue>): boolean {
+  for (const [field, value] of Object.entries(filter)) {
+    if (value !== null && typeof (doc as UntypedDocument)[field] !== typeof value) return false;
+  }
+  return true;
 }
 
 const quote = (identifier: string): string => `"${identifier}"`;
