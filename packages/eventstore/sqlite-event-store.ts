@@ -14,6 +14,7 @@ import {
   type Subscription,
 } from './event-store.ts';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
+import { LimitedStatement } from '../sqlite/limited-statement.ts';
 import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
@@ -109,8 +110,8 @@ export class SqliteEventStore implements EventStore {
   private readonly insertEvent: Statement<[string, number, string, string, string, string, string, string]>;
   private readonly selectLastRevision: Statement<[string], number | null>;
   private readonly selectByEventId: Statement<[string], EventRow>;
-  private readonly selectStream: Statement<[string, number, number], EventRow>;
-  private readonly selectAll: Statement<[number, number], EventRow>;
+  private readonly selectStream: LimitedStatement<[string, number], EventRow>;
+  private readonly selectAll: LimitedStatement<[number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
   private readonly selectLastOfStream: Statement<[string], EventRow>;
   /** One append in a savepoint of the group's transaction: a throw rolls back that append only. */
@@ -155,11 +156,13 @@ export class SqliteEventStore implements EventStore {
       .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?')
       .pluck();
     this.selectByEventId = this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
-    this.selectStream = this.db.prepare<[string, number, number], EventRow>(
-      'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+    this.selectStream = new LimitedStatement(
+      this.db,
+      (limit) => `SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ${limit}`,
     );
-    this.selectAll = this.db.prepare<[number, number], EventRow>(
-      'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+    this.selectAll = new LimitedStatement(
+      this.db,
+      (limit) => `SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${limit}`,
     );
     this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
     this.selectLastOfStream = this.db.prepare<[string], EventRow>(
@@ -251,7 +254,7 @@ export class SqliteEventStore implements EventStore {
     streamId: string,
     options: { fromRevision?: number; maxCount?: number } = {},
   ): Promise<RecordedEvent[]> {
-    const rows = this.selectStream.all(streamId, options.fromRevision ?? 0, options.maxCount ?? NO_LIMIT);
+    const rows = this.selectStream.withLimit(options.maxCount ?? NO_LIMIT).all(streamId, options.fromRevision ?? 0);
     return rows.map(toRecordedEvent);
   }
 
@@ -332,7 +335,7 @@ export class SqliteEventStore implements EventStore {
   private headHash(streamId: string): string {
     const [last] = this.selectLastOfStream.all(streamId);
     if (last?.hash) return last.hash;
-    return chainHead(this.selectStream.all(streamId, 0, NO_LIMIT).map(toRecordedEvent));
+    return chainHead(this.selectStream.withLimit(NO_LIMIT).all(streamId, 0).map(toRecordedEvent));
   }
 
   /**
@@ -350,7 +353,7 @@ export class SqliteEventStore implements EventStore {
     let sealed = 0;
     const sealTransaction = this.db.transaction((streamId: string) => {
       let previousHash = GENESIS_HASH;
-      for (const row of this.selectStream.all(streamId, 0, NO_LIMIT)) {
+      for (const row of this.selectStream.withLimit(NO_LIMIT).all(streamId, 0)) {
         const hash = row.hash ?? eventHash(previousHash, toRecordedEvent(row));
         if (row.hash === null) {
           setHash.run(hash, row.position);
@@ -376,7 +379,7 @@ export class SqliteEventStore implements EventStore {
     const first = this.selectByEventId.get(events[0]!.id);
     if (!first || first.stream_id !== streamId) return undefined;
     const firstRevision = expected === 'any' ? first.revision : expected === 'no_stream' ? 0 : expected + 1;
-    const rows = this.selectStream.all(streamId, firstRevision, events.length);
+    const rows = this.selectStream.withLimit(events.length).all(streamId, firstRevision);
     const isSameAppend =
       rows.length === events.length && rows.every((row, index) => row.event_id === events[index]!.id);
     const last = rows.at(-1);
@@ -384,7 +387,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private readAllNow(afterPosition: number, maxCount: number): RecordedEvent[] {
-    return this.selectAll.all(afterPosition, maxCount).map(toRecordedEvent);
+    return this.selectAll.withLimit(maxCount).all(afterPosition).map(toRecordedEvent);
   }
 
   private startPolling(): void {

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
+import { limitLiteral } from '../sqlite/limited-statement.ts';
 import {
   CursorNotFoundError,
   type Collection,
@@ -381,9 +382,9 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
 
     // Newer-than-cursor pages are read oldest first (nearest the cursor), then reversed by list().
     const order = newerThanCursor ? SORT_KEY_ASC : SORT_KEY_DESC;
-    params.push(query.limit + 1);
+    // The limit is written into the SQL (see limited-statement.ts): one statement per page size.
     return {
-      sql: `SELECT doc FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
+      sql: `SELECT doc FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${limitLiteral(query.limit + 1)}`,
       params,
       newerThanCursor,
     };
