@@ -24,9 +24,12 @@ export async function changeAccountSettings(
   return result.state.settings;
 }
 
-/** The settings an account's commands follow now (read from its stream, not a read model). */
+/**
+ * The settings an account's commands follow now (read from its stream, not a read model; every
+ * charge asks, so the stream's state is kept and only newer events are read).
+ */
 export async function accountSettings(aggregates: AggregateStore, accountId: string): Promise<AccountSettings> {
-  const { state } = await aggregates.load(accountDecider, accountStream(accountId), accountTenant(accountId));
+  const { state } = await aggregates.loadKept(accountDecider, accountStream(accountId), accountTenant(accountId));
   if (state.status === 'none') throw new NotFoundError('Account', accountId);
   return state.settings;
 }

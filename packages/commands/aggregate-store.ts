@@ -53,8 +53,19 @@ export function conflictRetryDelayMs(retry: number, options: Required<ConflictRe
  * conflict wait a little (backing off), reload and decide again; out of retries, the command fails
  * with ConflictRetriesExhaustedError and records nothing.
  */
+/** Streams `loadKept` keeps at most (accounts); beyond, it starts afresh. */
+const MAX_KEPT_STREAMS = 10_000;
+
+interface KeptStream<State> {
+  decider: unknown;
+  accountId: string;
+  mode: string;
+  loaded: LoadedAggregate<State>;
+}
+
 export class AggregateStore {
   private readonly streamLocks = new KeyedLock();
+  private readonly keptStreams = new Map<string, KeptStream<unknown>>();
   private readonly retry: Required<ConflictRetryOptions>;
 
   constructor(
@@ -83,6 +94,37 @@ export class AggregateStore {
     let state = decider.initialState();
     for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
     return { state, revision: recorded[recorded.length - 1]!.revision, events };
+  }
+
+  /**
+   * `load` for streams read by many commands and rarely written (an account's settings): the
+   * state is kept after a load, and a later load reads only the events appended since (one index
+   * lookup when there are none), from whichever process appended them.
+   */
+  async loadKept<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+    tenant: Tenant,
+  ): Promise<LoadedAggregate<State>> {
+    const kept = this.keptStreams.get(streamId) as KeptStream<State> | undefined;
+    if (!kept || kept.decider !== decider || kept.accountId !== tenant.accountId || kept.mode !== tenant.mode) {
+      const loaded = await this.load(decider, streamId, tenant);
+      if (loaded.revision !== null) this.keep(streamId, { decider, ...tenant, loaded });
+      return loaded;
+    }
+    const newer = await this.events.readStream(streamId, { fromRevision: kept.loaded.revision! + 1 });
+    if (newer.length === 0) return kept.loaded;
+    const events = newer.map(upcastRecordedEvent);
+    let state = kept.loaded.state;
+    for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
+    const loaded = { state, revision: newer[newer.length - 1]!.revision, events: [...kept.loaded.events, ...events] };
+    this.keep(streamId, { decider, ...tenant, loaded });
+    return loaded;
+  }
+
+  private keep(streamId: string, kept: KeptStream<unknown>): void {
+    if (!this.keptStreams.has(streamId) && this.keptStreams.size >= MAX_KEPT_STREAMS) this.keptStreams.clear();
+    this.keptStreams.set(streamId, kept);
   }
 
   /**
