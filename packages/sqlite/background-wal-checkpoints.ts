@@ -38,6 +38,8 @@ export class BackgroundWalCheckpoints {
       eval: true,
       // Not the parent's flags (e.g. a TypeScript loader): the loop is plain JavaScript.
       execArgv: [],
+      // The loop holds almost nothing: a small heap keeps the thread's memory small.
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
       workerData: {
         files,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
