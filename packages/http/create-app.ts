@@ -81,7 +81,9 @@ export function createApp(options: AppOptions): Express {
   const openPrefixes = ['/health', '/ready', '/openapi.json'];
   for (const route of options.unauthenticatedRoutes ?? []) {
     open.get(route.path, perIp, route.handler);
-    openPrefixes.push(route.path.slice(0, route.path.indexOf('/:')));
+    // The literal part of the path, up to its first parameter.
+    const parameter = route.path.indexOf('/:');
+    openPrefixes.push(parameter === -1 ? route.path : route.path.slice(0, parameter));
   }
   for (const page of options.pages ?? []) {
     open.use(underPrefix(page.pathPrefix, [perIp, page.handler]));
