@@ -47,12 +47,6 @@ export function conflictRetryDelayMs(retry: number, options: Required<ConflictRe
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-/**
- * Loads aggregates from their streams and runs commands against them with optimistic
- * concurrency (`docs/architecture.md`, "Optimistic concurrency"): decide on the current revision, append expecting it, and on a
- * conflict wait a little (backing off), reload and decide again; out of retries, the command fails
- * with ConflictRetriesExhaustedError and records nothing.
- */
 /** Streams `loadKept` keeps at most (accounts); beyond, it starts afresh. */
 const MAX_KEPT_STREAMS = 10_000;
 
@@ -63,6 +57,12 @@ interface KeptStream<State> {
   loaded: LoadedAggregate<State>;
 }
 
+/**
+ * Loads aggregates from their streams and runs commands against them with optimistic
+ * concurrency (`docs/architecture.md`, "Optimistic concurrency"): decide on the current revision, append expecting it, and on a
+ * conflict wait a little (backing off), reload and decide again; out of retries, the command fails
+ * with ConflictRetriesExhaustedError and records nothing.
+ */
 export class AggregateStore {
   private readonly streamLocks = new KeyedLock();
   private readonly keptStreams = new Map<string, KeptStream<unknown>>();
