@@ -457,13 +457,10 @@ const isScopeAlone = (columns: string[]): boolean =>
 const jsonField = (field: string): string => `json_extract(doc, '$.${field}')`;
 
 /**
- * json_extract gives SQL values (true is 1, "1" is text), so each equality also checks the JSON
- * type: `false` matches only stored false, never 0. The json_extract term is what the index serves.
- */
-/**
- * SQL for equality on each field. `json_extract` gives `1` for both `1` and `true`, and an object's
- * JSON text for an object: `typesChecked` adds a `json_type` condition per field so that only
- * values of the filter's JSON type match (without it, the caller checks types itself).
+ * SQL for equality on each field; the json_extract term is what the index serves. json_extract
+ * gives SQL values (true is 1, "1" is text, an object its JSON text), so `typesChecked` adds a
+ * `json_type` condition per field: `false` then matches only stored false, never 0. Without it,
+ * the caller checks the types itself.
  */
 function equalityClauses(
   filter: Record<string, FieldValue>,
