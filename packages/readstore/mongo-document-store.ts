@@ -23,6 +23,7 @@ import {
   type ProjectionWrite,
   type UntypedDocument,
 } from './document-store.ts';
+import { assertFieldName, listIndexFields, SCOPE_FIELDS } from './list-indexes.ts';
 
 /**
  * ReadStore adapter for the distributed profile: one MongoDB collection per collection, `_id` = id.
@@ -43,7 +44,6 @@ interface StoredCheckpoint {
 }
 
 const CHECKPOINTS_COLLECTION = '_checkpoints';
-const SCOPE_FIELDS = ['_accountId', '_mode'] as const;
 const DUPLICATE_KEY = 11000;
 /** Documents come back exactly as put. */
 const WITHOUT_ADAPTER_FIELDS = { _id: 0, _pos: 0, _expiresAtDate: 0 } as const;
@@ -52,7 +52,6 @@ const NEWEST_FIRST = { created: -1, _seq: -1, _id: -1 } as const;
 const OLDEST_FIRST: Sort = { created: 1, _seq: 1, _id: 1 };
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class MongoDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, MongoCollection<Document>>();
@@ -261,13 +260,8 @@ export class MongoCollection<T extends Document> implements Collection<T> {
   }
 
   declareIndexes(fields: string[], scopeAloneListed = true): void {
-    for (const field of fields) {
-      assertFieldName(field);
-      const indexed = indexedFields(field, fields);
-      const scopeAlone =
-        Object.keys(indexed).length === SCOPE_FIELDS.length && SCOPE_FIELDS.every((name) => name in indexed);
-      if (!scopeAloneListed && scopeAlone) continue;
-      this.declareIndex({ key: { ...indexed, ...NEWEST_FIRST } });
+    for (const indexed of listIndexFields(fields, scopeAloneListed)) {
+      this.declareIndex({ key: { ...Object.fromEntries(indexed.map((name) => [name, 1])), ...NEWEST_FIRST } });
     }
   }
 
@@ -366,17 +360,6 @@ function storedFields(doc: Document, position?: number): Omit<StoredDocument, '_
   };
 }
 
-/** The index for one declared field: behind the tenant scope when the scope is declared too. */
-function indexedFields(field: string, declared: string[]): Record<string, 1> {
-  const scoped = SCOPE_FIELDS.every((scopeField) => declared.includes(scopeField));
-  const fields = !scoped
-    ? [field]
-    : (SCOPE_FIELDS as readonly string[]).includes(field)
-      ? [...SCOPE_FIELDS]
-      : [...SCOPE_FIELDS, field];
-  return Object.fromEntries(fields.map((name) => [name, 1]));
-}
-
 const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && error.code === DUPLICATE_KEY;
 
 /** A bulk write whose only failures are guarded upserts that met a newer document. */
@@ -389,8 +372,4 @@ function onlyNewerDocumentsKept(error: unknown): boolean {
 function assertCollectionName(name: string): void {
   if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_COLLECTION)
     throw new TypeError(`Invalid collection name: ${name}`);
-}
-
-function assertFieldName(field: string): void {
-  if (!FIELD_NAME.test(field)) throw new TypeError(`Invalid field name: ${field}`);
 }

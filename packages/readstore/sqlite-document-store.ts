@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import { limitLiteral } from '../sqlite/limited-statement.ts';
+import { assertFieldName, listIndexFields, SCOPE_FIELDS } from './list-indexes.ts';
 import {
   CursorNotFoundError,
   type Collection,
@@ -43,7 +44,6 @@ const PURGE_INTERVAL_MS = 60_000;
 /** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
 const MISSING_SEQ = Number.MIN_SAFE_INTEGER;
 const CHECKPOINTS_TABLE = '_checkpoints';
-const SCOPE_FIELDS = ['_accountId', '_mode'] as const;
 
 /** Documents not expired; binds the current time in ms. */
 const LIVE = '(expires_at IS NULL OR expires_at >= ?)';
@@ -62,7 +62,6 @@ const CREATED_OPERATORS = [
 ] as const;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class SqliteDocumentStore implements DocumentStore {
   private readonly db: Database.Database;
@@ -274,12 +273,8 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     // Readers declare their collection's same list on every lookup: once is enough.
     if (fields.length === 0 || this.seenDeclarations.has(fields)) return;
     this.seenDeclarations.add(fields);
-    for (const field of fields) {
-      assertFieldName(field);
-      const columns = indexColumns(field, fields);
-      if (!scopeAloneListed && isScopeAlone(columns)) continue;
+    for (const columns of listIndexFields(fields, scopeAloneListed))
       this.declaredIndexes.set(columns.join(','), columns);
-    }
     if (this.tableReady) this.createIndexes();
   }
 
@@ -444,16 +439,6 @@ function rowValues(doc: Document, position: number | null): unknown[] {
   return [doc.id, doc.created, doc._seq ?? MISSING_SEQ, position, doc._expiresAt ?? null, JSON.stringify(doc)];
 }
 
-/** The index for one declared field: behind the tenant scope when the scope is declared too. */
-function indexColumns(field: string, declared: string[]): string[] {
-  const scoped = SCOPE_FIELDS.every((scopeField) => declared.includes(scopeField));
-  if (!scoped) return [field];
-  return (SCOPE_FIELDS as readonly string[]).includes(field) ? [...SCOPE_FIELDS] : [...SCOPE_FIELDS, field];
-}
-
-const isScopeAlone = (columns: string[]): boolean =>
-  columns.length === SCOPE_FIELDS.length && SCOPE_FIELDS.every((field, index) => columns[index] === field);
-
 const jsonField = (field: string): string => `json_extract(doc, '$.${field}')`;
 
 /**
@@ -505,8 +490,4 @@ function assertCollectionName(name: string): void {
   if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_TABLE || name.startsWith('sqlite_')) {
     throw new TypeError(`Invalid collection name: ${name}`);
   }
-}
-
-function assertFieldName(field: string): void {
-  if (!FIELD_NAME.test(field)) throw new TypeError(`Invalid field name: ${field}`);
 }
