@@ -1,4 +1,3 @@
-import currencyCodes from 'currency-codes';
 import express, { type Request, type Response, type Router } from 'express';
 import type { CommandContext } from '../../packages/commands/command-context.ts';
 import { DomainError } from '../../packages/domain/errors.ts';
@@ -13,6 +12,8 @@ import type { Config } from '../../packages/config/environment.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { Commands } from '../commands.ts';
+import { currencyDigits } from './client-side/format-amount.ts';
+import { escapeHtml, sendPage as sendServicePage } from './client-side/html.ts';
 
 /**
  * The payment-method provider's page (docs/payments.md, "The redirect page"). A payment-method
@@ -135,17 +136,12 @@ export function returnAddress(charge: ChargeDoc): string {
 }
 
 function sendPage(res: Response, status: number, html: string): void {
-  res
-    .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      // Everything the page needs is inline: no scripts, no outside fonts, styles or images.
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-    })
-    .send(html);
+  sendServicePage(res, status, html, {
+    // Everything the page needs is inline: no scripts, no outside fonts, styles or images.
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+  });
 }
 
 function chargePage(charge: ChargeDoc): string {
@@ -156,12 +152,12 @@ function chargePage(charge: ChargeDoc): string {
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   const offersProcessing = delayedConfirmationTypes.has(type as never);
   const body = awaitingPayer
-    ? `<p>Pay <strong>${escape(amount)}</strong> with <strong>${escape(method)}</strong>${
-        charge.description ? ` for <q>${escape(String(charge.description))}</q>` : ''
+    ? `<p>Pay <strong>${escapeHtml(amount)}</strong> with <strong>${escapeHtml(method)}</strong>${
+        charge.description ? ` for <q>${escapeHtml(String(charge.description))}</q>` : ''
       }.</p>
     <form method="post">
       <fieldset>
-        <legend>How does ${escape(method)} answer?</legend>
+        <legend>How does ${escapeHtml(method)} answer?</legend>
         <p id="outcome-help">This page plays the payment method provider. Choose the outcome to simulate.</p>
         <button type="submit" name="outcome" value="authorize" aria-describedby="outcome-help" autofocus>Authorize</button>
         <button type="submit" name="outcome" value="decline" aria-describedby="outcome-help">Decline</button>${
@@ -172,10 +168,10 @@ function chargePage(charge: ChargeDoc): string {
         }
       </fieldset>
     </form>`
-    : `<p role="status">This payment of <strong>${escape(amount)}</strong> with <strong>${escape(method)}</strong> is ${
-        pending ? 'being processed by the provider' : escape(String(charge.status))
+    : `<p role="status">This payment of <strong>${escapeHtml(amount)}</strong> with <strong>${escapeHtml(method)}</strong> is ${
+        pending ? 'being processed by the provider' : escapeHtml(String(charge.status))
       }.</p>
-    <p><a href="${escape(returnAddress(charge))}">Return to the merchant</a></p>`;
+    <p><a href="${escapeHtml(returnAddress(charge))}">Return to the merchant</a></p>`;
   return layout(`${method} payment`, body);
 }
 
@@ -184,8 +180,8 @@ function notFoundPage(): string {
 }
 
 function messagePage(title: string, message: string, charge?: ChargeDoc): string {
-  const back = charge ? `\n    <p><a href="${escape(returnAddress(charge))}">Return to the merchant</a></p>` : '';
-  return layout(title, `<p role="alert">${escape(message)}</p>${back}`);
+  const back = charge ? `\n    <p><a href="${escapeHtml(returnAddress(charge))}">Return to the merchant</a></p>` : '';
+  return layout(title, `<p role="alert">${escapeHtml(message)}</p>${back}`);
 }
 
 function layout(title: string, body: string): string {
@@ -194,7 +190,7 @@ function layout(title: string, body: string): string {
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escape(title)}</title>
+  <title>${escapeHtml(title)}</title>
   <style>
     body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
     fieldset { border: 1px solid #767676; border-radius: 0.5rem; padding: 1rem; }
@@ -205,7 +201,7 @@ function layout(title: string, body: string): string {
 </head>
 <body>
   <main>
-    <h1>${escape(title)}</h1>
+    <h1>${escapeHtml(title)}</h1>
     ${body}
   </main>
 </body>
@@ -220,18 +216,11 @@ function methodName(charge: ChargeDoc): string {
 
 /** Minor units shown in the currency's own decimals (JPY has none, EUR two). */
 function formatAmount(amount: number, currency: string): string {
-  const digits = currencyCodes.code(currency)?.digits ?? 2;
+  const digits = currencyDigits(currency);
   const value = amount / 10 ** digits;
   try {
     return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits }).format(value);
   } catch {
     return `${value.toFixed(digits)} ${currency}`;
   }
-}
-
-function escape(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
 }

@@ -28,7 +28,10 @@ export function errorPage(title: string, message: string): string {
 </head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
 }
 
-/** Sends a page of the service: HTML, never cached (it carries per-request state). */
-export function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(html);
+/** Sends a page of the service: HTML, never cached (it carries per-request state), with the page's own headers. */
+export function sendPage(res: Response, status: number, html: string, headers: Record<string, string> = {}): void {
+  res
+    .status(status)
+    .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers })
+    .send(html);
 }
