@@ -206,16 +206,36 @@ function startCheckout(input: CheckoutPageInput): void {
   });
 
   let paying = false;
+
+  /** Checks the email and amount fields; on a mistake, focuses the first field at fault. */
+  function formReady(): boolean {
+    const emailValid = checkEmail();
+    const amountValid = amount.check();
+    if (!emailValid || !amountValid) (emailValid ? amount.focusTarget() : email)?.focus();
+    return emailValid && amountValid;
+  }
+
+  /** A failure as the page shows it: the service's own error, or a general one. */
+  function asShift4Error(error: unknown): Shift4Error {
+    return error instanceof Shift4Error
+      ? error
+      : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' });
+  }
+
+  /** What every payment of this checkout sends, whatever pays it. */
+  function payBody(total: number | null): Record<string, unknown> {
+    return {
+      checkoutRequest: view.checkoutRequest,
+      ...(email.value.trim() ? { email: email.value.trim() } : {}),
+      ...(view.customCharge && total !== null ? { amount: total } : {}),
+    };
+  }
+
   async function pay(): Promise<void> {
     if (paying) return;
     formError.textContent = '';
     cardError.textContent = '';
-    const emailValid = checkEmail();
-    const amountValid = amount.check();
-    if (!emailValid || !amountValid) {
-      (emailValid ? amount.focusTarget() : email)?.focus();
-      return;
-    }
+    if (!formReady()) return;
     const total = amountToPay();
     paying = true;
     payButton.disabled = true;
@@ -232,19 +252,13 @@ function startCheckout(input: CheckoutPageInput): void {
       }
       const rememberMe = byId<HTMLInputElement>('remember-me');
       const answer = await callApi<PayAnswer>(view.publicKey, 'POST', '/checkout/pay', {
-        checkoutRequest: view.checkoutRequest,
-        ...(email.value.trim() ? { email: email.value.trim() } : {}),
+        ...payBody(total),
         ...(remembered ? { rememberedCard: remembered.rememberedCard } : { token: token!.id }),
-        ...(view.customCharge && total !== null ? { amount: total } : {}),
         ...(rememberMe && !remembered ? { rememberMe: rememberMe.checked } : {}),
       });
       succeeded(answer, remembered?.card ?? token);
     } catch (error) {
-      showApiError(
-        error instanceof Shift4Error
-          ? error
-          : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' }),
-      );
+      showApiError(asShift4Error(error));
       payButton.textContent = labelBefore;
     } finally {
       paying = false;
@@ -260,12 +274,7 @@ function startCheckout(input: CheckoutPageInput): void {
   async function payWithMethod(button: HTMLButtonElement): Promise<void> {
     if (paying) return;
     formError.textContent = '';
-    const emailValid = checkEmail();
-    const amountValid = amount.check();
-    if (!emailValid || !amountValid) {
-      (emailValid ? amount.focusTarget() : email)?.focus();
-      return;
-    }
+    if (!formReady()) return;
     const name = button.dataset.methodName ?? '';
     // Opened now, while the click counts as the payer's: a popup opened after the call would be
     // blocked. Shift4.js then sends this named window to the provider's page.
@@ -275,17 +284,11 @@ function startCheckout(input: CheckoutPageInput): void {
     for (const each of buttons) each.disabled = true;
     payStatus.textContent = `Waiting for ${name}…`;
     try {
-      const total = amountToPay();
       const started = await callApi<PayAnswer & { charge: { clientObjectId: string } }>(
         view.publicKey,
         'POST',
         '/checkout/pay',
-        {
-          checkoutRequest: view.checkoutRequest,
-          ...(email.value.trim() ? { email: email.value.trim() } : {}),
-          paymentMethod: button.dataset.method,
-          ...(view.customCharge && total !== null ? { amount: total } : {}),
-        },
+        { ...payBody(amountToPay()), paymentMethod: button.dataset.method },
       );
       await shift4.handleChargeNextAction(started.charge.clientObjectId);
       const decided = await callApi<Omit<PayAnswer, 'session'>>(view.publicKey, 'POST', '/checkout/payment-status', {
@@ -300,11 +303,7 @@ function startCheckout(input: CheckoutPageInput): void {
       formError.textContent = `The payment with ${name} was not completed${charge?.failureMessage ? `: ${charge.failureMessage}` : '.'}`;
     } catch (error) {
       popup?.close();
-      showApiError(
-        error instanceof Shift4Error
-          ? error
-          : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' }),
-      );
+      showApiError(asShift4Error(error));
     } finally {
       paying = false;
       payStatus.textContent = '';
