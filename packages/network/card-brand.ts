@@ -16,9 +16,25 @@ const BRAND_BY_NICE_TYPE: Readonly<Record<string, CardBrand>> = {
   'Diners Club': 'Diners Club',
 };
 
+/**
+ * The library's prefixes and ranges are at most 8 digits long, so the first 8 digits (the BIN,
+ * which may be shown and kept like the last four) decide the brand. The library copies its whole
+ * table on every call; each BIN is looked up once.
+ */
+const DECIDING_DIGITS = 8;
+const MAX_REMEMBERED_BINS = 10_000;
+const brandByBin = new Map<string, CardBrand>();
+
 export function cardBrandOf(number: string): CardBrand {
   if (!/^\d+$/.test(number)) return 'Unknown';
-  // For a full card number the library returns the single best match first.
-  const best = creditCardType(number)[0];
-  return (best && BRAND_BY_NICE_TYPE[best.niceType]) ?? 'Unknown';
+  const bin = number.slice(0, DECIDING_DIGITS);
+  let brand = brandByBin.get(bin);
+  if (brand === undefined) {
+    // For a prefix of a full card number's length the library returns the single best match first.
+    const best = creditCardType(bin)[0];
+    brand = (best && BRAND_BY_NICE_TYPE[best.niceType]) ?? 'Unknown';
+    if (brandByBin.size >= MAX_REMEMBERED_BINS) brandByBin.clear();
+    brandByBin.set(bin, brand);
+  }
+  return brand;
 }

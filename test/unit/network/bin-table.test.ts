@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import creditCardType from 'credit-card-type';
 import countries from 'i18n-iso-countries';
 import { BIN_TABLE, binInfo } from '../../../packages/network/bin-table.ts';
 import { cardBrandOf } from '../../../packages/network/card-brand.ts';
@@ -52,6 +53,25 @@ describe('BIN table and brand detection', () => {
   it('maps brands the service does not support to Unknown', () => {
     expect(cardBrandOf('6200000000000005')).to.equal('Unknown'); // UnionPay
     expect(cardBrandOf('2200000000000004')).to.equal('Unknown'); // Mir
+  });
+
+  it('gives every prefix and length the brand the detection library gives, also when a BIN was seen before', () => {
+    const ours: Record<string, string> = { Mastercard: 'MasterCard' };
+    const libraryBrand = (number: string): string => {
+      const niceType = creditCardType(number)[0]?.niceType ?? 'Unknown';
+      const supported = ['Visa', 'American Express', 'Maestro', 'Discover', 'JCB', 'Diners Club'];
+      return ours[niceType] ?? (supported.includes(niceType) ? niceType : 'Unknown');
+    };
+    // Leads where one more digit changes the brand (Mastercard 2221–2720, Discover 622126–622925,
+    // Troy's 8-digit ranges inside Discover's), each padded out to every length a number can have.
+    const leads = ['2', '2220', '2221', '2720', '2721', '3', '34', '36', '3528', '4', '4011', '5018', '6', '6011'];
+    leads.push('622125', '622126', '622925', '622926', '65083704', '65083705', '65875003', '65875004');
+    for (const lead of leads)
+      for (const padding of ['0', '9'])
+        for (let length = 1; length <= 19; length++) {
+          const number = lead.slice(0, length).padEnd(length, padding);
+          expect(cardBrandOf(number), number).to.equal(libraryBrand(number));
+        }
   });
 
   it('answers Unknown for input that is not digits', () => expect(cardBrandOf('4242-4242')).to.equal('Unknown'));
