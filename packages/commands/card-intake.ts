@@ -93,6 +93,15 @@ export class CardIntake {
     return number;
   }
 
+  /**
+   * Erases the number of a card that `fromDetails` took in but that no event records (its request
+   * failed, or an earlier run of it had recorded another copy): a card number is kept only for a
+   * card that exists.
+   */
+  async discard(card: Pick<CardSnapshot, 'vaultRef'>): Promise<void> {
+    await this.vault.erase(card.vaultRef);
+  }
+
   fingerprint(number: string): string {
     return this.fingerprinter.fingerprint(number);
   }

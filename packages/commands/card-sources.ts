@@ -76,6 +76,15 @@ export class CardSources {
     return this.newCard(reference, use, context);
   }
 
+  /**
+   * For a request that took in card details (`newCard`, `forPayment`) and ends without an event
+   * recording that card: erases the number it put into the vault. Tokens and saved cards are
+   * recorded already and stay.
+   */
+  async discardUnrecorded(resolved: Pick<ResolvedCard, 'card' | 'source'>): Promise<void> {
+    if (resolved.source?.kind === 'details') await this.intake.discard(resolved.card);
+  }
+
   async liveCustomer(customerId: string, tenant: Tenant) {
     const { state } = await this.aggregates.load(customerDecider, customerStream(customerId), tenant);
     if (state.status === 'none')

@@ -28,7 +28,7 @@ import type { CardSource } from '../domain/customer/customer-events.ts';
 import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import { announcedOutcomes } from './announced-outcomes.ts';
 import type { CardIntake } from './card-intake.ts';
-import type { CardReference, CardSources } from './card-sources.ts';
+import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
 import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
@@ -55,6 +55,13 @@ export interface CreateChargeInput {
   chargeId?: string;
   /** Set for a charge made by buying a cross-sale offer: where it came from. */
   crossSale?: CrossSaleOrigin;
+}
+
+/** A charge ready to be recorded: what it is, and its failure when it did not succeed. */
+interface ChargeDecision {
+  attempt: ChargeAttempt;
+  failure: ChargeFailure | null;
+  expectedOutcomes: NetworkOutcomeDue[];
 }
 
 export interface UpdateChargeInput {
@@ -112,6 +119,42 @@ export class ChargeCommands {
       { kind: 'charge', chargeId },
       context,
     );
+    let decided: ChargeDecision;
+    let recorded: CommandOutcome;
+    try {
+      decided = await this.decide(chargeId, input, resolved, context);
+      const { attempt, failure, expectedOutcomes } = decided;
+      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context, {
+        streamIsNew,
+      });
+    } catch (error) {
+      // Another run of the same request (one that was thought dead) may have recorded the charge
+      // meanwhile, with the card it took in. No event records the card this run took in otherwise.
+      const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+      const recordedCard = meanwhile.state.status === 'none' ? null : meanwhile.state.card;
+      if (recordedCard?.vaultRef !== resolved.card.vaultRef) await this.deps.cardSources.discardUnrecorded(resolved);
+      if (meanwhile.state.status === 'none') throw error;
+      return this.recordedCharge(meanwhile, input, context);
+    }
+    faultPoint('charge.after-append', context.mode);
+    const { attempt, failure } = decided;
+    if (failure) throw declined(recorded, failure);
+    // A successful charge with a new card for a customer saves the card as the default (spec).
+    if (customerId !== null && resolved.source !== null)
+      return this.saveChargeCard(recorded, { ...attempt, customerId }, resolved.source, context);
+    return recorded;
+  }
+
+  /**
+   * What the charge is and how it ends: refused by the account's settings, blocked by a blacklist
+   * rule, or the network's answer (after recording the intent to ask it).
+   */
+  private async decide(
+    chargeId: string,
+    input: CreateChargeInput,
+    resolved: ResolvedCard,
+    context: CommandContext,
+  ): Promise<ChargeDecision> {
     const cardId = resolved.savedCardId ?? createdObjectId(cardResource, context);
     const attempt: ChargeAttempt = {
       chargeId,
@@ -119,7 +162,7 @@ export class ChargeCommands {
       currency: input.currency,
       type: input.type ?? null,
       description: input.description ?? null,
-      customerId,
+      customerId: input.customerId ?? null,
       subscriptionId: input.subscriptionId ?? null,
       cardId,
       card: resolved.card,
@@ -172,23 +215,7 @@ export class ChargeCommands {
       }
     }
 
-    let recorded: CommandOutcome;
-    try {
-      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context, {
-        streamIsNew,
-      });
-    } catch (error) {
-      // Another run of the same request (one that was thought dead) recorded the charge meanwhile.
-      const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
-      if (meanwhile.state.status === 'none') throw error;
-      return this.recordedCharge(meanwhile, input, context);
-    }
-    faultPoint('charge.after-append', context.mode);
-    if (failure) throw declined(recorded, failure);
-    // A successful charge with a new card for a customer saves the card as the default (spec).
-    if (customerId !== null && resolved.source !== null)
-      return this.saveChargeCard(recorded, { ...attempt, customerId }, resolved.source, context);
-    return recorded;
+    return { attempt, failure, expectedOutcomes };
   }
 
   /** A charge recorded earlier, answered as its creation was: the charge, or its decline; null when none. */

@@ -18,7 +18,7 @@ import { creditTransferDecider, creditTransferStream } from '../domain/credit/cr
 import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
-import type { CardReference, CardSources } from './card-sources.ts';
+import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
 import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { verifiedFor } from './charge-commands.ts';
@@ -90,6 +90,30 @@ export class CreditCommands {
       { kind: 'credit', creditId },
       context,
     );
+    let decided: { attempt: CreditAttempt; failure: CreditFailure | null };
+    let recorded: CommandOutcome;
+    try {
+      decided = await this.decide(creditId, input, resolved, context);
+      recorded = await this.run(creditId, { type: 'RecordCredit', ...decided }, context);
+    } catch (error) {
+      // No event records the card this run took in, unless the credit's own did before the error.
+      const after = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+      if (after.state.status === 'none' || after.state.card.vaultRef !== resolved.card.vaultRef)
+        await this.deps.cardSources.discardUnrecorded(resolved);
+      throw error;
+    }
+    if (decided.failure) throw declined(recorded, decided.failure);
+    return recorded;
+  }
+
+  /** What the credit is and how it ends: blocked by a blacklist rule, or the network's answer. */
+  private async decide(
+    creditId: string,
+    input: CreateCreditInput,
+    resolved: ResolvedCard,
+    context: CommandContext,
+  ): Promise<{ attempt: CreditAttempt; failure: CreditFailure | null }> {
+    const customerId = input.customerId ?? null;
     const attempt: CreditAttempt = {
       creditId,
       amount: input.amount,
@@ -112,8 +136,7 @@ export class CreditCommands {
         failureIssuerDeclineCode: null,
         blacklistRuleId: rule.ruleId,
       };
-      const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
-      throw declined(recorded, failure);
+      return { attempt, failure };
     }
 
     const outcome = await this.transfer(attempt, context);
@@ -125,10 +148,7 @@ export class CreditCommands {
           blacklistRuleId: null,
         }
       : null;
-
-    const recorded = await this.run(creditId, { type: 'RecordCredit', attempt, failure }, context);
-    if (failure) throw declined(recorded, failure);
-    return recorded;
+    return { attempt, failure };
   }
 
   /**

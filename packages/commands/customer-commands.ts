@@ -7,6 +7,7 @@ import {
   customerStream,
   type CardChanges,
 } from '../domain/customer/customer-events.ts';
+import type { CustomerState } from '../domain/customer/customer-state.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { CardNetwork } from '../network/card-network.ts';
@@ -85,11 +86,13 @@ export class CustomerCommands {
     }
     const { card, ...fields } = input;
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
-    const outcome = await this.run(
-      customerId,
-      { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
-      context,
-      { streamIsNew },
+    const outcome = await this.recordingCard(customerId, newCard, context, () =>
+      this.run(
+        customerId,
+        { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
+        context,
+        { streamIsNew },
+      ),
     );
     faultPoint('customer.after-append', context.mode);
     return this.afterCardSaved(outcome, customerId, newCard, context);
@@ -99,10 +102,12 @@ export class CustomerCommands {
     const { card, ...fields } = input;
     if (card !== undefined) await this.deps.cardSources.liveCustomer(customerId, context);
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
-    const outcome = await this.run(
-      customerId,
-      { type: 'UpdateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
-      context,
+    const outcome = await this.recordingCard(customerId, newCard, context, () =>
+      this.run(
+        customerId,
+        { type: 'UpdateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
+        context,
+      ),
     );
     return this.afterCardSaved(outcome, customerId, newCard, context);
   }
@@ -124,18 +129,22 @@ export class CustomerCommands {
   async addCard(customerId: string, reference: CardReference, context: CommandContext): Promise<CommandOutcome> {
     await this.deps.cardSources.liveCustomer(customerId, context);
     const newCard = await this.cardToSave(customerId, reference, context, 'id');
-    const result = await this.deps.aggregates.execute(
-      customerDecider,
-      customerStream(customerId),
-      // Saved already: an earlier run of this idempotent request was cut short after saving it.
-      (state): CustomerCommand =>
-        context.requestToken !== undefined &&
-        state.status !== 'none' &&
-        state.cards.some((saved) => saved.cardId === newCard.cardId)
-          ? { type: 'UpdateCustomer', customerId }
-          : { type: 'AddCard', customerId, ...newCard },
-      context,
+    const result = await this.recordingCard(customerId, newCard, context, () =>
+      this.deps.aggregates.execute(
+        customerDecider,
+        customerStream(customerId),
+        // Saved already: an earlier run of this idempotent request was cut short after saving it.
+        (state): CustomerCommand =>
+          context.requestToken !== undefined &&
+          state.status !== 'none' &&
+          state.cards.some((saved) => saved.cardId === newCard.cardId)
+            ? { type: 'UpdateCustomer', customerId }
+            : { type: 'AddCard', customerId, ...newCard },
+        context,
+      ),
     );
+    // The earlier run saved the card with the details it took in; this run's copy is not needed.
+    if (!recordsCard(result.state, newCard)) await this.deps.cardSources.discardUnrecorded(newCard);
     const outcome = { id: customerId, position: result.position };
     const saved = await this.afterCardSaved(outcome, customerId, newCard, context);
     return { id: newCard.cardId, position: saved.position };
@@ -191,6 +200,28 @@ export class CustomerCommands {
       result.state.status === 'none' ? undefined : result.state.cards.find((candidate) => candidate.cardId === cardId);
     if (saved) await this.deps.vault.erase(saved.card.vaultRef);
     return { id: cardId, position: result.position };
+  }
+
+  /**
+   * Runs `record`, which saves `newCard` to the customer. When it fails, card details it took in
+   * are erased from the vault, unless the customer's stream shows them saved after all (an error
+   * after a write that landed).
+   */
+  private async recordingCard<T>(
+    customerId: string,
+    newCard: NewCard | undefined,
+    context: CommandContext,
+    record: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await record();
+    } catch (error) {
+      if (newCard) {
+        const { state } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
+        if (!recordsCard(state, newCard)) await this.deps.cardSources.discardUnrecorded(newCard);
+      }
+      throw error;
+    }
   }
 
   /** Resolves a card to save: from a successful charge (its card keeps the charge's card id), a token or details. */
@@ -274,4 +305,9 @@ export class CustomerCommands {
     );
     return { id: customerId, position: result.position };
   }
+}
+
+/** Whether the customer has the card saved with the very vault entry `newCard` refers to. */
+function recordsCard(state: CustomerState, newCard: NewCard): boolean {
+  return state.status !== 'none' && state.cards.some((saved) => saved.card.vaultRef === newCard.card.vaultRef);
 }

@@ -25,16 +25,27 @@ export class TokenCommands {
     const now = context.now();
     const card = await this.intake.fromDetails(input, now);
     const tokenId = createdObjectId(tokenResource, context);
-    const earlier = await this.aggregates.createdEarlier(tokenStream(tokenId), context);
-    if (earlier !== undefined) return { id: tokenId, position: earlier };
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
-    const result = await this.aggregates.execute(
-      tokenDecider,
-      tokenStream(tokenId),
-      { type: 'CreateToken', tokenId, card, expiresAt },
-      context,
-    );
-    return { id: tokenId, position: result.position };
+    try {
+      const earlier = await this.aggregates.createdEarlier(tokenStream(tokenId), context);
+      if (earlier !== undefined) {
+        // An earlier run of this request made the token with the details it took in.
+        await this.intake.discard(card);
+        return { id: tokenId, position: earlier };
+      }
+      const result = await this.aggregates.execute(
+        tokenDecider,
+        tokenStream(tokenId),
+        { type: 'CreateToken', tokenId, card, expiresAt },
+        context,
+      );
+      return { id: tokenId, position: result.position };
+    } catch (error) {
+      // Erased unless the token was recorded with it after all (an error after a write that landed).
+      const { state } = await this.aggregates.load(tokenDecider, tokenStream(tokenId), context);
+      if (state.status === 'none' || state.card.vaultRef !== card.vaultRef) await this.intake.discard(card);
+      throw error;
+    }
   }
 
   /**
