@@ -15,6 +15,7 @@ import {
 } from './event-store.ts';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import { LimitedStatement } from '../sqlite/limited-statement.ts';
+import { WalSync, type SyncFile } from '../sqlite/wal-sync.ts';
 import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
@@ -50,7 +51,7 @@ interface QueuedAppend {
 export interface CommitPassenger {
   /** Runs inside the group's transaction; written again with the next group if this one fails. */
   write(db: Connection): void;
-  /** Called once the group that carried the write is on disk. */
+  /** Called once the group that carried the write has committed (it is on disk once an append of it or a later one resolves). */
   committed?(): void;
 }
 
@@ -92,12 +93,18 @@ const NO_LIMIT = -1;
  *
  * - Position is the row's AUTOINCREMENT key. SQLite has a single writer, so positions are committed in
  *   increasing order and a reader never sees a gap that fills in later.
- * - Durability: WAL with `synchronous = FULL`; an append resolves only after its transaction is on disk.
+ * - Durability: an append resolves only after its transaction is on disk. Commits run with
+ *   `synchronous = NORMAL` and the write-ahead log is synced on the thread pool afterwards
+ *   (`WalSync`), so the event loop serves other requests during the disk's flush; reads
+ *   (`readStream`, `readAll`, subscriptions) hand out only events that are on disk, waiting for the
+ *   sync when they find newer ones (also another process's), so nothing acts on an event a power
+ *   loss could still take back.
  * - Group commit: appends made while the event loop is busy (concurrent requests) queue up and are
- *   written in one transaction, one fsync, when the loop next idles (`setImmediate`) or when
- *   MAX_GROUP_SIZE are waiting. Each append runs in its own savepoint with its own revision check, in
- *   the order it was made: a conflicting append is rolled back and fails alone, the others of its
- *   group commit. Every promise of the group settles only after the group's commit is on disk.
+ *   written in one transaction when the loop next idles (`setImmediate`) or when MAX_GROUP_SIZE are
+ *   waiting; one sync covers every group committed before it began. Each append runs in its own
+ *   savepoint with its own revision check, in the order it was made: a conflicting append is rolled
+ *   back and fails alone, the others of its group commit. Every promise of the group settles only
+ *   after the group's commit is on disk.
  * - Retried appends are idempotent: if every event of a batch is already recorded, contiguously and in
  *   the same order, in this stream at the place the expected revision points to, the append succeeds
  *   again with the original result and writes nothing. Any other reuse of a recorded event id is a
@@ -129,6 +136,7 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<SqliteSubscription>();
   private poller: NodeJS.Timeout | undefined;
   private lastDataVersion = 0;
+  private readonly walSync: WalSync;
 
   constructor(
     filePath: string,
@@ -137,13 +145,16 @@ export class SqliteEventStore implements EventStore {
       onGroupCommit?: (appends: number) => void;
       /** A background thread checkpoints the file (see background-wal-checkpoints.ts): commits only do it as a fallback. */
       backgroundCheckpoints?: boolean;
+      /** How the write-ahead log is flushed to disk (fdatasync on the thread pool; tests hold it back). */
+      syncFile?: SyncFile;
     } = {},
   ) {
     this.db = new Database(filePath, { timeout: BUSY_TIMEOUT_MS });
     // Takes effect only when the file is created (before WAL mode fixes it).
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    // Commits do not sync: WalSync does, off the event loop, before anything is answered or read.
+    this.db.pragma('synchronous = NORMAL');
     if (options.backgroundCheckpoints) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     this.db.exec(SCHEMA);
     addHashColumnToOlderFiles(this.db);
@@ -174,6 +185,7 @@ export class SqliteEventStore implements EventStore {
     const group = this.db.transaction(this.writeGroup.bind(this));
     // BEGIN IMMEDIATE takes the write lock before the revision checks, so no other connection can append in between.
     this.commitGroup = group.immediate.bind(group);
+    this.walSync = new WalSync(filePath, () => this.selectHeadPosition.get() ?? 0, options.syncFile);
   }
 
   appendToStream(
@@ -199,6 +211,11 @@ export class SqliteEventStore implements EventStore {
   carryInNextCommit(passenger: CommitPassenger): void {
     this.passengers.push(passenger);
     this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
+  }
+
+  /** Resolves once every write made to the file so far, appends or not (`withConnection`), is on disk. */
+  syncWritesSoFar(): Promise<void> {
+    return this.walSync.syncWritesSoFar();
   }
 
   /** Runs a read (or a schema change) on the events file's connection, outside any group. */
@@ -229,13 +246,27 @@ export class SqliteEventStore implements EventStore {
       for (const append of group) append.reject(error);
       return;
     }
-    this.options.onGroupCommit?.(group.length);
     for (const passenger of passengers) passenger.committed?.();
-    group.forEach((append, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) append.resolve(outcome.result);
-      else append.reject(outcome.error);
-    });
+    const last = Math.max(0, ...outcomes.map((outcome) => (outcome.ok ? outcome.result.position : 0)));
+    const settle = (syncError?: unknown): void => {
+      group.forEach((append, index) => {
+        const outcome = outcomes[index]!;
+        if (outcome.ok && syncError === undefined) append.resolve(outcome.result);
+        else append.reject(outcome.ok ? syncError : outcome.error);
+      });
+    };
+    if (last === 0) {
+      this.options.onGroupCommit?.(group.length);
+      settle();
+    } else
+      this.walSync.through(last).then(
+        () => {
+          this.options.onGroupCommit?.(group.length);
+          settle();
+        },
+        (error: unknown) => settle(error),
+      );
+    // Subscribers read what is on disk only: woken now, they wait for the same sync.
     if (group.length > 0) for (const subscription of this.subscriptions) subscription.wake();
   }
 
@@ -255,11 +286,20 @@ export class SqliteEventStore implements EventStore {
     options: { fromRevision?: number; maxCount?: number } = {},
   ): Promise<RecordedEvent[]> {
     const rows = this.selectStream.withLimit(options.maxCount ?? NO_LIMIT).all(streamId, options.fromRevision ?? 0);
+    await this.onDisk(rows);
     return rows.map(toRecordedEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.readAllNow(options.afterPosition ?? 0, options.maxCount ?? NO_LIMIT);
+    const events = this.readAllNow(options.afterPosition ?? 0, options.maxCount ?? NO_LIMIT);
+    await this.onDisk(events);
+    return events;
+  }
+
+  /** Waits until the rows read (in position order) are on disk: they may be commits not yet synced. */
+  private async onDisk(rows: readonly { position: number }[]): Promise<void> {
+    const last = rows.at(-1)?.position ?? 0;
+    if (last > this.walSync.durablePosition) await this.walSync.through(last);
   }
 
   async headPosition(): Promise<number> {
@@ -269,6 +309,7 @@ export class SqliteEventStore implements EventStore {
   subscribeToAll(handler: EventHandler, options: SubscribeOptions = {}): Subscription {
     const subscription = new SqliteSubscription(
       (afterPosition) => this.readAllNow(afterPosition, CATCH_UP_BATCH_SIZE),
+      (batch) => this.onDisk(batch),
       handler,
       options,
       () => this.forget(subscription),
@@ -284,6 +325,7 @@ export class SqliteEventStore implements EventStore {
     this.flush();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
     this.stopPolling();
+    await this.walSync.close();
     this.db.close();
   }
 
@@ -429,6 +471,7 @@ class SqliteSubscription implements Subscription {
 
   constructor(
     private readonly readBatchAfter: (position: number) => RecordedEvent[],
+    private readonly onDisk: (batch: readonly RecordedEvent[]) => Promise<void>,
     private readonly handler: EventHandler,
     private readonly options: SubscribeOptions,
     private readonly onFinished: () => void,
@@ -462,6 +505,7 @@ class SqliteSubscription implements Subscription {
           await new Promise<void>((resolve) => (this.wakeUp = resolve));
           continue;
         }
+        await this.onDisk(batch);
         for (const event of batch) {
           if (this.stopped) return;
           await this.handler(event);

@@ -65,10 +65,11 @@ export class EventFileVaultEntries implements VaultEntries {
     return (await this.earlier?.get(ref)) ?? null;
   }
 
-  /** Durable when it resolves (its own commit): erasing is rare and must not wait for an append. */
+  /** Durable when it resolves (its own commit and sync): erasing is rare and must not wait for an append. */
   async delete(ref: string): Promise<void> {
     this.uncommitted.delete(ref);
     this.deleteEntry.run(ref);
+    await this.events.syncWritesSoFar();
     await this.earlier?.delete(ref);
   }
 }

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fdatasync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { WrongExpectedRevisionError, type RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
@@ -236,6 +238,126 @@ describe('SqliteEventStore', () => {
     expect(groups).to.deep.equal([1]);
     expect(store.withConnection((db) => db.prepare('SELECT id FROM carried').pluck().all())).to.deep.equal(['card']);
     expect(await store.readAll()).to.have.length(1);
+  });
+
+  describe('durability: commits synced off the event loop', () => {
+    /** A log sync that waits until the test lets it go (the disk's flush, held), then syncs for real. */
+    const heldSyncs: (() => void)[] = [];
+    // A test that failed while holding a sync lets it go, so that its store can close.
+    afterEach(() => heldSyncs.splice(0).forEach((release) => release()));
+
+    function heldSync(): { syncFile: (fd: number) => Promise<void>; calls: () => number; release: () => void } {
+      let calls = 0;
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      heldSyncs.push(release);
+      const syncFile = async (fd: number): Promise<void> => {
+        calls += 1;
+        await released;
+        await promisify(fdatasync)(fd);
+      };
+      return { syncFile, calls: () => calls, release };
+    }
+    /** Whether a promise has settled, after letting the event loop run a while. */
+    async function settledWithin(promise: Promise<unknown>, ms = 50): Promise<boolean> {
+      let settled = false;
+      void promise.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await sleep(ms);
+      return settled;
+    }
+
+    it('answers an append, and shows its event to reads and subscribers, only once the log is synced', async () => {
+      const sync = heldSync();
+      const store = open(undefined, { syncFile: sync.syncFile });
+      const received: RecordedEvent[] = [];
+      store.subscribeToAll((event) => {
+        received.push(event);
+      });
+      const event = newEvent();
+
+      const append = store.appendToStream('held', [event], { expectedRevision: 'no_stream' });
+      await sleep(20);
+      const read = store.readStream('held');
+
+      expect(await settledWithin(append)).to.equal(false);
+      expect(await settledWithin(read)).to.equal(false);
+      expect(received).to.deep.equal([]);
+      expect(sync.calls()).to.equal(1);
+      // Committed meanwhile (the event loop was free), only not answered.
+      expect(await store.headPosition()).to.equal(1);
+
+      sync.release();
+      expect(await append).to.deep.equal({ nextExpectedRevision: 0, position: 1 });
+      expect((await read).map((recorded) => recorded.id)).to.deep.equal([event.id]);
+      await waitUntil(() => received.length === 1);
+    });
+
+    it('covers every group committed while a sync ran with one more sync', async () => {
+      const sync = heldSync();
+      const store = open(undefined, { syncFile: sync.syncFile });
+      const first = store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+      await sleep(20);
+      // Two more groups, each committed on its own turn of the event loop while the first sync is held.
+      const second = store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+      await sleep(20);
+      const third = store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+      await sleep(20);
+      expect(sync.calls()).to.equal(1);
+
+      sync.release();
+      const positions = (await Promise.all([first, second, third])).map((result) => result.position);
+
+      expect(positions).to.deep.equal([1, 2, 3]);
+      expect(sync.calls()).to.equal(2);
+    });
+
+    it("syncs the log itself to read another connection's commit that is not on disk yet", async () => {
+      const filePath = join(directory, 'synced-by-reader.sqlite');
+      const writerSync = heldSync();
+      const writer = open(filePath, { syncFile: writerSync.syncFile });
+      let readerSyncs = 0;
+      const reader = open(filePath, {
+        syncFile: async (fd) => {
+          readerSyncs += 1;
+          await promisify(fdatasync)(fd);
+        },
+      });
+      const event = newEvent();
+      const append = writer.appendToStream('elsewhere', [event], { expectedRevision: 'no_stream' });
+      await sleep(20);
+
+      const read = await reader.readStream('elsewhere');
+
+      expect(read.map((recorded) => recorded.id)).to.deep.equal([event.id]);
+      expect(readerSyncs).to.equal(1);
+      expect(await settledWithin(append)).to.equal(false);
+      writerSync.release();
+      await append;
+    });
+
+    it('fails the appends of a group whose sync failed, and answers later ones once a sync succeeds', async () => {
+      let failNext = true;
+      const store = open(undefined, {
+        syncFile: async (fd) => {
+          if (failNext) {
+            failNext = false;
+            throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+          }
+          await promisify(fdatasync)(fd);
+        },
+      });
+
+      const failed = await rejectionOf(store.appendToStream('unsure', [newEvent()], { expectedRevision: 'no_stream' }));
+      const later = await store.appendToStream('unsure', [newEvent()], { expectedRevision: 0 });
+
+      expect(failed).to.have.property('code', 'EIO');
+      // The failed group's commit stands: the next sync made it durable with the later one.
+      expect(later).to.deep.equal({ nextExpectedRevision: 1, position: 2 });
+      expect((await store.readStream('unsure')).map((recorded) => recorded.revision)).to.deep.equal([0, 1]);
+    });
   });
 
   describe('shared by several connections (e.g. an operator CLI in another process)', () => {
