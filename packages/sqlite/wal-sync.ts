@@ -35,7 +35,7 @@ export class WalSync {
     private readonly headPosition: () => number,
     private readonly syncFile: SyncFile = fdatasyncOnThreadPool,
   ) {
-    this.fd = openSync(`${databasePath}-wal`, 'r');
+    this.fd = openWriteAheadLog(databasePath);
     fdatasyncSync(this.fd);
     const directory = openSync(dirname(databasePath), 'r');
     try {
@@ -88,5 +88,17 @@ export class WalSync {
     const head = this.headPosition();
     await this.syncFile(this.fd);
     this.durable = Math.max(this.durable, head);
+  }
+}
+
+function openWriteAheadLog(databasePath: string): number {
+  try {
+    return openSync(`${databasePath}-wal`, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new Error(
+      `${databasePath} has no write-ahead log file: it must be in WAL mode, on a local file system that supports it`,
+      { cause: error },
+    );
   }
 }
