@@ -8,16 +8,13 @@ import {
 import type { Mode } from '../packages/domain/mode.ts';
 import type { ProjectedEvent, ProjectionTransaction } from '../packages/projection/projection.ts';
 import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
-import type { CreatedRange } from '../packages/readstore/document-store.ts';
+import { dueListKeys } from './due-list.ts';
 import { eventProjection } from './event-projection.ts';
 
 /**
  * One announced network outcome not delivered yet (a dispute to open, a fraud warning, a dispute
- * decision): what the worker's scheduler scans (`docs/disputes.md`). Its id is the job id.
- *
- * Lists are newest first by (`created`, `_seq`); this internal collection stores both negated
- * (`created` = -due second), so that a plain list gives the earliest due first and
- * `created >= -now` selects what is due by now.
+ * decision): what the worker's scheduler scans (`docs/disputes.md`), a due list (`due-list.ts`).
+ * Its id is the job id.
  */
 export interface NetworkOutcomeDueDoc {
   id: string;
@@ -36,9 +33,6 @@ export interface NetworkOutcomeDueDoc {
 }
 
 export const networkOutcomesDueCollection = readModelCollection<NetworkOutcomeDueDoc>('network_outcomes_due');
-
-/** The `created` range of outcomes due by `nowMs` (whole seconds: callers check `dueAtMs`). */
-export const outcomesDueBy = (nowMs: number): CreatedRange => ({ gte: -Math.floor(nowMs / 1000) });
 
 /** A delivered outcome is no longer due. */
 const settles =
@@ -60,8 +54,7 @@ export const networkOutcomesDueProjection = eventProjection<
         const dueAtMs = event.recordedAt.getTime() + delayMs;
         tx.put(networkOutcomesDueCollection, {
           id: networkOutcomeJobId(chargeId, outcome.kind),
-          created: -Math.floor(dueAtMs / 1000),
-          _seq: -event.position,
+          ...dueListKeys(dueAtMs, event.position),
           chargeId,
           kind: outcome.kind,
           dueAtMs,

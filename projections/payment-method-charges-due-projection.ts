@@ -3,7 +3,8 @@ import type { Mode } from '../packages/domain/mode.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
-import type { CreatedRange, Document } from '../packages/readstore/document-store.ts';
+import type { Document } from '../packages/readstore/document-store.ts';
+import { dueListKeys } from './due-list.ts';
 import { eventProjection } from './event-projection.ts';
 
 /**
@@ -12,8 +13,7 @@ import { eventProjection } from './event-projection.ts';
  * worker's scheduler scans (docs/architecture.md, "Jobs are derived from state"). Its id is the
  * charge id.
  *
- * Stored with `created` = -due second and `_seq` = -position, so that a plain (newest-first) list
- * gives the earliest due first and `created >= -now` selects what is due by now.
+ * A due list (`due-list.ts`).
  */
 export interface PaymentMethodChargeDueDoc extends Document {
   chargeId: string;
@@ -25,9 +25,6 @@ export interface PaymentMethodChargeDueDoc extends Document {
 
 export const paymentMethodChargesDueCollection =
   readModelCollection<PaymentMethodChargeDueDoc>('payment_method_charges_due');
-
-/** The `created` range of charges due by `nowMs` (whole seconds: callers check `dueAtMs`). */
-export const chargesDueBy = (nowMs: number): CreatedRange => ({ gte: -Math.floor(nowMs / 1000) });
 
 /** `payment-method-charges-due`: pending payment-method charges until they are completed. */
 export const paymentMethodChargesDueProjection: Projection = eventProjection<PaymentMethodChargeEvent>({
@@ -49,8 +46,7 @@ function dueDoc(event: RecordedEvent, chargeId: string, dueAt: string): PaymentM
   const dueAtMs = event.recordedAt.getTime() + delayMs;
   return {
     id: chargeId,
-    created: -Math.floor(dueAtMs / 1000),
-    _seq: -event.position,
+    ...dueListKeys(dueAtMs, event.position),
     chargeId,
     dueAtMs,
     _accountId: event.metadata.accountId,

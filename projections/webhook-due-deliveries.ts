@@ -1,14 +1,11 @@
 import type { Mode } from '../packages/domain/mode.ts';
 import { readModelCollection } from '../packages/projection/read-model-collection.ts';
+import { dueListKeys } from './due-list.ts';
 
 /**
  * `webhook_due`: the deliveries that have an attempt to make, one document per pending delivery,
  * removed once it is delivered, failed or canceled. It is what the worker's scheduler scans, so
- * the scan costs what is due, not what was ever delivered.
- *
- * Lists are newest first by (`created`, `_seq`); this internal collection stores both negated
- * (`created` = -due second, `_seq` = -log order), so that a plain list gives the earliest due
- * first, oldest event first within a second, and `created >= -now` selects what is due by now.
+ * the scan costs what is due, not what was ever delivered. A due list (`due-list.ts`).
  */
 export interface WebhookDueFields {
   deliveryId: string;
@@ -33,8 +30,5 @@ export interface WebhookDueDoc extends WebhookDueFields {
 export const webhookDueCollection = readModelCollection<WebhookDueDoc>('webhook_due');
 
 export function webhookDueDoc(fields: WebhookDueFields, order: number): WebhookDueDoc {
-  return { id: fields.deliveryId, created: -Math.floor(fields.dueAtMs / 1000), _seq: -order, ...fields };
+  return { id: fields.deliveryId, ...dueListKeys(fields.dueAtMs, order), ...fields };
 }
-
-/** The `created` range of due documents due by `nowMs` (whole seconds: callers check `dueAtMs`). */
-export const dueBy = (nowMs: number): { gte: number } => ({ gte: -Math.floor(nowMs / 1000) });

@@ -1,9 +1,8 @@
-import type { CommandContext } from '../../packages/commands/command-context.ts';
 import type { NetworkOutcomeKind } from '../../packages/domain/charge/network-outcome-events.ts';
-import type { Job } from '../../packages/jobs/job-queue.ts';
-import { networkOutcomesDueCollection, outcomesDueBy } from '../../projections/network-outcomes-due-projection.ts';
+import { networkOutcomesDueCollection } from '../../projections/network-outcomes-due-projection.ts';
 import type { Platform } from '../platform.ts';
-import type { DueWork, DueWorkSource } from './due-work.ts';
+import { DUE_JOB_RETRIES, dueBeforeNextScan, type DueWork, type DueWorkSource } from './due-work.ts';
+import { jobContext } from './job-context.ts';
 import type { JobProcessor } from './worker.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 
@@ -28,59 +27,36 @@ export interface NetworkOutcomeJob {
 /** At most this many outcomes per scan; the next scan takes the rest. */
 const BATCH_SIZE = 200;
 
-/**
- * Outcomes due now, or before the next scan (enqueued with the remaining delay, so that they arrive
- * on time however long the scan interval is), earliest first.
- */
+/** Outcomes due now or before the next scan, earliest first. */
 export function networkOutcomesDue(platform: Platform): DueWorkSource {
   return {
     name: 'network-outcomes',
     async findDue(now: Date): Promise<DueWork[]> {
-      const nowMs = now.getTime();
-      const horizonMs = nowMs + platform.config.schedulerIntervalMs;
-      const page = await platform.readModels
-        .collection(networkOutcomesDueCollection)
-        .list({ created: outcomesDueBy(horizonMs), limit: BATCH_SIZE });
-      return page.list
-        .filter((due) => due.dueAtMs <= horizonMs)
-        .map((due) => ({
-          queue: NETWORK_OUTCOMES_QUEUE,
-          name: due.kind,
-          jobId: due.id,
-          data: {
-            chargeId: due.chargeId,
-            kind: due.kind,
-            accountId: due._accountId,
-            mode: due._mode,
-          } satisfies NetworkOutcomeJob,
-          // Retries cover a store that is briefly away; the scheduler finds a failed job again anyway.
-          options: {
-            delayMs: Math.max(0, due.dueAtMs - nowMs),
-            attempts: 3,
-            backoff: { type: 'exponential', delayMs: 1000 },
-          },
-        }));
+      const found = await dueBeforeNextScan(platform, networkOutcomesDueCollection, now, BATCH_SIZE);
+      return found.map(({ due, delayMs }) => ({
+        queue: NETWORK_OUTCOMES_QUEUE,
+        name: due.kind,
+        jobId: due.id,
+        data: {
+          chargeId: due.chargeId,
+          kind: due.kind,
+          accountId: due._accountId,
+          mode: due._mode,
+        } satisfies NetworkOutcomeJob,
+        options: { delayMs, ...DUE_JOB_RETRIES },
+      }));
     },
   };
 }
 
 /** Delivers one outcome: a second run (duplicate job, rescan before the projection caught up) records nothing. */
 export function networkOutcomeProcessor(platform: Platform): JobProcessor {
-  async function deliver(job: Job<NetworkOutcomeJob>): Promise<void> {
-    const { chargeId, kind, accountId, mode } = job.data;
-    const context: CommandContext = {
-      accountId,
-      mode,
-      actor: 'system:worker',
-      requestId: `job:${job.id}`,
-      causationId: job.id,
-      now: () => new Date(),
-    };
-    await platform.commands.networkOutcomes.deliver(chargeId, kind, context);
-  }
   return {
     queue: NETWORK_OUTCOMES_QUEUE,
-    handler: (job) => deliver(job as Job<NetworkOutcomeJob>),
+    handler: async (job) => {
+      const { chargeId, kind, ...tenant } = job.data as NetworkOutcomeJob;
+      await platform.commands.networkOutcomes.deliver(chargeId, kind, jobContext(job, tenant));
+    },
     options: { concurrency: 5 },
   };
 }

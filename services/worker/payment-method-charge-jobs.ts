@@ -1,12 +1,8 @@
-import type { CommandContext } from '../../packages/commands/command-context.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
-import type { Job } from '../../packages/jobs/job-queue.ts';
-import {
-  chargesDueBy,
-  paymentMethodChargesDueCollection,
-} from '../../projections/payment-method-charges-due-projection.ts';
+import { paymentMethodChargesDueCollection } from '../../projections/payment-method-charges-due-projection.ts';
 import type { Platform } from '../platform.ts';
-import type { DueWork, DueWorkSource } from './due-work.ts';
+import { DUE_JOB_RETRIES, dueBeforeNextScan, type DueWork, type DueWorkSource } from './due-work.ts';
+import { jobContext } from './job-context.ts';
 import type { JobProcessor } from './worker.ts';
 
 /**
@@ -24,51 +20,34 @@ export interface PaymentMethodChargeJob {
   mode: Mode;
 }
 
+/** At most this many charges per scan; the next scan takes the rest. */
 const BATCH_SIZE = 200;
 
+/** Pending payment-method charges due now or before the next scan, earliest first. */
 export function paymentMethodChargesDue(platform: Platform): DueWorkSource {
   return {
     name: 'payment-method-charges',
     async findDue(now: Date): Promise<DueWork[]> {
-      const nowMs = now.getTime();
-      const horizonMs = nowMs + platform.config.schedulerIntervalMs;
-      const page = await platform.readModels
-        .collection(paymentMethodChargesDueCollection)
-        .list({ created: chargesDueBy(horizonMs), limit: BATCH_SIZE });
-      return page.list
-        .filter((due) => due.dueAtMs <= horizonMs)
-        .map((due) => ({
-          queue: PAYMENT_METHOD_CHARGES_QUEUE,
-          name: 'settle',
-          // The due time is part of the id: a charge that moves from "expires at" to "settles at" is a new job.
-          jobId: `payment-method-charge:${due.chargeId}:${due.dueAtMs}`,
-          data: { chargeId: due.chargeId, accountId: due._accountId, mode: due._mode } satisfies PaymentMethodChargeJob,
-          options: {
-            delayMs: Math.max(0, due.dueAtMs - nowMs),
-            attempts: 3,
-            backoff: { type: 'exponential', delayMs: 1000 },
-          },
-        }));
+      const found = await dueBeforeNextScan(platform, paymentMethodChargesDueCollection, now, BATCH_SIZE);
+      return found.map(({ due, delayMs }) => ({
+        queue: PAYMENT_METHOD_CHARGES_QUEUE,
+        name: 'settle',
+        // The due time is part of the id: a charge that moves from "expires at" to "settles at" is a new job.
+        jobId: `payment-method-charge:${due.chargeId}:${due.dueAtMs}`,
+        data: { chargeId: due.chargeId, accountId: due._accountId, mode: due._mode } satisfies PaymentMethodChargeJob,
+        options: { delayMs, ...DUE_JOB_RETRIES },
+      }));
     },
   };
 }
 
 export function paymentMethodChargeProcessor(platform: Platform): JobProcessor {
-  async function settle(job: Job<PaymentMethodChargeJob>): Promise<void> {
-    const { chargeId, accountId, mode } = job.data;
-    const context: CommandContext = {
-      accountId,
-      mode,
-      actor: 'system:worker',
-      requestId: `job:${job.id}`,
-      causationId: job.id,
-      now: () => new Date(),
-    };
-    await platform.commands.paymentMethodCharges.settle(chargeId, context);
-  }
   return {
     queue: PAYMENT_METHOD_CHARGES_QUEUE,
-    handler: (job) => settle(job as Job<PaymentMethodChargeJob>),
+    handler: async (job) => {
+      const { chargeId, ...tenant } = job.data as PaymentMethodChargeJob;
+      await platform.commands.paymentMethodCharges.settle(chargeId, jobContext(job, tenant));
+    },
     options: { concurrency: 5 },
   };
 }

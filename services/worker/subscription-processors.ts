@@ -1,6 +1,4 @@
 import type { AdvanceClockJob, CaptureJob } from '../../packages/commands/background-work.ts';
-import type { CommandContext } from '../../packages/commands/command-context.ts';
-import type { Job } from '../../packages/jobs/job-queue.ts';
 import type { Platform } from '../platform.ts';
 import {
   CAPTURES_QUEUE,
@@ -8,18 +6,8 @@ import {
   TEST_CLOCKS_QUEUE,
   type SubscriptionStepJob,
 } from './subscription-jobs.ts';
+import { jobContext } from './job-context.ts';
 import type { JobProcessor } from './worker.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
-
-/** Jobs act as the worker, on real time; a job's events share its id as their request id. */
-const systemContext = (job: Job, tenant: { accountId: string; mode: Mode }): CommandContext => ({
-  accountId: tenant.accountId,
-  mode: tenant.mode,
-  actor: 'system:worker',
-  requestId: `job:${job.id}`,
-  causationId: job.id,
-  now: () => new Date(),
-});
 
 /**
  * Subscription work: due steps (renewals, trial ends, retries, period-end cancellations,
@@ -34,7 +22,7 @@ export function subscriptionProcessors(platform: Platform): JobProcessor[] {
       queue: SUBSCRIPTIONS_QUEUE,
       handler: async (job) => {
         const data = job.data as SubscriptionStepJob;
-        await subscriptions.runDueJob(data.subscriptionId, data.step, systemContext(job, data));
+        await subscriptions.runDueJob(data.subscriptionId, data.step, jobContext(job, data));
       },
       options: { concurrency: 4 },
     },
@@ -42,7 +30,7 @@ export function subscriptionProcessors(platform: Platform): JobProcessor[] {
       queue: CAPTURES_QUEUE,
       handler: async (job) => {
         const data = job.data as CaptureJob;
-        await subscriptions.captureCharge(data.subscriptionId, data.chargeId, systemContext(job, data));
+        await subscriptions.captureCharge(data.subscriptionId, data.chargeId, jobContext(job, data));
       },
       options: { concurrency: 4 },
     },
@@ -50,7 +38,7 @@ export function subscriptionProcessors(platform: Platform): JobProcessor[] {
       queue: TEST_CLOCKS_QUEUE,
       handler: async (job) => {
         const data = job.data as AdvanceClockJob;
-        const { now: _now, accountId: _a, mode: _m, ...system } = systemContext(job, data);
+        const { now: _now, accountId: _a, mode: _m, ...system } = jobContext(job, data);
         await testClocks.runAdvance(
           { accountId: data.accountId, mode: data.mode },
           data.testClockId,

@@ -1,4 +1,3 @@
-import type { CommandContext } from '../../packages/commands/command-context.ts';
 import { WebhookDeliveryCommands } from '../../packages/commands/webhook-delivery-commands.ts';
 import { webhookDeliveryDecider } from '../../packages/domain/webhook-delivery/webhook-delivery-decider.ts';
 import {
@@ -13,6 +12,7 @@ import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webho
 import { publicEventsCollection } from '../../projections/public-events-projection.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
 import type { Platform } from '../platform.ts';
+import { jobContext } from './job-context.ts';
 import { WEBHOOK_DELIVERY_QUEUE, webhookAttemptWork, type WebhookDeliveryJob } from './webhook-delivery-job.ts';
 import type { JobProcessor } from './worker.ts';
 import { WebhookSlots, type WebhookSlotLimits } from './webhook-slots.ts';
@@ -53,13 +53,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
     const { deliveryId, endpointId, eventId, eventType, attempt, accountId, mode } = job.data;
     const tenant = { accountId, mode };
     const ref: WebhookDeliveryRef = { deliveryId, endpointId, eventId, eventType };
-    const context: CommandContext = {
-      ...tenant,
-      actor: 'system:worker',
-      requestId: `job:${job.id}`,
-      causationId: eventId,
-      now: () => new Date(),
-    };
+    const context = jobContext(job, tenant, eventId);
 
     const delivery = await aggregates.load(webhookDeliveryDecider, webhookDeliveryStream(deliveryId), tenant);
     if (delivery.state.status !== 'pending' || delivery.state.attempts !== attempt - 1) return;

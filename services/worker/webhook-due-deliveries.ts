@@ -1,4 +1,5 @@
-import { dueBy, webhookDueCollection } from '../../projections/webhook-due-deliveries.ts';
+import { dueBy } from '../../projections/due-list.ts';
+import { webhookDueCollection } from '../../projections/webhook-due-deliveries.ts';
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import { jobOfDue, webhookAttemptWork } from './webhook-delivery-job.ts';

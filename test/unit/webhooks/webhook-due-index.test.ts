@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
-import { dueBy, webhookDueDoc, type WebhookDueDoc } from '../../../projections/webhook-due-deliveries.ts';
+import { dueBy } from '../../../projections/due-list.ts';
+import { webhookDueDoc, type WebhookDueDoc } from '../../../projections/webhook-due-deliveries.ts';
 
 describe('webhook due index (webhook_due)', () => {
   const second = 1_700_000_000_000;
