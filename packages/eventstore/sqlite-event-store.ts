@@ -30,6 +30,13 @@ const POLL_INTERVAL_MS = 100;
  * its stream id): smaller pages are fewer bytes per append. Existing files keep their page size.
  */
 const PAGE_SIZE_BYTES = 1024;
+/**
+ * SQLite's page cache for the events file, in KiB (better-sqlite3's build defaults to 16 MB per
+ * connection). Appends touch a few pages at random places of the unique indexes and reads are of
+ * recent streams and the log's tail: a larger cache mostly keeps pages nobody reads again, and
+ * costs resident memory (`docs/benchmarks.md`, "Page caches").
+ */
+const PAGE_CACHE_KIB = 4_000;
 /** Appends one group commit holds at most; a full group is written without waiting for the event loop to idle. */
 const MAX_GROUP_SIZE = 128;
 /** How long writes riding with the next append (`carryInNextCommit`) wait for one before committing alone. */
@@ -155,6 +162,7 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     // Commits do not sync: WalSync does, off the event loop, before anything is answered or read.
     this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (options.backgroundCheckpoints) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     this.db.exec(SCHEMA);
     addHashColumnToOlderFiles(this.db);

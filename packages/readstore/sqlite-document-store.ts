@@ -39,6 +39,13 @@ const PAGE_SIZE_BYTES = 1024;
 /** SQLite's default pages between automatic WAL checkpoints, and the count while writing in bulk (16 MiB). */
 const DEFAULT_CHECKPOINT_PAGES = 1000;
 const BULK_CHECKPOINT_PAGES = 16_384;
+/**
+ * SQLite's page cache in KiB: serving reads, and while writing in bulk (rebuilds, catching up),
+ * when random inserts into every collection's id index find more of their pages in it
+ * (better-sqlite3's build defaults to 16 MB per connection; `docs/benchmarks.md`, "Page caches").
+ */
+const PAGE_CACHE_KIB = 8_000;
+const BULK_PAGE_CACHE_KIB = 16_000;
 /** Expired documents are invisible at once; deleting them can wait. */
 const PURGE_INTERVAL_MS = 60_000;
 /** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
@@ -86,6 +93,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${synchronous}`);
+    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     this.checkpointPages = options.backgroundCheckpoints ? FALLBACK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES;
     this.db.pragma(`wal_autocheckpoint = ${this.checkpointPages}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL)`);
@@ -122,6 +130,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   bulkWrites(enabled: boolean): void {
+    this.db.pragma(`cache_size = -${enabled ? BULK_PAGE_CACHE_KIB : PAGE_CACHE_KIB}`);
     // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
     this.db.pragma(
       `wal_autocheckpoint = ${enabled ? Math.max(BULK_CHECKPOINT_PAGES, this.checkpointPages) : this.checkpointPages}`,
