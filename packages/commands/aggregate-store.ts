@@ -89,10 +89,7 @@ export class AggregateStore {
     if (!first || first.metadata.accountId !== tenant.accountId || first.metadata.mode !== tenant.mode) {
       return emptyAggregate(decider);
     }
-    // Stored events may be older shapes: deciders only ever see the current one.
-    const events = recorded.map(upcastRecordedEvent);
-    let state = decider.initialState();
-    for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
+    const { state, events } = foldRecorded(decider, decider.initialState(), recorded);
     return { state, revision: recorded[recorded.length - 1]!.revision, events };
   }
 
@@ -114,9 +111,7 @@ export class AggregateStore {
     }
     const newer = await this.events.readStream(streamId, { fromRevision: kept.loaded.revision! + 1 });
     if (newer.length === 0) return kept.loaded;
-    const events = newer.map(upcastRecordedEvent);
-    let state = kept.loaded.state;
-    for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
+    const { state, events } = foldRecorded(decider, kept.loaded.state, newer);
     const loaded = { state, revision: newer[newer.length - 1]!.revision, events: [...kept.loaded.events, ...events] };
     this.keep(streamId, { decider, ...tenant, loaded });
     return loaded;
@@ -219,6 +214,17 @@ export class AggregateStore {
       }
     }
   }
+}
+
+/** Folds recorded events onto `state`. Stored events may be older shapes: deciders only ever see the current one. */
+function foldRecorded<Event extends DomainEvent, State>(
+  decider: { evolve(state: State, event: Event): State },
+  state: State,
+  recorded: readonly RecordedEvent[],
+): { state: State; events: RecordedEvent[] } {
+  const events = recorded.map(upcastRecordedEvent);
+  for (const event of events) state = decider.evolve(state, toDomainEvent<Event>(event));
+  return { state, events };
 }
 
 function emptyAggregate<State>(decider: { initialState(): State }): LoadedAggregate<State> {
