@@ -12,7 +12,7 @@ import type { Config } from '../../packages/config/environment.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { Commands } from '../commands.ts';
-import { currencyDigits } from './client-side/format-amount.ts';
+import { currencyDigits, formatAmount as amountWithCode } from './client-side/format-amount.ts';
 import { escapeHtml, sendPage as sendServicePage } from './client-side/html.ts';
 
 /**
@@ -221,6 +221,6 @@ function formatAmount(amount: number, currency: string): string {
   try {
     return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits }).format(value);
   } catch {
-    return `${value.toFixed(digits)} ${currency}`;
+    return amountWithCode(amount, currency);
   }
 }
