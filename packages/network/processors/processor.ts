@@ -1,0 +1,137 @@
+import type { CardErrorCode } from '../../domain/errors.ts';
+
+/**
+ * An upstream payment processor that live mode sends payments to (`docs/architecture.md`, "Card
+ * network"): one adapter per public processor API (Shift4, Stripe), configured per account with the
+ * account's own credentials. The live card network routes each request to one of the account's
+ * processors through this port.
+ *
+ * Every request carries `reference`: the id this service gave the payment (charge, refund or credit
+ * id, derived from the recorded intent). An adapter sends it as the processor's idempotency key where
+ * the processor honours one *and* in the processor object's metadata, so `find…` can look up an
+ * earlier attempt after a crash, a timeout or a lost answer even where the processor has no
+ * idempotency.
+ *
+ * Failures are thrown, never answered:
+ * - `ProcessorUnreachable`: the request provably never reached the processor (connection refused,
+ *   DNS, TLS handshake): nothing can have been taken, the next processor may be tried.
+ * - `ProcessorOutcomeUnknown`: the request may have reached it (timeout after sending, connection
+ *   reset, 5xx): the payment stays pending until `find…` settles it; never fail over then.
+ * A decline is an answer (`approved: false`), not a failure.
+ */
+
+export type ProcessorKind = 'shift4' | 'stripe';
+
+/** What an operator configures for one processor of an account (the secret key lives in the vault). */
+export interface ProcessorSettings {
+  kind: ProcessorKind;
+  /** Base URL of the processor's API, e.g. `https://api.shift4.com`. */
+  url: string;
+  secretKey: string;
+  /** Request timeout; past it the outcome is unknown. */
+  timeoutMs: number;
+}
+
+export interface ProcessorDecline {
+  /** The spec's card error code the processor's answer maps to. */
+  code: CardErrorCode;
+  message: string;
+  /** The processor's own decline code, kept in the charge's failure fields. */
+  processorCode: string | null;
+}
+
+export interface ProcessorAuthorizationRequest {
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc?: string;
+  amount: number;
+  currency: string;
+  /** false: authorize only (captured later with `capture`). */
+  capture: boolean;
+  description?: string;
+}
+
+export interface ProcessorAuthorization {
+  approved: boolean;
+  /** The processor's id of the payment (charge id, payment intent id); null when it made none. */
+  processorId: string | null;
+  decline: ProcessorDecline | null;
+  /** Whether the processor holds the amount captured. */
+  captured: boolean;
+}
+
+export interface ProcessorRefundRequest {
+  reference: string;
+  processorId: string;
+  amount: number;
+  currency: string;
+}
+
+export interface ProcessorRefund {
+  processorRefundId: string;
+  status: 'successful' | 'failed';
+}
+
+export interface ProcessorCreditRequest {
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  amount: number;
+  currency: string;
+  description?: string;
+}
+
+export interface ProcessorCredit {
+  approved: boolean;
+  processorId: string | null;
+  decline: ProcessorDecline | null;
+}
+
+/** One payment as the processor records it, for reconciliation. */
+export interface ProcessorRecord {
+  kind: 'charge' | 'refund' | 'credit';
+  processorId: string;
+  /** This service's reference from the processor's metadata, when it carries one. */
+  reference: string | null;
+  /** For a refund: the processor id of the refunded charge. */
+  chargeProcessorId: string | null;
+  amount: number;
+  currency: string;
+  status: 'successful' | 'pending' | 'failed';
+  /** Amount refunded so far (charges). */
+  amountRefunded: number;
+  created: Date;
+}
+
+export interface Processor {
+  readonly kind: ProcessorKind;
+  authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
+  /** The earlier attempt with this reference, or null when the processor never made one. */
+  findAuthorization(reference: string): Promise<ProcessorAuthorization | null>;
+  capture(request: { reference: string; processorId: string; amount: number; currency: string }): Promise<void>;
+  refund(request: ProcessorRefundRequest): Promise<ProcessorRefund>;
+  findRefund(reference: string, processorId: string): Promise<ProcessorRefund | null>;
+  credit(request: ProcessorCreditRequest): Promise<ProcessorCredit>;
+  findCredit(reference: string): Promise<ProcessorCredit | null>;
+  /** The processor's charges, refunds and credits created in the window, for reconciliation. */
+  records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord>;
+}
+
+/** The request never reached the processor: nothing was taken, the next processor may be tried. */
+export class ProcessorUnreachable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProcessorUnreachable';
+  }
+}
+
+/** The request may have reached the processor: the outcome must be looked up, never retried elsewhere. */
+export class ProcessorOutcomeUnknown extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProcessorOutcomeUnknown';
+  }
+}
