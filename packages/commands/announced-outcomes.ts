@@ -9,7 +9,7 @@ export function announcedOutcomes(later: LaterNetworkEvent[], now: Date): Networ
   return later.map((event): NetworkOutcomeDue => {
     const dueAt = new Date(now.getTime() + event.afterMs).toISOString();
     return event.kind === 'dispute'
-      ? { kind: 'dispute', dueAt, reason: event.reason }
+      ? { kind: 'dispute', dueAt, reason: event.reason, stage: event.stage }
       : { kind: 'fraud_warning', dueAt, fraudDetails: event.fraudDetails };
   });
 }

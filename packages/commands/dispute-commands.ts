@@ -32,21 +32,31 @@ export class DisputeCommands {
       objectId: disputeId,
     });
     // Checked before the network is asked, and again by the decider under concurrency.
-    assertEvidenceAccepted(loaded.state, disputeId);
+    const dispute = assertEvidenceAccepted(loaded.state, disputeId);
     if (loaded.state.status === 'none') throw new Error('unreachable: a disputed charge exists');
-    const answer = await this.network.representDispute({
-      mode: context.mode,
-      transactionId: loaded.state.networkTransactionId ?? '',
-      evidence,
-    });
-    const dueAt = new Date(context.now().getTime() + answer.afterMs).toISOString();
+    // A retrieval request is answered with the documents; only a chargeback is decided by the network.
+    const decision =
+      dispute.status === 'CHARGEBACK_NEW' ? await this.representment(loaded.state, evidence, context) : null;
     const result = await this.aggregates.execute(
       chargeDecider,
       chargeStream(chargeId),
-      { type: 'SubmitDisputeEvidence', chargeId, disputeId, evidence, decision: { outcome: answer.outcome, dueAt } },
+      { type: 'SubmitDisputeEvidence', chargeId, disputeId, evidence, decision },
       context,
     );
     return { id: disputeId, position: result.position };
+  }
+
+  private async representment(
+    charge: { networkTransactionId: string | null },
+    evidence: DisputeEvidence,
+    context: CommandContext,
+  ): Promise<{ outcome: 'won' | 'lost'; dueAt: string }> {
+    const answer = await this.network.representDispute({
+      mode: context.mode,
+      transactionId: charge.networkTransactionId ?? '',
+      evidence,
+    });
+    return { outcome: answer.outcome, dueAt: new Date(context.now().getTime() + answer.afterMs).toISOString() };
   }
 
   /** Accepts the dispute as lost: `acceptedAsLost`, status CHARGEBACK_REPRESENTED_UNSUCCESSFULLY. */

@@ -2,6 +2,7 @@ import type { CardBrand, CardType } from '../domain/card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
 import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
+import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
 import type { CardErrorCode } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
 
@@ -89,7 +90,7 @@ export type FraudStatus = 'safe' | 'suspicious' | 'fraudulent' | 'in_progress' |
  * with what it will say: the dispute's reason, the fraud warning's verdict.
  */
 export type LaterNetworkEvent =
-  | { kind: 'dispute'; afterMs: number; reason: DisputeReason }
+  | { kind: 'dispute'; afterMs: number; stage: DisputeStage; reason: DisputeReason }
   | { kind: 'fraud_warning'; afterMs: number; fraudDetails: FraudVerdict };
 
 /** The network's answer to a contested dispute: its decision, reported `afterMs` later. */

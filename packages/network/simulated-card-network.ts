@@ -189,10 +189,11 @@ export class SimulatedCardNetwork implements CardNetwork {
     return behaviour.decline ? networkFailure(behaviour.decline) : null;
   }
 
-  /** The simulated cardholder disputes as fraud (the most common chargeback reason). */
+  /** The dispute cards say the stage and reason of the dispute that follows. */
   private laterEvents(behaviour: TestCardBehaviour, request: AuthorizationRequest): LaterNetworkEvent[] {
     const later: LaterNetworkEvent[] = [];
-    if (behaviour.disputeLater) later.push({ kind: 'dispute', afterMs: this.disputeDelayMs, reason: 'FRAUDULENT' });
+    if (behaviour.disputeLater)
+      later.push({ kind: 'dispute', afterMs: this.disputeDelayMs, ...behaviour.disputeLater });
     if (behaviour.fraud === 'warning_later') {
       later.push({
         kind: 'fraud_warning',

@@ -1,3 +1,5 @@
+import type { DisputeReason } from '../domain/charge/dispute-events.ts';
+import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
 import type { NetworkFailureCode } from './network-failures.ts';
 
 /**
@@ -34,8 +36,11 @@ export interface TestCardBehaviour {
   threeDSecure?: 'challenge' | 'frictionless' | 'frictionless_refused' | 'not_enrolled';
   /** Refunds of charges on the card end `failed`. */
   refundFails?: true;
-  /** A dispute opens shortly after an approved charge. */
-  disputeLater?: true;
+  /**
+   * A dispute opens shortly after an approved charge: a chargeback, or a retrieval request (the
+   * issuer asks for the sale's documents first), with this reason.
+   */
+  disputeLater?: { stage: DisputeStage; reason: DisputeReason };
 }
 
 export const TEST_CARDS: ReadonlyMap<string, TestCardBehaviour> = new Map<string, TestCardBehaviour>([
@@ -86,9 +91,42 @@ export const TEST_CARDS: ReadonlyMap<string, TestCardBehaviour> = new Map<string
     { summary: 'not enrolled in 3-D Secure (liabilityShift not_possible)', threeDSecure: 'not_enrolled' },
   ],
   ['4000000000000101', { summary: 'charge succeeds; any refund of it ends failed', refundFails: true }],
-  ['4242000000000018', { summary: 'charge succeeds; a dispute opens shortly after', disputeLater: true }],
+  [
+    '4242000000000018',
+    {
+      summary: 'charge succeeds; a chargeback (reason FRAUDULENT) opens shortly after',
+      disputeLater: { stage: 'chargeback', reason: 'FRAUDULENT' },
+    },
+  ],
+  ...chargebackCards([
+    ['4242000000001008', 'UNRECOGNIZED'],
+    ['4242000000001016', 'DUPLICATE'],
+    ['4242000000001024', 'SUBSCRIPTION_CANCELED'],
+    ['4242000000001032', 'PRODUCT_NOT_RECEIVED'],
+    ['4242000000001040', 'PRODUCT_UNACCEPTABLE'],
+    ['4242000000001057', 'CREDIT_NOT_PROCESSED'],
+    ['4242000000001065', 'GENERAL'],
+  ]),
+  [
+    '4242000000001073',
+    {
+      summary: 'charge succeeds; a retrieval request (reason UNRECOGNIZED) opens shortly after',
+      disputeLater: { stage: 'retrieval_request', reason: 'UNRECOGNIZED' },
+    },
+  ],
   ['4242000000000208', { summary: 'charge succeeds; a fraud warning arrives shortly after', fraud: 'warning_later' }],
 ]);
+
+/** One card per dispute reason: a chargeback with that reason opens shortly after the charge. */
+function chargebackCards(cards: [string, DisputeReason][]): [string, TestCardBehaviour][] {
+  return cards.map(([number, reason]) => [
+    number,
+    {
+      summary: `charge succeeds; a chargeback (reason ${reason}) opens shortly after`,
+      disputeLater: { stage: 'chargeback', reason },
+    },
+  ]);
+}
 
 const ORDINARY_CARD: TestCardBehaviour = { summary: 'any other valid number: succeeds' };
 

@@ -42,10 +42,17 @@ export const chargeReadSide = {
       // The merchant's main charge lists the cross-sale charges made on partners' accounts after it.
       CrossSaleChargeAdded: ['CHARGE_UPDATED'],
       // Disputes: `data` is the charge, with `disputed: true` and its `dispute` (docs/disputes.md).
-      DisputeOpened: ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN'],
+      // A chargeback withdraws the funds when it opens; a retrieval request only if accepted as lost.
+      DisputeOpened: (event) =>
+        event.data.status === 'CHARGEBACK_NEW'
+          ? ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN']
+          : ['CHARGE_DISPUTE_CREATED'],
       DisputeEvidenceSubmitted: ['CHARGE_DISPUTE_UPDATED'],
       DisputeWon: ['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_FUNDS_RESTORED'],
-      DisputeLost: ['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST'],
+      DisputeLost: (event) =>
+        event.data.fundsWithdrawn
+          ? ['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN']
+          : ['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_LOST'],
       // The warning's verdict changes the charge's fraudDetails.
       FraudWarningReceived: ['CHARGE_UPDATED'],
       // Payment-method charges (docs/payments.md): no event while the payer is away at the provider

@@ -59,6 +59,7 @@ export const disputeView = objectView<DisputeDoc, DisputeEvent>({
         ...current,
         updated: occurredAtSeconds(event),
         evidence: event.data.evidence,
+        status: event.data.status ?? current.status,
         evidenceDetails: { hasEvidence: true, submissionCount: current.evidenceDetails.submissionCount + 1 },
       },
     DisputeWon: (current, event) =>

@@ -238,6 +238,91 @@ describe('disputes over HTTP', function () {
     expect(unchanged.body.evidence).to.equal(null);
   });
 
+  it('the reason cards open chargebacks with each spec reason, funds withdrawn', async () => {
+    const reasons = {
+      '4242000000001008': 'UNRECOGNIZED',
+      '4242000000001016': 'DUPLICATE',
+      '4242000000001024': 'SUBSCRIPTION_CANCELED',
+      '4242000000001032': 'PRODUCT_NOT_RECEIVED',
+      '4242000000001040': 'PRODUCT_UNACCEPTABLE',
+      '4242000000001057': 'CREDIT_NOT_PROCESSED',
+      '4242000000001065': 'GENERAL',
+    };
+    const charges = await Promise.all(Object.keys(reasons).map((number) => createCharge(api, number)));
+    for (const [index, reason] of Object.values(reasons).entries()) {
+      const charge = await eventually(
+        () => readCharge(api, charges[index]!.id),
+        (read) => read.disputed,
+      );
+      expect(charge.dispute, reason).to.include({ status: 'CHARGEBACK_NEW', reason });
+      expect(await eventTypes(charge.id, 3), reason).to.deep.equal([
+        'CHARGE_SUCCEEDED',
+        'CHARGE_DISPUTE_CREATED',
+        'CHARGE_DISPUTE_FUNDS_WITHDRAWN',
+      ]);
+    }
+  });
+
+  it('a retrieval request on 4242000000001073: no funds withdrawn, answered with documents, refundable throughout', async () => {
+    const created = await createCharge(api, '4242000000001073');
+    const charge = await eventually(
+      () => readCharge(api, created.id),
+      (read) => read.disputed,
+    );
+    expect(charge.dispute).to.include({
+      status: 'RETRIEVAL_REQUEST_NEW',
+      reason: 'UNRECOGNIZED',
+      acceptedAsLost: false,
+    });
+    expect(await eventTypes(charge.id, 2), 'a retrieval request moves no funds').to.deep.equal([
+      'CHARGE_SUCCEEDED',
+      'CHARGE_DISPUTE_CREATED',
+    ]);
+
+    const partial = await api.post('/refunds', { json: { chargeId: charge.id, amount: 500 } });
+    expect(partial.status, 'refundable while the request is open').to.equal(200);
+
+    const answered = await submitEvidence(charge.dispute!.id, { receipt: 'Order 1042, delivered 2 May' });
+    expect(answered).to.include({ status: 'RETRIEVAL_REQUEST_REPRESENTED', acceptedAsLost: false });
+    expect(answered.evidenceDetails).to.deep.equal({ hasEvidence: true, submissionCount: 1 });
+    // No decision follows an answered retrieval request: it stays represented past the decision delay.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await getDispute(charge.dispute!.id)).status).to.equal('RETRIEVAL_REQUEST_REPRESENTED');
+    await eventually(
+      () => eventTypes(charge.id, 4),
+      (types) => types.includes('CHARGE_DISPUTE_UPDATED'),
+    );
+    expect(await eventTypes(charge.id, 4)).not.to.include.members(['CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_LOST']);
+
+    expectBadRequest(
+      await api.post(`/disputes/${charge.dispute!.id}`, { json: { evidence: { receipt: 'again' } } }),
+      /already been answered/,
+    );
+    expectBadRequest(await api.post(`/disputes/${charge.dispute!.id}/close`), /already been answered/);
+    const rest = await api.post('/refunds', { json: { chargeId: charge.id } });
+    expect(rest.status, 'refundable once answered').to.equal(200);
+  });
+
+  it('a retrieval request accepted as lost: lost, and its funds are withdrawn only then', async () => {
+    const created = await createCharge(api, '4242000000001073');
+    const charge = await eventually(
+      () => readCharge(api, created.id),
+      (read) => read.disputed,
+    );
+    const closed = await api.post<Dispute>(`/disputes/${charge.dispute!.id}/close`);
+    expect(closed.status, JSON.stringify(closed.body)).to.equal(200);
+    expect(closed.body).to.include({ status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY', acceptedAsLost: true });
+    expect(await eventTypes(charge.id, 5)).to.deep.equal([
+      'CHARGE_SUCCEEDED',
+      'CHARGE_DISPUTE_CREATED',
+      'CHARGE_DISPUTE_UPDATED',
+      'CHARGE_DISPUTE_LOST',
+      'CHARGE_DISPUTE_FUNDS_WITHDRAWN',
+    ]);
+    const refund = await api.post('/refunds', { json: { chargeId: charge.id, amount: 100 } });
+    expect(refund.status, 'the withdrawn amount cannot be refunded too').to.equal(400);
+  });
+
   it("another account's dispute is a 404, and never listed", async () => {
     const charge = await disputedCharge(api);
     const other = await createOtherAccount(api, service.dataDir, 'Dispute Intruder');

@@ -1,6 +1,7 @@
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import type { ChargeEvent } from './charge-events.ts';
 import { refundableAmount, type ChargeState } from './charge-state.ts';
+import type { DisputeState } from './charge-aftermath.ts';
 import type { DisputeEvidence } from './dispute-events.ts';
 import type { NetworkOutcomeKind } from './network-outcome-events.ts';
 
@@ -17,13 +18,16 @@ export type ChargeAftermathCommand =
       disputeId: string;
       fraudWarningId: string;
     }
-  /** `decision`: what the network answered to the representment, and when it will say so. */
+  /**
+   * `decision`: what the network answered to the representment of a chargeback, and when it will
+   * say so; null for the answer to a retrieval request, which nobody decides.
+   */
   | {
       type: 'SubmitDisputeEvidence';
       chargeId: string;
       disputeId: string;
       evidence: DisputeEvidence;
-      decision: { outcome: 'won' | 'lost'; dueAt: string };
+      decision: { outcome: 'won' | 'lost'; dueAt: string } | null;
     }
   | { type: 'CloseDispute'; chargeId: string; disputeId: string };
 
@@ -35,7 +39,20 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
       if (state.status === 'none') throw new NotFoundError('Charge', command.chargeId);
       return deliverNetworkOutcome(state, command);
     case 'SubmitDisputeEvidence': {
-      assertEvidenceAccepted(state, command.disputeId);
+      const dispute = assertEvidenceAccepted(state, command.disputeId);
+      if (dispute.status === 'RETRIEVAL_REQUEST_NEW')
+        return [
+          {
+            type: 'DisputeEvidenceSubmitted',
+            data: {
+              chargeId: command.chargeId,
+              disputeId: command.disputeId,
+              evidence: command.evidence,
+              status: 'RETRIEVAL_REQUEST_REPRESENTED',
+            },
+          },
+        ];
+      if (!command.decision) throw new Error('unreachable: a chargeback is contested with the network decision');
       return [
         {
           type: 'DisputeEvidenceSubmitted',
@@ -48,7 +65,7 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
       ];
     }
     case 'CloseDispute': {
-      openDispute(state, command.disputeId);
+      const dispute = openDispute(state, command.disputeId);
       return [
         {
           type: 'DisputeLost',
@@ -57,6 +74,7 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
             disputeId: command.disputeId,
             status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY',
             acceptedAsLost: true,
+            ...(dispute.status === 'RETRIEVAL_REQUEST_NEW' ? { fundsWithdrawn: true as const } : {}),
           },
         },
       ];
@@ -68,18 +86,22 @@ export function decideAftermath(command: ChargeAftermathCommand, state: ChargeSt
  * Throws what a submission of evidence would be refused with: the dispute must be open and not yet
  * contested. Commands check this before asking the network, and the decider again under concurrency.
  */
-export function assertEvidenceAccepted(state: ChargeState, disputeId: string): void {
+export function assertEvidenceAccepted(state: ChargeState, disputeId: string): DisputeState {
   const dispute = openDispute(state, disputeId);
   if (dispute.evidence !== null)
     throw new InvalidRequestError(
       `Evidence for dispute '${disputeId}' has already been submitted; the dispute is under review`,
     );
+  return dispute;
 }
 
-function openDispute(state: ChargeState, disputeId: string) {
+/** A dispute the merchant can still act on: a new chargeback or a retrieval request not yet answered. */
+function openDispute(state: ChargeState, disputeId: string): DisputeState {
   const dispute = state.status === 'none' ? undefined : state.dispute;
   if (!dispute || dispute.disputeId !== disputeId) throw new NotFoundError('Dispute', disputeId);
-  if (dispute.status !== 'CHARGEBACK_NEW')
+  if (dispute.status === 'RETRIEVAL_REQUEST_REPRESENTED')
+    throw new InvalidRequestError(`Retrieval request '${disputeId}' has already been answered`);
+  if (dispute.status !== 'CHARGEBACK_NEW' && dispute.status !== 'RETRIEVAL_REQUEST_NEW')
     throw new InvalidRequestError(`Dispute '${disputeId}' has already been closed`);
   return dispute;
 }
@@ -103,7 +125,7 @@ function deliverNetworkOutcome(
             amount: charge.amount,
             currency: charge.currency,
             reason: expected.reason,
-            status: 'CHARGEBACK_NEW',
+            status: expected.stage === 'retrieval_request' ? 'RETRIEVAL_REQUEST_NEW' : 'CHARGEBACK_NEW',
           },
         },
       ];

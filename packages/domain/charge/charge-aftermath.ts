@@ -50,7 +50,16 @@ export function evolveAftermath<State extends ChargeAftermath & { fraudDetails: 
       };
     }
     case 'DisputeEvidenceSubmitted':
-      return state.dispute ? { ...state, dispute: { ...state.dispute, evidence: event.data.evidence } } : state;
+      return state.dispute
+        ? {
+            ...state,
+            dispute: {
+              ...state.dispute,
+              evidence: event.data.evidence,
+              status: event.data.status ?? state.dispute.status,
+            },
+          }
+        : state;
     case 'DisputeWon':
       return state.dispute ? { ...state, dispute: { ...state.dispute, status: event.data.status } } : state;
     case 'DisputeLost':

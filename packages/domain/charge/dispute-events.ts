@@ -7,7 +7,12 @@ import { everyType } from '../event-types.ts';
  * optimistic concurrency), and the charge's `disputed` / `dispute` fields change with it.
  */
 
-/** Spec: Dispute `status`. The simulated network opens chargebacks directly (no retrieval requests). */
+/**
+ * Spec: Dispute `status`. A dispute opens as a chargeback (`CHARGEBACK_NEW`) or as a retrieval
+ * request (`RETRIEVAL_REQUEST_NEW`: the issuer asks for the sale's documents, no funds move yet);
+ * evidence answers a retrieval request (`RETRIEVAL_REQUEST_REPRESENTED`, final) or contests a
+ * chargeback (the network then decides it won or lost).
+ */
 export type DisputeStatus =
   | 'RETRIEVAL_REQUEST_NEW'
   | 'RETRIEVAL_REQUEST_REPRESENTED'
@@ -68,22 +73,34 @@ export type DisputeOpened = DomainEvent<
     amount: number;
     currency: string;
     reason: DisputeReason;
-    status: 'CHARGEBACK_NEW';
+    status: 'CHARGEBACK_NEW' | 'RETRIEVAL_REQUEST_NEW';
   }
 >;
-/** The merchant contested the dispute; the network reviews it (a `dispute_decision` outcome follows). */
+/**
+ * The merchant contested a chargeback, and the network reviews it (a `dispute_decision` outcome
+ * follows); or answered a retrieval request (`status: 'RETRIEVAL_REQUEST_REPRESENTED'`, nothing follows).
+ */
 export type DisputeEvidenceSubmitted = DomainEvent<
   'DisputeEvidenceSubmitted',
-  { chargeId: string; disputeId: string; evidence: DisputeEvidence }
+  { chargeId: string; disputeId: string; evidence: DisputeEvidence; status?: 'RETRIEVAL_REQUEST_REPRESENTED' }
 >;
 export type DisputeWon = DomainEvent<
   'DisputeWon',
   { chargeId: string; disputeId: string; status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' }
 >;
-/** Lost on review, or accepted as lost by the merchant (`acceptedAsLost`). */
+/**
+ * Lost on review, or accepted as lost by the merchant (`acceptedAsLost`). `fundsWithdrawn`: a
+ * retrieval request accepted as lost, whose funds are withdrawn only now.
+ */
 export type DisputeLost = DomainEvent<
   'DisputeLost',
-  { chargeId: string; disputeId: string; status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY'; acceptedAsLost: boolean }
+  {
+    chargeId: string;
+    disputeId: string;
+    status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY';
+    acceptedAsLost: boolean;
+    fundsWithdrawn?: true;
+  }
 >;
 
 export type DisputeEvent = DisputeOpened | DisputeEvidenceSubmitted | DisputeWon | DisputeLost;

@@ -12,9 +12,18 @@ import { everyType } from '../event-types.ts';
  */
 export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision';
 
-/** What the network will report, and when (`dueAt`, ISO 8601). */
+/**
+ * How a dispute opens: as a chargeback (the funds are withdrawn at once), or as a retrieval request
+ * (the issuer first asks the merchant for the sale's documents; no funds move).
+ */
+export type DisputeStage = 'chargeback' | 'retrieval_request';
+
+/**
+ * What the network will report, and when (`dueAt`, ISO 8601). A dispute announced without `stage`
+ * (recorded before retrieval requests existed) is a chargeback.
+ */
 export type NetworkOutcomeDue =
-  | { kind: 'dispute'; dueAt: string; reason: DisputeReason }
+  | { kind: 'dispute'; dueAt: string; reason: DisputeReason; stage?: DisputeStage }
   | { kind: 'fraud_warning'; dueAt: string; fraudDetails: FraudVerdict }
   | { kind: 'dispute_decision'; dueAt: string; outcome: 'won' | 'lost' };
 

@@ -257,6 +257,103 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
     });
   });
 
+  describe('retrieval requests', () => {
+    const retrievalDue: NetworkOutcomeDue = { ...disputeDue, reason: 'UNRECOGNIZED', stage: 'retrieval_request' };
+    const requested: ChargeEvent = {
+      type: 'DisputeOpened',
+      data: {
+        chargeId: 'char_1',
+        disputeId: 'dp_1',
+        amount: 2500,
+        currency: 'EUR',
+        reason: 'UNRECOGNIZED',
+        status: 'RETRIEVAL_REQUEST_NEW',
+      },
+    };
+    const answer: ChargeCommand = {
+      type: 'SubmitDisputeEvidence',
+      chargeId: 'char_1',
+      disputeId: 'dp_1',
+      evidence: { receipt: 'file_1' },
+      decision: null,
+    };
+    const answered: ChargeEvent = {
+      type: 'DisputeEvidenceSubmitted',
+      data: {
+        chargeId: 'char_1',
+        disputeId: 'dp_1',
+        evidence: { receipt: 'file_1' },
+        status: 'RETRIEVAL_REQUEST_REPRESENTED',
+      },
+    };
+
+    it('opens an announced retrieval request with its reason, as RETRIEVAL_REQUEST_NEW', () => {
+      spec([succeeded, expected(retrievalDue)])
+        .when(deliver('dispute'))
+        .then([requested]);
+    });
+
+    it('a dispute announced without a stage (recorded before retrieval requests) is a chargeback', () => {
+      spec([succeeded, expected(disputeDue)])
+        .when(deliver('dispute'))
+        .then([opened]);
+    });
+
+    it('answers it with the documents: RETRIEVAL_REQUEST_REPRESENTED, and no decision follows', () => {
+      spec([succeeded, expected(retrievalDue), requested])
+        .when(answer)
+        .then([answered]);
+    });
+
+    it('takes no second answer, and cannot be closed once answered', () => {
+      spec([succeeded, expected(retrievalDue), requested, answered])
+        .when(answer)
+        .thenThrows(InvalidRequestError, /already been answered/);
+      spec([succeeded, expected(retrievalDue), requested, answered])
+        .when({ type: 'CloseDispute', chargeId: 'char_1', disputeId: 'dp_1' })
+        .thenThrows(InvalidRequestError, /already been answered/);
+    });
+
+    it('accepted as lost before an answer: lost, and its funds are withdrawn only now', () => {
+      spec([succeeded, expected(retrievalDue), requested])
+        .when({ type: 'CloseDispute', chargeId: 'char_1', disputeId: 'dp_1' })
+        .then([
+          {
+            type: 'DisputeLost',
+            data: {
+              chargeId: 'char_1',
+              disputeId: 'dp_1',
+              status: 'CHARGEBACK_REPRESENTED_UNSUCCESSFULLY',
+              acceptedAsLost: true,
+              fundsWithdrawn: true,
+            },
+          },
+        ]);
+    });
+
+    it('withdraws nothing: the charge can still be refunded while it is open or answered', () => {
+      const refund: ChargeCommand = {
+        type: 'RequestRefund',
+        chargeId: 'char_1',
+        refundId: 're_1',
+        reason: null,
+        metadata: {},
+      };
+      for (const history of [
+        [succeeded, expected(retrievalDue), requested],
+        [succeeded, expected(retrievalDue), requested, answered],
+      ])
+        spec(history)
+          .when(refund)
+          .then([
+            {
+              type: 'RefundRequested',
+              data: { chargeId: 'char_1', refundId: 're_1', amount: 2500, currency: 'EUR', reason: null, metadata: {} },
+            },
+          ]);
+    });
+  });
+
   describe('refunds after a dispute', () => {
     const refund = (amount?: number): ChargeCommand => ({
       type: 'RequestRefund',

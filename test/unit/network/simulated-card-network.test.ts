@@ -181,8 +181,29 @@ describe('SimulatedCardNetwork', () => {
       const outcome = await authorize('4242000000000018');
       expect(outcome.approved).to.equal(true);
       expect(outcome.fraud.status).to.equal('safe');
-      expect(outcome.later).to.deep.equal([{ kind: 'dispute', afterMs: 2000, reason: 'FRAUDULENT' }]);
+      expect(outcome.later).to.deep.equal([
+        { kind: 'dispute', afterMs: 2000, stage: 'chargeback', reason: 'FRAUDULENT' },
+      ]);
     });
+
+    const DISPUTE_CARDS = {
+      '4242000000001008': { stage: 'chargeback', reason: 'UNRECOGNIZED' },
+      '4242000000001016': { stage: 'chargeback', reason: 'DUPLICATE' },
+      '4242000000001024': { stage: 'chargeback', reason: 'SUBSCRIPTION_CANCELED' },
+      '4242000000001032': { stage: 'chargeback', reason: 'PRODUCT_NOT_RECEIVED' },
+      '4242000000001040': { stage: 'chargeback', reason: 'PRODUCT_UNACCEPTABLE' },
+      '4242000000001057': { stage: 'chargeback', reason: 'CREDIT_NOT_PROCESSED' },
+      '4242000000001065': { stage: 'chargeback', reason: 'GENERAL' },
+      '4242000000001073': { stage: 'retrieval_request', reason: 'UNRECOGNIZED' },
+    } as const;
+
+    for (const [number, dispute] of Object.entries(DISPUTE_CARDS)) {
+      it(`${number} charge succeeds, a ${dispute.stage.replace('_', ' ')} (${dispute.reason}) follows`, async () => {
+        const outcome = await authorize(number);
+        expect(outcome.approved).to.equal(true);
+        expect(outcome.later).to.deep.equal([{ kind: 'dispute', afterMs: 2000, ...dispute }]);
+      });
+    }
 
     it('4242000000000208 charge succeeds, fraud screening in progress, a fraud warning follows', async () => {
       const outcome = await authorize('4242000000000208');
@@ -231,6 +252,7 @@ describe('SimulatedCardNetwork', () => {
         '4000000000000101',
         '4242000000000018',
         '4242000000000208',
+        ...Object.keys(DISPUTE_CARDS),
       ]);
       expect([...TEST_CARDS.keys()].sort()).to.deep.equal([...covered].sort());
     });
@@ -289,7 +311,7 @@ describe('SimulatedCardNetwork', () => {
         disputeDecisionDelayMs: 30,
       });
       expect((await custom.authorize(request('4242000000000018'))).later).to.deep.include.members([
-        { kind: 'dispute', afterMs: 10, reason: 'FRAUDULENT' },
+        { kind: 'dispute', afterMs: 10, stage: 'chargeback', reason: 'FRAUDULENT' },
       ]);
       expect((await custom.authorize(request('4242000000000208'))).later).to.have.nested.property('[0].afterMs', 20);
       const decision = await custom.representDispute({
