@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
+import { generate } from 'selfsigned';
 import {
   ProcessorOutcomeUnknown,
   ProcessorUnreachable,
@@ -77,6 +80,11 @@ describe('Stripe processor against localstripe', function () {
   async function intentsAtPeer(reference: string): Promise<PeerIntent[]> {
     const list = await atPeer<{ data: PeerIntent[] }>('/v1/payment_intents?limit=1000');
     return list.data.filter((intent) => intent.metadata.reference === reference);
+  }
+
+  /** A refund: one call to Stripe, so its failure is the transport's alone. */
+  function aRefund() {
+    return { reference: `re_${randomUUID()}`, processorId: 'pi_unknown', amount: 100, currency: 'EUR' };
   }
 
   async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -326,17 +334,43 @@ describe('Stripe processor against localstripe', function () {
   describe('failures before Stripe', () => {
     it('a port where nothing listens: unreachable, without the key or the card in the error', async () => {
       const closed = await freePort();
-      const error = await rejection(stripe(`http://127.0.0.1:${closed}`).authorize(payment()));
+      const processor = stripe(`http://127.0.0.1:${closed}`);
 
-      expect(error).to.be.instanceOf(ProcessorUnreachable);
-      expect(error.message).to.include('ECONNREFUSED');
-      expectNoSecrets(error);
+      const refusedRefund = await rejection(processor.refund(aRefund()));
+      expect(refusedRefund).to.be.instanceOf(ProcessorUnreachable);
+      expect(refusedRefund.message).to.include('ECONNREFUSED');
+      const refusedPayment = await rejection(processor.authorize(payment()));
+      expect(refusedPayment).to.be.instanceOf(ProcessorUnreachable);
+      expectNoSecrets(refusedPayment);
     });
 
     it('a host that does not resolve: unreachable', async () => {
-      const error = await rejection(stripe('http://stripe-processor-test.invalid').authorize(payment()));
+      const error = await rejection(stripe('http://stripe-processor-test.invalid').refund(aRefund()));
 
       expect(error).to.be.instanceOf(ProcessorUnreachable);
+      expect(error.message).to.match(/ENOTFOUND|EAI_AGAIN/);
+    });
+
+    it('a certificate that does not verify: unreachable, and the request was never sent', async () => {
+      const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048 });
+      const requests: string[] = [];
+      const server = createHttpsServer({ cert: pems.cert, key: pems.private }, (request, response) => {
+        requests.push(`${request.method} ${request.url}`);
+        response.end('{}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const error = await rejection(stripe(`https://127.0.0.1:${port}`).refund(aRefund()));
+
+        expect(error).to.be.instanceOf(ProcessorUnreachable);
+        expect(error.message).to.match(/SELF_SIGNED|CERT/);
+        expect(requests).to.deep.equal([]);
+        expectNoSecrets(error);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
     });
 
     it('a key Stripe refuses: a refusal, and the key is not in the error', async () => {
