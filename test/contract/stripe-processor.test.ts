@@ -180,6 +180,7 @@ describe('Stripe processor against localstripe', function () {
       expect(authorization.decline?.message).to.be.a('string').with.length.above(0);
       const [intent] = await intentsAtPeer(request.reference);
       expect(intent?.status).to.equal('requires_payment_method');
+      expect(authorization.processorId).to.equal(intent?.id);
       expect(await stripe().findAuthorization(request.reference)).to.deep.include({
         approved: false,
         processorId: intent?.id,

@@ -26,6 +26,8 @@ export interface StripeErrorObject extends StripeDeclineReason {
   type?: string;
   /** On a declined payment intent creation: the intent Stripe made (Stripe; localstripe omits it). */
   payment_intent?: { id: string } | null;
+  /** The failed charge's id. */
+  charge?: string | null;
 }
 
 /** A 402 answer: the card was declined; an answer, not a failure. */

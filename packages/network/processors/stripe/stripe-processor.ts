@@ -104,8 +104,23 @@ export class StripeProcessor implements Processor {
       );
       return authorizationOf(intent);
     } catch (error) {
-      if (error instanceof StripeDecline) return declined(error.error.payment_intent?.id ?? null, error.error);
+      if (error instanceof StripeDecline) return declined(await this.declinedIntentId(error), error.error);
       throw error;
+    }
+  }
+
+  /**
+   * The payment intent a decline was made on. Stripe's error carries it; one that names only the
+   * failed charge (localstripe's) is asked for the charge's intent. The decline stands without it.
+   */
+  private async declinedIntentId(decline: StripeDecline): Promise<string | null> {
+    if (decline.error.payment_intent?.id) return decline.error.payment_intent.id;
+    if (!decline.error.charge) return null;
+    try {
+      return (await this.api.get<StripeCharge>(`/v1/charges/${encodeURIComponent(decline.error.charge)}`))
+        .payment_intent;
+    } catch {
+      return null;
     }
   }
 
