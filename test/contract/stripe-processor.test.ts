@@ -220,7 +220,7 @@ describe('Stripe processor against localstripe', function () {
     });
   });
 
-  describe('finding an earlier attempt', () => {
+  describe('faults, lookups and idempotency keys', () => {
     let proxy: FaultyProxy;
     beforeEach(async () => {
       proxy = await startFaultyProxy(localstripe.url);
@@ -325,6 +325,32 @@ describe('Stripe processor against localstripe', function () {
         },
         captured: false,
       });
+    });
+
+    it('sends every creation with an idempotency key derived from the reference, the same on a retry', async () => {
+      const processor = stripe(proxy.url);
+      const request = payment({ capture: false });
+      const { processorId } = await processor.authorize(request);
+      await processor.capture({
+        reference: request.reference,
+        processorId: processorId!,
+        amount: 1000,
+        currency: 'EUR',
+      });
+      const refund = { reference: `re_${randomUUID()}`, processorId: processorId!, amount: 400, currency: 'EUR' };
+      await processor.refund(refund);
+      await processor.findRefund(refund.reference, processorId!);
+      const firstRound = proxy.forwarded.splice(0);
+      await processor.authorize(request);
+
+      expect(firstRound).to.deep.equal([
+        { request: 'POST /v1/payment_methods', idempotencyKey: `${request.reference}:payment_method` },
+        { request: 'POST /v1/payment_intents', idempotencyKey: `${request.reference}:payment_intent` },
+        { request: `POST /v1/payment_intents/${processorId}/capture`, idempotencyKey: `${request.reference}:capture` },
+        { request: 'POST /v1/refunds', idempotencyKey: `${refund.reference}:refund` },
+        { request: 'GET /v1/refunds', idempotencyKey: null },
+      ]);
+      expect(proxy.forwarded).to.deep.equal(firstRound.slice(0, 2));
     });
 
     it('finds nothing for a reference Stripe never saw', async () => {

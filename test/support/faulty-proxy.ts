@@ -13,8 +13,8 @@ export interface FaultyProxy {
   url: string;
   /** Which fault each request meets, by method and path (query string excluded). */
   faultFor: (method: string, path: string) => Fault;
-  /** Requests that reached the peer, as `METHOD /path`. */
-  forwarded: string[];
+  /** Requests that reached the peer: `METHOD /path` and the idempotency key they carried. */
+  forwarded: { request: string; idempotencyKey: string | null }[];
   stop(): Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
     }
-    proxy.forwarded.push(`${method} ${url.split('?')[0]}`);
+    proxy.forwarded.push({ request: `${method} ${url.split('?')[0]}`, idempotencyKey: headers.get('idempotency-key') });
     const answer = await fetch(`${target}${url}`, {
       method,
       headers,
