@@ -1,0 +1,301 @@
+import {
+  ProcessorOutcomeUnknown,
+  ProcessorUnreachable,
+  type Processor,
+  type ProcessorAuthorization,
+  type ProcessorAuthorizationRequest,
+  type ProcessorCredit,
+  type ProcessorCreditRequest,
+  type ProcessorDecline,
+  type ProcessorRecord,
+  type ProcessorRefund,
+  type ProcessorRefundRequest,
+  type ProcessorSettings,
+} from '../processor.ts';
+import { StripeApi, StripeDecline, withoutCardNumbers } from './stripe-api.ts';
+import { specCodeOfStripeDecline, type StripeDeclineReason } from './stripe-declines.ts';
+import { StripeRefused, StripeTakesNoCredits } from './stripe-failures.ts';
+import {
+  REFERENCE_KEY,
+  referenceOf,
+  type StripeCharge,
+  type StripePaymentIntent,
+  type StripePaymentMethod,
+  type StripeRefund,
+} from './stripe-objects.ts';
+
+/**
+ * The Stripe adapter (`docs/architecture.md`, "Stripe processor"): a payment is a payment method made from
+ * the card, then a payment intent confirmed at once, captured automatically or later; refunds refund
+ * the intent. `processorId` is the payment intent's id.
+ *
+ * Every creation carries an `Idempotency-Key` derived from the reference and the reference in its
+ * metadata. Lookups (`findAuthorization`, `findRefund`) list and match the metadata rather than use
+ * Stripe's search, which Stripe documents as lagging behind writes (and localstripe lacks):
+ * `findAuthorization` reads the payment intents of the last `lookbackMs`, newest first, until an
+ * approved attempt with the reference.
+ */
+
+export interface StripeProcessorOptions {
+  /** How far back `findAuthorization` looks for an earlier attempt. */
+  lookbackMs?: number;
+  now?: () => Date;
+}
+
+const DEFAULT_LOOKBACK_MS = 3 * 24 * 60 * 60 * 1000;
+/** Stripe's limit on a metadata value. */
+const METADATA_VALUE_MAX = 500;
+
+export class StripeProcessor implements Processor {
+  readonly kind = 'stripe';
+  private readonly api: StripeApi;
+  private readonly lookbackMs: number;
+  private readonly now: () => Date;
+
+  constructor(settings: Omit<ProcessorSettings, 'kind'>, options: StripeProcessorOptions = {}) {
+    this.api = new StripeApi(settings);
+    this.lookbackMs = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization> {
+    const metadata = {
+      [REFERENCE_KEY]: request.reference,
+      ...(request.description ? { description: request.description.slice(0, METADATA_VALUE_MAX) } : {}),
+    };
+    let paymentMethod: StripePaymentMethod;
+    try {
+      paymentMethod = await this.api.post<StripePaymentMethod>(
+        '/v1/payment_methods',
+        {
+          type: 'card',
+          card: {
+            number: request.number,
+            exp_month: request.expMonth,
+            exp_year: request.expYear,
+            ...(request.cvc ? { cvc: request.cvc } : {}),
+          },
+          metadata: { [REFERENCE_KEY]: request.reference },
+        },
+        `${request.reference}:payment_method`,
+      );
+    } catch (error) {
+      if (error instanceof StripeDecline) return declined(null, error.error);
+      // No payment was attempted yet: whatever became of the payment method, nothing was taken.
+      if (error instanceof ProcessorOutcomeUnknown) {
+        throw new ProcessorUnreachable(`${error.message} (before any payment was attempted)`, { cause: error });
+      }
+      throw error;
+    }
+
+    try {
+      const intent = await this.api.post<StripePaymentIntent>(
+        '/v1/payment_intents',
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          payment_method: paymentMethod.id,
+          payment_method_types: ['card'],
+          capture_method: request.capture ? 'automatic' : 'manual',
+          confirm: true,
+          metadata,
+        },
+        `${request.reference}:payment_intent`,
+      );
+      return authorizationOf(intent);
+    } catch (error) {
+      if (error instanceof StripeDecline) return declined(await this.declinedIntentId(error), error.error);
+      throw error;
+    }
+  }
+
+  /**
+   * The payment intent a decline was made on. Stripe's error carries it; one that names only the
+   * failed charge (localstripe's) is asked for the charge's intent. The decline stands without it.
+   */
+  private async declinedIntentId(decline: StripeDecline): Promise<string | null> {
+    if (decline.error.payment_intent?.id) return decline.error.payment_intent.id;
+    if (!decline.error.charge) return null;
+    try {
+      return (await this.api.get<StripeCharge>(`/v1/charges/${encodeURIComponent(decline.error.charge)}`))
+        .payment_intent;
+    } catch {
+      return null;
+    }
+  }
+
+  async findAuthorization(reference: string): Promise<ProcessorAuthorization | null> {
+    const now = this.now();
+    const from = new Date(now.getTime() - this.lookbackMs);
+    // Without idempotency (localstripe) a retry can have made a second attempt: an approved one wins.
+    const attempts: StripePaymentIntent[] = [];
+    for await (const intent of this.api.list<StripePaymentIntent>('/v1/payment_intents', {}, from)) {
+      if (referenceOf(intent) !== reference) continue;
+      if (intent.status === 'succeeded' || intent.status === 'requires_capture') return authorizationOf(intent);
+      attempts.push(intent);
+    }
+    return attempts.length === 0 ? null : authorizationOf(newest(attempts));
+  }
+
+  async capture(request: { reference: string; processorId: string; amount: number; currency: string }): Promise<void> {
+    const path = `/v1/payment_intents/${encodeURIComponent(request.processorId)}`;
+    try {
+      await this.api.post(`${path}/capture`, { amount_to_capture: request.amount }, `${request.reference}:capture`);
+    } catch (error) {
+      if (!(error instanceof StripeRefused || error instanceof StripeDecline)) throw error;
+      // A capture whose answer was lost, asked again where Stripe does not replay it: already done.
+      const intent = await this.api.get<StripePaymentIntent>(path);
+      if (intent.status === 'succeeded') return;
+      if (error instanceof StripeDecline) throw new StripeRefused(error.message, 402, error.error.code ?? null);
+      throw error;
+    }
+  }
+
+  async refund(request: ProcessorRefundRequest): Promise<ProcessorRefund> {
+    const refund = await this.api.post<StripeRefund>(
+      '/v1/refunds',
+      {
+        payment_intent: request.processorId,
+        amount: request.amount,
+        metadata: { [REFERENCE_KEY]: request.reference },
+      },
+      `${request.reference}:refund`,
+    );
+    return refundOf(refund);
+  }
+
+  async findRefund(reference: string, processorId: string): Promise<ProcessorRefund | null> {
+    for await (const refund of this.api.list<StripeRefund>('/v1/refunds', { payment_intent: processorId })) {
+      if (referenceOf(refund) === reference) return refundOf(refund);
+    }
+    return null;
+  }
+
+  credit(_request: ProcessorCreditRequest): Promise<ProcessorCredit> {
+    return Promise.reject(new StripeTakesNoCredits());
+  }
+
+  /** Stripe never makes a credit for this adapter. */
+  findCredit(_reference: string): Promise<ProcessorCredit | null> {
+    return Promise.resolve(null);
+  }
+
+  async *records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord> {
+    const inWindow = windowInSeconds(window);
+    const intentOfCharge = new Map<string, string>();
+    for await (const intent of this.api.list<StripePaymentIntent>(
+      '/v1/payment_intents',
+      { expand: ['data.latest_charge'] },
+      window.from,
+    )) {
+      const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+      if (charge) intentOfCharge.set(charge.id, intent.id);
+      if (inWindow(intent.created)) yield chargeRecordOf(intent, charge);
+    }
+    for await (const refund of this.api.list<StripeRefund>('/v1/refunds', {}, window.from)) {
+      if (!inWindow(refund.created)) continue;
+      yield {
+        kind: 'refund',
+        processorId: refund.id,
+        reference: referenceOf(refund),
+        chargeProcessorId: refund.payment_intent ?? (await this.intentOfCharge(refund.charge, intentOfCharge)),
+        amount: refund.amount,
+        currency: refund.currency.toUpperCase(),
+        status: refundRecordStatus(refund),
+        amountRefunded: 0,
+        created: new Date(refund.created * 1000),
+      };
+    }
+  }
+
+  /** The payment intent of a refund that names only its charge (one refunding an older payment). */
+  private async intentOfCharge(chargeId: string | null, known: Map<string, string>): Promise<string | null> {
+    if (!chargeId) return null;
+    const intentId =
+      known.get(chargeId) ??
+      (await this.api.get<StripeCharge>(`/v1/charges/${encodeURIComponent(chargeId)}`)).payment_intent;
+    if (intentId) known.set(chargeId, intentId);
+    return intentId ?? null;
+  }
+}
+
+function authorizationOf(intent: StripePaymentIntent): ProcessorAuthorization {
+  switch (intent.status) {
+    case 'succeeded':
+      return { approved: true, processorId: intent.id, decline: null, captured: true };
+    case 'requires_capture':
+      return { approved: true, processorId: intent.id, decline: null, captured: false };
+    case 'processing':
+      throw new ProcessorOutcomeUnknown(`Stripe is still processing payment intent ${intent.id}`);
+    case 'requires_action':
+      // The issuer asks for 3-D Secure, which a server-side payment cannot answer.
+      return declined(intent.id, {
+        code: 'authentication_required',
+        message: 'The card issuer requires authentication (3-D Secure) for this payment',
+      });
+    case 'requires_payment_method':
+      return declined(intent.id, intent.last_payment_error ?? { message: 'The card was declined' });
+    case 'requires_confirmation':
+    case 'canceled':
+      return declined(intent.id, {
+        code: intent.status,
+        message: `Stripe left the payment intent ${intent.status.replace('_', ' ')}`,
+      });
+  }
+}
+
+function declined(processorId: string | null, reason: StripeDeclineReason): ProcessorAuthorization {
+  return { approved: false, processorId, decline: declineOf(reason), captured: false };
+}
+
+function declineOf(reason: StripeDeclineReason): ProcessorDecline {
+  return {
+    code: specCodeOfStripeDecline(reason),
+    message: withoutCardNumbers(reason.message ?? 'The card was declined'),
+    processorCode: reason.decline_code ?? reason.code ?? null,
+  };
+}
+
+function refundOf(refund: StripeRefund): ProcessorRefund {
+  // A card refund Stripe accepted is `pending` until the network confirms it; one that fails later
+  // arrives as a processor event.
+  const accepted = refund.status === 'succeeded' || refund.status === 'pending';
+  return { processorRefundId: refund.id, status: accepted ? 'successful' : 'failed' };
+}
+
+function chargeRecordOf(intent: StripePaymentIntent, charge: StripeCharge | null): ProcessorRecord {
+  return {
+    kind: 'charge',
+    processorId: intent.id,
+    reference: referenceOf(intent),
+    chargeProcessorId: null,
+    amount: intent.amount,
+    currency: intent.currency.toUpperCase(),
+    status: chargeRecordStatus(intent),
+    amountRefunded: charge?.amount_refunded ?? 0,
+    created: new Date(intent.created * 1000),
+  };
+}
+
+function chargeRecordStatus(intent: StripePaymentIntent): ProcessorRecord['status'] {
+  if (intent.status === 'succeeded' || intent.status === 'requires_capture') return 'successful';
+  if (intent.status === 'processing') return 'pending';
+  return 'failed';
+}
+
+function refundRecordStatus(refund: StripeRefund): ProcessorRecord['status'] {
+  if (refund.status === 'succeeded') return 'successful';
+  if (refund.status === 'pending' || refund.status === 'requires_action') return 'pending';
+  return 'failed';
+}
+
+function newest(intents: StripePaymentIntent[]): StripePaymentIntent {
+  return intents.reduce((latest, intent) => (intent.created > latest.created ? intent : latest));
+}
+
+/** Stripe keeps creation times in whole seconds: the window widens to the seconds it touches. */
+function windowInSeconds(window: { from: Date; to: Date }): (created: number) => boolean {
+  const from = Math.floor(window.from.getTime() / 1000);
+  const to = Math.ceil(window.to.getTime() / 1000);
+  return (created) => created >= from && created < to;
+}
