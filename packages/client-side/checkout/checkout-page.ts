@@ -28,6 +28,12 @@ interface PayAnswer {
   session: string;
 }
 
+/** What the payer is told when 3-D Secure did not let the card pay. */
+const AUTHENTICATION_MESSAGES: Record<string, string> = {
+  authentication_required: 'Card authentication failed. Try again, or use another card.',
+  authentication_cancelled: 'Card authentication was cancelled. Try again, or use another card.',
+};
+
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
 
 /** Click handlers that call the service: their errors are handled inside them. */
@@ -186,6 +192,9 @@ function startCheckout(input: CheckoutPageInput): void {
       // The confirmed card can no longer pay (used, expired or deleted): back to the card fields.
       savedCard.forget();
       formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
+    } else if (error.type === 'card_error' && error.code !== undefined && error.code in AUTHENTICATION_MESSAGES) {
+      // Nothing was paid: the payer may answer a new challenge, or change the card.
+      formError.textContent = AUTHENTICATION_MESSAGES[error.code]!;
     } else if (
       error.type === 'card_error' &&
       ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')
