@@ -46,7 +46,7 @@ function toPage(message: CheckoutToPage, origin: string | null): void {
 }
 
 /** Height the issuer's challenge page needs (it opens over this page, inside this frame). */
-const CHALLENGE_HEIGHT = 600;
+const CHALLENGE_HEIGHT = 640;
 
 /** The frame fits its content: the merchant's page sizes the dialog from it. */
 function reportHeight(origin: string | null): void {
@@ -66,6 +66,20 @@ function reportHeight(origin: string | null): void {
   // The challenge dialog is fixed over the page and does not change its height: it is watched apart.
   new MutationObserver(send).observe(document.body, { childList: true });
   send();
+}
+
+/**
+ * The merchant's page hides its close button while a 3-D Secure challenge is open here: the
+ * challenge has its own (above the issuer's page), and Escape leaves the challenge, not checkout.
+ */
+function reportChallenge(origin: string | null): void {
+  let open = false;
+  new MutationObserver(() => {
+    const now = document.querySelector('[data-shift4-overlay]') !== null;
+    if (now === open) return;
+    open = now;
+    toPage({ source: 'shift4-checkout', type: 'challenge', open }, origin);
+  }).observe(document.body, { childList: true });
 }
 
 /** Escape and the Done/Close button close checkout, wherever the focus is in this page. */
@@ -119,6 +133,7 @@ function startCheckout(input: CheckoutPageInput): void {
 
   closeOnRequest(origin);
   reportHeight(origin);
+  reportChallenge(origin);
 
   // When the dialog gives this frame the focus, the payer starts at the first thing to fill in.
   window.addEventListener(
