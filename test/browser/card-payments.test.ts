@@ -91,6 +91,12 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     expect(await field(page, 'number').getAttribute('aria-invalid')).to.equal('true');
     expect(await field(page, 'number').getAttribute('aria-describedby')).to.equal('message');
     expect(await frame(page, 'number').locator('#brand').textContent()).to.equal('VISA');
+    // The frame grows for the message, and shrinks back once it is gone.
+    const frameHeight = (name: string) =>
+      page.locator(`[data-shift4="${name}"] iframe`).evaluate((element) => element.getBoundingClientRect().height);
+    const heightWithoutMessage = await frameHeight('cardholderName');
+    expect(heightWithoutMessage).to.equal(40);
+    expect(await frameHeight('number')).to.be.greaterThan(heightWithoutMessage);
 
     await field(page, 'expiry').pressSequentially('0120');
     expect(await field(page, 'expiry').inputValue()).to.equal('01 / 20');
@@ -108,10 +114,19 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     numbersTyped.add('378282246310005');
     expect(await field(page, 'number').inputValue()).to.equal('3782 822463 10005');
     expect(await message(page, 'number').textContent()).to.equal('');
+    await page.waitForFunction(
+      ([height]) => document.querySelector('[data-shift4="number"] iframe')!.getBoundingClientRect().height === height,
+      [heightWithoutMessage],
+    );
     expect(await frame(page, 'number').locator('#brand').textContent()).to.equal('AMEX');
     expect(await field(page, 'cvc').getAttribute('maxlength')).to.equal('4');
     await field(page, 'cvc').pressSequentially('34');
     expect(await message(page, 'cvc').textContent()).to.equal('');
+    await page.waitForFunction(
+      ([height]) => document.querySelector('[data-shift4="cvc"] iframe')!.getBoundingClientRect().height === height,
+      [heightWithoutMessage],
+    );
+    await page.screenshot({ path: join(shots, 'card-fields-errors-corrected.png') });
 
     // Submitting with errors creates no token: the shop hears the first error.
     const { status, text } = await pay(page);
