@@ -43,6 +43,7 @@ export type FieldToPage =
   | { source: 'shift4-field'; type: 'change'; state: FieldState }
   | { source: 'shift4-field'; type: 'resize'; field: FieldName; height: number }
   | { source: 'shift4-field'; type: 'escape'; field: FieldName }
+  | { source: 'shift4-field'; type: 'enter'; field: FieldName }
   | { source: 'shift4-field'; type: 'token'; requestId: string; token: unknown }
   | { source: 'shift4-field'; type: 'token-error'; requestId: string; error: ApiErrorBody };
 

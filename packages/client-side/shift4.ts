@@ -82,6 +82,9 @@ export class Component {
     } else if (message.type === 'escape') {
       // Escape typed in the field reaches the page as if the frame were one of its elements.
       this.frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    } else if (message.type === 'enter') {
+      // Enter submits the form the field is in (its submit handlers and checks run), as in a page's input.
+      this.frame.closest('form')?.requestSubmit();
     }
   }
 }

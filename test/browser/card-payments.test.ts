@@ -249,6 +249,18 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await page.close();
   });
 
+  it('Enter in a card field submits the form: the payment is made as with the Pay button', async () => {
+    const page = await openShop();
+    await typeCard(page, '4242424242424242');
+    await field(page, 'cvc').click();
+    await page.keyboard.press('Enter');
+    const result = page.locator('#result[data-status=successful]');
+    await result.waitFor();
+    const chargeId = (await result.getAttribute('data-charge-id')) ?? '';
+    expect((await chargeOf(chargeId)).status).to.equal('successful');
+    await page.close();
+  });
+
   it('card not enrolled in 3-D Secure: not_possible, the charge succeeds', async () => {
     const page = await openShop();
     await typeCard(page, '4000000000003089');

@@ -342,6 +342,20 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('Enter in a card field pays, as in any input of the form', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1777, currency: 'EUR' } },
+      { email: 'ada@example.com' },
+    );
+    await checkout.getByRole('button', { name: 'Pay 17.77 EUR' }).waitFor();
+    await typeCard(page, checkout, '4242424242424242');
+    await page.keyboard.press('Enter');
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(result.charge).to.include({ amount: 1777, status: 'successful' });
+    await page.close();
+  });
+
   it('a declined card shows the decline above the button; the payer pays again with another card', async () => {
     const { page, checkout } = await openCheckout(
       { charge: { amount: 1000, currency: 'EUR' } },

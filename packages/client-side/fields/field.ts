@@ -139,6 +139,11 @@ input.addEventListener('input', () => {
 input.addEventListener('keydown', (event) => {
   // Escape means the same as outside the frame (a dialog around the fields closes).
   if (event.key === 'Escape') toPage({ source: 'shift4-field', type: 'escape', field });
+  // Enter submits the page's form, as it would from an input of the page itself.
+  if (event.key === 'Enter' && !event.isComposing) {
+    event.preventDefault();
+    toPage({ source: 'shift4-field', type: 'enter', field });
+  }
 });
 input.addEventListener('blur', () => {
   touched = true;
