@@ -9,8 +9,9 @@ import { unmetRequirement } from '../../../packages/network/three-d-secure.ts';
 /**
  * 3-D Secure in checkout. The request's flags get the API's defaults (an enrolled card must shift
  * liability unless the request says `requireSuccessfulLiabilityShiftForEnrolledCard: false`), so a
- * failed authentication is refused as `shift4.verifyThreeDSecure` and `POST /charges` refuse it.
- * A remembered card was verified when it first paid; 3-D Secure applies to cards typed now.
+ * failed authentication is refused as `POST /charges` refuses it. A remembered card is not
+ * verified again (it paid before, under the rules of that checkout); 3-D Secure applies to cards
+ * typed now.
  */
 export function checkoutThreeDSecure(request: CheckoutRequest, card: string): ThreeDSecureRequirements | null {
   return request.threeDSecure?.enable && card.startsWith('tok_')
@@ -19,10 +20,10 @@ export function checkoutThreeDSecure(request: CheckoutRequest, card: string): Th
 }
 
 /**
- * A subscription is paid later, from the customer's saved card: the token's verification for the
- * plan's amount is checked before anything is made, as a charge would check it. A token not
- * verified for that amount meets no requirement; an unknown token is left to the commands
- * that use it to refuse.
+ * A subscription charges the customer's saved card, which does not carry the token's verification:
+ * the token's result for the plan's amount is checked before anything is made (customer, card,
+ * subscription, first charge), as a charge would check it. A token not verified for that amount
+ * meets no requirement; an unknown token is left to the commands that use it to refuse.
  */
 export async function requireAuthenticatedForSubscription(
   tokens: TokenCommands,
