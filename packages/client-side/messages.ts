@@ -43,6 +43,7 @@ export type FieldToPage =
   | { source: 'shift4-field'; type: 'change'; state: FieldState }
   | { source: 'shift4-field'; type: 'resize'; field: FieldName; height: number }
   | { source: 'shift4-field'; type: 'escape'; field: FieldName }
+  | { source: 'shift4-field'; type: 'enter'; field: FieldName }
   | { source: 'shift4-field'; type: 'token'; requestId: string; token: unknown }
   | { source: 'shift4-field'; type: 'token-error'; requestId: string; error: ApiErrorBody };
 
@@ -58,7 +59,9 @@ export type FieldToField =
   | { type: 'value'; requestId: string; field: FieldName; value: string; error: string | null }
   | { type: 'clear' };
 
-export type ChallengeToPage = { source: 'shift4-challenge'; type: 'result'; token: unknown };
+/** The cardholder's answer (the updated token), or Escape typed in the challenge: leave it. */
+export type ChallengeToPage =
+  { source: 'shift4-challenge'; type: 'result'; token: unknown } | { source: 'shift4-challenge'; type: 'escape' };
 
 export const fieldChannelName = (group: string): string => `shift4-fields-${group}`;
 
@@ -74,4 +77,6 @@ export type CheckoutToPage =
   | { source: 'shift4-checkout'; type: 'resize'; height: number }
   | { source: 'shift4-checkout'; type: 'success'; result: CheckoutResult }
   | { source: 'shift4-checkout'; type: 'error'; error: ApiErrorBody }
-  | { source: 'shift4-checkout'; type: 'close' };
+  | { source: 'shift4-checkout'; type: 'close' }
+  /** A 3-D Secure challenge opened or closed inside checkout: it has its own close button meanwhile. */
+  | { source: 'shift4-checkout'; type: 'challenge'; open: boolean };

@@ -69,11 +69,13 @@ export async function callApi<T>(publicKey: string, method: 'GET' | 'POST', path
 export interface OverlayOptions {
   /**
    * When given, the payer may leave: a close button and Escape call it (the caller then closes the
-   * overlay). Without it (the 3-D Secure challenge, which must be answered) neither is offered.
+   * overlay). Without it neither is offered.
    */
   onDismiss?: () => void;
   /** Label of the close button (its accessible name). */
   closeLabel?: string;
+  /** The close button above the frame's corner rather than on it (for pages with content there). */
+  closeAbove?: boolean;
   /** Starting height of the frame, in CSS pixels; `resize()` changes it. */
   height?: number;
 }
@@ -82,7 +84,40 @@ export interface Overlay {
   frame: HTMLIFrameElement;
   /** Fits the frame to its content's height, within the window. */
   resize(height: number): void;
+  /**
+   * Hides the close button and ignores Escape while false: a dialog of the framed page (the 3-D
+   * Secure challenge inside checkout) has its own way out meanwhile.
+   */
+  setDismissible(dismissible: boolean): void;
   close(): void;
+}
+
+/**
+ * The element the payer last focused on this page. A button that disables itself while it works
+ * (a pay button) loses the focus before a dialog opens; the dialog gives the focus back near it.
+ */
+let lastFocused: HTMLElement | null = null;
+document.addEventListener(
+  'focusin',
+  (event) => {
+    if (event.target instanceof HTMLElement) lastFocused = event.target;
+  },
+  true,
+);
+
+const FOCUSABLE = 'a[href], button, input, select, textarea, iframe, [tabindex]:not([tabindex="-1"])';
+const canFocus = (element: HTMLElement): boolean =>
+  !(element as HTMLButtonElement).disabled &&
+  element.getClientRects().length > 0 &&
+  element.closest('[hidden], [inert]') === null;
+
+/** Focus back to `element`, or, when it was disabled or hidden meanwhile, to the first field of its form. */
+function focusBack(element: HTMLElement | null): void {
+  if (!element?.isConnected || element === document.body) return;
+  if (canFocus(element)) return element.focus();
+  const form = element.closest('form');
+  const first = form ? [...form.querySelectorAll<HTMLElement>(FOCUSABLE)].find(canFocus) : undefined;
+  first?.focus();
 }
 
 const OVERLAY_STYLE =
@@ -90,16 +125,21 @@ const OVERLAY_STYLE =
 const PANEL_STYLE = 'position:relative;width:420px;max-width:100%';
 const FRAME_STYLE =
   'border:0;border-radius:10px;background:#fff;width:100%;max-height:calc(100vh - 24px);box-shadow:0 12px 40px rgba(0,0,0,.35);display:block';
+// Complete, so that the merchant's own button styles (margins, padding) do not move it.
 const CLOSE_STYLE =
-  'position:absolute;top:8px;right:8px;width:36px;height:36px;border:0;border-radius:50%;background:#f1f5f9;color:#0f172a;font:600 22px/36px system-ui,sans-serif;cursor:pointer;z-index:1';
+  'position:absolute;top:8px;right:8px;box-sizing:border-box;margin:0;padding:0;min-width:0;width:36px;height:36px;border:0;border-radius:50%;background:#f1f5f9;color:#0f172a;font:600 22px/36px system-ui,sans-serif;text-align:center;box-shadow:none;cursor:pointer;z-index:1';
+/** Room above the frame for a close button there. */
+const CLOSE_ABOVE_ROOM = 44;
 
 /**
  * A dialog over the page holding a frame of the service: `role="dialog"`, focus moved into the
- * frame and given back to where it was on close, Tab kept inside the dialog, and (with
- * `onDismiss`) a close button and Escape. Closed by the caller.
+ * frame and given back to where it was on close (or to the first field of that element's form
+ * when it was disabled meanwhile), Tab kept inside the dialog, and (with `onDismiss`) a close
+ * button and Escape. Closed by the caller.
  */
 export function openOverlay(url: URL, label: string, options: OverlayOptions = {}): Overlay {
-  const previouslyFocused = document.activeElement as HTMLElement | null;
+  const active = document.activeElement as HTMLElement | null;
+  const previouslyFocused = active && active !== document.body ? active : lastFocused;
   const overlay = document.createElement('div');
   overlay.setAttribute('role', 'dialog');
   overlay.setAttribute('aria-modal', 'true');
@@ -123,7 +163,7 @@ export function openOverlay(url: URL, label: string, options: OverlayOptions = {
   };
   const before = sentinel();
   const after = sentinel();
-  const first = (): HTMLElement => closeButton ?? frame;
+  const first = (): HTMLElement => (closeButton && !closeButton.hidden ? closeButton : frame);
   let closeButton: HTMLButtonElement | null = null;
   before.addEventListener('focus', () => frame.focus());
   after.addEventListener('focus', () => first().focus());
@@ -135,15 +175,24 @@ export function openOverlay(url: URL, label: string, options: OverlayOptions = {
     closeButton.textContent = '×';
     closeButton.setAttribute('aria-label', options.closeLabel ?? 'Close');
     closeButton.style.cssText = CLOSE_STYLE;
+    if (options.closeAbove) {
+      closeButton.style.top = '0';
+      closeButton.style.right = '0';
+      panel.style.paddingTop = `${CLOSE_ABOVE_ROOM}px`;
+      frame.style.maxHeight = `calc(100vh - ${24 + CLOSE_ABOVE_ROOM}px)`;
+    }
     closeButton.addEventListener('click', () => onDismiss());
   }
+  let dismissible = true;
+  // Captured before the page's own Escape handlers: Escape closes this dialog, not what is behind it.
   const onKeydown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && onDismiss) {
+    if (event.key === 'Escape' && onDismiss && dismissible) {
       event.preventDefault();
+      event.stopPropagation();
       onDismiss();
     }
   };
-  document.addEventListener('keydown', onKeydown);
+  window.addEventListener('keydown', onKeydown, true);
 
   panel.append(...(closeButton ? [closeButton] : []), frame);
   overlay.append(before, panel, after);
@@ -157,11 +206,15 @@ export function openOverlay(url: URL, label: string, options: OverlayOptions = {
     resize(height) {
       frame.style.height = `${Math.max(120, Math.ceil(height))}px`;
     },
+    setDismissible(value) {
+      dismissible = value;
+      if (closeButton) closeButton.hidden = !value;
+    },
     close() {
-      document.removeEventListener('keydown', onKeydown);
+      window.removeEventListener('keydown', onKeydown, true);
       overlay.remove();
       document.documentElement.style.overflow = overflow;
-      previouslyFocused?.focus?.();
+      focusBack(previouslyFocused);
     },
   };
 }

@@ -82,6 +82,9 @@ export class Component {
     } else if (message.type === 'escape') {
       // Escape typed in the field reaches the page as if the frame were one of its elements.
       this.frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    } else if (message.type === 'enter') {
+      // Enter submits the form the field is in (its submit handlers and checks run), as in a page's input.
+      this.frame.closest('form')?.requestSubmit();
     }
   }
 }
@@ -178,6 +181,13 @@ export class ComponentGroup {
   }
 }
 
+/** How `verifyThreeDSecure` rejects when the cardholder leaves the challenge. */
+const CHALLENGE_CANCELLED = {
+  type: 'card_error',
+  code: 'authentication_cancelled',
+  message: '3-D Secure authentication was cancelled.',
+};
+
 interface Token {
   id: string;
   threeDSecureInfo?: { liabilityShift: string; authenticationFlow: string | null };
@@ -216,7 +226,8 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
 
     /**
      * 3-D Secure for the token and amount; resolves with the token carrying `threeDSecureInfo`.
-     * A challenge opens the issuer's page over the merchant's page until the cardholder answers.
+     * A challenge opens the issuer's page over the merchant's page until the cardholder answers,
+     * or leaves it (close button, Escape): then it rejects with `authentication_cancelled`.
      */
     async verifyThreeDSecure({ amount, currency, card }) {
       const token = await callApi<Token>(publicKey, 'POST', `/tokens/${encodeURIComponent(card)}/three-d-secure`, {
@@ -232,15 +243,25 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
         origin: location.origin,
         ...(ancestorOrigin ? { ancestor: ancestorOrigin } : {}),
       }).toString();
-      const dialog = openOverlay(url, '3-D Secure authentication');
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
+        const settle = (outcome: () => void) => {
+          stop();
+          dialog.close();
+          outcome();
+        };
+        // The token keeps its open challenge: a charge with it fails authentication_required.
+        const cancel = () => settle(() => reject(new Shift4Error(CHALLENGE_CANCELLED)));
+        const dialog = openOverlay(url, '3-D Secure authentication', {
+          onDismiss: cancel,
+          closeLabel: 'Cancel authentication',
+          closeAbove: true,
+        });
         const stop = onServiceMessage<ChallengeToPage>(
           'shift4-challenge',
           () => dialog.frame.contentWindow,
           (message) => {
-            stop();
-            dialog.close();
-            resolve(message.token);
+            if (message.type === 'escape') cancel();
+            else settle(() => resolve(message.token));
           },
         );
       });

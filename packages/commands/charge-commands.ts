@@ -20,7 +20,12 @@ import { cardResource, customerStream } from '../domain/customer/customer-events
 import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import type { AuthorizationOutcome, CardNetwork, ThreeDSecureRequest } from '../network/card-network.ts';
+import type {
+  AuthorizationOutcome,
+  CardNetwork,
+  ThreeDSecureRequest,
+  ThreeDSecureRequirements,
+} from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
 import type { ChargeState } from '../domain/charge/charge-state.ts';
@@ -495,6 +500,20 @@ export function verifiedFor(
 }
 
 /**
+ * The merchant's 3-D Secure requirements with the spec's defaults: an enrolled card must shift
+ * liability unless the merchant says otherwise. Every charge, the checkout's included, gets them here.
+ */
+export function threeDSecureRequirements(
+  options: Partial<ThreeDSecureRequirements> | undefined,
+): ThreeDSecureRequirements {
+  return {
+    requireAttempt: options?.requireAttempt ?? false,
+    requireEnrolledCard: options?.requireEnrolledCard ?? false,
+    requireSuccessfulLiabilityShiftForEnrolledCard: options?.requireSuccessfulLiabilityShiftForEnrolledCard ?? true,
+  };
+}
+
+/**
  * The 3-D Secure options of a charge: the request's flags with the spec's defaults, applied to the
  * token's verification when there is one (also without `threeDSecure` in the request); none when
  * the request asks for nothing and the token was not verified.
@@ -505,9 +524,7 @@ function threeDSecureRequest(
 ): ThreeDSecureRequest | null {
   if (!options && !verified) return null;
   return {
-    requireAttempt: options?.requireAttempt ?? false,
-    requireEnrolledCard: options?.requireEnrolledCard ?? false,
-    requireSuccessfulLiabilityShiftForEnrolledCard: options?.requireSuccessfulLiabilityShiftForEnrolledCard ?? true,
+    ...threeDSecureRequirements(options),
     ...(verified ? { verified } : {}),
     ...(options?.external ? { external: options.external } : {}),
   };

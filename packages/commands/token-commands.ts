@@ -101,6 +101,15 @@ export class TokenCommands {
     return { id: tokenId, position: result.position };
   }
 
+  /** The token's 3-D Secure result as recorded now (null: never verified); null for no such token. */
+  async verification(
+    tokenId: string,
+    context: CommandContext,
+  ): Promise<{ threeDSecureInfo: ThreeDSecureResult | null } | null> {
+    const { state } = await this.aggregates.load(tokenDecider, tokenStream(tokenId), context);
+    return state.status === 'none' ? null : { threeDSecureInfo: state.threeDSecureInfo };
+  }
+
   /**
    * Consumes the token for one use and hands over its card, with its 3-D Secure result when it was
    * verified; fails if used, expired or unknown.

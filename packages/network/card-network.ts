@@ -58,6 +58,12 @@ export interface ThreeDSecureRequest {
   };
 }
 
+/** What the merchant demands of a card's 3-D Secure result (each flag explained in `three-d-secure.ts`). */
+export type ThreeDSecureRequirements = Pick<
+  ThreeDSecureRequest,
+  'requireAttempt' | 'requireEnrolledCard' | 'requireSuccessfulLiabilityShiftForEnrolledCard'
+>;
+
 /** The 3-D Secure result as the charge records it. */
 export type ThreeDSecureInfo = ThreeDSecureResult;
 

@@ -1,4 +1,9 @@
-import type { ThreeDSecureInfo, ThreeDSecureLookup, ThreeDSecureRequest } from './card-network.ts';
+import type {
+  ThreeDSecureInfo,
+  ThreeDSecureLookup,
+  ThreeDSecureRequest,
+  ThreeDSecureRequirements,
+} from './card-network.ts';
 import { ISSUER_AUTHENTICATION_REQUIRED, networkFailure } from './network-failures.ts';
 import type { NetworkFailure } from './network-failures.ts';
 import type { TestCardBehaviour } from './test-cards.ts';
@@ -101,12 +106,24 @@ export function evaluateThreeDSecure(
     version,
   };
 
+  return { info, failure: unmetRequirement(options, info, Boolean(external)) };
+}
+
+/**
+ * The merchant's requirements (1–3 above) against a 3-D Secure result, first failure wins; null
+ * when all are met. `external`: the result came from the merchant's own 3-D Secure service.
+ */
+export function unmetRequirement(
+  requirements: ThreeDSecureRequirements,
+  { enrolled, liabilityShift }: Pick<ThreeDSecureInfo, 'enrolled' | 'liabilityShift'>,
+  external = false,
+): NetworkFailure | null {
   let failure: NetworkFailure | null = null;
-  if (options.requireAttempt && !enrolled && !external) failure = NO_ATTEMPT_POSSIBLE;
-  else if (options.requireEnrolledCard && !enrolled) failure = NOT_ENROLLED;
-  else if (options.requireSuccessfulLiabilityShiftForEnrolledCard && enrolled && liabilityShift !== 'successful')
+  if (requirements.requireAttempt && !enrolled && !external) failure = NO_ATTEMPT_POSSIBLE;
+  else if (requirements.requireEnrolledCard && !enrolled) failure = NOT_ENROLLED;
+  else if (requirements.requireSuccessfulLiabilityShiftForEnrolledCard && enrolled && liabilityShift !== 'successful')
     failure = NOT_AUTHENTICATED;
-  return { info, failure: failure && { ...failure } };
+  return failure && { ...failure };
 }
 
 /** The protocol version the simulated issuers speak. */

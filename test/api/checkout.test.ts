@@ -12,6 +12,7 @@ import {
   type Charge,
   type Customer,
   type Page,
+  type Token,
 } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
@@ -227,6 +228,174 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       const noEmail = await call<ApiError>('pay', { checkoutRequest: request, token: await tokenOf() });
       expect(noEmail.status).to.equal(400);
       expect(noEmail.body.error).to.deep.equal({ type: 'invalid_request', message: 'email: Must not be empty.' });
+    });
+  });
+
+  describe('3-D Secure: a failed authentication is never charged', () => {
+    const CHALLENGE = '4000000000003220';
+
+    /** A token whose challenge for the amount the cardholder completed or failed, as the page does it. */
+    async function authenticatedToken(
+      outcome: 'complete' | 'fail',
+      amount: number,
+      currency = 'EUR',
+      number = CHALLENGE,
+    ): Promise<string> {
+      const token = await tokenOf(number);
+      const verified = await api.post<Token>(`/tokens/${token}/three-d-secure`, {
+        json: { amount, currency },
+        key: keys.testPublicKey,
+      });
+      expect(verified.body.threeDSecureInfo?.liabilityShift).to.equal('pending');
+      const answered = await api.post<Token>('/three-d-secure/challenge', {
+        key: null,
+        json: { token, key: keys.testPublicKey, outcome, ...(outcome === 'complete' ? { code: '123456' } : {}) },
+      });
+      expect(answered.status, JSON.stringify(answered.body)).to.equal(200);
+      return token;
+    }
+
+    const customerCount = async () =>
+      (await api.get<Page<Customer>>('/customers', { query: { limit: '100' } })).body.list.length;
+    const successfulCharges = async () =>
+      (await api.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list.filter(
+        (charge) => charge.status === 'successful',
+      ).length;
+
+    /** Refused with 402 authentication_required; the failed charge, when one was tried, records why. */
+    async function expectRefused(paid: { status: number; body: unknown }): Promise<void> {
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(402);
+      const { error } = paid.body as ApiError;
+      expect(error).to.include({ type: 'card_error', code: 'authentication_required' });
+      expect(paid.body).not.to.have.property('session');
+      const chargeId = (error as { chargeId?: string }).chargeId;
+      if (chargeId) {
+        const failed = (await api.get<Charge>(`/charges/${chargeId}`)).body;
+        expect(failed.status).to.equal('failed');
+        expect(failed.threeDSecureInfo).to.include({ liabilityShift: 'failed' });
+      }
+    }
+
+    it('fixed charge: refused after a failed challenge, nothing made; paid after a completed one', async () => {
+      const request = { charge: { amount: 1999, currency: 'EUR' }, threeDSecure: { enable: true } };
+      const [customers, charged] = [await customerCount(), await successfulCharges()];
+      await expectRefused(
+        await pay(request, { email: 'failed.3ds@example.com', token: await authenticatedToken('fail', 1999) }),
+      );
+      expect(await customerCount()).to.equal(customers);
+      expect(await successfulCharges()).to.equal(charged);
+
+      const retried = await pay(request, {
+        email: 'failed.3ds@example.com',
+        token: await authenticatedToken('complete', 1999),
+      });
+      expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
+      expect(retried.body.charge).to.include({ status: 'successful' });
+      expect(retried.body.charge!.threeDSecureInfo).to.include({ liabilityShift: 'successful' });
+    });
+
+    it('charges a failed authentication only when the request says so (requireSuccessfulLiabilityShiftForEnrolledCard: false)', async () => {
+      const paid = await pay(
+        {
+          charge: { amount: 1999, currency: 'EUR' },
+          threeDSecure: { enable: true, requireSuccessfulLiabilityShiftForEnrolledCard: false },
+        },
+        { email: 'lenient@example.com', token: await authenticatedToken('fail', 1999) },
+      );
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge).to.include({ status: 'successful' });
+      expect(paid.body.charge!.threeDSecureInfo).to.include({ liabilityShift: 'failed' });
+    });
+
+    it('custom amount: refused after a failed challenge for the chosen amount', async () => {
+      const request = {
+        customCharge: { currency: 'EUR', customAmount: { min: 100, max: 10000 } },
+        threeDSecure: { enable: true },
+      };
+      const charged = await successfulCharges();
+      await expectRefused(
+        await pay(request, {
+          email: 'custom.3ds@example.com',
+          amount: 4250,
+          token: await authenticatedToken('fail', 4250),
+        }),
+      );
+      expect(await successfulCharges()).to.equal(charged);
+    });
+
+    it("subscription: refused after a failed challenge for the plan's amount, with or without a trial; no customer, no subscription", async () => {
+      for (const trialPeriodDays of [undefined, 14]) {
+        const plan = await api.post<{ id: string }>('/plans', {
+          json: {
+            amount: 1500,
+            currency: 'EUR',
+            interval: 'month',
+            name: 'Box',
+            ...(trialPeriodDays ? { trialPeriodDays } : {}),
+          },
+        });
+        const request = { subscription: { planId: plan.body.id }, threeDSecure: { enable: true } };
+        const [customers, charged] = [await customerCount(), await successfulCharges()];
+        await expectRefused(
+          await pay(request, { email: 'sub.3ds@example.com', token: await authenticatedToken('fail', 1500) }),
+        );
+        expect(await customerCount()).to.equal(customers);
+        expect(await successfulCharges()).to.equal(charged);
+        const subscriptions = await api.get<Page<{ planId: string }>>('/subscriptions', { query: { limit: '100' } });
+        expect(subscriptions.body.list.filter((each) => each.planId === plan.body.id)).to.deep.equal([]);
+      }
+    });
+
+    it('remembered card: a card whose authentication failed is not remembered', async () => {
+      const request = { charge: { amount: 900, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } };
+      const email = 'remember.failed@example.com';
+      await expectRefused(
+        await pay(request, { email, rememberMe: true, token: await authenticatedToken('fail', 900) }),
+      );
+      const code = await call<{ sent: boolean; testCode?: string }>('remembered-cards/code', {
+        checkoutRequest: sign(request),
+        email,
+      });
+      expect(code.body).to.deep.equal({ sent: true });
+    });
+
+    it('offers and payment methods: offers follow only an authenticated payment; a payment method still pays', async () => {
+      const offer = await api.post<{ id: string }>('/cross-sale-offers', {
+        json: { charge: { amount: 300, currency: 'EUR' }, template: 'text_only', title: 'Gift wrap' },
+      });
+      const request = {
+        charge: { amount: 1999, currency: 'EUR' },
+        threeDSecure: { enable: true },
+        crossSaleOfferIds: [offer.body.id],
+        paymentMethodTypes: ['ideal'],
+      };
+      const email = 'offers.3ds@example.com';
+      const charged = await successfulCharges();
+      // Refused: no session, so nothing to buy offers with.
+      await expectRefused(await pay(request, { email, token: await authenticatedToken('fail', 1999) }));
+      expect(await successfulCharges()).to.equal(charged);
+
+      // Another card, authenticated without a challenge (the issuer then does not demand it for the offer).
+      const frictionless = await tokenOf('4000000000003063');
+      await api.post(`/tokens/${frictionless}/three-d-secure`, {
+        json: { amount: 1999, currency: 'EUR' },
+        key: keys.testPublicKey,
+      });
+      const paid = await pay(request, { email, token: frictionless });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge!.threeDSecureInfo).to.include({ liabilityShift: 'successful' });
+      const bought = await call<{ charge: Charge }>('cross-sale-purchases', {
+        checkoutRequest: sign(request),
+        session: paid.body.session,
+        offerId: offer.body.id,
+      });
+      expect(bought.status, JSON.stringify(bought.body)).to.equal(200);
+      expect(bought.body.charge).to.include({ status: 'successful', amount: 300 });
+      expect(bought.body.charge.card!.last4).to.equal('3063');
+
+      const byMethod = await pay(request, { email, paymentMethod: 'ideal' });
+      expect(byMethod.status, JSON.stringify(byMethod.body)).to.equal(200);
+      expect(byMethod.body.charge).to.include({ status: 'pending' });
     });
   });
 

@@ -91,6 +91,12 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     expect(await field(page, 'number').getAttribute('aria-invalid')).to.equal('true');
     expect(await field(page, 'number').getAttribute('aria-describedby')).to.equal('message');
     expect(await frame(page, 'number').locator('#brand').textContent()).to.equal('VISA');
+    // The frame grows for the message, and shrinks back once it is gone.
+    const frameHeight = (name: string) =>
+      page.locator(`[data-shift4="${name}"] iframe`).evaluate((element) => element.getBoundingClientRect().height);
+    const heightWithoutMessage = await frameHeight('cardholderName');
+    expect(heightWithoutMessage).to.equal(40);
+    expect(await frameHeight('number')).to.be.greaterThan(heightWithoutMessage);
 
     await field(page, 'expiry').pressSequentially('0120');
     expect(await field(page, 'expiry').inputValue()).to.equal('01 / 20');
@@ -108,10 +114,19 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     numbersTyped.add('378282246310005');
     expect(await field(page, 'number').inputValue()).to.equal('3782 822463 10005');
     expect(await message(page, 'number').textContent()).to.equal('');
+    await page.waitForFunction(
+      ([height]) => document.querySelector('[data-shift4="number"] iframe')!.getBoundingClientRect().height === height,
+      [heightWithoutMessage],
+    );
     expect(await frame(page, 'number').locator('#brand').textContent()).to.equal('AMEX');
     expect(await field(page, 'cvc').getAttribute('maxlength')).to.equal('4');
     await field(page, 'cvc').pressSequentially('34');
     expect(await message(page, 'cvc').textContent()).to.equal('');
+    await page.waitForFunction(
+      ([height]) => document.querySelector('[data-shift4="cvc"] iframe')!.getBoundingClientRect().height === height,
+      [heightWithoutMessage],
+    );
+    await page.screenshot({ path: join(shots, 'card-fields-errors-corrected.png') });
 
     // Submitting with errors creates no token: the shop hears the first error.
     const { status, text } = await pay(page);
@@ -164,7 +179,6 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     expect(await challenge.locator('#code-error').textContent()).to.equal('Enter the 6-digit code.');
     await challenge.getByLabel('One-time code').fill('123456');
-    await page.screenshot({ path: join(shots, 'three-d-secure-challenge.png') });
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     const { status, chargeId } = await pay2(page);
     expect(status).to.equal('successful');
@@ -189,6 +203,61 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     expect(status).to.equal('failed');
     expect(text).to.include('authentication_required');
     expect((await chargeOf(chargeId)).threeDSecureInfo).to.include({ liabilityShift: 'failed' });
+    await page.close();
+  });
+
+  it('challenge left with Escape or its close button: the promise rejects authentication_cancelled, nothing is charged, focus returns', async () => {
+    const page = await openShop();
+    const chargeCount = async () =>
+      (await api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } })).body.list.length;
+    const chargesBefore = await chargeCount();
+    const chargeCalls = () => sentToShop.filter((sent) => sent.includes('/api/card-charges')).length;
+    const callsBefore = chargeCalls();
+    await typeCard(page, '4000000000003220');
+    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    const numberFieldFocused = () =>
+      page.evaluate("document.activeElement?.closest('[data-shift4]')?.getAttribute('data-shift4') ?? null");
+
+    // Escape typed in the issuer's page: the shop's page hears the rejection and says it.
+    await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+    await challenge.getByLabel('One-time code').click();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    const result = page.locator('#result[data-status=error]');
+    await result.waitFor();
+    expect(await result.textContent()).to.equal('3-D Secure authentication was cancelled.');
+    // The Pay button was disabled while paying: the focus is on the form's first field.
+    expect(await numberFieldFocused()).to.equal('number');
+
+    // The close button above the issuer's page, as the shop's own code sees the rejection.
+    // Not awaited here: it settles once the payer leaves the challenge.
+    await page.evaluate(`void (window.outcome = shift4.createToken(components)
+      .then((token) => shift4.verifyThreeDSecure({ amount: 1000, currency: 'EUR', card: token.id }))
+      .then(() => 'resolved', (error) => ({ type: error.type, code: error.code, message: error.message })))`);
+    const close = page.getByRole('button', { name: 'Cancel authentication' });
+    await close.waitFor();
+    await page.screenshot({ path: join(shots, 'three-d-secure-challenge.png') });
+    await close.click();
+    expect(await page.evaluate('window.outcome')).to.deep.equal({
+      type: 'card_error',
+      code: 'authentication_cancelled',
+      message: '3-D Secure authentication was cancelled.',
+    });
+    expect(await page.locator('[data-shift4-overlay]').count()).to.equal(0);
+    expect(chargeCalls()).to.equal(callsBefore);
+    expect(await chargeCount()).to.equal(chargesBefore);
+    await page.close();
+  });
+
+  it('Enter in a card field submits the form: the payment is made as with the Pay button', async () => {
+    const page = await openShop();
+    await typeCard(page, '4242424242424242');
+    await field(page, 'cvc').click();
+    await page.keyboard.press('Enter');
+    const result = page.locator('#result[data-status=successful]');
+    await result.waitFor();
+    const chargeId = (await result.getAttribute('data-charge-id')) ?? '';
+    expect((await chargeOf(chargeId)).status).to.equal('successful');
     await page.close();
   });
 

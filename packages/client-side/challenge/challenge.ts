@@ -33,6 +33,19 @@ form.addEventListener('submit', (event) => {
   const outcome = submitter?.value === 'fail' ? 'fail' : 'complete';
   if (outcome === 'complete' && !/^\d{6}$/.test(code.value)) {
     showCodeError('Enter the 6-digit code.');
+    /** The page that opened the challenge: this frame's parent, or the window that opened it. */
+    function opener(): Window | null {
+      return window.parent !== window ? window.parent : (window.opener as Window | null);
+    }
+
+    // Escape leaves the challenge: the page that opened it closes it (keys typed here do not reach it).
+    document.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      const message: ChallengeToPage = { source: 'shift4-challenge', type: 'escape' };
+      opener()?.postMessage(message, pageOrigin);
+    });
+
     code.focus();
     return;
   }
@@ -53,12 +66,24 @@ async function answer(outcome: 'complete' | 'fail'): Promise<void> {
     if (!response.ok) throw new Error(body.error?.message ?? 'The answer was not accepted.');
     status.textContent = outcome === 'complete' ? 'Authentication complete.' : 'Authentication failed.';
     const message: ChallengeToPage = { source: 'shift4-challenge', type: 'result', token: body };
-    const opener = window.parent !== window ? window.parent : (window.opener as Window | null);
-    opener?.postMessage(message, pageOrigin);
+    opener()?.postMessage(message, pageOrigin);
   } catch (error) {
     status.textContent = error instanceof Error ? error.message : 'The answer was not accepted.';
     for (const button of buttons) button.disabled = false;
   }
 }
+
+/** The page that opened the challenge: this frame's parent, or the window that opened it. */
+function opener(): Window | null {
+  return window.parent !== window ? window.parent : (window.opener as Window | null);
+}
+
+// Escape leaves the challenge: the page that opened it closes it (keys typed here do not reach it).
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  event.preventDefault();
+  const message: ChallengeToPage = { source: 'shift4-challenge', type: 'escape' };
+  opener()?.postMessage(message, pageOrigin);
+});
 
 code.focus();

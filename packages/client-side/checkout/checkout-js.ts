@@ -106,6 +106,9 @@ function openCheckout(
         case 'close':
           closeCheckout();
           break;
+        case 'challenge':
+          overlay.setDismissible(!message.open);
+          break;
       }
     },
   );

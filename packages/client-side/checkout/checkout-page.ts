@@ -28,6 +28,12 @@ interface PayAnswer {
   session: string;
 }
 
+/** What the payer is told when 3-D Secure did not let the card pay. */
+const AUTHENTICATION_MESSAGES: Record<string, string> = {
+  authentication_required: 'Card authentication failed. Try again, or use another card.',
+  authentication_cancelled: 'Card authentication was cancelled. Try again, or use another card.',
+};
+
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
 
 /** Click handlers that call the service: their errors are handled inside them. */
@@ -40,7 +46,7 @@ function toPage(message: CheckoutToPage, origin: string | null): void {
 }
 
 /** Height the issuer's challenge page needs (it opens over this page, inside this frame). */
-const CHALLENGE_HEIGHT = 600;
+const CHALLENGE_HEIGHT = 640;
 
 /** The frame fits its content: the merchant's page sizes the dialog from it. */
 function reportHeight(origin: string | null): void {
@@ -60,6 +66,20 @@ function reportHeight(origin: string | null): void {
   // The challenge dialog is fixed over the page and does not change its height: it is watched apart.
   new MutationObserver(send).observe(document.body, { childList: true });
   send();
+}
+
+/**
+ * The merchant's page hides its close button while a 3-D Secure challenge is open here: the
+ * challenge has its own (above the issuer's page), and Escape leaves the challenge, not checkout.
+ */
+function reportChallenge(origin: string | null): void {
+  let open = false;
+  new MutationObserver(() => {
+    const now = document.querySelector('[data-shift4-overlay]') !== null;
+    if (now === open) return;
+    open = now;
+    toPage({ source: 'shift4-checkout', type: 'challenge', open }, origin);
+  }).observe(document.body, { childList: true });
 }
 
 /** Escape and the Done/Close button close checkout, wherever the focus is in this page. */
@@ -113,6 +133,7 @@ function startCheckout(input: CheckoutPageInput): void {
 
   closeOnRequest(origin);
   reportHeight(origin);
+  reportChallenge(origin);
 
   // When the dialog gives this frame the focus, the payer starts at the first thing to fill in.
   window.addEventListener(
@@ -186,6 +207,9 @@ function startCheckout(input: CheckoutPageInput): void {
       // The confirmed card can no longer pay (used, expired or deleted): back to the card fields.
       savedCard.forget();
       formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
+    } else if (error.type === 'card_error' && error.code !== undefined && error.code in AUTHENTICATION_MESSAGES) {
+      // Nothing was paid: the payer may answer a new challenge, or change the card.
+      formError.textContent = AUTHENTICATION_MESSAGES[error.code]!;
     } else if (
       error.type === 'card_error' &&
       ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')

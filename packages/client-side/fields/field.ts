@@ -108,8 +108,12 @@ function brandLabel(brand: CardBrand): string {
   return labels[brand.id] ?? brand.name.slice(0, 4).toUpperCase();
 }
 
+/**
+ * The content's own height: the document's scroll height is at least the frame's, so a frame that
+ * grew for a message would never shrink back once the message is gone.
+ */
 function reportHeight(): void {
-  toPage({ source: 'shift4-field', type: 'resize', field, height: document.documentElement.scrollHeight });
+  toPage({ source: 'shift4-field', type: 'resize', field, height: document.body.getBoundingClientRect().height });
 }
 
 function reformat(): void {
@@ -135,6 +139,11 @@ input.addEventListener('input', () => {
 input.addEventListener('keydown', (event) => {
   // Escape means the same as outside the frame (a dialog around the fields closes).
   if (event.key === 'Escape') toPage({ source: 'shift4-field', type: 'escape', field });
+  // Enter submits the page's form, as it would from an input of the page itself.
+  if (event.key === 'Enter' && !event.isComposing) {
+    event.preventDefault();
+    toPage({ source: 'shift4-field', type: 'enter', field });
+  }
 });
 input.addEventListener('blur', () => {
   touched = true;

@@ -19,6 +19,7 @@ import type { CheckoutSessions } from './checkout-sessions.ts';
 import { digestOf } from './checkout-sessions.ts';
 import type { VerifiedCheckout } from './checkout-verification.ts';
 import type { RememberedCard, RememberedPayers } from './remembered-payers.ts';
+import { checkoutThreeDSecure, requireAuthenticatedForSubscription } from './checkout-three-d-secure.ts';
 
 /** What the checkout page sends to pay (JSON). */
 export const checkoutPaymentBody = p.object({
@@ -90,6 +91,15 @@ export async function payCheckout(
   const card = remembered?.cardId ?? input.token!;
   const customerId = remembered?.customerId ?? request.customerId ?? null;
 
+  const threeDSecure = checkoutThreeDSecure(request, card);
+  if (request.subscription && threeDSecure)
+    await requireAuthenticatedForSubscription(
+      deps.commands.tokens,
+      threeDSecure,
+      card,
+      verified.view.subscription!,
+      context,
+    );
   const paid = request.subscription
     ? await subscribe(deps, request.subscription, customerId, card, email!, context)
     : await charge(deps, request, chargedAmount(request, input.amount), customerId, card, email!, context);
@@ -243,15 +253,7 @@ async function charge(
   context: CommandContext,
 ): Promise<Paid> {
   const terms = request.charge ?? request.customCharge!;
-  // A remembered card was verified when it was first used; 3-D Secure applies to cards typed now.
-  const threeDSecure =
-    request.threeDSecure?.enable && card.startsWith('tok_')
-      ? {
-          requireEnrolledCard: request.threeDSecure.requireEnrolledCard ?? false,
-          requireSuccessfulLiabilityShiftForEnrolledCard:
-            request.threeDSecure.requireSuccessfulLiabilityShiftForEnrolledCard ?? false,
-        }
-      : undefined;
+  const threeDSecure = checkoutThreeDSecure(request, card);
   const charged = await deps.reader.paymentAfter(
     () =>
       deps.commands.charges.create(

@@ -2,6 +2,7 @@ import type { CheckoutRequest } from '../../../packages/checkout/checkout-reques
 import { checkoutRequestSchema } from '../../../packages/checkout/checkout-request-schema.ts';
 import type { CheckoutOfferView, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { decodeSignedCheckoutRequest, signatureMatches } from '../../../packages/checkout/signed-checkout-request.ts';
+import { threeDSecureRequirements } from '../../../packages/commands/charge-commands.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { HttpError } from '../../../packages/http/errors.ts';
@@ -107,18 +108,21 @@ async function viewOf(
       : null,
     customer: request.customerId ? await customerOf(deps, auth, request.customerId) : null,
     rememberMe: request.rememberMe ?? false,
-    threeDSecure: {
-      enable: request.threeDSecure?.enable ?? false,
-      requireEnrolledCard: request.threeDSecure?.requireEnrolledCard ?? false,
-      requireSuccessfulLiabilityShiftForEnrolledCard:
-        request.threeDSecure?.requireSuccessfulLiabilityShiftForEnrolledCard ?? false,
-    },
+    threeDSecure: { enable: request.threeDSecure?.enable ?? false, ...threeDSecureView(request) },
     termsAndConditionsUrl: request.termsAndConditionsUrl ?? null,
     paymentMethodTypes: request.paymentMethodTypes ?? [],
     crossSaleOffers: request.crossSaleOfferIds?.length
       ? await deps.offersAvailableTo(auth.accountId, auth.mode, request.crossSaleOfferIds)
       : [],
   };
+}
+
+/** The requirements as every charge applies them (the API's defaults). */
+function threeDSecureView(request: CheckoutRequest) {
+  const { requireEnrolledCard, requireSuccessfulLiabilityShiftForEnrolledCard } = threeDSecureRequirements(
+    request.threeDSecure,
+  );
+  return { requireEnrolledCard, requireSuccessfulLiabilityShiftForEnrolledCard };
 }
 
 async function planOf(
