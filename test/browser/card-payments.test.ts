@@ -115,16 +115,14 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     expect(await field(page, 'number').inputValue()).to.equal('3782 822463 10005');
     expect(await message(page, 'number').textContent()).to.equal('');
     await page.waitForFunction(
-      ([height]) => document.querySelector('[data-shift4="number"] iframe')!.getBoundingClientRect().height === height,
-      [heightWithoutMessage],
+      `document.querySelector('[data-shift4="number"] iframe').getBoundingClientRect().height === ${heightWithoutMessage}`,
     );
     expect(await frame(page, 'number').locator('#brand').textContent()).to.equal('AMEX');
     expect(await field(page, 'cvc').getAttribute('maxlength')).to.equal('4');
     await field(page, 'cvc').pressSequentially('34');
     expect(await message(page, 'cvc').textContent()).to.equal('');
     await page.waitForFunction(
-      ([height]) => document.querySelector('[data-shift4="cvc"] iframe')!.getBoundingClientRect().height === height,
-      [heightWithoutMessage],
+      `document.querySelector('[data-shift4="cvc"] iframe').getBoundingClientRect().height === ${heightWithoutMessage}`,
     );
     await page.screenshot({ path: join(shots, 'card-fields-errors-corrected.png') });
 
