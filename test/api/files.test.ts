@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { disputedCharge } from '../support/disputes.ts';
 import { createOtherAccount, type ApiError, type Page } from '../support/payments.ts';
+import { sendRaw } from '../support/raw-http.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -154,6 +155,56 @@ describe('file uploads over HTTP', function () {
     });
     expect(broken.status).to.be.within(400, 499);
     expect(await fileIds()).to.deep.equal(before);
+  });
+
+  it('answers a body cut before its closing boundary with 400, from any key, and keeps serving', async () => {
+    const before = await fileIds();
+    // A form whose closing boundary never comes.
+    const cut = Buffer.from(
+      '--XX\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n' +
+        '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nPNG\r\n',
+    );
+    for (const key of [keys.testSecretKey, keys.testPublicKey]) {
+      const answer = await sendRaw(
+        service.baseUrl,
+        {
+          method: 'POST',
+          path: '/files',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+            'Content-Type': 'multipart/form-data; boundary=XX',
+          },
+          body: cut,
+        },
+        10_000,
+      );
+      expect(answer.answered && answer.status, JSON.stringify(answer)).to.equal(key === keys.testSecretKey ? 400 : 401);
+      expect(answer.answered && (JSON.parse(answer.body) as ApiError).error.type).to.equal('invalid_request');
+      expect((await fetch(`${service.baseUrl}/health`)).status).to.equal(200);
+    }
+    expect(await fileIds()).to.deep.equal(before);
+  });
+
+  it('refuses a public key with 401 before reading the body', async () => {
+    // The body never arrives in full: only an answer that does not wait for it comes back in time.
+    const answer = await sendRaw(
+      service.baseUrl,
+      {
+        method: 'POST',
+        path: '/files',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${keys.testPublicKey}:`).toString('base64')}`,
+          'Content-Type': 'multipart/form-data; boundary=XX',
+        },
+        body: Buffer.from('--XX\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF'),
+        contentLength: 'larger',
+      },
+      5000,
+    );
+    expect(answer.answered && answer.status, JSON.stringify(answer)).to.equal(401);
+    expect(answer.answered && (JSON.parse(answer.body) as ApiError).error.message).to.equal(
+      'This endpoint requires a secret key; a public key was used',
+    );
   });
 
   it('replays an upload under the same Idempotency-Key, and refuses the key for other bytes', async () => {
