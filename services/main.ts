@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../packages/config/environment.ts';
 import { armFaults } from '../packages/config/fault-injection.ts';
 import { listen } from '../packages/http/serve.ts';
+import { keepServingAfterUncaughtErrors } from '../packages/http/uncaught-errors.ts';
 import { createLogger } from '../packages/observability/logger.ts';
 import { buildApi } from './api/app.ts';
 import { createDefaultAccountIfEmpty } from './default-account.ts';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
         timeoutsMs: config.httpTimeoutsMs,
       })
     : null;
+  // From here on no request can end the process: see keepServingAfterUncaughtErrors.
+  keepServingAfterUncaughtErrors(logger);
   logger.info('service started', {
     role,
     port: server?.port ?? null,

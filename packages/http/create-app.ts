@@ -13,6 +13,7 @@ import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
 import { requestState } from './request-state.ts';
 import { routeHandler, send } from './route-handler.ts';
+import { trackResponse } from './uncaught-errors.ts';
 import { RouteTable } from './route-table.ts';
 
 export interface AppOptions {
@@ -45,7 +46,8 @@ export interface AppOptions {
 }
 
 /**
- * The API's HTTP application. Per request, in order: request id and log context, access log;
+ * The API's HTTP application. Per request, in order: request id and log context, the response
+ * made findable for uncaught errors (uncaught-errors.ts), access log;
  * then for /health, /ready, /openapi.json and the unauthenticated routes a per-IP rate limit,
  * for everything else caller identification, rate limit (per key, or per IP without one), API key
  * required, HTTPS required (live mode), the route's key kind, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
@@ -59,7 +61,7 @@ export function createApp(options: AppOptions): Express {
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
   // Every request: one layer for what each of them goes through first.
-  app.use(inSequence([assignRequestId(), accessLog(logger), ...(options.observers ?? [])]));
+  app.use(inSequence([assignRequestId(), trackResponse(), accessLog(logger), ...(options.observers ?? [])]));
 
   // What needs no API key (health, readiness, the OpenAPI document, offer images, pages), behind
   // the per-IP rate limit, in a router that API requests pass by with a prefix comparison.
