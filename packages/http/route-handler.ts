@@ -142,7 +142,13 @@ export function send(res: Response, response: StoredResponse, headers: Record<st
     const { bytes, contentType, filename } = response.body;
     res
       .status(response.status)
-      .set({ ...headers, 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${filename}"` })
+      // Saved, never shown in the browser, and never taken for another type than the one given.
+      .set({
+        ...headers,
+        'Content-Type': contentType,
+        'Content-Disposition': `attachment; filename="${filename}"`,
+        'X-Content-Type-Options': 'nosniff',
+      })
       .send(bytes);
     return;
   }
