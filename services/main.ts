@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     ? await listen(buildApi(platform, logger), config.port, config.host, {
         ...(config.tls ? { tls: config.tls } : {}),
         timeoutsMs: config.httpTimeoutsMs,
+        onError: (error) => logger.error('HTTP server error; still serving', { error }),
       })
     : null;
   // From here on no request can end the process: see keepServingAfterUncaughtErrors.

@@ -22,6 +22,12 @@ export interface ServeOptions {
    * `keepAlive` an idle connection between requests.
    */
   timeoutsMs?: { headers: number; request: number; keepAlive: number };
+  /**
+   * Hears the server's errors once it listens (a connection it could not accept, e.g. out of
+   * file descriptors): reported, the server keeps serving the connections it has and accepts new
+   * ones when it can. Without it they are only ignored; an 'error' event unheard would end the process.
+   */
+  onError?: (error: Error) => void;
 }
 
 export interface RunningServer {
@@ -56,6 +62,7 @@ export function listen(app: Express, port: number, host?: string, options: Serve
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
+      server.on('error', options.onError ?? (() => undefined));
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
