@@ -65,7 +65,8 @@ export function parseMultipartBody(options: { fileField: string; maxFileBytes: n
     let file: Promise<UploadedFile | null> = Promise.resolve(null);
 
     parser.on('field', (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) stop(invalid(`the parameter ${name.slice(0, 100)} is too long`));
+      if (info.nameTruncated || info.valueTruncated)
+        stop(new HttpError(400, 'invalid_request', `Invalid parameter: ${name.slice(0, 100)} is too long`));
       else fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
