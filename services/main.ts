@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../packages/config/environment.ts';
 import { armFaults } from '../packages/config/fault-injection.ts';
 import { listen } from '../packages/http/serve.ts';
+import { keepServingAfterUncaughtErrors } from '../packages/http/uncaught-errors.ts';
 import { createLogger } from '../packages/observability/logger.ts';
 import { buildApi } from './api/app.ts';
 import { createDefaultAccountIfEmpty } from './default-account.ts';
@@ -49,8 +50,11 @@ async function main(): Promise<void> {
     ? await listen(buildApi(platform, logger), config.port, config.host, {
         ...(config.tls ? { tls: config.tls } : {}),
         timeoutsMs: config.httpTimeoutsMs,
+        onError: (error) => logger.error('HTTP server error; still serving', { error }),
       })
     : null;
+  // From here on no request can end the process: see keepServingAfterUncaughtErrors.
+  keepServingAfterUncaughtErrors(logger);
   logger.info('service started', {
     role,
     port: server?.port ?? null,

@@ -4,13 +4,13 @@ import type { FileStore } from './file-store.ts';
 
 /**
  * GridFS when MONGODB_URL is set (distributed profile), a directory under DATA_DIR otherwise
- * (the MongoDB driver is then never loaded).
+ * (the MongoDB driver is then never loaded), its modes tightened at each start.
  */
 export async function createFileStore(options: {
   mongodbUrl: string | undefined;
   dataDir: string;
 }): Promise<FileStore> {
-  if (!options.mongodbUrl) return new DirectoryFileStore(join(options.dataDir, 'files'));
+  if (!options.mongodbUrl) return DirectoryFileStore.open(join(options.dataDir, 'files'));
   const { GridFsFileStore } = await import('./gridfs-file-store.ts');
   return GridFsFileStore.connect(options.mongodbUrl);
 }

@@ -44,11 +44,20 @@ export function requireApiKey(): RequestHandler {
   };
 }
 
+/**
+ * Refuses a key kind the route does not take (401) before anything of the request is read: a
+ * public key never gets its body parsed by a route that requires a secret key.
+ */
+export function requireKeyKind(route: Pick<RouteDefinition<unknown, unknown, unknown>, 'auth'>): RequestHandler {
+  return (_req, res, next) => {
+    // requireApiKey ran before: the caller is known.
+    authorizeKeyKind(route, requestState(res).auth!);
+    next();
+  };
+}
+
 /** Public keys may only call routes that allow them (token creation). */
-export function authorizeKeyKind(
-  route: Pick<RouteDefinition<unknown, unknown, unknown>, 'auth'>,
-  auth: AuthContext,
-): void {
+function authorizeKeyKind(route: Pick<RouteDefinition<unknown, unknown, unknown>, 'auth'>, auth: AuthContext): void {
   if (auth.keyKind === 'public' && route.auth !== 'publicOrSecret') {
     throw new HttpError(
       401,

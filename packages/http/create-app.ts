@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from '../observability/logger.ts';
 import { accessLog } from './access-log.ts';
-import { identifyCaller, requireApiKey, type Authenticate } from './authenticate.ts';
+import { identifyCaller, requireApiKey, requireKeyKind, type Authenticate } from './authenticate.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { parseFormEncoded } from './form-encoding.ts';
 import type { IdempotencyStore } from './idempotency.ts';
@@ -13,6 +13,7 @@ import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
 import { requestState } from './request-state.ts';
 import { routeHandler, send } from './route-handler.ts';
+import { trackResponse } from './uncaught-errors.ts';
 import { RouteTable } from './route-table.ts';
 
 export interface AppOptions {
@@ -45,10 +46,11 @@ export interface AppOptions {
 }
 
 /**
- * The API's HTTP application. Per request, in order: request id and log context, access log;
+ * The API's HTTP application. Per request, in order: request id and log context, the response
+ * made findable for uncaught errors (uncaught-errors.ts), access log;
  * then for /health, /ready, /openapi.json and the unauthenticated routes a per-IP rate limit,
  * for everything else caller identification, rate limit (per key, or per IP without one), API key
- * required, HTTPS required (live mode), body decoding, the route; anything unmatched is a 404, anything failing the envelope.
+ * required, HTTPS required (live mode), the route's key kind, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
  */
 export function createApp(options: AppOptions): Express {
   const { logger } = options;
@@ -59,7 +61,7 @@ export function createApp(options: AppOptions): Express {
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
   // Every request: one layer for what each of them goes through first.
-  app.use(inSequence([assignRequestId(), accessLog(logger), ...(options.observers ?? [])]));
+  app.use(inSequence([assignRequestId(), trackResponse(), accessLog(logger), ...(options.observers ?? [])]));
 
   // What needs no API key (health, readiness, the OpenAPI document, offer images, pages), behind
   // the per-IP rate limit, in a router that API requests pass by with a prefix comparison.
@@ -111,8 +113,8 @@ export function createApp(options: AppOptions): Express {
 }
 
 /**
- * The API's routes in one table (see route-table.ts). Uploads read their multipart body
- * themselves; every other route gets the JSON / form body decoder. The route's declared path is
+ * The API's routes in one table (see route-table.ts). Each checks the caller's key kind before
+ * reading anything of the body. Uploads read their multipart body themselves; every other route gets the JSON / form body decoder. The route's declared path is
  * kept in the request state for metrics and logs.
  */
 function apiRoutes(options: AppOptions): RequestHandler {
@@ -125,7 +127,8 @@ function apiRoutes(options: AppOptions): RequestHandler {
   ];
   for (const route of ordered) {
     const body = route.upload ? parseMultipartBody(route.upload) : parseBody;
-    table.add(route.method, route.path, [body, routeHandler(route, options)]);
+    // The key kind first: a request the route refuses anyway has its body left unread.
+    table.add(route.method, route.path, [requireKeyKind(route), body, routeHandler(route, options)]);
   }
   return (req, res, next) => {
     // No route answers OPTIONS; the API answers it with a 404.

@@ -23,11 +23,14 @@ export const uploadedFileOf = (req: Request): UploadedFile | undefined => upload
 /** Text fields of an upload: few and short (the file is the payload). */
 const FIELD_LIMITS = { fields: 20, fieldSize: 1024, fieldNameSize: 100 };
 
+const invalid = (message: string) => new HttpError(400, 'invalid_request', `Invalid request: ${message}`);
+
 /**
  * Reads a `multipart/form-data` body with busboy: text fields into `req.body`, the one file part
  * named `fileField` into memory, at most `maxFileBytes` (413 beyond). Anything else is a 4xx in the
- * error envelope: 415 for another content type, 400 for a malformed body, a second file or a file
- * under another name.
+ * error envelope: 415 for another content type, 400 for a malformed body (cut short, no or a wrong
+ * boundary, a broken part header), a second file, a file under another name or a field past the
+ * limits. The first problem stops the reading: the rest of the body is drained unread.
  */
 export function parseMultipartBody(options: { fileField: string; maxFileBytes: number }): RequestHandler {
   return (req, _res, next) => {
@@ -39,7 +42,7 @@ export function parseMultipartBody(options: { fileField: string; maxFileBytes: n
       if (error) next(error);
       else next();
     });
-    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    if (mediaTypeOf(req) !== 'multipart/form-data') {
       done(new HttpError(415, 'invalid_request', 'Unsupported content type: send the file as multipart/form-data'));
       return;
     }
@@ -47,35 +50,39 @@ export function parseMultipartBody(options: { fileField: string; maxFileBytes: n
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxFileBytes },
+        limits: { ...FIELD_LIMITS, files: 1, parts: FIELD_LIMITS.fields + 1, fileSize: options.maxFileBytes },
       });
     } catch {
-      done(new HttpError(400, 'invalid_request', 'Invalid request: the multipart body has no boundary'));
+      done(invalid('the multipart body has no boundary'));
       return;
     }
-    const fields: Record<string, string> = {};
-    let problem: HttpError | null = null;
-    let file: Promise<UploadedFile | null> = Promise.resolve(null);
-    const fail = (error: HttpError) => {
-      problem ??= error;
+    const stop = (error: HttpError) => {
+      req.unpipe(parser);
+      req.resume();
+      done(error);
     };
+    const fields: Record<string, string> = {};
+    let file: Promise<UploadedFile | null> = Promise.resolve(null);
 
     parser.on('field', (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated)
-        fail(new HttpError(400, 'invalid_request', `Invalid parameter: ${name} is too long`));
+        stop(new HttpError(400, 'invalid_request', `Invalid parameter: ${name.slice(0, 100)} is too long`));
       else fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      // A body cut short inside a file destroys its stream with busboy's error, which the parser
+      // reports too (and is answered there): unheard here, it would end the process.
+      stream.on('error', () => {});
       if (name !== options.fileField) {
-        fail(new HttpError(400, 'invalid_request', `Unknown parameter: ${name}`));
         stream.resume();
+        stop(new HttpError(400, 'invalid_request', `Unknown parameter: ${name.slice(0, 100)}`));
         return;
       }
       file = new Promise((resolve) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('limit', () =>
-          fail(
+          stop(
             new HttpError(
               413,
               'invalid_request',
@@ -83,7 +90,7 @@ export function parseMultipartBody(options: { fileField: string; maxFileBytes: n
             ),
           ),
         );
-        stream.on('close', () => {
+        stream.on('end', () => {
           const bytes = Buffer.concat(chunks);
           resolve({
             field: name,
@@ -94,22 +101,26 @@ export function parseMultipartBody(options: { fileField: string; maxFileBytes: n
         });
       });
     });
-    parser.on('filesLimit', () => fail(new HttpError(400, 'invalid_request', 'Invalid request: send one file only')));
-    parser.on('fieldsLimit', () => fail(new HttpError(400, 'invalid_request', 'Invalid request: too many parameters')));
-    parser.on('error', () => {
-      fail(new HttpError(400, 'invalid_request', 'Invalid request: the multipart body is malformed'));
-      req.unpipe(parser);
-      req.resume();
-      done(problem!);
-    });
+    parser.on('filesLimit', () => stop(invalid('send one file only')));
+    parser.on('fieldsLimit', () => stop(invalid('too many parameters')));
+    parser.on('partsLimit', () => stop(invalid('too many parts')));
+    // Cut short ("Unexpected end of form"), a broken part header, bytes after the body's end.
+    parser.on('error', (error: Error) => stop(invalid(`the multipart body is malformed (${error.message})`)));
     parser.on('close', () => {
       void file.then((uploaded) => {
-        if (problem) return done(problem);
         if (uploaded) uploads.set(req, uploaded);
         req.body = fields;
         done();
       });
     });
+    // A client that hangs up mid-body: busboy's destroy reports the cut as an error, answered above.
+    req.on('close', () => {
+      if (!req.complete) parser.destroy();
+    });
     req.pipe(parser);
   };
+}
+
+function mediaTypeOf(req: Request): string {
+  return (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }

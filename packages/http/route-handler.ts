@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { faultPoint } from '../config/fault-injection.ts';
 import type { Logger } from '../observability/logger.ts';
 import { readingAsOf, takeAsOf } from './as-of.ts';
-import { authorizeKeyKind } from './authenticate.ts';
 import { refuseCardNumbersInText } from './card-numbers-in-parameters.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
@@ -27,7 +26,7 @@ const NO_PARAMETERS = z.strictObject({});
 const WITHHELD_HEADERS = new Set(['authorization', 'cookie']);
 
 /**
- * Serves one route: checks the key kind, validates the parameters, runs the handler and answers
+ * Serves one route (its key kind checked before, by requireKeyKind): validates the parameters, runs the handler and answers
  * with its result or the error envelope. POSTs with an `Idempotency-Key` run through the
  * idempotency store, and replays carry `Idempotent-Replayed: true`.
  */
@@ -37,9 +36,8 @@ export function routeHandler(
 ): RequestHandler {
   return async (req, res) => {
     const { auth: recognised, log } = requestState(res);
-    // requireApiKey runs before every route.
+    // requireApiKey and requireKeyKind run before every route.
     const auth = recognised!;
-    authorizeKeyKind(route, auth);
     const idempotencyKey = route.method === 'post' ? idempotencyKeyOf(req) : undefined;
     /** Runs the route; with an idempotent request's key and token when it has them. */
     const execute = async (idempotent?: { key: string; token: string }) => {
@@ -144,7 +142,13 @@ export function send(res: Response, response: StoredResponse, headers: Record<st
     const { bytes, contentType, filename } = response.body;
     res
       .status(response.status)
-      .set({ ...headers, 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${filename}"` })
+      // Saved, never shown in the browser, and never taken for another type than the one given.
+      .set({
+        ...headers,
+        'Content-Type': contentType,
+        'Content-Disposition': `attachment; filename="${filename}"`,
+        'X-Content-Type-Options': 'nosniff',
+      })
       .send(bytes);
     return;
   }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import { createServer as createSecureServer, type Server as SecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import type { ErrorEnvelope } from './errors.ts';
 
 export interface TlsFiles {
   /** PEM certificate, with its chain. */
@@ -20,6 +22,12 @@ export interface ServeOptions {
    * `keepAlive` an idle connection between requests.
    */
   timeoutsMs?: { headers: number; request: number; keepAlive: number };
+  /**
+   * Hears the server's errors once it listens (a connection it could not accept, e.g. out of
+   * file descriptors): reported, the server keeps serving the connections it has and accepts new
+   * ones when it can. Without it they are only ignored; an 'error' event unheard would end the process.
+   */
+  onError?: (error: Error) => void;
 }
 
 export interface RunningServer {
@@ -44,6 +52,7 @@ export function listen(app: Express, port: number, host?: string, options: Serve
   // Node looks for timed-out requests every 30 s by default: far too coarse for these limits.
   const checking = { connectionsCheckingInterval: Math.min(1000, timeoutsMs?.headers ?? 30_000) };
   const server: Server = tls ? createSecureServer({ ...readTls(tls), ...checking }, app) : createServer(checking, app);
+  server.on('clientError', answerClientError);
   if (timeoutsMs) {
     server.headersTimeout = timeoutsMs.headers;
     server.requestTimeout = timeoutsMs.request;
@@ -53,6 +62,7 @@ export function listen(app: Express, port: number, host?: string, options: Serve
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
+      server.on('error', options.onError ?? (() => undefined));
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
@@ -65,6 +75,34 @@ export function listen(app: Express, port: number, host?: string, options: Serve
       });
     });
   });
+}
+
+/** Node's own answers to requests its HTTP parser refuses, by error code; 400 for the others. */
+const CLIENT_ERRORS: Record<string, [status: number, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Invalid request: the request headers are too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Invalid request: the chunk extensions are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Invalid request: the request was not received in time'],
+};
+
+/**
+ * Requests that Node's HTTP parser refuses before the app sees them (oversized headers, broken
+ * chunked framing, a body cut short, a request too slow to arrive) get Node's status, with the
+ * error envelope as body instead of none. As Node does, nothing is written on a socket that is
+ * gone or already carries an answer.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Invalid request: the request is not valid HTTP'];
+  const envelope: ErrorEnvelope = { error: { type: 'invalid_request', message } };
+  const body = JSON.stringify(envelope);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function readTls(files: TlsFiles): { cert: Buffer; key: Buffer } {

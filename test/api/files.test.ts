@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { disputedCharge } from '../support/disputes.ts';
 import { createOtherAccount, type ApiError, type Page } from '../support/payments.ts';
+import { sendRaw } from '../support/raw-http.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -17,7 +18,7 @@ type FileObject = {
 
 const MAX_FILE_BYTES = 4096;
 
-/** Real file contents: a tiny PDF, a 1×1 PNG, a GIF header, and text that only its name calls a PDF. */
+/** Real file contents: a tiny PDF, a 1×1 PNG, a GIF header, and text that only a name can call a PDF. */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -112,17 +113,52 @@ describe('file uploads over HTTP', function () {
     expect(unknown.body.error.message).to.match(/^Invalid parameter: purpose must be one of/);
   });
 
-  it('tells the type by the content, not the name, and accepts only the types of the purpose', async () => {
+  it('tells the type by the content; content no sniffer identifies takes the type its name gives; only the types of the purpose', async () => {
     const before = await fileIds();
-    const text = await upload(uploadForm(TEXT, 'invoice.pdf', { purpose: 'dispute_evidence' }));
-    expect(text.status).to.equal(400);
-    expect(text.body.error.message).to.match(/^Invalid parameter: file must be one of pdf, png, jpg, gif/);
+    const zip = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(60)]);
+    const zipNamedPdf = await upload(uploadForm(zip, 'invoice.pdf', { purpose: 'dispute_evidence' }));
+    expect(zipNamedPdf.status).to.equal(400);
+    expect(zipNamedPdf.body.error.message).to.equal(
+      'Invalid parameter: file must be one of pdf, png, jpg, gif for purpose dispute_evidence (told by its content, which is zip)',
+    );
     const pdfSignature = await upload(uploadForm(PDF, 'signature.png', { purpose: 'customer_signature' }));
     expect(pdfSignature.status).to.equal(400);
     expect(pdfSignature.body.error.message).to.contain('which is pdf');
+    const textNamedTxt = await upload(uploadForm(TEXT, 'notes.txt', { purpose: 'dispute_evidence' }));
+    expect(textNamedTxt.status).to.equal(400);
+    expect(textNamedTxt.body.error.message).to.equal(
+      'Invalid parameter: file must be one of pdf, png, jpg, gif for purpose dispute_evidence ' +
+        '(its content is of no type the service recognises, and its file name gives none of these)',
+    );
+    const textSignatureNamedPdf = await upload(uploadForm(TEXT, 'sign.pdf', { purpose: 'customer_signature' }));
+    expect(textSignatureNamedPdf.status).to.equal(400);
     expect(await fileIds()).to.deep.equal(before);
+
     const renamed = await upload(uploadForm(PNG, 'scan.pdf', { purpose: 'dispute_evidence' }));
     expect(renamed.body).to.include({ type: 'png' });
+    const textNamedPdf = await upload(uploadForm(TEXT, 'invoice.PDF', { purpose: 'dispute_evidence' }));
+    expect(textNamedPdf.status, JSON.stringify(textNamedPdf.body)).to.equal(200);
+    expect(textNamedPdf.body).to.include({ type: 'pdf', size: TEXT.length });
+    const textNamedJpeg = await upload(uploadForm(TEXT, 'photo.jpeg', { purpose: 'customer_signature' }));
+    expect(textNamedJpeg.body).to.include({ type: 'jpg' });
+  });
+
+  it('serves every download as an attachment that browsers may not sniff', async () => {
+    const text = (await upload(uploadForm(TEXT, 'invoice.pdf', { purpose: 'dispute_evidence' }))).body;
+    const image = (await upload(uploadForm(PNG, 'scan.png', { purpose: 'dispute_evidence' }))).body;
+    for (const [file, contentType, bytes] of [
+      [text, 'application/pdf', TEXT],
+      [image, 'image/png', PNG],
+    ] as const) {
+      const download = await fetch(file.url, {
+        headers: { authorization: `Basic ${Buffer.from(`${keys.testSecretKey}:`).toString('base64')}` },
+      });
+      expect(download.status).to.equal(200);
+      expect(download.headers.get('content-type')).to.equal(contentType);
+      expect(download.headers.get('content-disposition')).to.equal(`attachment; filename="${file.id}.${file.type}"`);
+      expect(download.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).to.equal(true);
+    }
   });
 
   it(`refuses a file over ${MAX_FILE_BYTES} bytes with 413, a body that is not multipart with 415, and a missing or extra file with 400`, async () => {
@@ -154,6 +190,56 @@ describe('file uploads over HTTP', function () {
     });
     expect(broken.status).to.be.within(400, 499);
     expect(await fileIds()).to.deep.equal(before);
+  });
+
+  it('answers a body cut before its closing boundary with 400, from any key, and keeps serving', async () => {
+    const before = await fileIds();
+    // A form whose closing boundary never comes.
+    const cut = Buffer.from(
+      '--XX\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n' +
+        '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nPNG\r\n',
+    );
+    for (const key of [keys.testSecretKey, keys.testPublicKey]) {
+      const answer = await sendRaw(
+        service.baseUrl,
+        {
+          method: 'POST',
+          path: '/files',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+            'Content-Type': 'multipart/form-data; boundary=XX',
+          },
+          body: cut,
+        },
+        10_000,
+      );
+      expect(answer.answered && answer.status, JSON.stringify(answer)).to.equal(key === keys.testSecretKey ? 400 : 401);
+      expect(answer.answered && (JSON.parse(answer.body) as ApiError).error.type).to.equal('invalid_request');
+      expect((await fetch(`${service.baseUrl}/health`)).status).to.equal(200);
+    }
+    expect(await fileIds()).to.deep.equal(before);
+  });
+
+  it('refuses a public key with 401 before reading the body', async () => {
+    // The body never arrives in full: only an answer that does not wait for it comes back in time.
+    const answer = await sendRaw(
+      service.baseUrl,
+      {
+        method: 'POST',
+        path: '/files',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${keys.testPublicKey}:`).toString('base64')}`,
+          'Content-Type': 'multipart/form-data; boundary=XX',
+        },
+        body: Buffer.from('--XX\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF'),
+        contentLength: 'larger',
+      },
+      5000,
+    );
+    expect(answer.answered && answer.status, JSON.stringify(answer)).to.equal(401);
+    expect(answer.answered && (JSON.parse(answer.body) as ApiError).error.message).to.equal(
+      'This endpoint requires a secret key; a public key was used',
+    );
   });
 
   it('replays an upload under the same Idempotency-Key, and refuses the key for other bytes', async () => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { malformedBodies, MALFORMED_BODY_LIMITS } from '../support/malformed-bodies.ts';
 import { cardDetails } from '../support/payments.ts';
+import { sendRaw } from '../support/raw-http.ts';
 import { useService } from '../support/use-service.ts';
 import { scale, suiteTimeoutMs } from './scale.ts';
 
@@ -217,3 +219,110 @@ describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, functio
     expect((await fetch(`${service.baseUrl}/health`)).status, 'still serving').to.equal(200);
   });
 });
+
+/** The pages' POST routes, which read their bodies with their own parsers. */
+const PAGE_POSTS = [
+  '/console/login',
+  '/payment-redirects/client_char_fuzz',
+  '/checkout/pay',
+  '/checkout/payment-status',
+  '/checkout/cross-sale-purchases',
+  '/checkout/remembered-cards/code',
+  '/checkout/remembered-cards/confirm',
+  '/three-d-secure/challenge',
+];
+
+describe('malformed bodies at every route', function () {
+  this.timeout(suiteTimeoutMs);
+  const { api, service, keys } = useService({
+    env: {
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      FILE_MAX_BYTES: String(MALFORMED_BODY_LIMITS.fileBytes),
+      MAX_BODY_BYTES: String(MALFORMED_BODY_LIMITS.bodyBytes),
+    },
+  });
+
+  it('answers each with a 4xx in the error envelope (or not at all when the client hung up), and /health after each', async () => {
+    const openApi = (await api.get<{ paths: Record<string, Record<string, unknown>> }>('/openapi.json')).body;
+    const routes = [
+      ...Object.entries(openApi.paths).flatMap(([path, operations]) =>
+        Object.keys(operations)
+          .filter((method) => ['get', 'post', 'delete'].includes(method))
+          .map((method) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, 'x_fuzz1'), api: true })),
+      ),
+      ...PAGE_POSTS.map((path) => ({ method: 'POST', path, api: false })),
+      { method: 'GET', path: '/health', api: false },
+    ];
+    const keyKinds = { secret: keys.testSecretKey, public: keys.testPublicKey, none: null };
+    const bodies = malformedBodies(scale.uploadCutPoints);
+    // Every body at every route with the secret key (the only one that gets a body read). Soak:
+    // with the public key and without a key too; otherwise with one of those two in turn, so
+    // that every body and every route still meets every key kind.
+    const kinds = Object.entries(keyKinds);
+    const requests = routes.flatMap((route, routeIndex) =>
+      bodies.flatMap((body, bodyIndex) =>
+        (scale.name === 'soak' ? kinds : [kinds[0]!, kinds[1 + ((routeIndex + bodyIndex) % 2)]!]).map(
+          ([keyKind, key]) => ({ route, keyKind, key, body }),
+        ),
+      ),
+    );
+    const failures: string[] = [];
+    const statuses = new Map<number | 'none', number>();
+    let crash: string | null = null;
+    /** With requests running concurrently, a crash is one of those in flight when /health stopped answering. */
+    const inFlight = new Set<string>();
+    let sent = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < requests.length && crash === null) {
+        const { route, keyKind, key, body } = requests[next++]!;
+        const what = `${route.method} ${route.path} (${keyKind} key): ${body.name}`;
+        inFlight.add(what);
+        const headers = { ...body.headers };
+        if (key !== null) headers.Authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+        const answer = await sendRaw(
+          service.baseUrl,
+          { ...body, method: route.method, path: route.path, headers },
+          REQUEST_DEADLINE_MS,
+        );
+        sent++;
+        const status = answer.answered ? answer.status : 'none';
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (!answer.answered) {
+          // A client that hangs up mid-body is owed nothing; anyone else is owed an answer.
+          if (!body.hangUp) failures.push(`no answer (${answer.error}): ${what}`);
+        } else if (answer.status >= 500) {
+          failures.push(`${answer.status}: ${what} ${answer.body.slice(0, 200)}`);
+        } else if (answer.status >= 400 && route.api && !inErrorEnvelope(answer.body)) {
+          failures.push(`${answer.status} outside the error envelope: ${what} ${answer.body.slice(0, 200)}`);
+        }
+        const health = await fetch(`${service.baseUrl}/health`, { signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) })
+          .then((response) => response.status)
+          .catch((error: unknown) => (error as Error).message);
+        if (health !== 200) crash ??= `/health answered ${health} with in flight:\n  ${[...inFlight].join('\n  ')}`;
+        inFlight.delete(what);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // The figures of the run, for the record.
+    console.log(
+      `      malformed bodies: ${sent} of ${requests.length} requests (${routes.length} routes × ${bodies.length} bodies, ` +
+        `secret key each, public and no key ${scale.name === 'soak' ? 'each' : 'in turn'}), statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
+        `crashes ${crash === null ? 0 : 1}`,
+    );
+    if (crash !== null) {
+      expect.fail(`the service stopped serving: ${crash}\n${service.output().slice(-1500)}`);
+    }
+    expect(failures.slice(0, 20), `${failures.length} failures`).to.deep.equal([]);
+  });
+});
+
+function inErrorEnvelope(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as { error?: { type?: unknown; message?: unknown } };
+    return typeof parsed.error?.type === 'string' && typeof parsed.error.message === 'string';
+  } catch {
+    return false;
+  }
+}

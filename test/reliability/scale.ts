@@ -6,6 +6,8 @@ export interface ReliabilityScale {
   name: 'ci' | 'soak';
   /** Fuzzed requests against one running service. */
   fuzzRequests: number;
+  /** Lengths at which a well-formed upload is cut, besides the fixed malformed bodies, sent to every route. */
+  uploadCutPoints: number;
   /** kill -9 cycles under write load, and the acknowledged writes to wait for in each. */
   killCycles: number;
   writesPerCycle: number;
@@ -14,8 +16,8 @@ export interface ReliabilityScale {
 }
 
 const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
-  ci: { name: 'ci', fuzzRequests: 1500, killCycles: 2, writesPerCycle: 60, writers: 4 },
-  soak: { name: 'soak', fuzzRequests: 20_000, killCycles: 12, writesPerCycle: 1250, writers: 8 },
+  ci: { name: 'ci', fuzzRequests: 1500, uploadCutPoints: 3, killCycles: 2, writesPerCycle: 60, writers: 4 },
+  soak: { name: 'soak', fuzzRequests: 20_000, uploadCutPoints: 60, killCycles: 12, writesPerCycle: 1250, writers: 8 },
 };
 
 export const scale: ReliabilityScale = SCALES[process.env.RELIABILITY_SCALE === 'soak' ? 'soak' : 'ci'];

@@ -50,7 +50,8 @@ export function fileRoutes({ commands, reader }: ApiDependencies): AnyRouteDefin
         const purpose = fromBody ?? fromQuery;
         if (purpose === undefined) throw missingParameter('purpose');
         if (!request.file) throw missingParameter('file');
-        const outcome = await commands.files.upload(request.file.bytes, purpose, commandContext(request));
+        const { bytes, filename } = request.file;
+        const outcome = await commands.files.upload(bytes, filename, purpose, commandContext(request));
         return withUrl(await reader.getAfter(outcome.position, collection, outcome.id, request.auth), request);
       },
     }),

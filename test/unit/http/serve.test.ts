@@ -24,6 +24,16 @@ describe('http kit: listen and graceful close', () => {
     await running.close(1000);
   });
 
+  it('reports a server error after it listens (a connection it could not accept) and keeps serving', async () => {
+    const reported: Error[] = [];
+    const running = await listen(slowApp(0), 0, '127.0.0.1', { onError: (error) => reported.push(error) });
+    // What net.Server emits when accept() fails; it cannot be caused here without exhausting the host's descriptors.
+    running.server.emit('error', Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' }));
+    expect(reported.map((error) => error.message)).to.deep.equal(['accept EMFILE']);
+    expect((await fetch(`http://127.0.0.1:${running.port}/fast`)).status).to.equal(200);
+    await running.close(1000);
+  });
+
   it('lets an in-flight request finish, refuses new connections, and resolves promptly', async () => {
     const running = await listen(slowApp(300), 0, '127.0.0.1');
     const url = `http://127.0.0.1:${running.port}`;
