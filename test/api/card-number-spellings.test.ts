@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { findCardData, MAESTRO_12_DIGITS, VISA_13_DIGITS } from '../support/card-data-scan.ts';
 import { cardDetails } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
@@ -112,6 +113,33 @@ describe('card numbers in headers, free text and paths, however written', functi
       expect(asForm.status, JSON.stringify(description)).to.equal(400);
     }
     expect({ charges: await listed('/charges'), customers: await listed('/customers') }).to.deep.equal(before);
+    await expectNoCardNumberStored();
+  });
+
+  it('refuses a card number in what a checkout page sends, or in the checkout request the merchant signed', async () => {
+    const publicKey = service.keys!.testPublicKey;
+    const token = await api.post<{ id: string }>('/tokens', { json: cardDetails(VISA), key: publicKey });
+    const pay = (request: object, body: Record<string, unknown>) =>
+      api.post<ApiError>('/checkout/pay', {
+        json: { checkoutRequest: signCheckoutRequest(request, service.keys!.testSecretKey), ...body },
+        key: publicKey,
+      });
+    const charge = { amount: 1000, currency: 'EUR' };
+    const signedNumber = await pay(
+      { charge: { ...charge, metadata: { order: grouped('.', MAESTRO_12_DIGITS) } } },
+      { email: 'payer@example.com', token: token.body.id },
+    );
+    expect(signedNumber.status).to.equal(400);
+    expect(signedNumber.body.error.message).to.equal(
+      `Invalid parameter: checkoutRequest[charge][metadata][order] ${WHY}`,
+    );
+    const sentNumber = await pay(
+      { charge },
+      { email: `${fullwidth(VISA_13_DIGITS)}@example.com`, token: token.body.id },
+    );
+    expect(sentNumber.status).to.equal(400);
+    expect(sentNumber.body.error.message).to.equal(`Invalid parameter: email ${WHY}`);
+    expect((await api.get<{ list: unknown[] }>('/customers?email=payer%40example.com')).body.list).to.deep.equal([]);
     await expectNoCardNumberStored();
   });
 
