@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { findCardData, MAESTRO_12_DIGITS, VISA_13_DIGITS } from '../support/card-data-scan.ts';
 import { cardDetails } from '../support/payments.ts';
@@ -141,6 +142,39 @@ describe('card numbers in headers, free text and paths, however written', functi
     expect(sentNumber.body.error.message).to.equal(`Invalid parameter: email ${WHY}`);
     expect((await api.get<{ list: unknown[] }>('/customers?email=payer%40example.com')).body.list).to.deep.equal([]);
     await expectNoCardNumberStored();
+  });
+
+  it('does not build the links it stores from a Host header holding a card number', async () => {
+    // fetch sets Host itself: a raw request sends the one a client could.
+    const body = JSON.stringify({
+      amount: 1000,
+      currency: 'EUR',
+      paymentMethod: { type: 'ideal' },
+      flow: { returnUrl: 'https://shop.example.com/back' },
+    });
+    const answer = await new Promise<string>((resolve, reject) => {
+      const sent = httpRequest(
+        `${service.baseUrl}/charges`,
+        {
+          method: 'POST',
+          headers: {
+            Host: `${grouped('.')}:80`,
+            'Content-Type': 'application/json',
+            Authorization: `Basic ${Buffer.from(`${service.keys!.testSecretKey}:`).toString('base64')}`,
+          },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve(text));
+        },
+      );
+      sent.on('error', reject);
+      sent.end(body);
+    });
+    const charge = JSON.parse(answer) as { id: string; flow: { redirect: { redirectUrl: string } } };
+    expect(charge.flow.redirect.redirectUrl).to.match(/^http:\/\/localhost\/payment-redirects\//);
+    await expectNoCardNumberStored([charge.id]);
   });
 
   it('masks percent-encoded card numbers in the paths of the access log', async () => {
