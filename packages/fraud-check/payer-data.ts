@@ -1,4 +1,5 @@
 import type { FraudCheckData } from '../domain/card/card-snapshot.ts';
+import { maskCardNumbers } from '../network/card-numbers-in-text.ts';
 import { ipCountry } from './ip-country.ts';
 
 /** What a payer's own browser request shows about them. */
@@ -11,16 +12,17 @@ export interface ObservedPayer {
 /**
  * The fraud-check data of a card created from the payer's browser (public key): the request's IP,
  * User-Agent and Accept-Language replace what the page claims (a page's script could send
- * anything), the rest of what it sent (email, phone, fingerprint) is kept.
+ * anything), the rest of what it sent (email, phone, fingerprint) is kept. A card number in a
+ * header (a browser sends what it is told to) is masked: the payer's request is not refused for it.
  */
 export function payerFraudCheckData(observed: ObservedPayer, sent: FraudCheckData | undefined): FraudCheckData {
   const data: FraudCheckData = { ...sent };
   if (observed.ipAddress) {
-    data.ipAddress = observed.ipAddress;
+    data.ipAddress = maskCardNumbers(observed.ipAddress);
     delete data.ipCountry;
   }
-  if (observed.userAgent) data.userAgent = observed.userAgent;
-  if (observed.acceptLanguage) data.acceptLanguage = observed.acceptLanguage;
+  if (observed.userAgent) data.userAgent = maskCardNumbers(observed.userAgent);
+  if (observed.acceptLanguage) data.acceptLanguage = maskCardNumbers(observed.acceptLanguage);
   return withIpCountry(data);
 }
 

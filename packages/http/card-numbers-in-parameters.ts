@@ -1,5 +1,4 @@
-import creditCardType from 'credit-card-type';
-import { containsCardNumber, type CardNumberSearch } from '../domain/card/card-numbers-in-text.ts';
+import { containsCardNumber } from '../network/card-numbers-in-text.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import { parameterName } from './validation.ts';
 
@@ -10,31 +9,20 @@ import { parameterName } from './validation.ts';
 const CARD_NUMBER_FIELDS = new Set(['number', 'cardNumber', 'imageData']);
 
 /**
- * A Luhn-valid run of 13–19 digits with the prefix and length of a card brand (credit-card-type's
- * table): millisecond timestamps and order numbers that merely pass Luhn are ordinary text.
- */
-const CARD_NUMBER_IN_TEXT: CardNumberSearch = {
-  minDigits: 13,
-  withinRuns: false,
-  plausible: (digits) => creditCardType(digits).some((type) => type.lengths.includes(digits.length)),
-};
-
-/**
  * Card numbers belong in the vault only: a request whose free text (descriptions, metadata keys
  * and values, names, emails, addresses, URLs, anything but the card number fields) holds a card
- * number (see CARD_NUMBER_IN_TEXT), plain or grouped by spaces or dashes, is refused before
- * anything is stored. The message names the parameter, never the value.
+ * number, however written (see card-numbers-in-text.ts), is refused before anything is stored. The message names the parameter, never the value.
  */
 export function refuseCardNumbersInText(parameters: unknown, path: string[] = []): void {
-  if (typeof parameters === 'string') {
-    if (containsCardNumber(parameters, CARD_NUMBER_IN_TEXT)) throw refusal(path);
+  if (typeof parameters === 'string' || typeof parameters === 'number') {
+    if (containsCardNumber(String(parameters))) throw refusal(path);
     return;
   }
   if (typeof parameters !== 'object' || parameters === null) return;
   for (const [key, value] of Object.entries(parameters)) {
     const childPath = [...path, key];
     if (!Array.isArray(parameters)) {
-      if (containsCardNumber(key, CARD_NUMBER_IN_TEXT)) throw refusal(path, 'a parameter name');
+      if (containsCardNumber(key)) throw refusal(path, 'a parameter name');
       if (CARD_NUMBER_FIELDS.has(key)) continue;
     }
     refuseCardNumbersInText(value, childPath);

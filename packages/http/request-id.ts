@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { containsCardNumber } from '../domain/card/card-numbers-in-text.ts';
+import { containsCardNumber } from '../network/card-numbers-in-text.ts';
 import { newId } from '../ids/object-id.ts';
 import { runWithRequestContext } from '../observability/request-context.ts';
 import { initRequestState } from './request-state.ts';
@@ -19,11 +19,7 @@ export function assignRequestId(): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     const incoming = req.get('x-request-id');
     const correlationId =
-      incoming &&
-      SAFE_CORRELATION_ID.test(incoming) &&
-      !containsCardNumber(incoming, { minDigits: 12, withinRuns: true })
-        ? incoming
-        : undefined;
+      incoming && SAFE_CORRELATION_ID.test(incoming) && !containsCardNumber(incoming) ? incoming : undefined;
     if (correlationId) res.setHeader('X-Correlation-Id', correlationId);
     const state = initRequestState(res, requestId, correlationId);
     runWithRequestContext(state.log, next);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { faultPoint } from '../config/fault-injection.ts';
 import type { Logger } from '../observability/logger.ts';
 import { readingAsOf, takeAsOf } from './as-of.ts';
+import { containsCardNumber } from '../network/card-numbers-in-text.ts';
 import { refuseCardNumbersInText } from './card-numbers-in-parameters.ts';
 import { errorResponse, HttpError } from './errors.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
@@ -69,6 +70,10 @@ export function routeHandler(
   };
 }
 
+/**
+ * The key is stored as given (records, event metadata, object history), so one holding a card
+ * number is refused: masking it would make different keys one.
+ */
 function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
@@ -78,6 +83,9 @@ function idempotencyKeyOf(req: Request): string | undefined {
       'invalid_request',
       `Invalid Idempotency-Key header: must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters long`,
     );
+  }
+  if (containsCardNumber(key)) {
+    throw new HttpError(400, 'invalid_request', 'Invalid Idempotency-Key header: must not contain a card number');
   }
   return key;
 }

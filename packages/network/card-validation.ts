@@ -1,5 +1,5 @@
 import type { CardEntry, CardValidationFailure } from './card-network.ts';
-import { luhnValid } from '../domain/card/card-numbers-in-text.ts';
+import { luhnValid } from './card-numbers-in-text.ts';
 import { cardBrandOf } from './card-brand.ts';
 
 export { luhnValid };

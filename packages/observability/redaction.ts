@@ -1,5 +1,5 @@
 import { format } from 'winston';
-import { cardNumberSpans } from '../domain/card/card-numbers-in-text.ts';
+import { maskCardNumbers, REDACTED } from '../network/card-numbers-in-text.ts';
 
 /**
  * Defense in depth: card data must never reach a log, even when a caller logs the wrong object.
@@ -7,25 +7,14 @@ import { cardNumberSpans } from '../domain/card/card-numbers-in-text.ts';
  */
 const DROPPED_FIELDS = new Set(['number', 'cvc', 'cardnumber', 'password', 'authorization', 'secret', 'secretkey']);
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 /** Nesting beyond this is cut: a log line is no place for deep structures (and cycles end here). */
 const MAX_DEPTH = 10;
 
-/**
- * Replaces every 12–19 digit run passing Luhn, wherever it stands, and any longer digit run that
- * may hide one (see cardNumberSpans).
- */
+/** Every card number in the text, however written, replaced by REDACTED (see card-numbers-in-text.ts). */
 export function redactText(text: string): string {
-  const spans = cardNumberSpans(text, { minDigits: 12, withinRuns: true });
-  if (spans.length === 0) return text;
-  let redacted = '';
-  let from = 0;
-  for (const span of spans) {
-    redacted += text.slice(from, span.start) + REDACTED;
-    from = span.end;
-  }
-  return redacted + text.slice(from);
+  return maskCardNumbers(text);
 }
 
 /** A redacted copy; the caller's objects are never modified. Errors become name, message and stack. */

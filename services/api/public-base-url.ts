@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../packages/http/route.ts';
+import { containsCardNumber } from '../../packages/network/card-numbers-in-text.ts';
 
 /** What of a request tells the address it was sent to. */
 export type RequestAddress = Pick<RequestContext<unknown, unknown, unknown>, 'headers' | 'protocol'>;
@@ -11,7 +12,7 @@ export type RequestAddress = Pick<RequestContext<unknown, unknown, unknown>, 'he
  */
 export function publicBaseUrl(request: RequestAddress): string {
   const given = request.headers.host ?? '';
-  // Only a plain host[:port] makes it into an address handed out.
-  const host = /^[A-Za-z0-9.[\]:-]{1,255}$/.test(given) ? given : 'localhost';
+  // Only a plain host[:port] makes it into an address handed out (and stored, with redirect pages).
+  const host = /^[A-Za-z0-9.[\]:-]{1,255}$/.test(given) && !containsCardNumber(given) ? given : 'localhost';
   return `${request.protocol}://${host}`;
 }

@@ -48,7 +48,8 @@ type Json = Record<string, unknown>;
  * (events, read models, operational state incl. the vault) and the service's whole output.
  */
 describe('card data never leaks', function () {
-  this.timeout(120_000);
+  // Hundreds of requests and twenty-one CLI runs, each a process start.
+  this.timeout(600_000);
   const { api, service } = useService({
     env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', LOG_LEVEL: 'debug' },
   });

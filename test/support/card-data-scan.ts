@@ -2,14 +2,23 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_CARDS } from '../../packages/network/test-cards.ts';
 
+/**
+ * Card numbers the tests send besides the simulator's test cards, of lengths those lack: a 13-digit
+ * Visa (which charges accept) and a 12-digit Maestro.
+ */
+export const VISA_13_DIGITS = '4222222222222';
+export const MAESTRO_12_DIGITS = '675964982648';
+
 /** Every card number the tests can send that passes validation, so could be stored or logged. */
-const CARD_NUMBERS = [...TEST_CARDS.keys()];
+const CARD_NUMBERS = [...TEST_CARDS.keys(), VISA_13_DIGITS, MAESTRO_12_DIGITS];
 
 /**
- * Card data must never reach an event, a read model, operational state in plain text, or a log
- * line: looks for every test card number in the raw bytes of every file of a data directory
- * (databases with their -wal/-shm files, keys) and in the service's output. Returns where each
- * was found; empty when clean. Runs after every API test's service stops (service-process.ts).
+ * Card data must never reach an event, a read model, operational state in plain text, a log line
+ * or the CLI's output: looks for every test card number in the raw bytes of every file of a data
+ * directory (databases with their -wal/-shm files, keys) and in the service's output, written in
+ * any way a reader would still recognise it (see cardDigits). Returns where each was found; empty
+ * when clean. Runs after every API test's service stops (service-process.ts), and on every CLI
+ * run's output (runCli).
  */
 export function findCardData(dataDir: string, output: string): string[] {
   const found: string[] = [];
@@ -18,13 +27,47 @@ export function findCardData(dataDir: string, output: string): string[] {
     if (!statSync(path).isFile()) continue;
     for (const number of numbersIn(path)) found.push(`${name}: ${mask(number)}`);
   }
-  for (const number of CARD_NUMBERS) if (output.includes(number)) found.push(`service output: ${mask(number)}`);
+  for (const number of cardNumbersIn(output)) found.push(`service output: ${mask(number)}`);
   return found;
 }
 
-/** Read in chunks that overlap by a card number's length: files can be larger than a string may be. */
+/** The test card numbers that `text` holds, however written. */
+export function cardNumbersIn(text: string): string[] {
+  const digits = cardDigits(text);
+  return CARD_NUMBERS.filter((number) => digits.includes(number));
+}
+
+/**
+ * The text with every spelling of a digit made an ASCII digit and every separator that may stand
+ * between the groups of a card number taken out: JSON escapes (`\t`, `\u00a0`) and percent-escapes
+ * (`%34`, `%20`, `%C2%A0`) decoded, fullwidth digits made ASCII, then spaces of any kind, tabs,
+ * line breaks, dashes, dots, slashes, `+` and zero-width characters removed. A card number written
+ * `4242.4242.4242.4242`, `%34%32…`, `４２４２…` or `9<number>0` is then a plain substring.
+ */
+export function cardDigits(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\[tnr]/g, ' ')
+    .replace(/(?:%[0-9A-Fa-f]{2})+/g, percentDecoded)
+    .replace(/[\uff10-\uff19]/g, (digit) => String(digit.charCodeAt(0) - 0xff10))
+    .replace(/[\s\-./+\u00ad\u200b-\u200d\u2060\ufeff]+/g, '');
+}
+
+function percentDecoded(escapes: string): string {
+  try {
+    return decodeURIComponent(escapes);
+  } catch {
+    // Not UTF-8 as a whole: decode the ASCII escapes alone.
+    return escapes.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+}
+
+/**
+ * Read in chunks that overlap by more than the longest spelling of a card number (19 digits as
+ * UTF-8 percent-escapes, with separators between): files can be larger than a string may be.
+ */
 const CHUNK_BYTES = 64 * 2 ** 20;
-const OVERLAP = Math.max(...CARD_NUMBERS.map((number) => number.length)) - 1;
+const OVERLAP = 1024;
 
 function numbersIn(path: string): Set<string> {
   const seen = new Set<string>();
@@ -36,8 +79,7 @@ function numbersIn(path: string): Set<string> {
       const read = readSync(file, buffer, carried, CHUNK_BYTES, null);
       if (read === 0) break;
       const length = carried + read;
-      const text = buffer.toString('latin1', 0, length);
-      for (const number of CARD_NUMBERS) if (text.includes(number)) seen.add(number);
+      for (const number of cardNumbersIn(buffer.toString('utf8', 0, length))) seen.add(number);
       // The tail may hold the start of a number that the next chunk completes.
       carried = Math.min(OVERLAP, length);
       buffer.copy(buffer, 0, length - carried, length);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findCardData } from './card-data-scan.ts';
+import { cardNumbersIn, findCardData } from './card-data-scan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -131,7 +131,10 @@ export function removeDataDir(dataDir: string): void {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Runs the operators' CLI against a data directory; resolves with its stdout. */
+/**
+ * Runs the operators' CLI against a data directory; resolves with its output, and fails when that
+ * output holds a card number (see card-data-scan.ts).
+ */
 export async function runCli(
   args: string[],
   dataDir: string,
@@ -145,6 +148,9 @@ export async function runCli(
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+  const code = await new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
+  const leaked = [...cardNumbersIn(stdout), ...cardNumbersIn(stderr)];
+  if (leaked.length > 0)
+    throw new Error(`card data found in the output of cli ${args.join(' ')}: ${leaked.length} number(s)`);
   return { code, stdout, stderr };
 }

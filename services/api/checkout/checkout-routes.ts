@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { CheckoutPageInput } from '../../../packages/checkout/checkout-view.ts';
 import { missingParameter } from '../../../packages/domain/errors.ts';
+import { refuseCardNumbersInText } from '../../../packages/http/card-numbers-in-parameters.ts';
 import { apiKeyOf } from '../../../packages/http/authenticate.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
@@ -90,6 +91,8 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
           key: apiKeyOf(req),
           checkoutRequest: body.checkoutRequest,
         });
+        // As for every API call: card numbers only in card number fields (this page sends tokens).
+        refuseCardNumbersInText(body);
         res.json(await work(verified, body, newId('req'), req));
       } catch (error) {
         const { status, body } = errorResponse(error, deps.logger);

@@ -1,5 +1,6 @@
 import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
 import { checkoutRequestSchema } from '../../../packages/checkout/checkout-request-schema.ts';
+import { refuseCardNumbersInText } from '../../../packages/http/card-numbers-in-parameters.ts';
 import type { CheckoutOfferView, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { decodeSignedCheckoutRequest, signatureMatches } from '../../../packages/checkout/signed-checkout-request.ts';
 import { threeDSecureRequirements } from '../../../packages/commands/charge-commands.ts';
@@ -62,6 +63,8 @@ export async function verifyCheckoutRequest(
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new InvalidRequestError('Invalid parameter: checkoutRequest does not hold a JSON object');
+  // What the merchant signed is stored (metadata of charges and subscriptions) like parameters are.
+  refuseCardNumbersInText(parsed, ['checkoutRequest']);
   const request = validateParameters(checkoutRequestSchema, parsed);
   return { auth, request, view: await viewOf(deps, auth, request, input.checkoutRequest, input.key as string) };
 }

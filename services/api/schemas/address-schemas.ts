@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
+import { countryCodeParameter } from './country-codes.ts';
 
 const text = (max = 255) => p.string({ max }).optional();
 
@@ -9,7 +10,7 @@ export const addressSchema = p.object({
   zip: text(32),
   city: text(),
   state: text(),
-  country: p.string({ max: 2, description: 'Two-letter ISO country code' }).optional(),
+  country: countryCodeParameter('Two-letter ISO country code (any case; stored upper-cased)').optional(),
 });
 
 export const shippingSchema = p.object({ name: text(), address: addressSchema.optional(), phone: text(64) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
+import { countryCodeParameter } from './country-codes.ts';
 
 /** Card fields arrive as text in form bodies and as text or numbers in JSON; the network validates them (402). */
 const cardText = (description: string, max = 64) =>
@@ -14,7 +15,9 @@ const optionalText = (description: string, max = 255) => p.string({ max, descrip
 
 export const fraudCheckDataSchema = p.object({
   ipAddress: p.string({ max: 64 }).optional(),
-  ipCountry: p.string({ max: 2 }).optional(),
+  ipCountry: countryCodeParameter(
+    "Two-letter ISO country code of the payer's IP address (any case; stored upper-cased)",
+  ).optional(),
   email: p.string({ max: 255 }).optional(),
   phone: p.string({ max: 64 }).optional(),
   userAgent: p.string({ max: 1024 }).optional(),

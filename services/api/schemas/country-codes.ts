@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type CountriesModule from 'i18n-iso-countries';
+import { z } from 'zod';
 
 type Countries = typeof CountriesModule;
 
@@ -13,4 +14,18 @@ export function isCountryCode(value: string): boolean {
   if (!/^[A-Za-z]{2}$/.test(value)) return false;
   countries ??= createRequire(import.meta.url)('i18n-iso-countries') as Countries;
   return countries.isValid(value.toUpperCase());
+}
+
+const NOT_A_COUNTRY_CODE = 'must be a two-letter ISO country code';
+
+/**
+ * A parameter holding a two-letter ISO 3166-1 country code: accepted in any case (`pl` can only
+ * mean Poland) and handed on upper-cased, the one spelling stored and answered.
+ */
+export function countryCodeParameter(description: string) {
+  return z
+    .string({ error: NOT_A_COUNTRY_CODE })
+    .refine(isCountryCode, { error: NOT_A_COUNTRY_CODE })
+    .transform((value) => value.toUpperCase())
+    .meta({ description, example: 'PL' });
 }

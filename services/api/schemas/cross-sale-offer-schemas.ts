@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import { isCountryCode } from './country-codes.ts';
+import { countryCodeParameter } from './country-codes.ts';
 import { p } from '../../../packages/http/params.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
 
 const companyLocation = () =>
-  z
-    .string({ error: 'must be a two-letter ISO country code' })
-    .refine(isCountryCode, {
-      error: 'must be a two-letter ISO country code',
-    })
-    .transform((value) => value.toUpperCase())
-    .meta({
-      description: 'Country of the company: two-letter ISO country code (any case; stored upper-cased)',
-      example: 'PL',
-    });
+  countryCodeParameter('Country of the company: two-letter ISO country code (any case; stored upper-cased)');
 
 const url = () =>
   z
