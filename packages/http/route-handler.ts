@@ -63,7 +63,7 @@ export function routeHandler(
     const idempotent = { key: idempotencyKey, token: idempotency.requestToken(scope, fingerprint) };
     const { response, replayed } = await idempotency.run(scope, fingerprint, async () => {
       const answer = await execute(idempotent);
-      faultPoint('request.after-projection', auth.mode);
+      faultPoint('request.after-projection', { mode: auth.mode, actor: auth.keyId });
       return answer;
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
