@@ -71,7 +71,8 @@ export function routeHandler(
   };
 }
 
-function idempotencyKeyOf(req: Request): string | undefined {
+/** The request's `Idempotency-Key`; a 400 for one that is empty or too long. */
+export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {

@@ -7,6 +7,7 @@ import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { useCrashingService } from '../support/crashing-service.ts';
 import { RETURN_URL } from '../support/payment-methods.ts';
 import { cardDetails, type Charge } from '../support/payments.ts';
+import { buildService } from '../support/service-process.ts';
 import { createPlan, VISA } from '../support/subscriptions.ts';
 
 /** What one run of a request needs and names: its Idempotency-Key, the objects made for it beforehand. */
@@ -27,13 +28,21 @@ interface Workflow {
   replays: boolean;
 }
 
-/** Fields whose values are the time of the run, which differ between two runs of one request. */
-const TIME_FIELDS = new Set(['created', 'start', 'currentPeriodStart', 'currentPeriodEnd', 'expiresAt', 'updated']);
+/** Fields whose values are the time of the run (or a checkout session's secret), which differ between two runs of one request. */
+const RUN_FIELDS = new Set([
+  'created',
+  'start',
+  'currentPeriodStart',
+  'currentPeriodEnd',
+  'expiresAt',
+  'updated',
+  'session',
+]);
 
 /** An answer with the ids and times of its run left out: two runs of one request answer alike. */
 function comparable(body: unknown): unknown {
   return JSON.parse(JSON.stringify(body), (field, value: unknown) => {
-    if (TIME_FIELDS.has(field) && value !== null) return '<time>';
+    if (RUN_FIELDS.has(field) && value !== null) return '<run>';
     if (typeof value !== 'string') return value;
     return value
       .replace(/http:\/\/127\.0\.0\.1:\d+/g, '<service>')
@@ -46,17 +55,22 @@ const counts = (made: Record<string, string[]>) =>
 
 /**
  * Every request kind that writes to more than one stream (a subscription with a new card, a
- * customer with a card, a payment-method charge with a new payment method, a cross-sale offer
- * bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
+ * customer with a card, a payment-method charge with a new payment method, a checkout payment
+ * that makes its customer, a cross-sale offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
  * of it passes, then retried after a restart as a merchant's client (or the checkout page) would:
  * the retry completes, answers what a run without a crash answers (with the ids the killed run
  * made), and every object exists once: one subscription, one charge, one card, no second
- * authorization. The cases crash one after the other on one data directory (one armed start
- * each), and are retried against one restarted service.
+ * authorization. The cases crash one after the other on one data directory (one armed start of
+ * the built service each), and are retried against one restarted service.
  */
 describe('multi-stream requests across a crash of the service at each point', function () {
   this.timeout(120_000);
-  const service = useCrashingService();
+  // The cases start the service once each: the build starts in half the time of the sources.
+  before('build the service', function () {
+    this.timeout(60_000);
+    buildService();
+  });
+  const service = useCrashingService({ compiled: true });
   const { api } = service;
 
   /** The log, read beside the running service. */
@@ -174,6 +188,30 @@ describe('multi-stream requests across a crash of the service at each point', fu
             paymentMethod: { type: 'ideal', billing: { email: 'payer@example.com' } },
             flow: { returnUrl: RETURN_URL },
           },
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a checkout payment by a new customer',
+      points: [
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'customer.after-append',
+        'request.after-projection',
+      ],
+      async setup() {},
+      prepare: async (client, label) => ({
+        key: `checkout-${label}`,
+        checkoutRequest: sign({ charge: { amount: 2500, currency: 'EUR' } }),
+        token: await token(client),
+      }),
+      send: (client, run) =>
+        client.post('/checkout/pay', {
+          json: { checkoutRequest: run.checkoutRequest, email: 'buyer@example.com', token: run.token },
+          key: service.keys.testPublicKey,
           headers: { 'idempotency-key': run.key! },
         }),
       made: (run) => madeWithKey(run.key!),

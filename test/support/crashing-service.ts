@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { ApiClient } from './api-client.ts';
 import type { AccountKeys, ServiceProcess } from './service-process.ts';
-import { useService } from './use-service.ts';
+import { useService, type ServiceFixtureOptions } from './use-service.ts';
 
 export interface CrashingService {
   /** A client with the default account's test secret key, following the service across restarts. */
@@ -30,8 +30,8 @@ export interface CrashingService {
  * through the FAULT_INJECTION test hook and restarts on the same data, as a merchant's retrying
  * client sees it. Call it in the describe body.
  */
-export function useCrashingService(): CrashingService {
-  const fixture = useService();
+export function useCrashingService(options: ServiceFixtureOptions = {}): CrashingService {
+  const fixture = useService(options);
   let running = true;
 
   async function stop(): Promise<void> {
