@@ -54,9 +54,10 @@ const counts = (made: Record<string, string[]>) =>
   Object.fromEntries(Object.entries(made).map(([kind, ids]) => [kind, ids.length]));
 
 /**
- * Every request kind that writes to more than one stream (a subscription with a new card, a
- * customer with a card, a payment-method charge with a new payment method, a checkout payment
- * that makes its customer, a cross-sale offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
+ * Every request kind that writes to more than one stream (a subscription with a new card, a charge
+ * that saves its new card to the customer, a customer with a card, a payment-method charge with a
+ * new payment method, a checkout payment or subscription that makes its customer, a cross-sale
+ * offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
  * of it passes, then retried after a restart as a merchant's client (or the checkout page) would:
  * the retry completes, answers what a run without a crash answers (with the ids the killed run
  * made), and every object exists once: one subscription, one charge, one card, no second
@@ -162,6 +163,24 @@ describe('multi-stream requests across a crash of the service at each point', fu
       replays: true,
     },
     {
+      name: 'a charge with new card details for a customer, whose card it saves',
+      points: [
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'request.after-projection',
+      ],
+      async setup() {},
+      prepare: async (client, label) => ({ key: `charge-${label}`, customerId: await customer(client) }),
+      send: (client, run) =>
+        client.post('/charges', {
+          json: { amount: 1250, currency: 'EUR', customerId: run.customerId, card: cardDetails(VISA) },
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
       name: 'a customer with a card from a token',
       points: ['customer.after-append', 'request.after-projection'],
       async setup() {},
@@ -211,6 +230,31 @@ describe('multi-stream requests across a crash of the service at each point', fu
       send: (client, run) =>
         client.post('/checkout/pay', {
           json: { checkoutRequest: run.checkoutRequest, email: 'buyer@example.com', token: run.token },
+          key: service.keys.testPublicKey,
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a checkout subscription by a new customer',
+      points: [
+        'customer.after-append',
+        'subscription.after-append',
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'request.after-projection',
+      ],
+      async setup() {},
+      prepare: async (client, label) => ({
+        key: `checkout-subscription-${label}`,
+        checkoutRequest: sign({ subscription: { planId } }),
+        token: await token(client),
+      }),
+      send: (client, run) =>
+        client.post('/checkout/pay', {
+          json: { checkoutRequest: run.checkoutRequest, email: 'subscriber@example.com', token: run.token },
           key: service.keys.testPublicKey,
           headers: { 'idempotency-key': run.key! },
         }),
