@@ -352,7 +352,7 @@ describe('multi-stream requests across a crash of the service at each point', fu
     });
   }
 
-  it('a subscription refused for its trialEnd records nothing: no card, no event, no vault entry', async () => {
+  it('a subscription refused for its trialEnd records nothing: no card, no event, no vault entry, no used token', async () => {
     const customerId = await customer(api);
     const vaultEntries = () => readLog((events) => events.prepare('SELECT count(*) FROM vault_entries').pluck().get());
     const stream = () => service.stream(`customer-${customerId}`);
@@ -370,5 +370,13 @@ describe('multi-stream requests across a crash of the service at each point', fu
     expect(vaultEntries()).to.equal(entriesBefore);
     expect(await stream()).to.deep.equal(eventsBefore);
     expect(await madeWithKey('subscribe-in-the-past')).to.deep.equal({});
+    // Refused with a token: the token is not used up.
+    const tokenId = await token(api);
+    const refusedToken = await api.post(`/customers/${customerId}/subscriptions`, {
+      json: { planId, card: tokenId, trialEnd: 1000 },
+    });
+    expect(refusedToken.status).to.equal(400);
+    expect((await api.get<{ used: boolean }>(`/tokens/${tokenId}`)).body.used).to.equal(false);
+    expect(await stream()).to.deep.equal(eventsBefore);
   });
 });
