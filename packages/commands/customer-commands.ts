@@ -238,21 +238,26 @@ export class CustomerCommands {
 
   /**
    * The new card (details or a token) this request saves, when an earlier run of the same
-   * idempotent request saved it already under the card id derived from the request; null
-   * otherwise. A charge's card keeps the charge's card id and is not looked for here.
+   * idempotent request saved it already under the card id derived from the request, with when
+   * that run saved it (business time); null otherwise. A charge's card keeps the charge's card id
+   * and is not looked for here.
    */
-  private async savedByEarlierRun(
+  async savedByEarlierRun(
     customerId: string,
     reference: CardReference,
     context: CommandContext,
-  ): Promise<{ card: NewCard; position: number } | null> {
+  ): Promise<{ card: NewCard; position: number; savedAt: Date } | null> {
     if (createsNewIds(context) || (typeof reference === 'string' && !reference.startsWith('tok_'))) return null;
     const cardId = createdObjectId(cardResource, context);
     const { events } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
     const added = events.find((event) => event.type === 'CardAdded' && event.data.cardId === cardId);
     if (!added) return null;
     const { card, source, merchantAccountId } = added.data as CardAdded['data'];
-    return { card: { cardId, card, source, merchantAccountId }, position: events.at(-1)!.position };
+    return {
+      card: { cardId, card, source, merchantAccountId },
+      position: events.at(-1)!.position,
+      savedAt: new Date(added.metadata.occurredAt),
+    };
   }
 
   /** Resolves a card to save: from a successful charge (its card keeps the charge's card id), a token or details. */

@@ -107,8 +107,14 @@ export class SubscriptionCommands {
     const customer = await this.liveCustomer(fields.customerId, context);
     const clocked = await this.deps.clock.onClock(customer.testClockId, context);
     const plan = await this.requirePlan(fields.planId, clocked);
+    // An earlier run of this request that saved the card had passed every check at its time: the
+    // retry decides at that time too, so that it finishes what that run began (a trialEnd still
+    // in the future then is not refused now) and answers as that run would have.
+    const resumed =
+      card === undefined ? null : await this.deps.customers.savedByEarlierRun(fields.customerId, card, clocked);
+    const now = resumed?.savedAt ?? clocked.now();
     const trial = fields.trialEnd !== undefined ? fields.trialEnd !== -1 : Boolean(plan.trialPeriodDays);
-    if (card !== undefined && typeof card !== 'string') this.deps.intake.check(card, clocked.now());
+    if (card !== undefined && typeof card !== 'string') this.deps.intake.check(card, now);
     if (!trial && !customer.defaultCardId && card === undefined)
       throw new InvalidRequestError(`Customer '${fields.customerId}' has no default card to charge`);
     const creation: SubscriptionCommand = {
@@ -126,7 +132,7 @@ export class SubscriptionCommands {
       merchantAccountId: fields.merchantAccountId ?? null,
       metadata: fields.metadata ?? {},
       chargeId: createdObjectId(chargeResource, context, 'first-charge'),
-      now: unixSeconds(clocked.now()),
+      now: unixSeconds(now),
     };
     // The subscription's own refusals (e.g. a trialEnd in the past) before the card is saved.
     subscriptionDecider.decide(creation, subscriptionDecider.initialState());

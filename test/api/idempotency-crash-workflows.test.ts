@@ -8,7 +8,7 @@ import { useCrashingService } from '../support/crashing-service.ts';
 import { RETURN_URL } from '../support/payment-methods.ts';
 import { cardDetails, type Charge } from '../support/payments.ts';
 import { buildService } from '../support/service-process.ts';
-import { createPlan, VISA } from '../support/subscriptions.ts';
+import { advance, createClock, createPlan, DAY, VISA, type Subscription } from '../support/subscriptions.ts';
 
 /** What one run of a request needs and names: its Idempotency-Key, the objects made for it beforehand. */
 type Run = Record<string, string>;
@@ -351,6 +351,28 @@ describe('multi-stream requests across a crash of the service at each point', fu
       }
     });
   }
+
+  it('a subscription with a card killed once the card was saved is made on retry as then, though its trialEnd has passed since', async () => {
+    const start = Math.floor(Date.now() / 1000);
+    const clock = await createClock(api, start);
+    const subscriber = await api.post<{ id: string }>('/customers', {
+      json: { email: 'trial@example.com', testClockId: clock.id },
+    });
+    const trialEnd = start + DAY;
+    const send = (client: ApiClient) =>
+      client.post<Subscription>(`/customers/${subscriber.body.id}/subscriptions`, {
+        json: { planId, card: cardDetails(VISA), trialEnd },
+        headers: { 'idempotency-key': 'subscribe-trial-then-crash' },
+      });
+    await service.crashAt('customer.after-append', send);
+    const client = await service.start();
+    // The customer's clock moves past the trial's end before the client retries.
+    await advance(client, clock.id, start + 2 * DAY);
+    const retry = await send(client);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    expect(retry.body).to.include({ status: 'trialing', start, trialEnd, currentPeriodEnd: trialEnd });
+    expect(counts(await madeWithKey('subscribe-trial-then-crash'))).to.deep.equal({ card: 1, subscription: 1 });
+  });
 
   it('a subscription refused for its trialEnd records nothing: no card, no event, no vault entry, no used token', async () => {
     const customerId = await customer(api);
