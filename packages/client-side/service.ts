@@ -49,12 +49,19 @@ export function onServiceMessage<T extends { source: string }>(
   return () => window.removeEventListener('message', listener);
 }
 
-export async function callApi<T>(publicKey: string, method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+export async function callApi<T>(
+  publicKey: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: object,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(new URL(path, serviceOrigin), {
     method,
     headers: {
       authorization: `Basic ${btoa(`${publicKey}:`)}`,
       ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
     },
     ...(body ? { body: JSON.stringify(body) } : {}),
   }).catch(() => {

@@ -47,11 +47,7 @@ export class CardIntake {
   ) {}
 
   async fromDetails(input: CardDetailsInput, now: Date): Promise<CardSnapshot> {
-    const number = String(input.number).trim();
-    const { asSent, expiry } = parseExpiry(input.expMonth, input.expYear);
-    const entry = { number, ...expiry, ...(input.cvc !== undefined ? { cvc: String(input.cvc).trim() } : {}) };
-    const invalid = this.network.validate(entry, now);
-    if (invalid) throw new CardError(invalid.code, invalid.message);
+    const { number, asSent } = this.validated(input, now);
     const bin = this.network.binInfo(number);
     return {
       first6: number.slice(0, 6),
@@ -72,6 +68,26 @@ export class CardIntake {
       addressCountry: input.addressCountry ?? null,
       fraudCheckData: input.fraudCheckData ? withIpCountry(input.fraudCheckData) : null,
     };
+  }
+
+  /**
+   * Validates card details as `fromDetails` does (402 card errors), storing nothing: for a request
+   * that must refuse everything it refuses before its first write.
+   */
+  check(input: CardDetailsInput, now: Date): void {
+    this.validated(input, now);
+  }
+
+  private validated(
+    input: CardDetailsInput,
+    now: Date,
+  ): { number: string; asSent: { expMonth: string; expYear: string } } {
+    const number = String(input.number).trim();
+    const { asSent, expiry } = parseExpiry(input.expMonth, input.expYear);
+    const entry = { number, ...expiry, ...(input.cvc !== undefined ? { cvc: String(input.cvc).trim() } : {}) };
+    const invalid = this.network.validate(entry, now);
+    if (invalid) throw new CardError(invalid.code, invalid.message);
+    return { number, asSent };
   }
 
   /**

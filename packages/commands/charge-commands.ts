@@ -141,7 +141,7 @@ export class ChargeCommands {
       if (meanwhile.state.status === 'none') throw error;
       return this.recordedCharge(meanwhile, input, context);
     }
-    faultPoint('charge.after-append', context.mode);
+    faultPoint('charge.after-append', context);
     const { attempt, failure } = decided;
     if (failure) throw declined(recorded, failure);
     // A successful charge with a new card for a customer saves the card as the default (spec).
@@ -258,7 +258,7 @@ export class ChargeCommands {
       },
       context,
     );
-    faultPoint('charge.before-network-call', context.mode);
+    faultPoint('charge.before-network-call', context);
     const startedBefore = intent.events.length === 0;
     const known = startedBefore
       ? await this.deps.network.findAuthorization({ mode: context.mode, reference: chargeId })
@@ -280,7 +280,7 @@ export class ChargeCommands {
       threeDSecure: threeDSecureRequest(input.threeDSecure, verified),
       now: context.now(),
     });
-    faultPoint('charge.after-network-call', context.mode);
+    faultPoint('charge.after-network-call', context);
     return outcome;
   }
 

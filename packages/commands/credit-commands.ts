@@ -187,7 +187,7 @@ export class CreditCommands {
       currency: attempt.currency,
       now: context.now(),
     });
-    faultPoint('credit.after-network-call', context.mode);
+    faultPoint('credit.after-network-call', context);
     return outcome;
   }
 

@@ -5,6 +5,7 @@ import {
   cardResource,
   customerResource,
   customerStream,
+  type CardAdded,
   type CardChanges,
 } from '../domain/customer/customer-events.ts';
 import type { CustomerState } from '../domain/customer/customer-state.ts';
@@ -94,13 +95,23 @@ export class CustomerCommands {
         { streamIsNew },
       ),
     );
-    faultPoint('customer.after-append', context.mode);
+    faultPoint('customer.after-append', context);
     return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
+  /**
+   * Safe to run again for the same request: a new card that an earlier run of it (cut short by a
+   * crash) saved is adopted, not taken in again, and the follow-ups of saving it are made.
+   */
   async update(customerId: string, input: UpdateCustomerInput, context: CommandContext): Promise<CommandOutcome> {
     const { card, ...fields } = input;
     if (card !== undefined) await this.deps.cardSources.liveCustomer(customerId, context);
+    const earlier = card === undefined ? null : await this.savedByEarlierRun(customerId, card, context);
+    if (earlier) {
+      const outcome = await this.run(customerId, { type: 'UpdateCustomer', customerId, ...fields }, context);
+      const saved = { id: customerId, position: outcome.position ?? earlier.position };
+      return this.afterCardSaved(saved, customerId, earlier.card, context);
+    }
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
     const outcome = await this.recordingCard(customerId, newCard, context, () =>
       this.run(
@@ -109,6 +120,7 @@ export class CustomerCommands {
         context,
       ),
     );
+    if (newCard) faultPoint('customer.after-append', context);
     return this.afterCardSaved(outcome, customerId, newCard, context);
   }
 
@@ -222,6 +234,30 @@ export class CustomerCommands {
       }
       throw error;
     }
+  }
+
+  /**
+   * The new card (details or a token) this request saves, when an earlier run of the same
+   * idempotent request saved it already under the card id derived from the request, with when
+   * that run saved it (business time); null otherwise. A charge's card keeps the charge's card id
+   * and is not looked for here.
+   */
+  async savedByEarlierRun(
+    customerId: string,
+    reference: CardReference,
+    context: CommandContext,
+  ): Promise<{ card: NewCard; position: number; savedAt: Date } | null> {
+    if (createsNewIds(context) || (typeof reference === 'string' && !reference.startsWith('tok_'))) return null;
+    const cardId = createdObjectId(cardResource, context);
+    const { events } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
+    const added = events.find((event) => event.type === 'CardAdded' && event.data.cardId === cardId);
+    if (!added) return null;
+    const { card, source, merchantAccountId } = added.data as CardAdded['data'];
+    return {
+      card: { cardId, card, source, merchantAccountId },
+      position: events.at(-1)!.position,
+      savedAt: new Date(added.metadata.occurredAt),
+    };
   }
 
   /** Resolves a card to save: from a successful charge (its card keeps the charge's card id), a token or details. */

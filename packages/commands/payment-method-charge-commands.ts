@@ -3,9 +3,9 @@ import { chargeResource, chargeStream, type ChargeType, type Shipping } from '..
 import type { PaymentMethodChargeAttempt, ProviderOutcome } from '../domain/charge/payment-method-charge.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { newId } from '../ids/object-id.ts';
+import { faultPoint } from '../config/fault-injection.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { CreatePaymentMethodInput, PaymentMethodCommands } from './payment-method-commands.ts';
 
@@ -49,6 +49,10 @@ export class PaymentMethodChargeCommands {
     redirectUrlOf: (clientObjectId: string) => string,
     context: CommandContext,
   ): Promise<CommandOutcome> {
+    const chargeId = createdObjectId(chargeResource, context);
+    // Made by an earlier run of this idempotent request (cut short by a crash): answered as it is.
+    const earlier = await this.aggregates.createdEarlier(chargeStream(chargeId), context);
+    if (earlier !== undefined) return { id: chargeId, position: earlier };
     const customerId = input.customerId ?? null;
     const paymentMethod =
       typeof input.paymentMethod === 'string'
@@ -62,9 +66,9 @@ export class PaymentMethodChargeCommands {
         throw new InvalidRequestError("Invalid parameter: paymentMethod[customerId] must be the charge's customerId");
       // A charge with payment method details creates the payment method, as POST /payment-methods would.
       await this.paymentMethods.record(paymentMethod, context);
+      faultPoint('payment-method.after-append', context);
     }
-    const chargeId = newId(chargeResource);
-    const clientObjectId = newId('client_char');
+    const clientObjectId = createdObjectId('client_char', context);
     const now = context.now();
     const attempt: PaymentMethodChargeAttempt = {
       chargeId,

@@ -8,10 +8,9 @@ import {
   type PaymentMethodDetails,
   type PaymentMethodType,
 } from '../domain/payment-method/payment-method-events.ts';
-import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardSources } from './card-sources.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 export interface CreatePaymentMethodInput {
@@ -32,17 +31,34 @@ export class PaymentMethodCommands {
     return this.record(await this.newDetails(input, context), context);
   }
 
-  /** Records a payment method from details made by `newDetails`. */
-  record(details: PaymentMethodDetails, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(details.paymentMethodId, { type: 'CreatePaymentMethod', details }, context);
+  /**
+   * Records a payment method from details made by `newDetails`; one that an earlier run of the same
+   * idempotent request recorded (cut short by a crash) is answered as it was.
+   */
+  async record(details: PaymentMethodDetails, context: CommandContext): Promise<CommandOutcome> {
+    const { paymentMethodId } = details;
+    const earlier = await this.aggregates.createdEarlier(paymentMethodStream(paymentMethodId), context);
+    if (earlier !== undefined) return { id: paymentMethodId, position: earlier };
+    return this.run(paymentMethodId, { type: 'CreatePaymentMethod', details }, context);
   }
 
-  /** Details of a new payment method (ids made, customer checked), not recorded yet. */
+  /**
+   * Details of a new payment method (ids made, derived from an idempotent request; customer
+   * checked), not recorded yet; or those an earlier run of the same request recorded.
+   */
   async newDetails(input: CreatePaymentMethodInput, context: CommandContext): Promise<PaymentMethodDetails> {
+    const paymentMethodId = createdObjectId(paymentMethodResource, context);
+    if (!createsNewIds(context)) {
+      const { state } = await this.aggregates.load(paymentMethodDecider, paymentMethodStream(paymentMethodId), context);
+      if (state.status !== 'none') {
+        const { status: _status, ...recorded } = state;
+        return recorded;
+      }
+    }
     if (input.customerId !== undefined) await this.cardSources.liveCustomer(input.customerId, context);
     return {
-      paymentMethodId: newId(paymentMethodResource),
-      clientObjectId: newId('client_pm'),
+      paymentMethodId,
+      clientObjectId: createdObjectId('client_pm', context),
       type: input.type,
       billing: input.billing ?? null,
       customerId: input.customerId ?? null,

@@ -18,15 +18,21 @@ import { newId } from '../ids/object-id.ts';
 import { accountSettings } from './account-settings.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { BackgroundWork } from './background-work.ts';
+import type { CardIntake } from './card-intake.ts';
+import type { CardReference } from './card-sources.ts';
+import { faultPoint } from '../config/fault-injection.ts';
 import type { ChargeCommands } from './charge-commands.ts';
 import { createdObjectId, unixSeconds, type CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { CustomerClock } from './customer-clock.ts';
+import type { CustomerCommands } from './customer-commands.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { ExistingPlan, PlanCommands } from './plan-commands.ts';
 
 export interface CreateSubscriptionInput {
   customerId: string;
+  /** A card to make the customer's default first: a saved card's id, a token or card details. */
+  card?: CardReference;
   planId: string;
   quantity?: number;
   captureCharges?: boolean;
@@ -55,6 +61,8 @@ export interface UpdateSubscriptionInput {
 
 export interface SubscriptionCommandsDeps {
   aggregates: AggregateStore;
+  customers: CustomerCommands;
+  intake: CardIntake;
   charges: ChargeCommands;
   plans: PlanCommands;
   clock: CustomerClock;
@@ -76,41 +84,65 @@ export interface StepOptions {
 export class SubscriptionCommands {
   constructor(private readonly deps: SubscriptionCommandsDeps) {}
 
+  /**
+   * Creates a subscription; with `card`, that card becomes the customer's default first (a new one
+   * is saved), so that the subscription charges it. Every refusal comes before the first write (a
+   * refused request records nothing, and takes in no card). Safe to run again for the same
+   * idempotent request cut short by a crash: each step finds what an earlier run recorded (the
+   * card under its id derived from the request, the subscription, its first charge) and goes on
+   * from there.
+   */
   async create(input: CreateSubscriptionInput, context: CommandContext): Promise<CommandOutcome> {
-    const customer = await this.liveCustomer(input.customerId, context);
-    const clocked = await this.deps.clock.onClock(customer.testClockId, context);
-    const plan = await this.requirePlan(input.planId, clocked);
-    const trial = input.trialEnd !== undefined ? input.trialEnd !== -1 : Boolean(plan.trialPeriodDays);
-    if (!trial && !customer.defaultCardId)
-      throw new InvalidRequestError(`Customer '${input.customerId}' has no default card to charge`);
+    const { card, ...fields } = input;
     const subscriptionId = createdObjectId(subscriptionResource, context);
-    const created =
-      (await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context)) ??
-      (await this.execute(
-        subscriptionId,
-        {
-          type: 'CreateSubscription',
-          subscriptionId,
-          customerId: input.customerId,
-          testClockId: customer.testClockId ?? null,
-          plan: snapshot(plan),
-          quantity: input.quantity ?? 1,
-          captureCharges: input.captureCharges ?? true,
-          ...(input.remainingBillingCycles !== undefined
-            ? { remainingBillingCycles: input.remainingBillingCycles }
-            : {}),
-          ...(input.trialEnd !== undefined ? { trialEnd: input.trialEnd } : {}),
-          shipping: input.shipping ?? null,
-          billing: input.billing ?? null,
-          merchantAccountId: input.merchantAccountId ?? null,
-          metadata: input.metadata ?? {},
-          chargeId: createdObjectId(chargeResource, context, 'first-charge'),
-          now: unixSeconds(clocked.now()),
-        },
-        clocked,
-      ));
-    // Without a trial the first charge is made now (or, when an earlier run of this request was cut
-    // short, finished): a decline leaves the subscription incomplete.
+    const earlier = await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context);
+    if (earlier !== undefined) {
+      // Every step before the subscription was done then; its first charge may not have been.
+      const sub = await this.existing(subscriptionId, context);
+      const clocked = await this.deps.clock.onClock(sub.testClockId, context);
+      return { id: subscriptionId, position: latest(earlier, await this.settlePending(subscriptionId, clocked, {})) };
+    }
+    // With a card, an unknown plan is named before anything about the customer or the card.
+    if (card !== undefined) await this.requirePlan(fields.planId, context);
+    const customer = await this.liveCustomer(fields.customerId, context);
+    const clocked = await this.deps.clock.onClock(customer.testClockId, context);
+    const plan = await this.requirePlan(fields.planId, clocked);
+    // An earlier run of this request that saved the card had passed every check at its time: the
+    // retry decides at that time too, so that it finishes what that run began (a trialEnd still
+    // in the future then is not refused now) and answers as that run would have.
+    const resumed =
+      card === undefined ? null : await this.deps.customers.savedByEarlierRun(fields.customerId, card, clocked);
+    const now = resumed?.savedAt ?? clocked.now();
+    const trial = fields.trialEnd !== undefined ? fields.trialEnd !== -1 : Boolean(plan.trialPeriodDays);
+    if (card !== undefined && typeof card !== 'string') this.deps.intake.check(card, now);
+    if (!trial && !customer.defaultCardId && card === undefined)
+      throw new InvalidRequestError(`Customer '${fields.customerId}' has no default card to charge`);
+    const creation: SubscriptionCommand = {
+      type: 'CreateSubscription',
+      subscriptionId,
+      customerId: fields.customerId,
+      testClockId: customer.testClockId ?? null,
+      plan: snapshot(plan),
+      quantity: fields.quantity ?? 1,
+      captureCharges: fields.captureCharges ?? true,
+      ...(fields.remainingBillingCycles !== undefined ? { remainingBillingCycles: fields.remainingBillingCycles } : {}),
+      ...(fields.trialEnd !== undefined ? { trialEnd: fields.trialEnd } : {}),
+      shipping: fields.shipping ?? null,
+      billing: fields.billing ?? null,
+      merchantAccountId: fields.merchantAccountId ?? null,
+      metadata: fields.metadata ?? {},
+      chargeId: createdObjectId(chargeResource, context, 'first-charge'),
+      now: unixSeconds(now),
+    };
+    // The subscription's own refusals (e.g. a trialEnd in the past) before the card is saved.
+    subscriptionDecider.decide(creation, subscriptionDecider.initialState());
+    if (card !== undefined) {
+      const cardId = typeof card === 'string' && card.startsWith('card_') ? card : null;
+      await this.deps.customers.update(fields.customerId, cardId ? { defaultCardId: cardId } : { card }, clocked);
+    }
+    const created = await this.execute(subscriptionId, creation, clocked);
+    faultPoint('subscription.after-append', clocked);
+    // Without a trial the first charge is made now: a decline leaves the subscription incomplete.
     const settled = await this.settlePending(subscriptionId, clocked, {});
     return { id: subscriptionId, position: latest(created, settled) };
   }

@@ -5,7 +5,8 @@ import { flushLogLines } from '../observability/log-lines.ts';
  * Test hook: kills the process (SIGKILL, as `kill -9` would) when a request reaches a named point,
  * so that tests can prove what a crash at exactly that point leaves behind. Armed only by
  * `FAULT_INJECTION=crash:<point>[,crash:<point>…]` (off by default) and only ever fires for
- * test-mode requests: live-mode requests pass every point untouched.
+ * test-mode requests: live-mode requests, and the workers' jobs (`system:` actors), pass every
+ * point untouched.
  */
 export const FAULT_POINTS = [
   /** The charge's authorization intent is recorded; the card network has not been asked. */
@@ -16,8 +17,12 @@ export const FAULT_POINTS = [
   'charge.after-append',
   /** The card network has sent a credit's funds; nothing of its answer is recorded. */
   'credit.after-network-call',
-  /** The customer is in the log; the read models may not show it yet. */
+  /** A new customer, or a card saved to one, is in the log; what follows on other streams is not. */
   'customer.after-append',
+  /** A new payment method is in the log; the charge that pays with it is not. */
+  'payment-method.after-append',
+  /** A new subscription is in the log with its first charge started; the charge is not made. */
+  'subscription.after-append',
   /** An idempotent request's answer is built from the read models but neither stored nor sent. */
   'request.after-projection',
 ] as const;
@@ -45,8 +50,8 @@ export function armFaults(points: readonly FaultPoint[]): void {
 }
 
 /** Marks a point of a request; kills the process there when that point is armed. */
-export function faultPoint(point: FaultPoint, mode: Mode): void {
-  if (mode !== 'test' || !armed.has(point)) return;
+export function faultPoint(point: FaultPoint, request: { mode: Mode; actor: string }): void {
+  if (request.mode !== 'test' || request.actor.startsWith('system:') || !armed.has(point)) return;
   // Written synchronously (stdout is a pipe or file): the test sees it before the kill.
   flushLogLines();
   process.stdout.write(`FAULT INJECTION: crash at ${point}\n`);

@@ -62,7 +62,7 @@ export function routeHandler(
     const idempotent = { key: idempotencyKey, token: idempotency.requestToken(scope, fingerprint) };
     const { response, replayed } = await idempotency.run(scope, fingerprint, async () => {
       const answer = await execute(idempotent);
-      faultPoint('request.after-projection', auth.mode);
+      faultPoint('request.after-projection', { mode: auth.mode, actor: auth.keyId });
       return answer;
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -71,10 +71,11 @@ export function routeHandler(
 }
 
 /**
- * The key is stored as given (records, event metadata, object history), so one holding a card
- * number is refused: masking it would make different keys one.
+ * The request's `Idempotency-Key`; a 400 for one that is empty or too long. The key is stored as
+ * given (records, event metadata, object history), so one holding a card number is refused:
+ * masking it would make different keys one.
  */
-function idempotencyKeyOf(req: Request): string | undefined {
+export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.get('idempotency-key');
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {

@@ -31,19 +31,17 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     platform.events.headPosition(),
   );
   const authenticate = apiKeyAuthenticator(platform.readModels);
+  const idempotency = new IdempotencyStore(
+    sealedResponses(platform.stateStore.collection('idempotency'), platform.vault.derivedKey('idempotency-responses')),
+    {
+      ttlMs: config.idempotencyTtlHours * 3_600_000,
+      fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
+    },
+  );
   return createApp({
     routes: apiRoutes({ commands: platform.commands, reader, streams }),
     authenticate,
-    idempotency: new IdempotencyStore(
-      sealedResponses(
-        platform.stateStore.collection('idempotency'),
-        platform.vault.derivedKey('idempotency-responses'),
-      ),
-      {
-        ttlMs: config.idempotencyTtlHours * 3_600_000,
-        fingerprintKey: platform.fingerprinter.derivedKey('idempotency'),
-      },
-    ),
+    idempotency,
     rateLimiter: createRateLimiter({ ...config.rateLimit, ...(platform.redis ? { redis: platform.redis } : {}) }),
     logger,
     maxBodyBytes: config.maxBodyBytes,
@@ -75,6 +73,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
         pathPrefix: checkoutPagePath,
         handler: checkoutRoutes({
           authenticate,
+          idempotency,
           secretKey: checkoutSecretKeys(platform.events, platform.vault),
           reader,
           readModels: platform.readModels,

@@ -18,6 +18,8 @@ export const subscriptionModule = resourceModule({
     subscriptions: (wiring) =>
       new SubscriptionCommands({
         aggregates: wiring.aggregates,
+        customers: wiring.commands.customers,
+        intake: wiring.intake,
         charges: wiring.commands.charges,
         plans: wiring.commands.plans,
         clock: wiring.commands.customerClock,

@@ -376,6 +376,39 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('a payment whose answer was lost is sent again as it was when the payer pays again: one charge', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1234, currency: 'EUR' } },
+      { email: 'lost-answer@example.com' },
+    );
+    const pay = checkout.getByRole('button', { name: 'Pay 12.34 EUR' });
+    await pay.waitFor();
+    await typeCard(page, checkout, '4242424242424242');
+    const sent: { key: string | undefined; body: string }[] = [];
+    // The service makes the payment, but its answer never reaches the page (a dropped connection).
+    await page.route('**/checkout/pay', async (route) => {
+      sent.push({ key: route.request().headers()['idempotency-key'], body: route.request().postData() ?? '' });
+      if (sent.length > 1) return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await pay.click();
+    await checkout.locator('#form-error:not(:empty)').waitFor();
+    expect(await checkout.locator('#form-error').textContent()).to.equal('The payment service could not be reached.');
+    await pay.click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 1234, status: 'successful' });
+    const charges = await api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } });
+    expect(charges.body.list.filter((charge) => charge.amount === 1234).map((charge) => charge.id)).to.deep.equal([
+      result.charge!.id,
+    ]);
+    // The second payment was the first one again: same key, same token.
+    expect(sent).to.have.length(2);
+    expect(sent[0]!.key).to.match(/^checkout_[0-9a-f]{32}$/);
+    expect(sent[1]).to.deep.equal(sent[0]);
+    await page.close();
+  });
+
   it("payment methods: the payer chooses iDEAL, authorizes at the provider's page, the callback gets the charge", async () => {
     const { page, checkout } = await openCheckout(
       { charge: { amount: 1500, currency: 'EUR' }, paymentMethodTypes: ['ideal', 'paypal'] },

@@ -4,8 +4,8 @@ import type { FaultPoint } from '../../packages/config/fault-injection.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { ApiClient } from './api-client.ts';
-import type { ServiceProcess } from './service-process.ts';
-import { useService } from './use-service.ts';
+import type { AccountKeys, ServiceProcess } from './service-process.ts';
+import { useService, type ServiceFixtureOptions } from './use-service.ts';
 
 export interface CrashingService {
   /** A client with the default account's test secret key, following the service across restarts. */
@@ -13,6 +13,8 @@ export interface CrashingService {
   readonly dataDir: string;
   /** The default account's id. */
   readonly accountId: string;
+  /** The default account's keys. */
+  readonly keys: AccountKeys;
   /** Restarts the service (unarmed) on the same data, stopping it first if it runs. */
   start(): Promise<ApiClient>;
   stop(): Promise<void>;
@@ -28,8 +30,8 @@ export interface CrashingService {
  * through the FAULT_INJECTION test hook and restarts on the same data, as a merchant's retrying
  * client sees it. Call it in the describe body.
  */
-export function useCrashingService(): CrashingService {
-  const fixture = useService();
+export function useCrashingService(options: ServiceFixtureOptions = {}): CrashingService {
+  const fixture = useService(options);
   let running = true;
 
   async function stop(): Promise<void> {
@@ -52,6 +54,7 @@ export function useCrashingService(): CrashingService {
     get accountId() {
       return fixture.keys.id;
     },
+    keys: fixture.keys,
     async start() {
       await start();
       return fixture.api;

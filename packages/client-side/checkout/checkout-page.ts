@@ -34,6 +34,13 @@ const AUTHENTICATION_MESSAGES: Record<string, string> = {
   authentication_cancelled: 'Card authentication was cancelled. Try again, or use another card.',
 };
 
+/** Error types of a payment that may not have been made or answered: it is sent again as it was. */
+const UNANSWERED = ['gateway_error', 'api_error', 'rate_limit_error'];
+
+/** A new payment attempt's Idempotency-Key: 128 random bits. */
+const paymentKey = (): string =>
+  `checkout_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
 
 /** Click handlers that call the service: their errors are handled inside them. */
@@ -231,6 +238,13 @@ function startCheckout(input: CheckoutPageInput): void {
 
   let paying = false;
 
+  /**
+   * The card payment sent last that got no answer (the service could not be reached, or failed):
+   * paying again with the same form sends it again as it was, same Idempotency-Key and token, so
+   * that the service makes it once and finishes what a crash cut short instead of charging twice.
+   */
+  let unanswered: { form: string; key: string; body: Record<string, unknown>; token: Token | null } | null = null;
+
   /** Checks the email and amount fields; on a mistake, focuses the first field at fault. */
   function formReady(): boolean {
     const emailValid = checkEmail();
@@ -268,21 +282,34 @@ function startCheckout(input: CheckoutPageInput): void {
     payButton.textContent = 'Paying…';
     try {
       const remembered = savedCard?.current();
-      let token: Token | null = null;
-      if (!remembered) {
-        token = (await shift4.createToken(group)) as Token;
-        if (view.threeDSecure.enable && total !== null)
-          token = (await shift4.verifyThreeDSecure({ amount: total, currency, card: token.id })) as Token;
-      }
       const rememberMe = byId<HTMLInputElement>('remember-me');
-      const answer = await callApi<PayAnswer>(view.publicKey, 'POST', '/checkout/pay', {
-        ...payBody(total),
-        ...(remembered ? { rememberedCard: remembered.rememberedCard } : { token: token!.id }),
-        ...(rememberMe && !remembered ? { rememberMe: rememberMe.checked } : {}),
+      const form = JSON.stringify([payBody(total), remembered?.rememberedCard, rememberMe?.checked]);
+      let attempt = unanswered?.form === form ? unanswered : null;
+      if (!attempt) {
+        let token: Token | null = null;
+        if (!remembered) {
+          token = (await shift4.createToken(group)) as Token;
+          if (view.threeDSecure.enable && total !== null)
+            token = (await shift4.verifyThreeDSecure({ amount: total, currency, card: token.id })) as Token;
+        }
+        const body = {
+          ...payBody(total),
+          ...(remembered ? { rememberedCard: remembered.rememberedCard } : { token: token!.id }),
+          ...(rememberMe && !remembered ? { rememberMe: rememberMe.checked } : {}),
+        };
+        attempt = { form, key: paymentKey(), body, token };
+      }
+      unanswered = attempt;
+      const answer = await callApi<PayAnswer>(view.publicKey, 'POST', '/checkout/pay', attempt.body, {
+        'idempotency-key': attempt.key,
       });
-      succeeded(answer, remembered?.card ?? token);
+      unanswered = null;
+      succeeded(answer, remembered?.card ?? attempt.token);
     } catch (error) {
-      showApiError(asShift4Error(error));
+      const shown = asShift4Error(error);
+      // An answered refusal ends the attempt: the next one is a new payment.
+      if (!UNANSWERED.includes(shown.type)) unanswered = null;
+      showApiError(shown);
       payButton.textContent = labelBefore;
     } finally {
       paying = false;

@@ -46,6 +46,12 @@ export interface PayerAddress {
   baseUrl: string;
 }
 
+/** A payment sent with an `Idempotency-Key`: the objects it makes get ids derived from `token`. */
+export interface IdempotentCheckout {
+  key: string;
+  token: string;
+}
+
 /** The main transaction's answer: what the merchant's callback receives, and the session for offers. */
 export interface CheckoutPaymentResult {
   charge?: object;
@@ -66,6 +72,7 @@ export async function payCheckout(
   body: unknown,
   requestId: string,
   address: PayerAddress,
+  idempotent?: IdempotentCheckout,
 ): Promise<CheckoutPaymentResult> {
   const input = validateParameters(checkoutPaymentBody, body);
   const { auth, request } = verified;
@@ -75,6 +82,7 @@ export async function payCheckout(
     actor: auth.keyId,
     requestId,
     now: () => new Date(),
+    ...(idempotent ? { idempotencyKey: idempotent.key, requestToken: idempotent.token } : {}),
   };
   const email = input.email ?? verified.view.customer?.email ?? null;
   if (!request.customerId && email === null) throw missingParameter('email');

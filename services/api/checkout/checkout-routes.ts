@@ -3,7 +3,10 @@ import type { CheckoutPageInput } from '../../../packages/checkout/checkout-view
 import { missingParameter } from '../../../packages/domain/errors.ts';
 import { refuseCardNumbersInText } from '../../../packages/http/card-numbers-in-parameters.ts';
 import { apiKeyOf } from '../../../packages/http/authenticate.ts';
+import { faultPoint } from '../../../packages/config/fault-injection.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
+import type { IdempotencyStore, StoredResponse } from '../../../packages/http/idempotency.ts';
+import { idempotencyKeyOf } from '../../../packages/http/route-handler.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
 import { errorPage, pageOrigin, sendPage } from '../client-side/html.ts';
@@ -14,6 +17,7 @@ import {
   checkoutReturnPath,
   payCheckout,
   type CheckoutPaymentDependencies,
+  type IdempotentCheckout,
 } from './checkout-payment.ts';
 import {
   verifyCheckoutRequest,
@@ -26,6 +30,8 @@ export const checkoutPagePath = '/checkout';
 
 export interface CheckoutRouteDependencies extends CheckoutVerificationDependencies, CheckoutPaymentDependencies {
   logger: Logger;
+  /** The API's: a payment sent again with its `Idempotency-Key` is made once and answered alike. */
+  idempotency: IdempotencyStore;
   /** The page (HTML document) for a verified request, and the page for a refused one. */
   renderPage(input: CheckoutPageInput): string;
   renderError(title: string, message: string): string;
@@ -71,47 +77,73 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
     sendPage(res, 200, errorPage('Payment completed', 'You can close this window and go back to the checkout.'));
   });
 
+  /** A JSON call's body and the signed request it carries, verified with the call's public key. */
+  async function verifiedCall(req: Request): Promise<{ verified: VerifiedCheckout; body: Record<string, unknown> }> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new HttpError(400, 'invalid_request', 'Invalid request: the body must be a JSON object');
+    if (body.checkoutRequest === undefined) throw missingParameter('checkoutRequest');
+    const verified = await verifyCheckoutRequest(deps, { key: apiKeyOf(req), checkoutRequest: body.checkoutRequest });
+    // As for every API call: card numbers only in card number fields (this page sends tokens).
+    refuseCardNumbersInText(body);
+    return { verified, body };
+  }
+
   const call =
-    (
-      work: (
-        verified: VerifiedCheckout,
-        body: Record<string, unknown>,
-        requestId: string,
-        req: Request,
-      ) => Promise<object>,
-    ) =>
+    (work: (verified: VerifiedCheckout, body: Record<string, unknown>, requestId: string) => Promise<object>) =>
     async (req: Request, res: Response) => {
       res.set('Cache-Control', 'no-store');
       try {
-        const body = (req.body ?? {}) as Record<string, unknown>;
-        if (typeof body !== 'object' || Array.isArray(body))
-          throw new HttpError(400, 'invalid_request', 'Invalid request: the body must be a JSON object');
-        if (body.checkoutRequest === undefined) throw missingParameter('checkoutRequest');
-        const verified = await verifyCheckoutRequest(deps, {
-          key: apiKeyOf(req),
-          checkoutRequest: body.checkoutRequest,
-        });
-        // As for every API call: card numbers only in card number fields (this page sends tokens).
-        refuseCardNumbersInText(body);
-        res.json(await work(verified, body, newId('req'), req));
+        const { verified, body } = await verifiedCall(req);
+        res.json(await work(verified, body, newId('req')));
       } catch (error) {
         const { status, body } = errorResponse(error, deps.logger);
         res.status(status).json(body);
       }
     };
 
-  router.post(
-    `${checkoutPagePath}/pay`,
-    json,
-    call((verified, body, requestId, req) =>
-      payCheckout(deps, verified, body, requestId, {
-        baseUrl: publicBaseUrl({
-          headers: { host: req.get('host') },
-          protocol: req.protocol === 'https' ? 'https' : 'http',
-        }),
-      }),
-    ),
-  );
+  // The page sends each payment attempt with an Idempotency-Key, and sends it again (same key and
+  // body) when it got no answer: like an API POST, the payment is then made once, and a run cut
+  // short by a crash is finished by the retry (the objects it makes have ids derived from it).
+  router.post(`${checkoutPagePath}/pay`, json, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const pay = (verified: VerifiedCheckout, body: Record<string, unknown>, idempotent?: IdempotentCheckout) =>
+      payCheckout(
+        deps,
+        verified,
+        body,
+        newId('req'),
+        {
+          baseUrl: publicBaseUrl({
+            headers: { host: req.get('host') },
+            protocol: req.protocol === 'https' ? 'https' : 'http',
+          }),
+        },
+        idempotent,
+      );
+    const answered = (response: StoredResponse) => res.status(response.status).json(response.body);
+    try {
+      const key = idempotencyKeyOf(req);
+      const { verified, body } = await verifiedCall(req);
+      if (key === undefined) return answered({ status: 200, body: await pay(verified, body) });
+      const { auth } = verified;
+      const scope = { accountId: auth.accountId, mode: auth.mode, keyKind: auth.keyKind, key };
+      const fingerprint = deps.idempotency.fingerprint(req.method, `${req.baseUrl}${req.path}`, body);
+      const idempotent = { key, token: deps.idempotency.requestToken(scope, fingerprint) };
+      const { response, replayed } = await deps.idempotency.run(scope, fingerprint, async () => {
+        const answer = await pay(verified, body, idempotent).then(
+          (paid): StoredResponse => ({ status: 200, body: paid }),
+          (error: unknown): StoredResponse => errorResponse(error, deps.logger),
+        );
+        faultPoint('request.after-projection', { mode: auth.mode, actor: auth.keyId });
+        return answer;
+      });
+      if (replayed) res.set('Idempotent-Replayed', 'true');
+      return answered(response);
+    } catch (error) {
+      return answered(errorResponse(error, deps.logger));
+    }
+  });
   router.post(
     `${checkoutPagePath}/payment-status`,
     json,

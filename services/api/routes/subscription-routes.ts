@@ -1,4 +1,3 @@
-import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
@@ -19,7 +18,6 @@ import {
   updateCustomerSubscriptionBody,
   updateSubscriptionBody,
 } from '../schemas/subscription-schemas.ts';
-import type { CardReference } from '../../../packages/commands/card-sources.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
@@ -40,31 +38,6 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
     reader.getAfter(position, collection, id, auth, ownedBy(customerId));
   const customerOf = (customerId: string, auth: Tenant) => reader.get(customersCollection, customerId, auth);
 
-  /**
-   * `card` on subscription create: the card becomes the customer's default card (a new one is
-   * added first), so the subscription charges it. The plan is checked first: a refused
-   * subscription adds no card.
-   */
-  async function createSubscription(
-    input: Parameters<typeof commands.subscriptions.create>[0] & { card?: CardReference },
-    request: Parameters<typeof commandContext>[0],
-  ) {
-    const { card, ...subscription } = input;
-    if (card !== undefined) {
-      const plan = await commands.plans.find(subscription.planId, request.auth);
-      if (!plan) throw new InvalidRequestError(`Invalid parameter: planId '${subscription.planId}' does not exist`);
-      if (plan.status === 'deleted')
-        throw new InvalidRequestError(`Invalid parameter: plan '${subscription.planId}' has been deleted`);
-      const context = await commands.customerClock.forCustomer(subscription.customerId, commandContext(request));
-      const saved =
-        typeof card === 'string' && card.startsWith('card_')
-          ? await commands.customers.update(subscription.customerId, { defaultCardId: card }, context)
-          : await commands.customers.update(subscription.customerId, { card }, context);
-      await reader.caughtUp(saved.position);
-    }
-    return commands.subscriptions.create(subscription, commandContext(request));
-  }
-
   return [
     defineRoute({
       method: 'post',
@@ -76,7 +49,10 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       response: subscriptionSchema,
       async handler(request) {
         await customerOf(request.params.customerId, request.auth);
-        const outcome = await createSubscription({ ...request.body, customerId: request.params.customerId }, request);
+        const outcome = await commands.subscriptions.create(
+          { ...request.body, customerId: request.params.customerId },
+          commandContext(request),
+        );
         return readSubscription(outcome.position, outcome.id, request.auth);
       },
     }),
@@ -148,7 +124,7 @@ export function subscriptionRoutes({ commands, reader }: ApiDependencies): AnyRo
       body: createSubscriptionBody,
       response: subscriptionSchema,
       async handler(request) {
-        const outcome = await createSubscription(request.body, request);
+        const outcome = await commands.subscriptions.create(request.body, commandContext(request));
         return readSubscription(outcome.position, outcome.id, request.auth);
       },
     }),

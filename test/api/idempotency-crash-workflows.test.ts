@@ -1,0 +1,404 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
+import type { FaultPoint } from '../../packages/config/fault-injection.ts';
+import type { ApiClient, ApiResponse } from '../support/api-client.ts';
+import { useCrashingService } from '../support/crashing-service.ts';
+import { RETURN_URL } from '../support/payment-methods.ts';
+import { cardDetails, type Charge } from '../support/payments.ts';
+import { buildService } from '../support/service-process.ts';
+import { advance, createClock, createPlan, DAY, VISA, type Subscription } from '../support/subscriptions.ts';
+
+/** What one run of a request needs and names: its Idempotency-Key, the objects made for it beforehand. */
+type Run = Record<string, string>;
+
+/** A request that writes to more than one stream, and every crash point a run of it passes. */
+interface Workflow {
+  name: string;
+  points: FaultPoint[];
+  /** Made once, before any run (a plan, an offer). */
+  setup(api: ApiClient): Promise<void>;
+  /** What one run needs for itself (its key, a customer, a paid checkout), made on the running service. */
+  prepare(api: ApiClient, label: string): Promise<Run>;
+  send(api: ApiClient, run: Run): Promise<ApiResponse>;
+  /** The objects the run made, by kind, as the log holds them. */
+  made(run: Run): Promise<Record<string, string[]>>;
+  /** Whether the request takes an Idempotency-Key, so that a repeat replays the stored answer. */
+  replays: boolean;
+}
+
+/** Fields whose values are the time of the run (or a checkout session's secret), which differ between two runs of one request. */
+const RUN_FIELDS = new Set([
+  'created',
+  'start',
+  'currentPeriodStart',
+  'currentPeriodEnd',
+  'expiresAt',
+  'updated',
+  'session',
+]);
+
+/** An answer with the ids and times of its run left out: two runs of one request answer alike. */
+function comparable(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body), (field, value: unknown) => {
+    if (RUN_FIELDS.has(field) && value !== null) return '<run>';
+    if (typeof value !== 'string') return value;
+    return value
+      .replace(/http:\/\/127\.0\.0\.1:\d+/g, '<service>')
+      .replace(/\b([a-z]+(?:_[a-z]+)*)_[0-9A-Za-z]{24}\b/g, '$1_<id>');
+  });
+}
+
+const counts = (made: Record<string, string[]>) =>
+  Object.fromEntries(Object.entries(made).map(([kind, ids]) => [kind, ids.length]));
+
+/**
+ * Every request kind that writes to more than one stream (a subscription with a new card, a charge
+ * that saves its new card to the customer, a customer with a card, a payment-method charge with a
+ * new payment method, a checkout payment or subscription that makes its customer, a cross-sale
+ * offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
+ * of it passes, then retried after a restart as a merchant's client (or the checkout page) would:
+ * the retry completes, answers what a run without a crash answers (with the ids the killed run
+ * made), and every object exists once: one subscription, one charge, one card, no second
+ * authorization. The cases crash one after the other on one data directory (one armed start of
+ * the built service each), and are retried against one restarted service.
+ */
+describe('multi-stream requests across a crash of the service at each point', function () {
+  this.timeout(120_000);
+  // The cases start the service once each: the build starts in half the time of the sources.
+  before('build the service', function () {
+    this.timeout(60_000);
+    buildService();
+  });
+  const service = useCrashingService({ compiled: true });
+  const { api } = service;
+
+  /** The log, read beside the running service. */
+  function readLog<T>(read: (events: Database.Database) => T): T {
+    const events = new Database(join(service.dataDir, 'events.sqlite'), { readonly: true });
+    try {
+      return read(events);
+    } finally {
+      events.close();
+    }
+  }
+
+  /** Objects whose streams a request with this Idempotency-Key began, by kind, and the cards it saved. */
+  async function madeWithKey(key: string): Promise<Record<string, string[]>> {
+    const rows = readLog((events) =>
+      events
+        .prepare<[string], { stream_id: string; revision: number; type: string; data: string }>(
+          `SELECT stream_id, revision, type, data FROM events WHERE json_extract(metadata, '$.idempotencyKey') = ?`,
+        )
+        .all(key),
+    );
+    const made: Record<string, Set<string>> = {};
+    const add = (kind: string, id: string) => (made[kind] ??= new Set()).add(id);
+    for (const row of rows) {
+      if (row.revision === 0)
+        add(row.stream_id.slice(0, row.stream_id.indexOf('-')), row.stream_id.slice(row.stream_id.indexOf('-') + 1));
+      if (row.type === 'CardAdded') add('card', (JSON.parse(row.data) as { cardId: string }).cardId);
+    }
+    // A subscription's charges are made under ids it recorded, also by a worker (whose events carry no key).
+    for (const subscriptionId of made.subscription ?? []) {
+      const charges = readLog((events) =>
+        events
+          .prepare<[string], string>(
+            `SELECT substr(stream_id, length('charge-') + 1) FROM events
+             WHERE stream_id LIKE 'charge-%' AND revision = 0 AND json_extract(data, '$.subscriptionId') = ?`,
+          )
+          .pluck()
+          .all(subscriptionId),
+      );
+      for (const chargeId of charges) {
+        add('charge', chargeId);
+        if ((await service.stream(`chargeAuthorization-${chargeId}`)).length > 0) add('chargeAuthorization', chargeId);
+      }
+    }
+    return Object.fromEntries(Object.entries(made).map(([kind, ids]) => [kind, [...ids].sort()]));
+  }
+
+  const sign = (request: object) => signCheckoutRequest(request, service.keys.testSecretKey);
+  let planId = '';
+  let offerId = '';
+  const offerCheckout = () => ({ charge: { amount: 5000, currency: 'EUR' }, crossSaleOfferIds: [offerId] });
+
+  async function customer(client: ApiClient): Promise<string> {
+    const created = await client.post<{ id: string }>('/customers', { json: { email: 'payer@example.com' } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    return created.body.id;
+  }
+
+  async function token(client: ApiClient): Promise<string> {
+    const made = await client.post<{ id: string }>('/tokens', {
+      json: cardDetails(VISA),
+      key: service.keys.testPublicKey,
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(200);
+    return made.body.id;
+  }
+
+  const workflows: Workflow[] = [
+    {
+      name: 'a subscription with new card details',
+      points: [
+        'customer.after-append',
+        'subscription.after-append',
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'request.after-projection',
+      ],
+      async setup(client) {
+        planId = (await createPlan(client)).id;
+      },
+      prepare: async (client, label) => ({ key: `subscribe-${label}`, customerId: await customer(client) }),
+      send: (client, run) =>
+        client.post(`/customers/${run.customerId}/subscriptions`, {
+          json: { planId, card: cardDetails(VISA) },
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a charge with new card details for a customer, whose card it saves',
+      points: [
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'request.after-projection',
+      ],
+      async setup() {},
+      prepare: async (client, label) => ({ key: `charge-${label}`, customerId: await customer(client) }),
+      send: (client, run) =>
+        client.post('/charges', {
+          json: { amount: 1250, currency: 'EUR', customerId: run.customerId, card: cardDetails(VISA) },
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a customer with a card from a token',
+      points: ['customer.after-append', 'request.after-projection'],
+      async setup() {},
+      prepare: async (client, label) => ({ key: `customer-${label}`, token: await token(client) }),
+      send: (client, run) =>
+        client.post('/customers', {
+          json: { email: 'saver@example.com', card: run.token },
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a payment-method charge with a new payment method',
+      points: ['payment-method.after-append', 'request.after-projection'],
+      async setup() {},
+      prepare: async (client, label) => ({ key: `method-charge-${label}`, customerId: await customer(client) }),
+      send: (client, run) =>
+        client.post('/charges', {
+          json: {
+            amount: 1250,
+            currency: 'EUR',
+            customerId: run.customerId,
+            paymentMethod: { type: 'ideal', billing: { email: 'payer@example.com' } },
+            flow: { returnUrl: RETURN_URL },
+          },
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a checkout payment by a new customer',
+      points: [
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'customer.after-append',
+        'request.after-projection',
+      ],
+      async setup() {},
+      prepare: async (client, label) => ({
+        key: `checkout-${label}`,
+        checkoutRequest: sign({ charge: { amount: 2500, currency: 'EUR' } }),
+        token: await token(client),
+      }),
+      send: (client, run) =>
+        client.post('/checkout/pay', {
+          json: { checkoutRequest: run.checkoutRequest, email: 'buyer@example.com', token: run.token },
+          key: service.keys.testPublicKey,
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a checkout subscription by a new customer',
+      points: [
+        'customer.after-append',
+        'subscription.after-append',
+        'charge.before-network-call',
+        'charge.after-network-call',
+        'charge.after-append',
+        'request.after-projection',
+      ],
+      async setup() {},
+      prepare: async (client, label) => ({
+        key: `checkout-subscription-${label}`,
+        checkoutRequest: sign({ subscription: { planId } }),
+        token: await token(client),
+      }),
+      send: (client, run) =>
+        client.post('/checkout/pay', {
+          json: { checkoutRequest: run.checkoutRequest, email: 'subscriber@example.com', token: run.token },
+          key: service.keys.testPublicKey,
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+    },
+    {
+      name: 'a cross-sale offer bought in a checkout',
+      points: ['charge.before-network-call', 'charge.after-network-call', 'charge.after-append'],
+      async setup(client) {
+        const offer = await client.post<{ id: string }>('/cross-sale-offers', {
+          json: { charge: { amount: 990, currency: 'EUR' }, template: 'text_only', title: 'Travel insurance' },
+        });
+        expect(offer.status, JSON.stringify(offer.body)).to.equal(200);
+        offerId = offer.body.id;
+      },
+      async prepare(client) {
+        const paid = await client.post<{ charge: Charge; session: string }>('/checkout/pay', {
+          json: { checkoutRequest: sign(offerCheckout()), email: 'buyer@example.com', token: await token(client) },
+          key: service.keys.testPublicKey,
+        });
+        expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+        return { session: paid.body.session, mainChargeId: paid.body.charge.id };
+      },
+      send: (client, run) =>
+        client.post('/checkout/cross-sale-purchases', {
+          json: { checkoutRequest: sign(offerCheckout()), session: run.session, offerId },
+          key: service.keys.testPublicKey,
+        }),
+      made: async (run) =>
+        readLog((events) => {
+          const charges = events
+            .prepare<[string], string>(
+              `SELECT DISTINCT json_extract(data, '$.chargeId') FROM events
+               WHERE type IN ('ChargeSucceeded', 'ChargeFailed') AND json_extract(data, '$.crossSale.merchantChargeId') = ?`,
+            )
+            .pluck()
+            .all(run.mainChargeId!);
+          const authorizations = events
+            .prepare<[], string>(`SELECT stream_id FROM events WHERE stream_id LIKE 'chargeAuthorization-%'`)
+            .pluck()
+            .all()
+            .filter((stream) => charges.includes(stream.slice('chargeAuthorization-'.length)));
+          const listed = events
+            .prepare<[string], string>(
+              `SELECT json_extract(data, '$.crossSaleCharge.chargeId') FROM events
+               WHERE stream_id = ? AND type = 'CrossSaleChargeAdded'`,
+            )
+            .pluck()
+            .all(`charge-${run.mainChargeId}`);
+          return { charge: charges, chargeAuthorization: authorizations, listedOnMainCharge: listed };
+        }),
+      replays: false,
+    },
+  ];
+
+  const cases = workflows.flatMap((workflow) => workflow.points.map((point) => ({ workflow, point, run: {} as Run })));
+  const references = new Map<Workflow, { answer: ApiResponse; made: Record<string, string[]> }>();
+
+  before('answers without a crash, then each case killed at its point', async function () {
+    this.timeout(180_000);
+    for (const workflow of workflows) {
+      await workflow.setup(api);
+      const run = await workflow.prepare(api, 'reference');
+      const answer = await workflow.send(api, run);
+      expect(answer.status, `${workflow.name}: ${JSON.stringify(answer.body)}`).to.equal(200);
+      references.set(workflow, { answer, made: await workflow.made(run) });
+    }
+    for (const each of cases) each.run = await each.workflow.prepare(api, each.point);
+    for (const { workflow, point, run } of cases) await service.crashAt(point, (doomed) => workflow.send(doomed, run));
+    await service.start();
+  });
+
+  for (const each of cases) {
+    it(`${each.workflow.name}, killed at ${each.point}, completes once on retry with the answer of a run without a crash`, async () => {
+      const { workflow, run } = each;
+      const reference = references.get(workflow)!;
+      const retry = await workflow.send(api, run);
+      expect(retry.status, JSON.stringify(retry.body)).to.equal(reference.answer.status);
+      expect(comparable(retry.body)).to.deep.equal(comparable(reference.answer.body));
+
+      const made = await workflow.made(run);
+      expect(counts(made), 'one of each object, as without a crash').to.deep.equal(counts(reference.made));
+      for (const ids of Object.values(made)) expect(ids).to.have.length(1);
+      // The answer names the objects the killed run made, wherever an answer without a crash names its own.
+      for (const [kind, [referenceId]] of Object.entries(reference.made))
+        if (JSON.stringify(reference.answer.body).includes(referenceId!))
+          expect(JSON.stringify(retry.body), kind).to.include(made[kind]![0]!);
+
+      if (workflow.replays) {
+        const again = await workflow.send(api, run);
+        expect(again.headers.get('idempotent-replayed')).to.equal('true');
+        expect(again.body).to.deep.equal(retry.body);
+      }
+    });
+  }
+
+  it('a subscription with a card killed once the card was saved is made on retry as then, though its trialEnd has passed since', async () => {
+    const start = Math.floor(Date.now() / 1000);
+    const clock = await createClock(api, start);
+    const subscriber = await api.post<{ id: string }>('/customers', {
+      json: { email: 'trial@example.com', testClockId: clock.id },
+    });
+    const trialEnd = start + DAY;
+    const send = (client: ApiClient) =>
+      client.post<Subscription>(`/customers/${subscriber.body.id}/subscriptions`, {
+        json: { planId, card: cardDetails(VISA), trialEnd },
+        headers: { 'idempotency-key': 'subscribe-trial-then-crash' },
+      });
+    await service.crashAt('customer.after-append', send);
+    const client = await service.start();
+    // The customer's clock moves past the trial's end before the client retries.
+    await advance(client, clock.id, start + 2 * DAY);
+    const retry = await send(client);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    expect(retry.body).to.include({ status: 'trialing', start, trialEnd, currentPeriodEnd: trialEnd });
+    expect(counts(await madeWithKey('subscribe-trial-then-crash'))).to.deep.equal({ card: 1, subscription: 1 });
+  });
+
+  it('a subscription refused for its trialEnd records nothing: no card, no event, no vault entry, no used token', async () => {
+    const customerId = await customer(api);
+    const vaultEntries = () => readLog((events) => events.prepare('SELECT count(*) FROM vault_entries').pluck().get());
+    const stream = () => service.stream(`customer-${customerId}`);
+    const [entriesBefore, eventsBefore] = [vaultEntries(), await stream()];
+    const refused = await api.post<{ error: { message: string } }>(`/customers/${customerId}/subscriptions`, {
+      json: { planId, card: cardDetails(VISA), trialEnd: 1000 },
+      headers: { 'idempotency-key': 'subscribe-in-the-past' },
+    });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error.message).to.equal(
+      'Invalid parameter: trialEnd must be in the future, or -1 for no trial',
+    );
+    // A vault entry with no append after it commits on its own within 200 ms.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(vaultEntries()).to.equal(entriesBefore);
+    expect(await stream()).to.deep.equal(eventsBefore);
+    expect(await madeWithKey('subscribe-in-the-past')).to.deep.equal({});
+    // Refused with a token: the token is not used up.
+    const tokenId = await token(api);
+    const refusedToken = await api.post(`/customers/${customerId}/subscriptions`, {
+      json: { planId, card: tokenId, trialEnd: 1000 },
+    });
+    expect(refusedToken.status).to.equal(400);
+    expect((await api.get<{ used: boolean }>(`/tokens/${tokenId}`)).body.used).to.equal(false);
+    expect(await stream()).to.deep.equal(eventsBefore);
+  });
+});
