@@ -29,7 +29,8 @@ export interface CrashingService {
  * client sees it. Call it in the describe body.
  */
 export function useCrashingService(): CrashingService {
-  const fixture = useService();
+  // Killed on purpose: a process of its own.
+  const fixture = useService({ ownProcess: true });
   let running = true;
 
   async function stop(): Promise<void> {
