@@ -1,5 +1,5 @@
 import { MeasuredEventStore } from './operator/measured-event-store.ts';
-import { serviceMetrics } from './operator/service-metrics.ts';
+import { ServiceMetrics } from './operator/service-metrics.ts';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
@@ -12,7 +12,7 @@ import { SqliteEventStore } from '../packages/eventstore/sqlite-event-store.ts';
 import { createFileStore } from '../packages/files/create-file-store.ts';
 import type { FileStore } from '../packages/files/file-store.ts';
 import { createJobQueue } from '../packages/jobs/create-job-queue.ts';
-import { createLogger } from '../packages/observability/logger.ts';
+import { createLogger, type Logger } from '../packages/observability/logger.ts';
 import { OutageReporter } from '../packages/observability/outage-reporter.ts';
 import type { JobQueue } from '../packages/jobs/job-queue.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
@@ -60,10 +60,17 @@ export interface Platform {
   fingerprinter: CardFingerprinter;
   network: CardNetwork;
   commands: Commands;
+  /** The Prometheus metrics of this service (`GET /metrics`). */
+  metrics: ServiceMetrics;
   close(): Promise<void>;
 }
 
-export async function openPlatform(config: Config): Promise<Platform> {
+export interface PlatformOptions {
+  /** Where the platform's own warnings go (WAL checkpoints, Redis outages); stdout at the configured level by default. */
+  logger?: Logger;
+}
+
+export async function openPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
   if (config.mongodbUrl && !config.vaultKey) {
     // Each process would otherwise generate its own key and could not read the others' secrets.
     throw new ConfigError('VAULT_KEY', 'Invalid configuration: VAULT_KEY is required when MONGODB_URL is set');
@@ -74,13 +81,14 @@ export async function openPlatform(config: Config): Promise<Platform> {
     ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite']),
   ];
   preparePrivateDataDir(config.dataDir, embeddedFiles, ['vault.key', 'fingerprint.key']);
+  const metrics = new ServiceMetrics();
   const eventLog = await createEventStore({
     eventStoreUrl: config.eventStoreUrl,
     sqlitePath: join(config.dataDir, 'events.sqlite'),
-    onGroupCommit: (appends) => serviceMetrics.groupCommitAppends.observe(appends),
+    onGroupCommit: (appends) => metrics.groupCommitAppends.observe(appends),
     backgroundCheckpoints: true,
   });
-  const events = new MeasuredEventStore(eventLog, serviceMetrics);
+  const events = new MeasuredEventStore(eventLog, metrics);
   const readStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_read',
@@ -95,7 +103,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     backgroundCheckpoints: true,
   });
   // The embedded files' WAL checkpoints run on a thread of their own, off the requests' event loop.
-  const logger = createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel);
   const checkpoints =
     embeddedFiles.length > 0
       ? BackgroundWalCheckpoints.start(
@@ -180,6 +188,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     fingerprinter,
     network,
     commands,
+    metrics,
     async close() {
       readModels.stop();
       await jobs.close();

@@ -21,7 +21,6 @@ import { buildOpenApi } from './openapi-document.ts';
 import { apiRoutes } from './routes/index.ts';
 import { operatorRoutes } from '../operator/operator-routes.ts';
 import { requestMetrics } from '../operator/request-metrics.ts';
-import { serviceMetrics } from '../operator/service-metrics.ts';
 
 /** The API role's HTTP application, composed from the platform. */
 export function buildApi(platform: Platform, logger: Logger): Express {
@@ -58,10 +57,10 @@ export function buildApi(platform: Platform, logger: Logger): Express {
     unauthenticatedRoutes: [{ path: offerImagePath, handler: offerImageHandler(platform.commands.offerImages) }],
     // The payment-method provider's page is HTML for the payer's browser, without an API key.
     // Every request is timed and counted for the operators' metrics.
-    observers: [requestMetrics(serviceMetrics), browserApiCors()],
+    observers: [requestMetrics(platform.metrics), browserApiCors()],
     pages: [
       // Operator pages take the operator token, not API keys.
-      { pathPrefix: ['/metrics', '/console'], handler: operatorRoutes(platform, serviceMetrics) },
+      { pathPrefix: ['/metrics', '/console'], handler: operatorRoutes(platform, platform.metrics) },
       // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
       {
         pathPrefix: ['/js', '/three-d-secure'],

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { publicObject } from '../../projections/views/object-view.ts';
@@ -8,13 +9,14 @@ import { LogCheckpoints } from '../audit/log-checkpoints.ts';
 import { replayExport } from '../audit/replay-export.ts';
 import { verifyLog } from '../audit/verify-log.ts';
 import type { Platform } from '../platform.ts';
+import type { CliOutput } from './cli-output.ts';
 
 type WithPlatform = (work: (platform: Platform) => Promise<void>) => Promise<void>;
 
 /** A progress bar on stderr (stdout carries the output), drawn only on a terminal. */
-function progressBar(total: number, unit: string): SingleBar {
+function progressBar(stderr: Writable, total: number, unit: string): SingleBar {
   const bar = new SingleBar(
-    { stream: process.stderr, format: `{bar} {percentage}% | {value}/{total} ${unit}`, hideCursor: true },
+    { stream: stderr, format: `{bar} {percentage}% | {value}/{total} ${unit}`, hideCursor: true },
     Presets.shades_classic,
   );
   bar.start(Math.max(total, 1), 0);
@@ -28,7 +30,8 @@ export function unixTime(option: string, text: string): number {
 }
 
 /** `audit …`: tamper evidence, export and offline replay of the log (`docs/audit.md`). */
-export function registerAuditCommands(program: Command, withPlatform: WithPlatform): void {
+export function registerAuditCommands(program: Command, withPlatform: WithPlatform, out: CliOutput): void {
+  const { console, stdout, stderr } = out;
   const audit = program.command('audit').description('Tamper evidence, export and offline replay of the event log');
 
   audit
@@ -39,7 +42,7 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
     .action((options: { account?: string; json?: boolean }) =>
       withPlatform(async (platform) => {
         const checkpoints = await new LogCheckpoints(platform.stateStore).all();
-        const bar = progressBar(await platform.events.headPosition(), 'positions');
+        const bar = progressBar(stderr, await platform.events.headPosition(), 'positions');
         const result = await verifyLog(platform.events, {
           ...(options.account !== undefined && { accountId: options.account }),
           checkpoints,
@@ -49,7 +52,7 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
         else if (result.firstBreak) console.log(`BROKEN: ${JSON.stringify(result.firstBreak)}`);
         else
           console.log(`Intact: ${result.checked} events, ${result.checkpoints} of ${checkpoints.length} checkpoints`);
-        if (result.firstBreak) process.exitCode = 1;
+        if (result.firstBreak) out.fail();
       }),
     );
 
@@ -60,7 +63,7 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
       withPlatform(async (platform) => {
         let bar: SingleBar | undefined;
         const sealed = await platform.events.sealUnhashedEvents((done, total) => {
-          bar ??= progressBar(total, 'events');
+          bar ??= progressBar(stderr, total, 'events');
           bar.update(done);
         });
         bar?.stop();
@@ -92,7 +95,7 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
       withPlatform(async (platform) => {
         const from = options.from === undefined ? undefined : unixTime('--from', options.from);
         const to = options.to === undefined ? undefined : unixTime('--to', options.to);
-        const bar = progressBar(await platform.events.headPosition(), 'positions');
+        const bar = progressBar(stderr, await platform.events.headPosition(), 'positions');
         let exported = 0;
         try {
           for await (const event of exportAccount(platform.events, {
@@ -101,8 +104,8 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
             ...(to !== undefined && { to }),
             onProgress: (position) => bar.update(position),
           })) {
-            if (!process.stdout.write(`${JSON.stringify(event)}\n`))
-              await new Promise((resolve) => process.stdout.once('drain', resolve));
+            if (!stdout.write(`${JSON.stringify(event)}\n`))
+              await new Promise((resolve) => stdout.once('drain', resolve));
             exported += 1;
           }
         } finally {
@@ -122,7 +125,7 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
       for (const object of replay.objects.values()) console.log(JSON.stringify(publicObject(object)));
       if (replay.firstBreak) {
         console.error(`BROKEN after ${replay.events} events: ${JSON.stringify(replay.firstBreak)}`);
-        process.exitCode = 1;
+        out.fail();
       } else {
         console.error(`Intact: ${replay.events} events of ${replay.streams} streams, ${replay.objects.size} objects`);
       }

@@ -1,4 +1,5 @@
 import { SingleBar, Presets } from 'cli-progress';
+import type { Writable } from 'node:stream';
 import { ProjectionRunner, type RebuildProgress } from '../../packages/projection/projection-runner.ts';
 import { projectionStates, readProjectionState } from '../../packages/projection/projection-state.ts';
 import type { Platform } from '../platform.ts';
@@ -17,31 +18,37 @@ export async function rebuildProjections(
   platform: Platform,
   names: string[],
   log: (line: string) => void,
+  progress: Writable,
 ): Promise<void> {
   const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
   if (await lease.tryAcquire()) {
     log('No projector is running: rebuilding in this process.');
-    await rebuildHere(platform, lease, names);
+    await rebuildHere(platform, lease, names, progress);
   } else {
     log(`Asking the running projector (${await lease.currentHolder()}) to rebuild.`);
-    for (const name of names) await requestRebuild(platform, name);
+    for (const name of names) await requestRebuild(platform, name, progress);
   }
 }
 
-function progressBar(name: string): SingleBar {
+/** Drawn only when `stream` is a terminal. */
+function progressBar(name: string, stream: Writable): SingleBar {
   return new SingleBar(
-    { format: `${name.padEnd(12)} [{bar}] {percentage}% | position {value}/{total} | {duration}s`, hideCursor: true },
+    {
+      stream,
+      format: `${name.padEnd(12)} [{bar}] {percentage}% | position {value}/{total} | {duration}s`,
+      hideCursor: true,
+    },
     Presets.shades_classic,
   );
 }
 
-async function rebuildHere(platform: Platform, lease: Lease, names: string[]): Promise<void> {
+async function rebuildHere(platform: Platform, lease: Lease, names: string[], progress: Writable): Promise<void> {
   const runner = new ProjectionRunner(platform.events, platform.readStore, platform.projections, { dropGraceMs: 0 });
   const renew = setInterval(() => void lease.renew(), 3000);
   try {
     await runner.start();
     for (const name of names) {
-      const bar = progressBar(name);
+      const bar = progressBar(name, progress);
       bar.start(1, 0);
       const onProgress = (progress: RebuildProgress): void => {
         if (progress.projection !== name) return;
@@ -64,11 +71,11 @@ async function rebuildHere(platform: Platform, lease: Lease, names: string[]): P
   }
 }
 
-async function requestRebuild(platform: Platform, name: string): Promise<void> {
+async function requestRebuild(platform: Platform, name: string, progress: Writable): Promise<void> {
   const requestedAt = new Date().toISOString();
   const state = await readProjectionState(platform.readStore, name);
   await projectionStates(platform.readStore).put({ ...state, rebuildRequestedAt: requestedAt });
-  const bar = progressBar(name);
+  const bar = progressBar(name, progress);
   bar.start(1, 0);
   let lastChange = Date.now();
   let lastPosition = -1;

@@ -1,8 +1,9 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 
 /**
- * The Prometheus metrics of one service process (`GET /metrics`; every series is described in
- * `docs/operations.md`, "Metrics"). Counters and histograms are measured where things happen
+ * The Prometheus metrics of one service (`GET /metrics`; every series is described in
+ * `docs/operations.md`, "Metrics"), made by its platform: the event store and the HTTP app of a
+ * service report into its one registry. Counters and histograms are measured where things happen
  * (requests, appends); the gauges of shared state are added by `store-gauges.ts`.
  */
 export class ServiceMetrics {
@@ -51,6 +52,3 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 }
-
-/** The metrics of this process: the event store and the HTTP app of one process report into one registry. */
-export const serviceMetrics = new ServiceMetrics();

@@ -7,7 +7,7 @@ type Customer = { id: string; email: string };
 describe('durability of acknowledged writes', function () {
   this.timeout(90_000);
   // Each test starts on its own data directory, then restarts on it.
-  const { api, service, start } = useService({ startedBy: 'test' });
+  const { api, service, start } = useService({ startedBy: 'test', ownProcess: true });
 
   async function createCustomers(api: ApiClient, count: number): Promise<Customer[]> {
     const created: Customer[] = [];

@@ -62,7 +62,9 @@ describe('HTTPS, proxies and the live-mode HTTPS requirement', function () {
       writeFileSync(join(tlsDir, 'cert.pem'), first.cert);
       writeFileSync(join(tlsDir, 'key.pem'), first.key);
     });
+    // SIGHUP goes to a process of its own.
     const { service } = useService({
+      ownProcess: true,
       env: { TLS_CERT_FILE: join(tlsDir, 'cert.pem'), TLS_KEY_FILE: join(tlsDir, 'key.pem'), TRUST_PROXY: '' },
     });
     after(() => rmSync(tlsDir, { recursive: true, force: true }));

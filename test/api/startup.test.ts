@@ -10,7 +10,8 @@ describe('service start-up', function () {
   this.timeout(30_000);
 
   it('stops at once with one clear line naming a badly configured variable', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'services/main.ts'], {
+    // The build, as `npm start` runs it (made once per test run by test/support/build-service.ts).
+    const run = spawnSync(process.execPath, ['dist/main.js'], {
       cwd: ROOT,
       env: { ...process.env, PORT: 'eighty', DATA_DIR: '/nonexistent/never-created' },
       encoding: 'utf8',

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { expect } from 'chai';
 import { BullMqJobQueue } from '../../packages/jobs/bullmq-job-queue.ts';
 import { ApiClient } from '../support/api-client.ts';
+import { testProgram } from '../support/build-service.ts';
 import { cardDetails, eventsOf } from '../support/payments.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import {
@@ -175,21 +176,17 @@ interface WorkerProcess {
 }
 
 function startWorker(redisUrl: string, dataDir: string, env: Record<string, string>): WorkerProcess {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/support/subscription-worker-process.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        REDIS_URL: redisUrl,
-        SCHEDULER_INTERVAL_MS: '200',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [testProgram('subscription-worker-process')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      REDIS_URL: redisUrl,
+      SCHEDULER_INTERVAL_MS: '200',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+  });
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

@@ -20,7 +20,7 @@ const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
  */
 describeWithRedis('webhook deliveries over BullMQ recover promptly', function () {
   this.timeout(90_000);
-  const { api, service, start } = useService({ startedBy: 'test' });
+  const { api, service, start } = useService({ startedBy: 'test', ownProcess: true });
   const redisServers: RedisServer[] = [];
   let receiver: WebhookReceiver | null = null;
 

@@ -27,7 +27,9 @@ const LATE_SLACK_MS = 1_000;
 
 describe('webhook deliveries (embedded profile, in-process jobs)', function () {
   this.timeout(60_000);
-  const { api, service } = useService({ env: SERVICE_ENV });
+  // The receivers' clocks measure the retry schedule: the service gets a process of its own, so
+  // that its work does not hold up the receivers' event loop and skew their clocks.
+  const { api, service } = useService({ env: SERVICE_ENV, ownProcess: true });
   let receiver: WebhookReceiver;
   const endpoints: string[] = [];
 
@@ -269,6 +271,7 @@ describe('webhook deliveries across a killed service (embedded profile)', functi
   this.timeout(60_000);
   // Long retries: at the restart every delivery is waiting for a retry that only the log knows of.
   const { api, service, start } = useService({
+    ownProcess: true,
     env: { ...SERVICE_ENV, WEBHOOK_RETRY_DELAYS: '1500,1500,1500,1500,1500,1500' },
   });
 

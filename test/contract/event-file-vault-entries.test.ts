@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { testProgram } from '../support/build-service.ts';
 import { expect } from 'chai';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
@@ -14,7 +15,7 @@ import { Vault, type VaultEntry } from '../../packages/vault/vault.ts';
 import { newEvent, newStreamId, waitUntil } from './event-store.contract.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const STORE_CARDS_UNTIL_KILLED = fileURLToPath(new URL('../support/store-cards-until-killed.ts', import.meta.url));
+const STORE_CARDS_UNTIL_KILLED = testProgram('store-cards-until-killed');
 /** Acknowledged charges to wait for before killing the writer. */
 const ACKS_BEFORE_KILL = 60;
 
@@ -102,14 +103,10 @@ describe('Vault entries in the events file', () => {
 
   it('never leaves an acknowledged event referring to a card that is not in the file when the process is killed', async () => {
     const filePath = join(directory, 'killed-writer.sqlite');
-    const writer = spawn(
-      process.execPath,
-      ['--import', 'tsx', STORE_CARDS_UNTIL_KILLED, filePath, key.toString('hex')],
-      {
-        cwd: PROJECT_ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const writer = spawn(process.execPath, [STORE_CARDS_UNTIL_KILLED, filePath, key.toString('hex')], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const acknowledged: { streamId: string; vaultRef: string; number: string }[] = [];
     createInterface({ input: writer.stdout }).on('line', (line) => {
       const [word, streamId, vaultRef, number] = line.split(' ');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { testProgram } from '../support/build-service.ts';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { WrongExpectedRevisionError, type RecordedEvent } from '../../packages/eventstore/event-store.ts';
@@ -14,7 +15,7 @@ import { verifyLog } from '../../services/audit/verify-log.ts';
 import { newEvent, newStreamId, rejectionOf, waitUntil } from './event-store.contract.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const APPEND_UNTIL_KILLED = fileURLToPath(new URL('../support/append-until-killed.ts', import.meta.url));
+const APPEND_UNTIL_KILLED = testProgram('append-until-killed');
 /** Acknowledged appends to wait for before killing the writer. */
 const ACKS_BEFORE_KILL = 40;
 
@@ -398,7 +399,7 @@ describe('SqliteEventStore', () => {
   it('keeps every acknowledged append when the writing process is killed', async () => {
     const filePath = join(directory, 'killed-writer.sqlite');
     const streamId = 'durability';
-    const writer = spawn(process.execPath, ['--import', 'tsx', APPEND_UNTIL_KILLED, filePath, streamId], {
+    const writer = spawn(process.execPath, [APPEND_UNTIL_KILLED, filePath, streamId], {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -33,6 +33,7 @@ describe(`kill -9 under load (${scale.killCycles} cycles × ${scale.writesPerCyc
   this.timeout(suiteTimeoutMs);
   // The client follows the service across restarts.
   const { api, service, start } = useService({
+    ownProcess: true,
     env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
   });
 

@@ -1,7 +1,7 @@
 /**
  * Child process for the SQLite durability test: appends batches of events to one stream, forever,
  * and prints `ack <revision> <event ids...>` after each append has been acknowledged.
- * Usage: node --import tsx test/support/append-until-killed.ts <sqlite file> <stream id>
+ * Usage: node .tmp/test-programs/append-until-killed.js <sqlite file> <stream id> (built by build-service.ts)
  */
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';

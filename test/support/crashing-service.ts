@@ -31,7 +31,8 @@ export interface CrashingService {
  * client sees it. Call it in the describe body.
  */
 export function useCrashingService(options: ServiceFixtureOptions = {}): CrashingService {
-  const fixture = useService(options);
+  // Killed on purpose: a process of its own.
+  const fixture = useService({ ...options, ownProcess: true });
   let running = true;
 
   async function stop(): Promise<void> {

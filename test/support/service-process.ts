@@ -2,6 +2,8 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import { runCli as runCliCommand } from '../../services/cli/program.ts';
 import { cardNumbersIn, findCardData } from './card-data-scan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -37,36 +39,47 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long the start may take before the process is killed (default 30 s). */
   startTimeoutMs?: number;
-  /** Run the production build (`dist/main.js`, made by `npm run build`) instead of the sources through tsx. */
+  /**
+   * Run the production build (`dist/main.js`, made by `npm run build`; the default, built once per
+   * test run by `build-service.ts`) or, false, the sources through tsx.
+   */
   compiled?: boolean;
 }
 
 /**
- * Starts the real service (`services/main.ts`, or its build; embedded profile) as a child process
- * on a free port, with its own data directory, and waits until it serves.
+ * The environment a test service runs with: the test process's, a free port on 127.0.0.1, its data
+ * directory and the settings every API test wants, then the test's own.
+ */
+export function serviceEnv(dataDir: string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    // The tests' ApiClient speaks as a TLS-terminating proxy on this host would
+    // (X-Forwarded-Proto: https), so that live-mode requests are accepted over plain HTTP.
+    TRUST_PROXY: 'loopback',
+    // Every answer of every API test is checked against its route's response schema.
+    STRICT_RESPONSES: 'true',
+    ...env,
+  };
+}
+
+/**
+ * Starts the real service (its build `dist/main.js`, or `services/main.ts` through tsx; embedded
+ * profile) as a child process on a free port, with its own data directory, and waits until it
+ * serves: for tests that kill it, signal it or restart it. `startInProcessService()` starts it
+ * inside the test process for everything else.
  */
 export async function startService(options: StartOptions = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   // The compiled service runs as `npm start` runs it.
-  const entry = options.compiled
-    ? ['--enable-source-maps', '--max-semi-space-size=8', 'dist/main.js']
-    : ['--import', 'tsx', 'services/main.ts'];
-  const child = spawn(process.execPath, entry, {
-    cwd: ROOT,
-    // TRUST_PROXY=loopback: the tests' ApiClient speaks as a TLS-terminating proxy on this host
-    // would (X-Forwarded-Proto: https), so that live-mode requests are accepted over plain HTTP.
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      TRUST_PROXY: 'loopback',
-      // Every answer of every API test is checked against its route's response schema.
-      STRICT_RESPONSES: 'true',
-      ...options.env,
-    },
-  });
+  const entry =
+    options.compiled === false
+      ? ['--import', 'tsx', 'services/main.ts']
+      : ['--enable-source-maps', '--max-semi-space-size=8', 'dist/main.js'];
+  const child = spawn(process.execPath, entry, { cwd: ROOT, env: serviceEnv(dataDir, options.env) });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const started = new Promise<{ port: number; keys: AccountKeys | null }>((resolveStart, reject) => {
@@ -113,7 +126,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
 }
 
 /** Every API test run ends with a scan of its data directory and logs for card numbers. */
-function refuseCardData(dataDir: string, output: string): void {
+export function refuseCardData(dataDir: string, output: string): void {
   const found = findCardData(dataDir, output);
   if (found.length > 0) throw new Error(`card data found in plain text after the service stopped: ${found.join('; ')}`);
 }
@@ -137,25 +150,30 @@ export function removeDataDir(dataDir: string): void {
 }
 
 /**
- * Runs the operators' CLI against a data directory; resolves with its output, and fails when that
- * output holds a card number (see card-data-scan.ts).
+ * Runs one command of the operators' CLI against a data directory, in this process (as
+ * `npm run cli` runs it, with the environment given here); resolves with its exit code and output,
+ * and fails when that output holds a card number (see card-data-scan.ts).
  */
 export async function runCli(
   args: string[],
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolveExit) => child.once('close', resolveExit));
-  const leaked = [...cardNumbersIn(stdout), ...cardNumbersIn(stderr)];
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const code = await runCliCommand(args, { env: { ...process.env, DATA_DIR: dataDir, ...env }, stdout, stderr });
+  const leaked = [...cardNumbersIn(stdout.text), ...cardNumbersIn(stderr.text)];
   if (leaked.length > 0)
     throw new Error(`card data found in the output of cli ${args.join(' ')}: ${leaked.length} number(s)`);
-  return { code, stdout, stderr };
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** A stream that keeps what is written to it as text. */
+class TextSink extends Writable {
+  text = '';
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
 }

@@ -2,7 +2,7 @@
  * Child process for the vault's durability test: keeps several charges in flight, each storing a
  * card number in the vault and then appending an event that refers to it, and prints
  * `ack <stream id> <vault ref> <number>` once that append has been acknowledged.
- * Usage: node --import tsx test/support/store-cards-until-killed.ts <events file> <vault key hex>
+ * Usage: node .tmp/test-programs/store-cards-until-killed.js <events file> <vault key hex> (built by build-service.ts)
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';

@@ -1,5 +1,5 @@
 /**
- * A worker-role process for the BullMQ kill test, run as `node --import tsx <this file>` with the
+ * A worker-role process for the BullMQ kill test, run from its build (`build-service.ts`) with the
  * service's environment (DATA_DIR, REDIS_URL): the real Worker with the real job processors and
  * due-work sources, on BullMQ with short claims (1 s) so that a killed worker's job comes back
  * quickly. With FAULT_HANG_AFTER_EVENT=<type> it stops for good right after recording an event of

@@ -1,13 +1,32 @@
-// Mocha's spec reporter plus one plain closing line ("N passed, N failed, N skipped")
-// that CI reads to know how many tests ran.
+// Mocha's spec reporter, then the ten slowest test files, then one plain closing line
+// ("N passed, N failed, N skipped") that CI reads to know how many tests ran.
+const path = require('node:path');
 const Mocha = require('mocha');
 const { Spec } = Mocha.reporters;
-const { EVENT_RUN_END } = Mocha.Runner.constants;
+const { EVENT_RUN_END, EVENT_TEST_END, EVENT_HOOK_END } = Mocha.Runner.constants;
+
+const SLOWEST_SHOWN = 10;
 
 class SummaryReporter extends Spec {
   constructor(runner, options) {
     super(runner, options);
+    // A file's time is the time of its tests and hooks (starting services included). Added up
+    // from durations rather than clocked here: in parallel mode the events of a file arrive
+    // together when its worker is done with it.
+    const fileTimes = new Map();
+    const addTime = (runnable) => {
+      if (!runnable.file || typeof runnable.duration !== 'number') return;
+      fileTimes.set(runnable.file, (fileTimes.get(runnable.file) ?? 0) + runnable.duration);
+    };
+    runner.on(EVENT_TEST_END, addTime);
+    runner.on(EVENT_HOOK_END, addTime);
     runner.once(EVENT_RUN_END, () => {
+      const slowest = [...fileTimes].sort(([, a], [, b]) => b - a).slice(0, SLOWEST_SHOWN);
+      if (slowest.length > 0) {
+        process.stdout.write(`\nslowest test files:\n`);
+        for (const [file, ms] of slowest)
+          process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(process.cwd(), file)}\n`);
+      }
       const { passes, failures, pending } = runner.stats;
       process.stdout.write(`\ntests: ${passes} passed, ${failures} failed, ${pending} skipped\n`);
     });

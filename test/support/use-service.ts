@@ -1,4 +1,5 @@
 import { ApiClient } from './api-client.ts';
+import { startInProcessService } from './in-process-service.ts';
 import {
   removeDataDir,
   startService,
@@ -15,10 +16,16 @@ export interface ServiceFixtureOptions extends StartOptions {
    * A `dataDir` given here is used and kept: only a directory the fixture made is removed.
    */
   startedBy?: 'before' | 'test';
+  /**
+   * false (default): the first start runs the service inside the test process; true: in a child
+   * process of its own (the compiled build), for tests that kill() or signal() it. Restarts and
+   * starts with FAULT_INJECTION always get a process of their own.
+   */
+  ownProcess?: boolean;
 }
 
 export interface ServiceFixture {
-  /** The service process started last: its URL, data directory and output, stop() and kill(). */
+  /** The service started last: its URL, data directory and output, stop() and kill(). */
   readonly service: ServiceProcess;
   /** Keys of the default account, printed at the first start of the data directory. */
   readonly keys: AccountKeys;
@@ -32,8 +39,9 @@ export interface ServiceFixture {
 }
 
 /**
- * The real service as a child process for the tests of a describe block, with a client for it and
- * the clean-up after. Call it in the describe body; the objects it returns stand for the service
+ * The real service for the tests of a describe block, with a client for it and the clean-up after.
+ * It runs inside the test process (real HTTP on a free port, real files in its own data
+ * directory); restarts, and every start with `ownProcess: true`, run it as a child process. Call it in the describe body; the objects it returns stand for the service
  * that the hooks (or start()) run, so they are used inside tests and hooks:
  *
  *     describe('charges', function () {
@@ -42,7 +50,7 @@ export interface ServiceFixture {
  *     });
  */
 export function useService(options: ServiceFixtureOptions = {}): ServiceFixture {
-  const { startedBy = 'before', ...startOptions } = options;
+  const { startedBy = 'before', ownProcess = false, ...startOptions } = options;
   let current: ServiceProcess | undefined;
   let dataDir: string | undefined;
   let accountKeys: AccountKeys | undefined;
@@ -65,10 +73,13 @@ export function useService(options: ServiceFixtureOptions = {}): ServiceFixture 
 
   async function start(extra: { env?: Record<string, string> } = {}): Promise<ServiceProcess> {
     if (current && !stopped) throw new Error('useService(): stop() or kill() the running service first');
-    current = await startService({
+    const env = { ...startOptions.env, ...extra.env };
+    // A restart is a new process, as it is in production: nothing of the last run survives in memory.
+    const inOwnProcess = ownProcess || current !== undefined || Boolean(env.FAULT_INJECTION);
+    current = await (inOwnProcess ? startService : startInProcessService)({
       ...startOptions,
       dataDir: dataDir ?? startOptions.dataDir,
-      env: { ...startOptions.env, ...extra.env },
+      env,
     });
     stopped = false;
     dataDir = current.dataDir;
