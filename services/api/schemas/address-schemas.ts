@@ -10,7 +10,7 @@ export const addressSchema = p.object({
   zip: text(32),
   city: text(),
   state: text(),
-  country: countryCodeParameter('Two-letter ISO country code (any case; stored upper-cased)').optional(),
+  country: countryCodeParameter('Two-letter ISO country code (capital letters)').optional(),
 });
 
 export const shippingSchema = p.object({ name: text(), address: addressSchema.optional(), phone: text(64) });

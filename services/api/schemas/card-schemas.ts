@@ -15,9 +15,7 @@ const optionalText = (description: string, max = 255) => p.string({ max, descrip
 
 export const fraudCheckDataSchema = p.object({
   ipAddress: p.string({ max: 64 }).optional(),
-  ipCountry: countryCodeParameter(
-    "Two-letter ISO country code of the payer's IP address (any case; stored upper-cased)",
-  ).optional(),
+  ipCountry: countryCodeParameter("Two-letter ISO country code (capital letters) of the payer's IP address").optional(),
   email: p.string({ max: 255 }).optional(),
   phone: p.string({ max: 64 }).optional(),
   userAgent: p.string({ max: 1024 }).optional(),

@@ -19,10 +19,23 @@ export function isCountryCode(value: string): boolean {
 const NOT_A_COUNTRY_CODE = 'must be a two-letter ISO country code';
 
 /**
- * A parameter holding a two-letter ISO 3166-1 country code: accepted in any case (`pl` can only
- * mean Poland) and handed on upper-cased, the one spelling stored and answered.
+ * A parameter holding a two-letter ISO 3166-1 country code as the spec writes it: two capital
+ * letters (`PL`) of a country that exists. Addresses and the payer's IP country are stored and
+ * answered as sent, so `pl` is refused rather than kept in a spelling no other object uses.
  */
 export function countryCodeParameter(description: string) {
+  return z
+    .string({ error: NOT_A_COUNTRY_CODE })
+    .refine((value) => /^[A-Z]{2}$/.test(value) && isCountryCode(value), { error: NOT_A_COUNTRY_CODE })
+    .meta({ description, example: 'PL' });
+}
+
+/**
+ * A country code accepted in any case (`pl` can only mean Poland) and handed on upper-cased, the
+ * one spelling stored and answered: for settings that always took any case (a cross-sale offer's
+ * company location).
+ */
+export function anyCaseCountryCodeParameter(description: string) {
   return z
     .string({ error: NOT_A_COUNTRY_CODE })
     .refine(isCountryCode, { error: NOT_A_COUNTRY_CODE })

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { countryCodeParameter } from './country-codes.ts';
+import { anyCaseCountryCodeParameter } from './country-codes.ts';
 import { p } from '../../../packages/http/params.ts';
 import { amount, isoCurrency } from './money-schemas.ts';
 
 const companyLocation = () =>
-  countryCodeParameter('Country of the company: two-letter ISO country code (any case; stored upper-cased)');
+  anyCaseCountryCodeParameter('Country of the company: two-letter ISO country code (any case; stored upper-cased)');
 
 const url = () =>
   z
