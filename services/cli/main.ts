@@ -14,7 +14,20 @@ import { ObjectStreams } from '../api/object-streams.ts';
 import { objectResources } from '../resources/registries.ts';
 import { buildOpenApi } from '../api/openapi-document.ts';
 import { openPlatform, type Platform } from '../platform.ts';
-import { describeSettings, settingsFromOptions, type SettingsOptions } from './account-settings-options.ts';
+import {
+  brandsOption,
+  currenciesOption,
+  describeSettings,
+  settingsFromOptions,
+  type SettingsOptions,
+} from './account-settings-options.ts';
+import {
+  addAccountProcessor,
+  listAccountProcessors,
+  removeAccountProcessor,
+  reorderAccountProcessors,
+  type ListedProcessor,
+} from '../../packages/commands/account-processors.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
 import { registerAuditCommands, unixTime } from './audit-commands.ts';
 import { showObjectAsOf } from './show-object-as-of.ts';
@@ -113,6 +126,114 @@ partners
   .action((accountId: string, options: { json?: boolean }) =>
     withPlatform(async (platform) =>
       printPartners(accountId, await accountPartners(platform.aggregates, accountId), options.json),
+    ),
+  );
+
+const processors = accounts
+  .command('processors')
+  .description(
+    "The upstream processors live mode sends the account's payments to, most preferred first (docs/operations.md)",
+  );
+const cliContext = () => ({ actor: 'system:cli', requestId: newId('req'), now: () => new Date() });
+const printProcessors = (accountId: string, listed: ListedProcessor[], json: boolean | undefined) => {
+  if (json) console.log(JSON.stringify({ accountId, processors: listed }));
+  else
+    for (const [index, processor] of listed.entries())
+      console.log(
+        [
+          `${index + 1}.`,
+          processor.processorId,
+          processor.kind,
+          processor.url,
+          `key=${processor.secretKey}`,
+          `currencies=${processor.currencies?.join(',') ?? 'all'}`,
+          `brands=${processor.brands?.join(',') ?? 'all'}`,
+          `timeout=${processor.timeoutMs}ms`,
+        ].join('  '),
+      );
+};
+processors
+  .command('add')
+  .description("Add a processor, last in the account's order of preference; prints the processors afterwards")
+  .argument('<accountId>', 'account id (acct_…)')
+  .requiredOption('--kind <kind>', 'the processor API: shift4 or stripe')
+  .requiredOption('--url <url>', 'base URL of its API (https://; http:// only to localhost)')
+  .requiredOption('--secret-key <key>', 'the secret key of the account at the processor (kept in the vault)')
+  .option('--currencies <codes>', 'currencies it takes, comma-separated ISO codes, or all (default)', 'all')
+  .option('--brands <brands>', 'card brands it takes, comma-separated (Visa,MasterCard,…), or all (default)', 'all')
+  .option('--timeout-ms <ms>', 'how long a request may take before its outcome is unknown (default 30000)')
+  .option('--json', 'print { accountId, processors } as JSON')
+  .action(
+    (
+      accountId: string,
+      options: {
+        kind: string;
+        url: string;
+        secretKey: string;
+        currencies: string;
+        brands: string;
+        timeoutMs?: string;
+        json?: boolean;
+      },
+    ) =>
+      withPlatform(async (platform) => {
+        if (options.kind !== 'shift4' && options.kind !== 'stripe') throw new Error('--kind must be shift4 or stripe');
+        if (options.timeoutMs !== undefined && !/^\d+$/.test(options.timeoutMs))
+          throw new Error('--timeout-ms must be a number of milliseconds');
+        const listed = await addAccountProcessor(
+          platform,
+          accountId,
+          {
+            kind: options.kind,
+            url: options.url,
+            secretKey: options.secretKey,
+            currencies: currenciesOption(options.currencies),
+            brands: brandsOption(options.brands),
+            ...(options.timeoutMs !== undefined ? { timeoutMs: Number(options.timeoutMs) } : {}),
+          },
+          cliContext(),
+        );
+        printProcessors(accountId, listed, options.json);
+      }),
+  );
+processors
+  .command('list')
+  .description("Print the account's processors, most preferred first, secret keys masked")
+  .argument('<accountId>', 'account id (acct_…)')
+  .option('--json', 'print { accountId, processors } as JSON')
+  .action((accountId: string, options: { json?: boolean }) =>
+    withPlatform(async (platform) =>
+      printProcessors(accountId, await listAccountProcessors(platform.aggregates, accountId), options.json),
+    ),
+  );
+processors
+  .command('remove')
+  .description('Remove a processor: no new payment is sent to it; prints the processors afterwards')
+  .argument('<accountId>', 'account id (acct_…)')
+  .argument('<processorId>', 'processor id (proc_…)')
+  .option('--json', 'print { accountId, processors } as JSON')
+  .action((accountId: string, processorId: string, options: { json?: boolean }) =>
+    withPlatform(async (platform) =>
+      printProcessors(
+        accountId,
+        await removeAccountProcessor(platform.aggregates, accountId, processorId, cliContext()),
+        options.json,
+      ),
+    ),
+  );
+processors
+  .command('order')
+  .description('Set the order of preference: every processor of the account, most preferred first')
+  .argument('<accountId>', 'account id (acct_…)')
+  .argument('<processorIds...>', 'processor ids (proc_…)')
+  .option('--json', 'print { accountId, processors } as JSON')
+  .action((accountId: string, processorIds: string[], options: { json?: boolean }) =>
+    withPlatform(async (platform) =>
+      printProcessors(
+        accountId,
+        await reorderAccountProcessors(platform.aggregates, accountId, processorIds, cliContext()),
+        options.json,
+      ),
     ),
   );
 

@@ -22,11 +22,30 @@ export function findCardData(dataDir: string, output: string): string[] {
   return found;
 }
 
-/** Read in chunks that overlap by a card number's length: files can be larger than a string may be. */
+/**
+ * Where any of `secrets` (processor secret keys, …) appears in clear: in the raw bytes of a data
+ * directory's files or in the given output. Empty when clean.
+ */
+export function findSecrets(dataDir: string, output: string, secrets: string[]): string[] {
+  const found: string[] = [];
+  for (const name of safeList(dataDir)) {
+    const path = join(dataDir, name);
+    if (!statSync(path).isFile()) continue;
+    for (const secret of textsIn(path, secrets)) found.push(`${name}: …${secret.slice(-4)}`);
+  }
+  for (const secret of secrets) if (output.includes(secret)) found.push(`output: …${secret.slice(-4)}`);
+  return found;
+}
+
 const CHUNK_BYTES = 64 * 2 ** 20;
-const OVERLAP = Math.max(...CARD_NUMBERS.map((number) => number.length)) - 1;
 
 function numbersIn(path: string): Set<string> {
+  return textsIn(path, CARD_NUMBERS);
+}
+
+/** Read in chunks that overlap by the longest text's length: files can be larger than a string may be. */
+function textsIn(path: string, texts: string[]): Set<string> {
+  const OVERLAP = Math.max(...texts.map((text) => text.length)) - 1;
   const seen = new Set<string>();
   const file = openSync(path, 'r');
   try {
@@ -37,8 +56,8 @@ function numbersIn(path: string): Set<string> {
       if (read === 0) break;
       const length = carried + read;
       const text = buffer.toString('latin1', 0, length);
-      for (const number of CARD_NUMBERS) if (text.includes(number)) seen.add(number);
-      // The tail may hold the start of a number that the next chunk completes.
+      for (const wanted of texts) if (text.includes(wanted)) seen.add(wanted);
+      // The tail may hold the start of a text that the next chunk completes.
       carried = Math.min(OVERLAP, length);
       buffer.copy(buffer, 0, length - carried, length);
     }
