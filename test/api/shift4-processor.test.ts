@@ -5,7 +5,7 @@ import {
   ProcessorUnreachable,
   type ProcessorRecord,
 } from '../../packages/network/processors/processor.ts';
-import { closedPort, failingProxy, hangingPeer } from '../support/faulty-peers.ts';
+import { closedPort, faultyProxy, hangingPeer } from '../support/faulty-peers.ts';
 import { FUTURE_YEAR, type Charge, type Page } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
@@ -178,7 +178,7 @@ describe('Shift4 processor adapter against a peer in test mode', function () {
       await hanging.close();
     }
 
-    const proxy = await failingProxy(() => service.baseUrl);
+    const proxy = await faultyProxy(() => service.baseUrl, 'fail');
     try {
       const failed = await processor(proxy.url)
         .authorize(request)
@@ -186,7 +186,7 @@ describe('Shift4 processor adapter against a peer in test mode', function () {
       expect(failed).to.be.instanceOf(ProcessorOutcomeUnknown);
       expect(String(failed)).to.contain('answered 500');
       // The peer took the payment: the lookup finds it, once.
-      proxy.failing = false;
+      proxy.mode = 'pass';
       const found = await processor(proxy.url).findAuthorization(request.reference);
       expect(found).to.deep.include({ approved: true });
     } finally {

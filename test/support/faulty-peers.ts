@@ -43,23 +43,32 @@ export async function hangingPeer(): Promise<FaultyPeer> {
 }
 
 /**
- * An HTTP proxy in front of a real peer: it forwards each request to the peer, and while `failing`
- * is set answers 500 to the client after the peer has done the work (a processor that took the
- * payment and then failed to answer).
+ * What a proxy in front of a peer does with each request: `pass` forwards it and returns the
+ * answer; `fail` forwards it and answers 500 once the peer has done the work (a processor that took
+ * the payment and then failed to answer); `hang-after` forwards it and never answers (the answer
+ * lost past the timeout); `hang-before` never forwards and never answers (the request lost).
  */
-export async function failingProxy(target: () => string): Promise<FaultyPeer & { failing: boolean }> {
+export type ProxyMode = 'pass' | 'fail' | 'hang-after' | 'hang-before';
+
+/** An HTTP proxy in front of a real peer, failing as its `mode` says. */
+export async function faultyProxy(
+  target: () => string,
+  initial: ProxyMode,
+): Promise<FaultyPeer & { mode: ProxyMode; forwarded: string[] }> {
   const requests: string[] = [];
-  const state = { failing: true };
+  const forwarded: string[] = [];
+  const state = { mode: initial };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const mode = state.mode;
       requests.push(`${request.method} ${request.url}`);
+      if (mode === 'hang-before') return;
+      forwarded.push(`${request.method} ${request.url}`);
       const headers: Record<string, string> = {};
       for (const name of ['authorization', 'content-type', 'idempotency-key', 'accept'])
         if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
-      // The tests' peer trusts a TLS-terminating proxy on loopback, as this stands for one.
-      headers['x-forwarded-proto'] = 'https';
       fetch(`${target()}${request.url}`, {
         method: request.method,
         headers,
@@ -67,13 +76,14 @@ export async function failingProxy(target: () => string): Promise<FaultyPeer & {
       })
         .then(async (answer) => {
           const body = await answer.text();
-          if (state.failing) {
+          if (mode === 'hang-after') return;
+          if (mode === 'fail') {
             response.writeHead(500, { 'content-type': 'application/json' });
             response.end('{"error":{"type":"api_error","message":"Internal error"}}');
-          } else {
-            response.writeHead(answer.status, { 'content-type': 'application/json' });
-            response.end(body);
+            return;
           }
+          response.writeHead(answer.status, { 'content-type': 'application/json' });
+          response.end(body);
         })
         .catch(() => {
           response.writeHead(502);
@@ -86,11 +96,12 @@ export async function failingProxy(target: () => string): Promise<FaultyPeer & {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    get failing() {
-      return state.failing;
+    forwarded,
+    get mode() {
+      return state.mode;
     },
-    set failing(value: boolean) {
-      state.failing = value;
+    set mode(value: ProxyMode) {
+      state.mode = value;
     },
     close: async () => {
       server.closeAllConnections();

@@ -1,0 +1,227 @@
+import { expect } from 'chai';
+import { ApiClient } from '../support/api-client.ts';
+import { findSecrets } from '../support/card-data-scan.ts';
+import { closedPort, faultyProxy } from '../support/faulty-peers.ts';
+import { cardDetails, createOtherAccount, type ApiError, type Charge, type Page } from '../support/payments.ts';
+import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
+
+interface PeerCredit {
+  id: string;
+  amount: number;
+  status: string;
+  metadata: Record<string, string>;
+}
+
+/**
+ * Live mode through the Shift4 adapter: this service (live keys) sends its payments to a second
+ * instance of itself in test mode (the peer), configured as the account's processor. Every
+ * scenario counts the objects on both sides.
+ */
+describe('live mode through a Shift4 processor (a second instance as the peer)', function () {
+  this.timeout(180_000);
+  const { api, service } = useService({ env: { SCHEDULER_INTERVAL_MS: '200' } });
+  let peer: ServiceProcess;
+  let peerApi: ApiClient;
+  let cliOutput = '';
+
+  before('start the peer and let it send credits', async () => {
+    peer = await startService();
+    peerApi = new ApiClient(peer.baseUrl, peer.keys!.testSecretKey);
+    const allowed = await runCli(['accounts', 'settings', peer.keys!.id, '--credits', 'allowed'], peer.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
+  });
+  after('stop the peer', async () => {
+    await peer.stop();
+    removeDataDir(peer.dataDir);
+  });
+
+  /** A fresh account of this service whose live mode sends to the given processor URLs, in that order. */
+  async function liveAccount(
+    name: string,
+    ...urls: string[]
+  ): Promise<{ id: string; live: ApiClient; test: ApiClient }> {
+    const { keys, api: test } = await createOtherAccount(api, service.dataDir, name);
+    const settings = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
+    expect(settings.code, settings.stderr).to.equal(0);
+    for (const url of urls) {
+      const added = await runCli(
+        [
+          'accounts',
+          'processors',
+          'add',
+          keys.id,
+          '--kind',
+          'shift4',
+          '--url',
+          url,
+          '--secret-key',
+          peer.keys!.testSecretKey,
+          '--timeout-ms',
+          '1500',
+        ],
+        service.dataDir,
+      );
+      cliOutput += added.stdout + added.stderr;
+      expect(added.code, added.stderr).to.equal(0);
+    }
+    return { id: keys.id, live: api.withKey(keys.liveSecretKey), test };
+  }
+
+  /** The peer's charges that carry this reference: the charges this service made there for it. */
+  async function peerCharges(reference: string): Promise<Charge[]> {
+    const page = await peerApi.get<Page<Charge>>('/charges', { query: { limit: '100' } });
+    return page.body.list.filter((charge) => charge.metadata.reference === reference);
+  }
+  const peerChargeCount = async () =>
+    (await peerApi.get<Page<Charge>>('/charges', { query: { limit: '100' } })).body.list.length;
+
+  const charge = (live: ApiClient, number = '4242424242424242', extra: Record<string, unknown> = {}) =>
+    live.post<Charge & ApiError>('/charges', {
+      json: { amount: 2000, currency: 'EUR', card: cardDetails(number), ...extra },
+    });
+
+  async function settled(live: ApiClient, chargeId: string): Promise<Charge> {
+    for (let i = 0; i < 150; i++) {
+      const current = (await live.get<Charge>(`/charges/${chargeId}`)).body;
+      if (current.status !== 'pending') return current;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`${chargeId} stayed pending`);
+  }
+
+  it('charges, captures, refunds in part and in full, and credits at the processor, exactly once each', async () => {
+    const { live } = await liveAccount('Live shop', peer.baseUrl);
+    const authorized = await charge(live, '4242424242424242', { captured: false });
+    expect(authorized.status, JSON.stringify(authorized.body)).to.equal(200);
+    expect(authorized.body).to.include({ status: 'successful', captured: false, amount: 2000 });
+    const [atPeer] = await peerCharges(authorized.body.id);
+    expect(await peerCharges(authorized.body.id)).to.have.length(1);
+    expect(atPeer).to.include({ amount: 2000, currency: 'EUR', captured: false, status: 'successful' });
+    expect(atPeer!.card.last4).to.equal('4242');
+
+    const captured = await live.post<Charge>(`/charges/${authorized.body.id}/capture`);
+    expect(captured.status).to.equal(200);
+    expect(captured.body.captured).to.equal(true);
+    expect((await peerApi.get<Charge>(`/charges/${atPeer!.id}`)).body.captured).to.equal(true);
+
+    const partial = await live.post<{ id: string; status: string }>('/refunds', {
+      json: { chargeId: authorized.body.id, amount: 500 },
+    });
+    expect(partial.status).to.equal(200);
+    expect(partial.body.status).to.equal('successful');
+    const rest = await live.post<{ id: string; status: string }>('/refunds', {
+      json: { chargeId: authorized.body.id },
+    });
+    expect(rest.status).to.equal(200);
+    const peerRefunds = (await peerApi.get<Charge>(`/charges/${atPeer!.id}`)).body.refunds;
+    expect(peerRefunds.map((refund) => [refund.amount, refund.metadata.reference])).to.deep.equal([
+      [500, partial.body.id],
+      [1500, rest.body.id],
+    ]);
+    expect((await live.get<Charge>(`/charges/${authorized.body.id}`)).body).to.include({ refunded: true });
+
+    const credited = await live.post<{ id: string; status: string }>('/credits', {
+      json: { amount: 750, currency: 'EUR', card: cardDetails('5555555555554444') },
+    });
+    expect(credited.status, JSON.stringify(credited.body)).to.equal(200);
+    expect(credited.body.status).to.equal('successful');
+    const peerCredits = (await peerApi.get<Page<PeerCredit>>('/credits', { query: { limit: '100' } })).body.list;
+    expect(peerCredits.filter((credit) => credit.metadata.reference === credited.body.id)).to.have.length(1);
+
+    // The charge's stream records the processor and its id; the public object keeps its shape.
+    const shown = await runCli(['streams', 'show', authorized.body.id, '--json'], service.dataDir);
+    const succeeded = shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> })
+      .find((event) => event.type === 'ChargeSucceeded')!;
+    expect(succeeded.data.networkTransactionId).to.equal(atPeer!.id);
+    expect(succeeded.data.processorId).to.match(/^proc_/);
+    expect(authorized.body).to.not.have.property('processorId');
+
+    // The processor's key never shows in clear: data files, logs, CLI output.
+    const found = findSecrets(service.dataDir, service.output() + cliOutput + shown.stdout, [peer.keys!.testSecretKey]);
+    expect(found).to.deep.equal([]);
+  });
+
+  it('answers a decline with the spec code and keeps the processor code', async () => {
+    const { live } = await liveAccount('Declines', peer.baseUrl);
+    const declined = await charge(live, '4000000000009995');
+    expect(declined.status).to.equal(402);
+    expect(declined.body.error).to.include({ type: 'card_error', code: 'insufficient_funds', issuerDeclineCode: '51' });
+    const recorded = (await live.get<Charge>(`/charges/${declined.body.error.chargeId}`)).body;
+    expect(recorded).to.include({
+      status: 'failed',
+      failureCode: 'insufficient_funds',
+      failureIssuerDeclineCode: '51',
+    });
+    expect((await peerCharges(declined.body.error.chargeId!)).map((c) => c.status)).to.deep.equal(['failed']);
+  });
+
+  it('fails over to the next processor when one refuses connections; without one, 502 and nothing recorded anywhere', async () => {
+    const refusing = await closedPort();
+    const { live } = await liveAccount('Failover', refusing, peer.baseUrl);
+    const failedOver = await charge(live);
+    expect(failedOver.status, JSON.stringify(failedOver.body)).to.equal(200);
+    expect(await peerCharges(failedOver.body.id)).to.have.length(1);
+
+    const { live: alone } = await liveAccount('No second processor', refusing);
+    const before = await peerChargeCount();
+    const refused = await charge(alone);
+    expect(refused.status).to.equal(502);
+    expect(refused.body.error.type).to.equal('gateway_error');
+    expect(refused.body.error.message).to.match(/No processor could be reached; nothing was charged/);
+    expect((await alone.get<Page<Charge>>('/charges')).body.list).to.deep.equal([]);
+    expect(await peerChargeCount()).to.equal(before);
+  });
+
+  it('leaves a charge pending when the processor answers 500 or hangs after taking it, then settles it by lookup, never failing over', async () => {
+    for (const mode of ['fail', 'hang-after'] as const) {
+      const proxy = await faultyProxy(() => peer.baseUrl, mode);
+      try {
+        // A second processor that would take it: an unknown outcome must never reach it.
+        const { live } = await liveAccount(`Unknown outcome ${mode}`, proxy.url, peer.baseUrl);
+        const pending = await charge(live);
+        expect(pending.status, JSON.stringify(pending.body)).to.equal(200);
+        expect(pending.body).to.include({ status: 'pending', captured: false });
+        expect(await peerCharges(pending.body.id), 'one charge at the peer, not two').to.have.length(1);
+        proxy.mode = 'pass';
+        const done = await settled(live, pending.body.id);
+        expect(done).to.include({ status: 'successful', captured: true });
+        expect(await peerCharges(pending.body.id)).to.have.length(1);
+        const events = (await live.get<Page<{ type: string; data: { id: string } }>>('/events')).body.list;
+        expect(events.filter((event) => event.data.id === pending.body.id).map((event) => event.type)).to.deep.equal([
+          'CHARGE_SUCCEEDED',
+        ]);
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+
+  it('settles a pending charge as failed when the processor never received it', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'hang-before');
+    try {
+      const { live } = await liveAccount('Lost request', proxy.url);
+      const pending = await charge(live);
+      expect(pending.body.status).to.equal('pending');
+      proxy.mode = 'pass';
+      const done = await settled(live, pending.body.id);
+      expect(done).to.include({ status: 'failed', failureCode: 'processing_error' });
+      expect(await peerCharges(pending.body.id)).to.deep.equal([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps test mode offline: test-mode charges of an account with a processor never reach it', async () => {
+    const { test } = await liveAccount('Test mode stays offline', peer.baseUrl);
+    const before = await peerChargeCount();
+    const testCharge = await test.post<Charge>('/charges', {
+      json: { amount: 100, currency: 'EUR', card: cardDetails('4242424242424242') },
+    });
+    expect(testCharge.status).to.equal(200);
+    expect(await peerChargeCount()).to.equal(before);
+  });
+});
