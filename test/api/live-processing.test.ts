@@ -20,7 +20,7 @@ interface PeerCredit {
  */
 describe('live mode through a Shift4 processor (a second instance as the peer)', function () {
   this.timeout(180_000);
-  const { api, service } = useService({ env: { SCHEDULER_INTERVAL_MS: '200' } });
+  const { api, service, start } = useService({ env: { SCHEDULER_INTERVAL_MS: '200' } });
   let peer: ServiceProcess;
   let peerApi: ApiClient;
   let cliOutput = '';
@@ -212,6 +212,50 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
       expect(await peerCharges(pending.body.id)).to.deep.equal([]);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('never makes two charges at the processor for one request when the service is killed (kill -9) around the call', async () => {
+    // Killed when the request reaches the processor's door (never forwarded), and after the
+    // processor took the charge but before its answer came back. The merchant retries with the
+    // same Idempotency-Key once the service is back.
+    for (const mode of ['hang-before', 'hang-after'] as const) {
+      const proxy = await faultyProxy(() => peer.baseUrl, mode);
+      try {
+        const { live } = await liveAccount(`Killed ${mode}`, proxy.url);
+        const key = `live-crash-${mode}-${Date.now()}`;
+        const send = () =>
+          live.post<Charge>('/charges', {
+            json: { amount: 3100, currency: 'EUR', card: cardDetails('4242424242424242'), description: key },
+            headers: { 'idempotency-key': key },
+          });
+        const before = await peerChargeCount();
+        const cut = send().catch((error: unknown) => error);
+        for (let i = 0; i < 200; i++) {
+          const reached = mode === 'hang-before' ? proxy.requests.length > 0 : (await peerChargeCount()) > before;
+          if (reached) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await service.kill();
+        expect(await cut).to.be.instanceOf(Error);
+        proxy.mode = 'pass';
+        await start();
+        let retry = await send();
+        for (let i = 0; i < 40 && retry.status === 409; i++) retry = await send();
+        expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+        expect(retry.body.status).to.equal('successful');
+        expect(await peerCharges(retry.body.id), `${mode}: one charge at the peer`).to.have.length(1);
+        expect(await peerChargeCount()).to.equal(before + 1);
+        // The retry asked the processor what became of the charge before sending anything; the
+        // charge was sent to it once in all.
+        const posts = proxy.forwarded.filter((request) => request === 'POST /charges');
+        expect(posts, mode).to.have.length(1);
+        expect(proxy.forwarded.some((request) => request.startsWith('GET /charges?'))).to.equal(true);
+        const ours = (await live.get<Page<Charge>>('/charges')).body.list;
+        expect(ours.map((charge) => charge.id)).to.deep.equal([retry.body.id]);
+      } finally {
+        await proxy.close();
+      }
     }
   });
 
