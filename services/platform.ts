@@ -20,7 +20,7 @@ import { SimulatedCardNetwork } from '../packages/network/simulated-card-network
 import { EventFileNetworkJournal } from '../packages/network/event-file-network-journal.ts';
 import { StoredNetworkJournal, type NetworkJournal } from '../packages/network/network-journal.ts';
 import { LiveCardNetwork } from '../packages/network/live-card-network.ts';
-import { Shift4Processor } from '../packages/network/processors/shift4/shift4-processor.ts';
+import { processorAdapter } from '../packages/network/processors/adapters.ts';
 import { accountProcessors } from '../packages/commands/account-processors.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
@@ -156,7 +156,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
     }),
     processorsOf: (accountId) => accountProcessors(aggregates, accountId),
     secretKey: (ref) => vault.reveal(ref),
-    connect: (settings) => (settings.kind === 'shift4' ? new Shift4Processor(settings) : null),
+    connect: processorAdapter,
   });
   const commands = buildCommands({
     config,

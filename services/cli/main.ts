@@ -30,6 +30,8 @@ import {
 } from '../../packages/commands/account-processors.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
 import { registerAuditCommands, unixTime } from './audit-commands.ts';
+import { reconcile, type Difference } from './reconcile.ts';
+import { SingleBar, Presets } from 'cli-progress';
 import { showObjectAsOf } from './show-object-as-of.ts';
 import { showStream } from './show-stream.ts';
 
@@ -236,6 +238,70 @@ processors
       ),
     ),
   );
+
+program
+  .command('reconcile')
+  .description(
+    "Compare an account's live charges, refunds and credits with its processors' records; exits 1 on a difference",
+  )
+  .requiredOption('--account <accountId>', 'account id (acct_…)')
+  .option('--from <unixTime>', 'window start, Unix time (default: 24 hours before --to)')
+  .option('--to <unixTime>', 'window end, Unix time (default: now)')
+  .option('--json', 'print { accountId, from, to, differences } as JSON')
+  .option('--progress', 'show a progress bar on stderr')
+  .action((options: { account: string; from?: string; to?: string; json?: boolean; progress?: boolean }) =>
+    withPlatform(async (platform) => {
+      const to = options.to === undefined ? new Date() : new Date(unixTime('--to', options.to) * 1000);
+      const from =
+        options.from === undefined
+          ? new Date(to.getTime() - 24 * 3600_000)
+          : new Date(unixTime('--from', options.from) * 1000);
+      if (from > to) throw new Error('--from must not be after --to');
+      const bar = options.progress
+        ? new SingleBar(
+            { stream: process.stderr, format: '{bar} {percentage}% | {value}/{total} objects', hideCursor: true },
+            Presets.shades_classic,
+          )
+        : null;
+      let started = false;
+      let found: Difference[];
+      try {
+        found = await reconcile(platform, options.account, { from, to }, (done, total) => {
+          if (!bar) return;
+          if (!started) bar.start(Math.max(total, 1), 0);
+          started = true;
+          bar.update(done);
+        });
+      } finally {
+        if (started) bar?.stop();
+      }
+      if (options.json)
+        console.log(
+          JSON.stringify({
+            accountId: options.account,
+            from: Math.floor(from.getTime() / 1000),
+            to: Math.floor(to.getTime() / 1000),
+            differences: found,
+          }),
+        );
+      else if (found.length === 0) console.log('No differences');
+      else
+        for (const difference of found)
+          console.log(
+            [
+              difference.kind.padEnd(16),
+              difference.object.padEnd(7),
+              difference.id ?? '-',
+              `processor=${difference.processorObjectId ?? '-'}`,
+              `here=${describe(difference.here)}`,
+              `there=${describe(difference.there)}`,
+            ].join('  '),
+          );
+      if (found.length > 0) process.exitCode = 1;
+    }),
+  );
+const describe = (side: Difference['here'] | Difference['there']): string =>
+  side ? `${side.amount} ${side.currency} ${side.status} refunded ${side.amountRefunded}` : '-';
 
 const projections = program.command('projections').description('Read models built from the event log');
 projections

@@ -41,6 +41,15 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
     name: string,
     ...urls: string[]
   ): Promise<{ id: string; live: ApiClient; test: ApiClient }> {
+    return liveAccountAt(name, peer.keys!.testSecretKey, ...urls);
+  }
+
+  /** The same, with the secret key of another account at the processor. */
+  async function liveAccountAt(
+    name: string,
+    processorKey: string,
+    ...urls: string[]
+  ): Promise<{ id: string; live: ApiClient; test: ApiClient }> {
     const { keys, api: test } = await createOtherAccount(api, service.dataDir, name);
     const settings = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
     expect(settings.code, settings.stderr).to.equal(0);
@@ -56,7 +65,7 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
           '--url',
           url,
           '--secret-key',
-          peer.keys!.testSecretKey,
+          processorKey,
           '--timeout-ms',
           '1500',
         ],
@@ -257,6 +266,51 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
         await proxy.close();
       }
     }
+  });
+
+  it('reconciles: no difference after live payments; a refund and a charge made only at the processor are listed, exit 1', async () => {
+    const { keys: processorKeys, api: processorApi } = await createOtherAccount(
+      new ApiClient(peer.baseUrl, peer.keys!.testSecretKey),
+      peer.dataDir,
+      'Processor account of one merchant',
+    );
+    const { id, live } = await liveAccountAt('Reconciled', processorKeys.testSecretKey, peer.baseUrl);
+    const paid = await charge(live);
+    expect(paid.status).to.equal(200);
+    expect((await live.post('/refunds', { json: { chargeId: paid.body.id, amount: 500 } })).status).to.equal(200);
+    const reconciled = (...extra: string[]) =>
+      runCli(['reconcile', '--account', id, ...extra], service.dataDir).then((result) => {
+        cliOutput += result.stdout + result.stderr;
+        return result;
+      });
+    const clean = await reconciled();
+    expect(clean.stdout.trim(), clean.stderr).to.equal('No differences');
+    expect(clean.code).to.equal(0);
+
+    const [atProcessor] = (await processorApi.get<Page<Charge>>('/charges')).body.list;
+    expect(atProcessor!.metadata.reference).to.equal(paid.body.id);
+    const onlyThere = await processorApi.post<{ id: string }>('/refunds', {
+      json: { chargeId: atProcessor!.id, amount: 300 },
+    });
+    expect(onlyThere.status).to.equal(200);
+    const chargeOnlyThere = await processorApi.post<Charge>('/charges', {
+      json: { amount: 999, currency: 'EUR', card: cardDetails('4242424242424242') },
+    });
+    const found = await reconciled('--json', '--progress');
+    expect(found.code, found.stderr).to.equal(1);
+    const report = JSON.parse(found.stdout) as {
+      differences: { kind: string; object: string; id: string | null; processorObjectId: string }[];
+    };
+    expect(
+      report.differences.map(({ kind, object, id, processorObjectId }) => ({ kind, object, id, processorObjectId })),
+    ).to.have.deep.members([
+      { kind: 'refunded_differs', object: 'charge', id: paid.body.id, processorObjectId: atProcessor!.id },
+      { kind: 'missing_here', object: 'refund', id: null, processorObjectId: onlyThere.body.id },
+      { kind: 'missing_here', object: 'charge', id: null, processorObjectId: chargeOnlyThere.body.id },
+    ]);
+    const text = await reconciled();
+    expect(text.code).to.equal(1);
+    expect(text.stdout).to.match(/^missing_here\s+refund\s+-\s+processor=re_/m);
   });
 
   it('keeps test mode offline: test-mode charges of an account with a processor never reach it', async () => {
