@@ -268,6 +268,40 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
     }
   });
 
+  it('never makes two charges at the processor for one intent when the service dies at the crash points around the call', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live } = await liveAccount('Crash points', proxy.url);
+      for (const point of ['charge.before-network-call', 'charge.after-network-call']) {
+        await service.stop();
+        await start({ env: { FAULT_INJECTION: `crash-live:${point}` } });
+        const key = `live-crash-point-${point}-${Date.now()}`;
+        const send = () =>
+          live.post<Charge>('/charges', {
+            json: { amount: 4100, currency: 'EUR', card: cardDetails('4242424242424242') },
+            headers: { 'idempotency-key': key },
+          });
+        const before = await peerChargeCount();
+        const postsBefore = proxy.forwarded.filter((request) => request === 'POST /charges').length;
+        expect(await send().catch((error: unknown) => error)).to.be.instanceOf(Error);
+        expect(service.output()).to.contain(`FAULT INJECTION: crash at ${point}`);
+        await service.kill();
+        await start();
+        let retry = await send();
+        for (let i = 0; i < 40 && retry.status === 409; i++) retry = await send();
+        expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+        expect(retry.body.status).to.equal('successful');
+        expect(await peerCharges(retry.body.id), point).to.have.length(1);
+        expect(await peerChargeCount()).to.equal(before + 1);
+        expect(proxy.forwarded.filter((request) => request === 'POST /charges').length - postsBefore, point).to.equal(
+          1,
+        );
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('reconciles: no difference after live payments; a refund and a charge made only at the processor are listed, exit 1', async () => {
     const { keys: processorKeys, api: processorApi } = await createOtherAccount(
       new ApiClient(peer.baseUrl, peer.keys!.testSecretKey),
