@@ -85,5 +85,9 @@ export const accountsProjection = eventProjection<AccountEvent>({
           partnerIds: partnerIdsOf(account).filter((id) => id !== event.data.partnerId),
         });
     },
+    // Processors are read from the account's stream by live mode, never from a read model.
+    AccountProcessorAdded() {},
+    AccountProcessorRemoved() {},
+    AccountProcessorsReordered() {},
   },
 });

@@ -1,3 +1,4 @@
+import type { CardChargeSettled } from '../packages/domain/charge/charge-events.ts';
 import type { DisputeEvent } from '../packages/domain/charge/dispute-events.ts';
 import type { FraudWarningReceived } from '../packages/domain/charge/fraud-warning-events.ts';
 import {
@@ -42,7 +43,7 @@ const settles =
 
 /** `network-outcomes-due`: announced network outcomes until they are delivered (or moot). */
 export const networkOutcomesDueProjection = eventProjection<
-  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived
+  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived | CardChargeSettled
 >({
   name: 'network-outcomes-due',
   collections: ownedCollections(networkOutcomesDueCollection),
@@ -67,6 +68,8 @@ export const networkOutcomesDueProjection = eventProjection<
     FraudWarningReceived: settles('fraud_warning'),
     DisputeWon: settles('dispute_decision'),
     DisputeLost: settles('dispute_decision'),
+    CardChargeSettled: (event, tx) =>
+      tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'authorization')),
     // Evidence asks the network for a decision: the `dispute_decision` announcement follows it.
     DisputeEvidenceSubmitted: () => undefined,
   },

@@ -19,7 +19,9 @@ import type { CardNetwork } from '../packages/network/card-network.ts';
 import { SimulatedCardNetwork } from '../packages/network/simulated-card-network.ts';
 import { EventFileNetworkJournal } from '../packages/network/event-file-network-journal.ts';
 import { StoredNetworkJournal, type NetworkJournal } from '../packages/network/network-journal.ts';
-import { TestModeOnlyNetwork } from '../packages/network/test-mode-only-network.ts';
+import { LiveCardNetwork } from '../packages/network/live-card-network.ts';
+import { processorAdapter } from '../packages/network/processors/adapters.ts';
+import { accountProcessors } from '../packages/commands/account-processors.ts';
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
@@ -150,17 +152,20 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     const stored = new StoredNetworkJournal<Outcome>(stateStore.collection(`simulated_network_${name}`));
     return eventLog instanceof SqliteEventStore ? new EventFileNetworkJournal(eventLog, name, stored) : stored;
   };
-  // Test mode answers from the simulator; live mode fails with a gateway_error until a real
-  // acquirer is plugged in here.
-  const network = new TestModeOnlyNetwork(
-    new SimulatedCardNetwork({
+  // Test mode answers from the simulator; live mode from the account's processors (a
+  // gateway_error without one).
+  const network = new LiveCardNetwork({
+    simulator: new SimulatedCardNetwork({
       disputeDelayMs: config.networkDelaysMs.dispute,
       fraudWarningDelayMs: config.networkDelaysMs.fraudWarning,
       disputeDecisionDelayMs: config.networkDelaysMs.disputeDecision,
       authorizations: networkJournal('authorizations'),
       credits: networkJournal('credits'),
     }),
-  );
+    processorsOf: (accountId) => accountProcessors(aggregates, accountId),
+    secretKey: (ref) => vault.reveal(ref),
+    connect: processorAdapter,
+  });
   const commands = buildCommands({
     config,
     aggregates,

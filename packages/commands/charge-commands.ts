@@ -20,11 +20,12 @@ import { cardResource, customerStream } from '../domain/customer/customer-events
 import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
 import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import type {
-  AuthorizationOutcome,
-  CardNetwork,
-  ThreeDSecureRequest,
-  ThreeDSecureRequirements,
+import {
+  NetworkOutcomeUnknown,
+  type AuthorizationOutcome,
+  type CardNetwork,
+  type ThreeDSecureRequest,
+  type ThreeDSecureRequirements,
 } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
@@ -67,6 +68,8 @@ interface ChargeDecision {
   attempt: ChargeAttempt;
   failure: ChargeFailure | null;
   expectedOutcomes: NetworkOutcomeDue[];
+  /** Live mode: the processor's answer is unknown; the charge is recorded pending and looked up from then. */
+  pendingLookupDueAt?: string;
 }
 
 export interface UpdateChargeInput {
@@ -128,10 +131,15 @@ export class ChargeCommands {
     let recorded: CommandOutcome;
     try {
       decided = await this.decide(chargeId, input, resolved, context);
-      const { attempt, failure, expectedOutcomes } = decided;
-      recorded = await this.run(chargeId, { type: 'RecordCharge', attempt, failure, expectedOutcomes }, context, {
-        streamIsNew,
-      });
+      const { attempt, failure, expectedOutcomes, pendingLookupDueAt } = decided;
+      recorded = await this.run(
+        chargeId,
+        pendingLookupDueAt
+          ? { type: 'RecordPendingCharge', attempt, lookupDueAt: pendingLookupDueAt }
+          : { type: 'RecordCharge', attempt, failure, expectedOutcomes },
+        context,
+        { streamIsNew },
+      );
     } catch (error) {
       // Another run of the same request (one that was thought dead) may have recorded the charge
       // meanwhile, with the card it took in. No event records the card this run took in otherwise.
@@ -144,6 +152,8 @@ export class ChargeCommands {
     faultPoint('charge.after-append', context);
     const { attempt, failure } = decided;
     if (failure) throw declined(recorded, failure);
+    // Pending: the card is saved, if at all, once the lookup found the charge taken.
+    if (decided.pendingLookupDueAt) return recorded;
     // A successful charge with a new card for a customer saves the card as the default (spec).
     if (customerId !== null && resolved.source !== null)
       return this.saveChargeCard(recorded, { ...attempt, customerId }, resolved.source, context);
@@ -198,13 +208,22 @@ export class ChargeCommands {
         blacklistRuleId: rule.ruleId,
       };
     } else {
-      const outcome = await this.authorize(
-        attempt,
-        input,
-        resolved.card,
-        verifiedFor(resolved.threeDSecureInfo, input),
-        context,
-      );
+      let outcome: AuthorizationOutcome;
+      try {
+        outcome = await this.authorize(
+          attempt,
+          input,
+          resolved.card,
+          verifiedFor(resolved.threeDSecureInfo, input),
+          context,
+        );
+      } catch (error) {
+        if (!(error instanceof NetworkOutcomeUnknown)) throw error;
+        // The processor may have taken the payment: pending, never failed, never sent elsewhere.
+        attempt.processorId = error.processorId;
+        return { attempt, failure: null, expectedOutcomes: [], pendingLookupDueAt: context.now().toISOString() };
+      }
+      if (outcome.processorId) attempt.processorId = outcome.processorId;
       attempt.threeDSecureInfo = outcome.threeDSecureInfo;
       attempt.avsCheck = outcome.avsResult ? { result: outcome.avsResult } : null;
       attempt.fraudDetails = outcome.fraud;
@@ -261,20 +280,29 @@ export class ChargeCommands {
     faultPoint('charge.before-network-call', context);
     const startedBefore = intent.events.length === 0;
     const known = startedBefore
-      ? await this.deps.network.findAuthorization({ mode: context.mode, reference: chargeId })
+      ? await this.deps.network.findAuthorization({
+          mode: context.mode,
+          accountId: context.accountId,
+          reference: chargeId,
+        })
       : null;
     if (known) return known;
     const number = await this.deps.intake.revealNumber(card);
     const address = input.billing?.address;
     const zip = address?.zip ?? card.addressZip;
+    const cvc =
+      typeof input.card === 'object' && input.card.cvc !== undefined ? String(input.card.cvc).trim() : undefined;
     const outcome = await this.deps.network.authorize({
       mode: context.mode,
+      accountId: context.accountId,
       reference: chargeId,
       number,
       expMonth: cardExpiry(card).month,
       expYear: cardExpiry(card).year,
+      ...(cvc ? { cvc } : {}),
       amount: input.amount,
       currency: input.currency,
+      capture: attempt.captured,
       zip: zip ?? null,
       addressProvided: Boolean(address || card.addressLine1 || card.addressZip),
       threeDSecure: threeDSecureRequest(input.threeDSecure, verified),
@@ -395,22 +423,75 @@ export class ChargeCommands {
     return { id: chargeId, position };
   }
 
+  /**
+   * Captures at the network first, then records the capture: a capture the network did not make
+   * is never recorded. The network's capture is keyed by the charge, so a repeat makes none.
+   */
   async capture(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
+    const before = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    const charge = before.state;
+    // Refusals (unknown, failed, pending, captured) come from the decider below, before any network call.
+    if (charge.status === 'successful' && !charge.captured && charge.networkTransactionId) {
+      await this.deps.network.capture({
+        mode: context.mode,
+        accountId: context.accountId,
+        reference: chargeId,
+        transactionId: charge.networkTransactionId,
+        processorId: charge.processorId ?? null,
+        amount: charge.amount,
+        currency: charge.currency,
+      });
+    }
     const result = await this.deps.aggregates.execute(
       chargeDecider,
       chargeStream(chargeId),
       { type: 'CaptureCharge', chargeId },
       context,
     );
-    if (result.state.status !== 'none' && result.state.networkTransactionId) {
-      await this.deps.network.capture({
-        mode: context.mode,
-        transactionId: result.state.networkTransactionId,
-        amount: result.state.amount,
-        currency: result.state.currency,
-      });
-    }
     return { id: chargeId, position: result.position };
+  }
+
+  /**
+   * Settles a pending live charge by asking its processors what became of it (the due-work
+   * scheduler runs this; `docs/payments.md`). Taken or declined there: recorded so. Received by
+   * none of them: failed, nothing was taken. Any processor that cannot be asked leaves it pending
+   * (throws), and the next scan asks again. Records nothing for a charge that is not pending.
+   */
+  async settlePending(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
+    const { state, events } = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    if (state.status !== 'pending' || state.card === null)
+      return { id: chargeId, position: events.at(-1)?.position ?? null };
+    const found = await this.deps.network.findAuthorization({
+      mode: context.mode,
+      accountId: context.accountId,
+      reference: chargeId,
+    });
+    const failure: ChargeFailure | null = !found
+      ? {
+          failureCode: 'processing_error',
+          failureMessage: 'The processor never received the charge; nothing was taken.',
+          failureIssuerDeclineCode: null,
+          blacklistRuleId: null,
+        }
+      : found.failure
+        ? {
+            failureCode: found.failure.code,
+            failureMessage: found.failure.message,
+            failureIssuerDeclineCode: found.failure.issuerDeclineCode,
+            blacklistRuleId: null,
+          }
+        : null;
+    return this.run(
+      chargeId,
+      {
+        type: 'SettleCardCharge',
+        chargeId,
+        networkTransactionId: found?.transactionId ?? null,
+        processorId: found?.processorId ?? state.processorId ?? null,
+        failure,
+      },
+      context,
+    );
   }
 
   /**
@@ -450,7 +531,10 @@ export class ChargeCommands {
     const amount = charge.refunds.find((refund) => refund.refundId === refundId)!.amount;
     const { status } = await this.deps.network.refund({
       mode: context.mode,
+      accountId: context.accountId,
+      reference: refundId,
       transactionId: charge.networkTransactionId ?? '',
+      processorId: charge.processorId ?? null,
       amount,
       currency: charge.currency,
     });

@@ -139,7 +139,9 @@ export class CreditCommands {
       return { attempt, failure };
     }
 
-    const outcome = await this.transfer(attempt, context);
+    const cvc =
+      typeof input.card === 'object' && input.card.cvc !== undefined ? String(input.card.cvc).trim() : undefined;
+    const outcome = await this.transfer(attempt, cvc, context);
     const failure: CreditFailure | null = outcome.failure
       ? {
           failureCode: outcome.failure.code,
@@ -156,7 +158,11 @@ export class CreditCommands {
    * already, an earlier run of this request was cut short and may have reached the network: its
    * answer is asked for first, so the funds are never sent twice for one credit.
    */
-  private async transfer(attempt: CreditAttempt, context: CommandContext): Promise<CreditOutcome> {
+  private async transfer(
+    attempt: CreditAttempt,
+    cvc: string | undefined,
+    context: CommandContext,
+  ): Promise<CreditOutcome> {
     const { creditId, card } = attempt;
     const intent = await this.deps.aggregates.execute(
       creditTransferDecider,
@@ -173,16 +179,18 @@ export class CreditCommands {
     );
     const startedBefore = intent.events.length === 0;
     const known = startedBefore
-      ? await this.deps.network.findCredit({ mode: context.mode, reference: creditId })
+      ? await this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId })
       : null;
     if (known) return known;
     const number = await this.deps.intake.revealNumber(card);
     const outcome = await this.deps.network.credit({
       mode: context.mode,
+      accountId: context.accountId,
       reference: creditId,
       number,
       expMonth: cardExpiry(card).month,
       expYear: cardExpiry(card).year,
+      ...(cvc ? { cvc } : {}),
       amount: attempt.amount,
       currency: attempt.currency,
       now: context.now(),

@@ -3,7 +3,7 @@ import { chargeResource, chargeStream, type Billing, type Shipping } from '../do
 import type { ChargeState } from '../domain/charge/charge-state.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
 import { customerStream } from '../domain/customer/customer-events.ts';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { GatewayError, InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import {
   subscriptionDecider,
@@ -360,8 +360,11 @@ export class SubscriptionCommands {
         },
         context,
       );
+      // A live charge whose processor's answer is unknown: the period waits for its lookup.
+      await this.chargeOutcome(pending.chargeId, context);
       return { succeeded: true, captured: pending.capture };
     } catch (error) {
+      if (error instanceof ChargeStillPending) throw error;
       if (error instanceof PaymentDeclined) {
         return {
           succeeded: false,
@@ -377,9 +380,13 @@ export class SubscriptionCommands {
     }
   }
 
-  /** The outcome of a charge already recorded under this id, or null. */
+  /**
+   * The outcome of a charge already recorded under this id, or null. Throws while it is pending
+   * (live mode, the processor's answer unknown): the step runs again once the lookup settled it.
+   */
   private async chargeOutcome(chargeId: string, context: CommandContext): Promise<PaymentOutcome | null> {
     const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    if (state.status === 'pending' && state.card !== null) throw new ChargeStillPending(chargeId);
     return state.status === 'none' ? null : outcomeOf(state);
   }
 
@@ -458,6 +465,14 @@ export class SubscriptionCommands {
 function snapshot(plan: ExistingPlan): PlanSnapshot {
   const { planId, amount, currency, interval, intervalCount, billingCycles, trialPeriodDays } = plan;
   return { planId, amount, currency, interval, intervalCount, billingCycles, trialPeriodDays };
+}
+
+/** The subscription's charge is pending at the processor: its outcome is not known yet. */
+class ChargeStillPending extends GatewayError {
+  constructor(chargeId: string) {
+    super(`The charge ${chargeId} is pending at the processor; the subscription waits until it is settled.`);
+    this.name = 'ChargeStillPending';
+  }
 }
 
 function outcomeOf(charge: Exclude<ChargeState, { status: 'none' }>): PaymentOutcome {

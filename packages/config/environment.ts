@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LogLevel } from '../observability/logger.ts';
-import { parseFaultInjection, type FaultPoint } from './fault-injection.ts';
+import { parseFaultInjection, type ArmedFault } from './fault-injection.ts';
 
 /**
  * The whole process configuration, read once at startup from environment variables.
@@ -53,7 +53,7 @@ export interface Config {
   /** Delays of what the simulated card network reports after the fact (test cards 4242000000000018 / …0208, dispute decisions). */
   networkDelaysMs: { dispute: number; fraudWarning: number; disputeDecision: number };
   /** Test hook (`fault-injection.ts`): points where a test-mode request kills the process. Empty by default. */
-  faultInjection: FaultPoint[];
+  faultInjection: ArmedFault[];
   /** How long a payer has to complete a payment-method charge at the provider before it fails. */
   paymentMethodChargeExpirySeconds: number;
   /** How long the simulated provider takes to confirm a payment it answered `processing`. */

@@ -47,10 +47,10 @@ function base62(bytes: Buffer, length: number): string {
 
 /**
  * Ids that name no API resource: request ids, vault references, event logs, offer images, API keys,
- * and the client object ids a payer's page may know (`client_char_…`, `client_pm_…`). The resource
- * list checks that no resource uses one of them.
+ * an account's upstream processors (`proc_…`), and the client object ids a payer's page may know
+ * (`client_char_…`, `client_pm_…`). The resource list checks that no resource uses one of them.
  */
-export type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'client_char' | 'client_pm';
+export type InternalIdPrefix = 'req' | 'vault' | 'log' | 'img' | 'key' | 'proc' | 'client_char' | 'client_pm';
 
 /** What an id is made for: an object of a resource (the prefix of its identity), or an internal prefix. */
 export type IdPrefix = ResourceIdentity | InternalIdPrefix;

@@ -3,7 +3,7 @@ import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
 import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
-import type { CardErrorCode } from '../domain/errors.ts';
+import { GatewayError, type CardErrorCode } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
 
 /**
@@ -67,8 +67,13 @@ export type ThreeDSecureRequirements = Pick<
 /** The 3-D Secure result as the charge records it. */
 export type ThreeDSecureInfo = ThreeDSecureResult;
 
-export interface AuthorizationRequest {
+/** Which account and mode a request is for: live mode routes it to that account's processors. */
+export interface NetworkTenant {
   mode: Mode;
+  accountId: string;
+}
+
+export interface AuthorizationRequest extends NetworkTenant {
   /**
    * The merchant's reference of this authorization (the charge id), unique per payment. The network
    * answers a repeated request with the same reference with its first answer instead of
@@ -78,8 +83,12 @@ export interface AuthorizationRequest {
   number: string;
   expMonth: number;
   expYear: number;
+  /** The CVC, when the request carries one (in memory only; processors may require it). */
+  cvc?: string;
   amount: number;
   currency: string;
+  /** false: authorize only, captured later (default true). */
+  capture?: boolean;
   /** ZIP of the card or billing address, for AVS. */
   zip: string | null;
   /** Whether any address was given (AVS `not_provided` otherwise). */
@@ -115,6 +124,8 @@ export interface AuthorizationOutcome {
   fraud: { status: FraudStatus; score: number };
   threeDSecureInfo: ThreeDSecureInfo | null;
   later: LaterNetworkEvent[];
+  /** Live mode: the account's processor that answered (`proc_…`); absent in test mode. */
+  processorId?: string;
 }
 
 /** What the directory server says about a card for a 3-D Secure authentication. */
@@ -132,13 +143,14 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
-export interface CreditRequest {
-  mode: Mode;
+export interface CreditRequest extends NetworkTenant {
   /** The merchant's reference of this credit (the credit id): a repeated reference gets the first answer. */
   reference: string;
   number: string;
   expMonth: number;
   expYear: number;
+  /** The CVC, when the request carries one (in memory only). */
+  cvc?: string;
   amount: number;
   currency: string;
   now: Date;
@@ -147,6 +159,28 @@ export interface CreditRequest {
 export interface CreditOutcome {
   approved: boolean;
   failure: { code: CardErrorCode; message: string; issuerDeclineCode: string | null } | null;
+}
+
+/** Where an authorized payment is: the network's reference of it, and in live mode its processor. */
+export interface PaymentAddress {
+  transactionId: string;
+  /** The account's processor that holds it (live mode); null in test mode. */
+  processorId: string | null;
+}
+
+/**
+ * The request may have reached the processor and its answer is unknown (a timeout, a lost
+ * connection, a 5xx): the payment must be looked up (`findAuthorization`, `findCredit`) before it
+ * is decided, and never sent elsewhere. Nothing of it may be answered as failed meanwhile.
+ */
+export class NetworkOutcomeUnknown extends GatewayError {
+  constructor(
+    message: string,
+    readonly processorId: string,
+  ) {
+    super(message);
+    this.name = 'NetworkOutcomeUnknown';
+  }
 }
 
 export interface CardNetwork {
@@ -160,14 +194,21 @@ export interface CardNetwork {
    * What happened to the authorization with this reference: its answer, or null when the network
    * never received it. Asked after a crash that may have cut off an authorization's answer.
    */
-  findAuthorization(request: { mode: Mode; reference: string }): Promise<AuthorizationOutcome | null>;
-  /** Capture of an authorized amount; test cards always capture. */
-  capture(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<void>;
-  /** Refunds address the authorization, so they work after the card itself was deleted. */
-  refund(request: { mode: Mode; transactionId: string; amount: number; currency: string }): Promise<RefundOutcome>;
+  findAuthorization(request: NetworkTenant & { reference: string; since?: Date }): Promise<AuthorizationOutcome | null>;
+  /** Capture of an authorized amount; test cards always capture. `reference`: the charge id. */
+  capture(
+    request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
+  ): Promise<void>;
+  /**
+   * Refunds address the authorization, so they work after the card itself was deleted.
+   * `reference`: the refund id, which a processor deduplicates and records.
+   */
+  refund(
+    request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
+  ): Promise<RefundOutcome>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
-  findCredit(request: { mode: Mode; reference: string }): Promise<CreditOutcome | null>;
+  findCredit(request: NetworkTenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
   representDispute(request: {
     mode: Mode;

@@ -33,6 +33,9 @@ export const chargeReadSide = {
     {
       ChargeSucceeded: ['CHARGE_SUCCEEDED'],
       ChargeFailed: ['CHARGE_FAILED'],
+      // A live charge whose processor's answer is unknown: no event until the lookup decides it.
+      CardChargePending: [],
+      CardChargeSettled: (event) => (event.data.failure ? ['CHARGE_FAILED'] : ['CHARGE_SUCCEEDED']),
       ChargeCaptured: ['CHARGE_CAPTURED'],
       ChargeUpdated: ['CHARGE_UPDATED'],
       // A refund shows on the charge once the network settled it: refunded, or failed (the charge's refund list changed).

@@ -1,4 +1,5 @@
 import type {
+  CardChargePending,
   ChargeAttempt,
   ChargeEvent,
   ChargeFailed,
@@ -103,7 +104,10 @@ function withRefunds(charge: ChargeDoc, refunds: RefundDoc[]): ChargeDoc {
 }
 
 /** The charge made by a payment attempt, successful or failed. */
-function attempted(event: ProjectedEvent<ChargeSucceeded | ChargeFailed>, failure: ChargeFailure | null): ChargeDoc {
+function attempted(
+  event: ProjectedEvent<ChargeSucceeded | ChargeFailed | CardChargePending>,
+  failure: ChargeFailure | null,
+): ChargeDoc {
   const { data } = event;
   const created = occurredAtSeconds(event);
   return {
@@ -156,6 +160,26 @@ export const chargeView = objectView<ChargeDoc, ChargeViewEvent>({
   on: {
     ChargeSucceeded: (_current, event) => attempted(event, null),
     ChargeFailed: (_current, event) => attempted(event, event.data),
+    CardChargePending: (_current, event) => ({
+      ...attempted(event, null),
+      status: 'pending',
+      captured: false,
+      _captureWhenAuthorized: event.data.captured,
+    }),
+    CardChargeSettled: (current, event) => {
+      if (!current) return current;
+      const { failure } = event.data;
+      const { _captureWhenAuthorized: captured = true, ...charge } = current;
+      if (!failure) return { ...charge, status: 'successful', captured };
+      return {
+        ...charge,
+        status: 'failed',
+        captured: false,
+        failureCode: failure.failureCode,
+        failureMessage: failure.failureMessage,
+        failureIssuerDeclineCode: failure.failureIssuerDeclineCode,
+      };
+    },
     ChargeCaptured: (current) => current && { ...current, captured: true },
     ChargeUpdated: (current, event) => {
       if (!current) return current;

@@ -29,8 +29,8 @@ export function settingsFromOptions(options: SettingsOptions): Partial<AccountSe
       throw new Error('--subscription-failure-status must be canceled or unpaid');
     settings.subscriptionFailureStatus = status;
   }
-  if (options.currencies !== undefined) settings.acceptedCurrencies = listOrAll(options.currencies, currencyOf);
-  if (options.brands !== undefined) settings.acceptedBrands = listOrAll(options.brands, brandOf);
+  if (options.currencies !== undefined) settings.acceptedCurrencies = currenciesOption(options.currencies);
+  if (options.brands !== undefined) settings.acceptedBrands = brandsOption(options.brands);
   if (options.credits !== undefined) {
     if (options.credits !== 'allowed' && options.credits !== 'refused')
       throw new Error('--credits must be allowed or refused');
@@ -46,6 +46,12 @@ export function describeSettings(settings: AccountSettings): string[] {
       `${name.padEnd(26)} ${value === null ? 'all' : Array.isArray(value) ? value.join(',') : String(value)}`,
   );
 }
+
+/** `--currencies`: comma-separated ISO 4217 codes (any case), or `all` (null). */
+export const currenciesOption = (text: string): string[] | null => listOrAll(text, currencyOf);
+
+/** `--brands`: comma-separated card brands (any case), or `all` (null). */
+export const brandsOption = (text: string): CardBrand[] | null => listOrAll(text, brandOf);
 
 function listOrAll<T>(text: string, parse: (item: string) => T): T[] | null {
   if (text.trim().toLowerCase() === 'all') return null;

@@ -18,6 +18,7 @@ import { buildOpenApi } from '../api/openapi-document.ts';
 import { openPlatform, type Platform } from '../platform.ts';
 import { describeSettings, settingsFromOptions, type SettingsOptions } from './account-settings-options.ts';
 import type { CliIo, CliOutput } from './cli-output.ts';
+import { registerProcessorCommands } from './processor-commands.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
 import { registerAuditCommands, unixTime } from './audit-commands.ts';
 import { showObjectAsOf } from './show-object-as-of.ts';
@@ -153,6 +154,8 @@ function cliProgram(out: CliOutput): Command {
         printPartners(accountId, await accountPartners(platform.aggregates, accountId), options.json),
       ),
     );
+
+  registerProcessorCommands(accounts, program, withPlatform, out);
 
   const projections = program.command('projections').description('Read models built from the event log');
   projections

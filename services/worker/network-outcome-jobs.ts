@@ -9,7 +9,8 @@ import type { Mode } from '../../packages/domain/mode.ts';
 /**
  * Delayed network outcomes (`docs/disputes.md`; `docs/architecture.md`, "Jobs are derived from
  * state"): disputes of 4242000000000018, fraud warnings of
- * 4242000000000208, decisions on contested disputes. The charge stream records each announced
+ * 4242000000000208, decisions on contested disputes; and the lookups that settle pending live
+ * charges (`docs/payments.md`). The charge stream records each announced
  * outcome with its due time; the `network_outcomes_due` read model lists those not delivered yet;
  * the scheduler enqueues each under its deterministic id `network-outcome:<chargeId>:<kind>`, and
  * the processor delivers it with an idempotent charge command. A lost queue or a restart loses
@@ -55,7 +56,10 @@ export function networkOutcomeProcessor(platform: Platform): JobProcessor {
     queue: NETWORK_OUTCOMES_QUEUE,
     handler: async (job) => {
       const { chargeId, kind, ...tenant } = job.data as NetworkOutcomeJob;
-      await platform.commands.networkOutcomes.deliver(chargeId, kind, jobContext(job, tenant));
+      // A pending live charge is settled by a lookup at its processors; it throws while they
+      // cannot tell, and the job (or the next scan) asks again.
+      if (kind === 'authorization') await platform.commands.charges.settlePending(chargeId, jobContext(job, tenant));
+      else await platform.commands.networkOutcomes.deliver(chargeId, kind, jobContext(job, tenant));
     },
     options: { concurrency: 5 },
   };

@@ -63,25 +63,48 @@ function percentDecoded(escapes: string): string {
 }
 
 /**
- * Read in chunks that overlap by more than the longest spelling of a card number (19 digits as
- * UTF-8 percent-escapes, with separators between): files can be larger than a string may be.
+ * Where any of `secrets` (processor secret keys, …) appears in clear: in the raw bytes of a data
+ * directory's files or in the given output. Empty when clean.
  */
-const CHUNK_BYTES = 64 * 2 ** 20;
-const OVERLAP = 1024;
+export function findSecrets(dataDir: string, output: string, secrets: string[]): string[] {
+  const found: string[] = [];
+  const overlap = Math.max(...secrets.map((secret) => secret.length)) - 1;
+  const secretsIn = (text: string) => secrets.filter((secret) => text.includes(secret));
+  for (const name of safeList(dataDir)) {
+    const path = join(dataDir, name);
+    if (!statSync(path).isFile()) continue;
+    for (const secret of foundInFile(path, overlap, secretsIn)) found.push(`${name}: …${secret.slice(-4)}`);
+  }
+  for (const secret of secretsIn(output)) found.push(`output: …${secret.slice(-4)}`);
+  return found;
+}
 
-function numbersIn(path: string): Set<string> {
+/**
+ * More than the longest spelling of a card number (19 digits as UTF-8 percent-escapes, with
+ * separators between).
+ */
+const CARD_NUMBER_OVERLAP = 1024;
+
+const numbersIn = (path: string): Set<string> => foundInFile(path, CARD_NUMBER_OVERLAP, cardNumbersIn);
+
+/**
+ * What `find` finds in a file, read in chunks that overlap by `overlap` bytes: files can be larger
+ * than a string may be.
+ */
+function foundInFile(path: string, overlap: number, find: (text: string) => string[]): Set<string> {
+  const CHUNK_BYTES = 64 * 2 ** 20;
   const seen = new Set<string>();
   const file = openSync(path, 'r');
   try {
-    const buffer = Buffer.alloc(CHUNK_BYTES + OVERLAP);
+    const buffer = Buffer.alloc(CHUNK_BYTES + overlap);
     let carried = 0;
     for (;;) {
       const read = readSync(file, buffer, carried, CHUNK_BYTES, null);
       if (read === 0) break;
       const length = carried + read;
-      for (const number of cardNumbersIn(buffer.toString('utf8', 0, length))) seen.add(number);
-      // The tail may hold the start of a number that the next chunk completes.
-      carried = Math.min(OVERLAP, length);
+      for (const text of find(buffer.toString('utf8', 0, length))) seen.add(text);
+      // The tail may hold the start of a text that the next chunk completes.
+      carried = Math.min(overlap, length);
       buffer.copy(buffer, 0, length - carried, length);
     }
   } finally {

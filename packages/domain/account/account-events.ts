@@ -76,11 +76,62 @@ export type AccountPartnerAdded = DomainEvent<'AccountPartnerAdded', { accountId
 /** An operator took `partnerId` off the account's partner list (`accounts partners remove`). */
 export type AccountPartnerRemoved = DomainEvent<'AccountPartnerRemoved', { accountId: string; partnerId: string }>;
 
-export type AccountEvent = AccountCreated | AccountSettingsChanged | AccountPartnerAdded | AccountPartnerRemoved;
+/** The upstream processor APIs live mode can send an account's payments to. */
+export type ProcessorKind = 'shift4' | 'stripe';
+
+/**
+ * One upstream processor of an account, as configured by an operator (`accounts processors add`).
+ * The secret key itself is in the vault: events hold only its reference and last four characters.
+ */
+export interface AccountProcessor {
+  processorId: string;
+  kind: ProcessorKind;
+  /** Base URL of the processor's API. */
+  url: string;
+  secretKeyRef: string;
+  /** Last four characters of the secret key, to tell keys apart in listings. */
+  secretKeyLast4: string;
+  /** Currencies this processor takes (upper-case ISO 4217 codes); null: every currency. */
+  currencies: string[] | null;
+  /** Card brands this processor takes; null: every brand. */
+  brands: CardBrand[] | null;
+  /** How long a request may take before its outcome counts as unknown. */
+  timeoutMs: number;
+}
+
+/** An operator added a processor (`accounts processors add`): it is tried after the ones before it. */
+export type AccountProcessorAdded = DomainEvent<
+  'AccountProcessorAdded',
+  { accountId: string; processor: AccountProcessor }
+>;
+
+/** An operator removed a processor (`accounts processors remove`): no new payment is sent to it. */
+export type AccountProcessorRemoved = DomainEvent<
+  'AccountProcessorRemoved',
+  { accountId: string; processorId: string }
+>;
+
+/** An operator put the account's processors in a new order of preference (`accounts processors order`). */
+export type AccountProcessorsReordered = DomainEvent<
+  'AccountProcessorsReordered',
+  { accountId: string; processorIds: string[] }
+>;
+
+export type AccountEvent =
+  | AccountCreated
+  | AccountSettingsChanged
+  | AccountPartnerAdded
+  | AccountPartnerRemoved
+  | AccountProcessorAdded
+  | AccountProcessorRemoved
+  | AccountProcessorsReordered;
 
 export const accountEventTypes = everyType<AccountEvent>()([
   'AccountCreated',
   'AccountSettingsChanged',
   'AccountPartnerAdded',
   'AccountPartnerRemoved',
+  'AccountProcessorAdded',
+  'AccountProcessorRemoved',
+  'AccountProcessorsReordered',
 ]);

@@ -165,5 +165,8 @@ function deliverNetworkOutcome(
             },
           ];
     }
+    case 'authorization':
+      // Settled by a lookup at the processor (`SettleCardCharge`), not delivered.
+      return [];
   }
 }

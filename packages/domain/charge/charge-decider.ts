@@ -29,6 +29,16 @@ export type ChargeCommand =
       failure: ChargeFailure | null;
       expectedOutcomes?: NetworkOutcomeDue[];
     }
+  /** A live card charge whose processor's answer is unknown; looked up from `lookupDueAt` (ISO). */
+  | { type: 'RecordPendingCharge'; attempt: ChargeAttempt; lookupDueAt: string }
+  /** What the lookup at the processor found for a pending card charge. */
+  | {
+      type: 'SettleCardCharge';
+      chargeId: string;
+      networkTransactionId: string | null;
+      processorId: string | null;
+      failure: ChargeFailure | null;
+    }
   | { type: 'CaptureCharge'; chargeId: string }
   | {
       type: 'UpdateCharge';
@@ -71,6 +81,20 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
               { type: 'ChargeSucceeded', data: command.attempt },
               ...expectedOutcomes(command.attempt.chargeId, command.expectedOutcomes),
             ];
+      case 'RecordPendingCharge':
+        if (state.status !== 'none')
+          throw new InvalidRequestError(`Charge '${command.attempt.chargeId}' already exists`);
+        return [
+          { type: 'CardChargePending', data: command.attempt },
+          ...expectedOutcomes(command.attempt.chargeId, [{ kind: 'authorization', dueAt: command.lookupDueAt }]),
+        ];
+      case 'SettleCardCharge': {
+        const charge = requireCharge(state, command.chargeId);
+        // Settled already, or a payment-method charge (settled by its provider): nothing recorded.
+        if (charge.status !== 'pending' || charge.card === null) return [];
+        const { type: _type, ...data } = command;
+        return [{ type: 'CardChargeSettled', data }];
+      }
       case 'CaptureCharge': {
         const charge = requireCharge(state, command.chargeId);
         if (charge.status === 'failed')

@@ -90,8 +90,13 @@ export interface ChargeAttempt {
   fraudDetails: { status: FraudStatus; score: number };
   merchantAccountId: string | null;
   metadata: Metadata;
-  /** The network's reference of the authorization: captures and refunds address it. */
+  /**
+   * The network's reference of the authorization: captures and refunds address it. In live mode
+   * the processor's own id of the payment.
+   */
   networkTransactionId: string | null;
+  /** Live mode: the account's processor (`proc_…`) that holds the payment (absent in test mode). */
+  processorId?: string;
   /** Only on charges made by buying a cross-sale offer (absent from every other charge's events). */
   crossSale?: CrossSaleOrigin;
 }
@@ -106,6 +111,25 @@ export interface ChargeFailure {
 
 export type ChargeSucceeded = DomainEvent<'ChargeSucceeded', ChargeAttempt>;
 export type ChargeFailed = DomainEvent<'ChargeFailed', ChargeAttempt & ChargeFailure>;
+/**
+ * A live card charge whose processor's answer is unknown (a timeout, a lost answer, a 5xx): the
+ * processor may have taken the payment. The charge stays `pending` until a lookup at the
+ * processor settles it (`CardChargeSettled`); `networkTransactionId` is null until then.
+ */
+export type CardChargePending = DomainEvent<'CardChargePending', ChargeAttempt>;
+
+/** The lookup found what the processor did with a pending card charge: taken, declined, or never received. */
+export type CardChargeSettled = DomainEvent<
+  'CardChargeSettled',
+  {
+    chargeId: string;
+    networkTransactionId: string | null;
+    processorId: string | null;
+    /** Null when the processor took the payment. */
+    failure: ChargeFailure | null;
+  }
+>;
+
 export type ChargeCaptured = DomainEvent<'ChargeCaptured', { chargeId: string; amount: number }>;
 
 /** Only the fields that changed are present. */
@@ -152,6 +176,8 @@ export type CrossSaleChargeAdded = DomainEvent<
 export type ChargeEvent =
   | ChargeSucceeded
   | ChargeFailed
+  | CardChargePending
+  | CardChargeSettled
   | ChargeCaptured
   | ChargeUpdated
   | RefundRequested
@@ -164,6 +190,8 @@ export type ChargeEvent =
 export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEvent>>()([
   'ChargeSucceeded',
   'ChargeFailed',
+  'CardChargePending',
+  'CardChargeSettled',
   'ChargeCaptured',
   'ChargeUpdated',
   'RefundRequested',

@@ -48,6 +48,8 @@ export function evolveCharge(state: ChargeState, event: ChargeStreamEvent): Char
         ...attempt,
       };
     }
+    case 'CardChargePending':
+      return { status: 'pending', failure: null, refunds: [], paymentMethodCharge: null, ...event.data };
     case 'ChargePending': {
       const { clientObjectId, paymentMethod, returnUrl, redirectUrl, expiresAt, ...attempt } = event.data;
       return {
@@ -86,6 +88,17 @@ export function evolveCharge(state: ChargeState, event: ChargeStreamEvent): Char
         status: 'failed',
         captured: false,
         failure: { ...failure, blacklistRuleId: null },
+      };
+    }
+    case 'CardChargeSettled': {
+      const { failure, networkTransactionId, processorId } = event.data;
+      return {
+        ...state,
+        status: failure ? 'failed' : 'successful',
+        failure,
+        networkTransactionId,
+        ...(processorId ? { processorId } : {}),
+        captured: failure ? false : state.captured,
       };
     }
     case 'ChargeCaptured':

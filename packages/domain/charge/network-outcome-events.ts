@@ -5,12 +5,12 @@ import { everyType } from '../event-types.ts';
 
 /**
  * Outcomes the card network announces for later: a dispute or a fraud warning after a charge, the
- * decision on a contested dispute. Recording them with their due time (business time of the
+ * decision on a contested dispute; and the lookup that settles a pending live charge. Recording them with their due time (business time of the
  * announcement plus the network's delay) is what lets the worker find them again from state, after
  * any restart or lost queue (`docs/architecture.md`, "Jobs are derived from state"); delivering one is a charge command that records nothing
  * the second time.
  */
-export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision';
+export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision' | 'authorization';
 
 /**
  * How a dispute opens: as a chargeback (the funds are withdrawn at once), or as a retrieval request
@@ -25,7 +25,9 @@ export type DisputeStage = 'chargeback' | 'retrieval_request';
 export type NetworkOutcomeDue =
   | { kind: 'dispute'; dueAt: string; reason: DisputeReason; stage?: DisputeStage }
   | { kind: 'fraud_warning'; dueAt: string; fraudDetails: FraudVerdict }
-  | { kind: 'dispute_decision'; dueAt: string; outcome: 'won' | 'lost' };
+  | { kind: 'dispute_decision'; dueAt: string; outcome: 'won' | 'lost' }
+  /** A pending live charge's lookup at its processor: due once its request can no longer be running. */
+  | { kind: 'authorization'; dueAt: string };
 
 export type NetworkOutcomesExpected = DomainEvent<
   'NetworkOutcomesExpected',

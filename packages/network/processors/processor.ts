@@ -79,6 +79,8 @@ export interface ProcessorCreditRequest {
   number: string;
   expMonth: number;
   expYear: number;
+  /** When the request that makes the credit carries one (a processor may require it). */
+  cvc?: string;
   amount: number;
   currency: string;
   description?: string;
@@ -109,13 +111,16 @@ export interface ProcessorRecord {
 export interface Processor {
   readonly kind: ProcessorKind;
   authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
-  /** The earlier attempt with this reference, or null when the processor never made one. */
-  findAuthorization(reference: string): Promise<ProcessorAuthorization | null>;
+  /**
+   * The earlier attempt with this reference, or null when the processor never made one. `since`:
+   * when the intent was recorded (no attempt can be older), for processors that must search a list.
+   */
+  findAuthorization(reference: string, since?: Date): Promise<ProcessorAuthorization | null>;
   capture(request: { reference: string; processorId: string; amount: number; currency: string }): Promise<void>;
   refund(request: ProcessorRefundRequest): Promise<ProcessorRefund>;
   findRefund(reference: string, processorId: string): Promise<ProcessorRefund | null>;
   credit(request: ProcessorCreditRequest): Promise<ProcessorCredit>;
-  findCredit(reference: string): Promise<ProcessorCredit | null>;
+  findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null>;
   /** The processor's charges, refunds and credits created in the window, for reconciliation. */
   records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord>;
 }

@@ -2,6 +2,7 @@ import { accountDecider } from '../../../packages/domain/account/account-decider
 import {
   defaultAccountSettings,
   type AccountEvent,
+  type AccountProcessor,
   type ApiKeyRecord,
 } from '../../../packages/domain/account/account-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
@@ -81,5 +82,59 @@ describe('account decider: partner list', () => {
     spec([created, added]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([removed]);
     spec([created, added, removed]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([]);
     spec([created]).when({ type: 'RemovePartner', accountId: 'acct_1', partnerId: 'acct_2' }).then([]);
+  });
+});
+
+describe('account decider: processors', () => {
+  const processor = (processorId: string): AccountProcessor => ({
+    processorId,
+    kind: 'shift4',
+    url: 'https://api.shift4.example',
+    secretKeyRef: `vault_${processorId}`,
+    secretKeyLast4: '9871',
+    currencies: null,
+    brands: null,
+    timeoutMs: 30_000,
+  });
+  const added = (processorId: string): AccountEvent => ({
+    type: 'AccountProcessorAdded',
+    data: { accountId: 'acct_1', processor: processor(processorId) },
+  });
+
+  it('adds processors in order, once each', () => {
+    spec([created])
+      .when({ type: 'AddProcessor', accountId: 'acct_1', processor: processor('proc_1') })
+      .then([added('proc_1')]);
+    spec([created, added('proc_1')])
+      .when({ type: 'AddProcessor', accountId: 'acct_1', processor: processor('proc_1') })
+      .then([]);
+    spec([])
+      .when({ type: 'AddProcessor', accountId: 'acct_1', processor: processor('proc_1') })
+      .thenThrows(NotFoundError);
+  });
+
+  it('reorders when every processor is named once, and records nothing for the same order', () => {
+    const given = [created, added('proc_1'), added('proc_2')];
+    spec(given)
+      .when({ type: 'ReorderProcessors', accountId: 'acct_1', processorIds: ['proc_2', 'proc_1'] })
+      .then([
+        { type: 'AccountProcessorsReordered', data: { accountId: 'acct_1', processorIds: ['proc_2', 'proc_1'] } },
+      ]);
+    spec(given)
+      .when({ type: 'ReorderProcessors', accountId: 'acct_1', processorIds: ['proc_1', 'proc_2'] })
+      .then([]);
+    for (const processorIds of [['proc_2'], ['proc_2', 'proc_2'], ['proc_2', 'proc_1', 'proc_3']])
+      spec(given)
+        .when({ type: 'ReorderProcessors', accountId: 'acct_1', processorIds })
+        .thenThrows(InvalidRequestError, /every processor of the account exactly once/);
+  });
+
+  it('removes a processor it has, and refuses one it has not', () => {
+    spec([created, added('proc_1')])
+      .when({ type: 'RemoveProcessor', accountId: 'acct_1', processorId: 'proc_1' })
+      .then([{ type: 'AccountProcessorRemoved', data: { accountId: 'acct_1', processorId: 'proc_1' } }]);
+    spec([created])
+      .when({ type: 'RemoveProcessor', accountId: 'acct_1', processorId: 'proc_1' })
+      .thenThrows(InvalidRequestError, /no processor 'proc_1'/);
   });
 });

@@ -271,3 +271,67 @@ describe('charge decider', () => {
     });
   });
 });
+
+describe('charge decider: live charges whose processor answer is unknown', () => {
+  const live: ChargeAttempt = { ...attempt, networkTransactionId: null, processorId: 'proc_1' };
+  const pending: ChargeEvent = { type: 'CardChargePending', data: live };
+  const lookupDue: ChargeEvent = {
+    type: 'NetworkOutcomesExpected',
+    data: { chargeId: 'char_1', outcomes: [{ kind: 'authorization', dueAt: '2026-01-01T00:00:00.000Z' }] },
+  };
+  const settled = (failure: ChargeFailure | null): ChargeEvent => ({
+    type: 'CardChargeSettled',
+    data: {
+      chargeId: 'char_1',
+      networkTransactionId: failure ? null : 'char_atProcessor',
+      processorId: 'proc_1',
+      failure,
+    },
+  });
+
+  it('records the charge pending with its lookup due, once', () => {
+    spec([])
+      .when({ type: 'RecordPendingCharge', attempt: live, lookupDueAt: '2026-01-01T00:00:00.000Z' })
+      .then([pending, lookupDue]);
+    spec([pending, lookupDue])
+      .when({ type: 'RecordPendingCharge', attempt: live, lookupDueAt: '2026-01-01T00:00:00.000Z' })
+      .thenThrows(InvalidRequestError, /already exists/);
+  });
+
+  it('settles a pending charge once, as taken or declined; a settled one records nothing', () => {
+    const settle = (failure: ChargeFailure | null) =>
+      ({
+        type: 'SettleCardCharge',
+        chargeId: 'char_1',
+        networkTransactionId: failure ? null : 'char_atProcessor',
+        processorId: 'proc_1',
+        failure,
+      }) as const;
+    spec([pending, lookupDue])
+      .when(settle(null))
+      .then([settled(null)]);
+    spec([pending, lookupDue])
+      .when(settle(declined))
+      .then([settled(declined)]);
+    spec([pending, lookupDue, settled(null)])
+      .when(settle(declined))
+      .then([]);
+    spec([succeeded]).when(settle(null)).then([]);
+  });
+
+  it('refuses to capture or refund a pending charge; captures and refunds it once taken', () => {
+    const notCaptured: ChargeEvent = { type: 'CardChargePending', data: { ...live, captured: false } };
+    spec([notCaptured])
+      .when({ type: 'CaptureCharge', chargeId: 'char_1' })
+      .thenThrows(InvalidRequestError, /pending/);
+    spec([pending])
+      .when({ type: 'RequestRefund', chargeId: 'char_1', refundId: 're_1', reason: null, metadata: {} })
+      .thenThrows(InvalidRequestError, /pending/);
+    spec([notCaptured, settled(null)])
+      .when({ type: 'CaptureCharge', chargeId: 'char_1' })
+      .then([{ type: 'ChargeCaptured', data: { chargeId: 'char_1', amount: 2500 } }]);
+    spec([pending, settled(null)])
+      .when({ type: 'RequestRefund', chargeId: 'char_1', refundId: 're_1', reason: null, metadata: {} })
+      .then([refundRequested('re_1', 2500)]);
+  });
+});

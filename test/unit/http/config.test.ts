@@ -66,7 +66,8 @@ describe('config: environment', () => {
       NETWORK_DISPUTE_DELAY_MS: '100',
       NETWORK_FRAUD_WARNING_DELAY_MS: '200',
       STRICT_RESPONSES: 'true',
-      FAULT_INJECTION: 'crash:charge.after-append, crash:request.after-projection',
+      FAULT_INJECTION:
+        'crash:charge.after-append, crash:request.after-projection, crash-live:charge.after-network-call',
       OPERATOR_TOKEN: 'op'.repeat(16),
       AUDIT_CHECKPOINT_INTERVAL_MS: '0',
     });
@@ -91,7 +92,7 @@ describe('config: environment', () => {
       trustProxy: 2,
       networkDelaysMs: { dispute: 100, fraudWarning: 200, disputeDecision: 300 },
       strictResponses: true,
-      faultInjection: ['charge.after-append', 'request.after-projection'],
+      faultInjection: ['charge.after-append', 'request.after-projection', 'live:charge.after-network-call'],
       operatorToken: 'op'.repeat(16),
       auditCheckpointIntervalMs: 0,
     });
@@ -138,7 +139,7 @@ describe('config: environment', () => {
     ],
     [
       { FAULT_INJECTION: 'crash:nowhere' },
-      'Invalid configuration: FAULT_INJECTION must be crash:<point> entries, with point one of charge.before-network-call, charge.after-network-call, charge.after-append, credit.after-network-call, customer.after-append, payment-method.after-append, subscription.after-append, request.after-projection (got "crash:nowhere")',
+      'Invalid configuration: FAULT_INJECTION must be crash:<point> or crash-live:<point> entries, with point one of charge.before-network-call, charge.after-network-call, charge.after-append, credit.after-network-call, customer.after-append, payment-method.after-append, subscription.after-append, request.after-projection (got "crash:nowhere")',
     ],
     [
       { MAX_BODY_BYTES: '100kb' },

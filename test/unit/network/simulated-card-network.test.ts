@@ -23,6 +23,7 @@ function withoutReference(outcome: AuthorizationOutcome): Omit<AuthorizationOutc
 function request(number: string, overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest {
   return {
     mode: 'test',
+    accountId: 'acct_1',
     reference: `char_${randomUUID()}`,
     number,
     expMonth: 12,
@@ -272,6 +273,7 @@ describe('SimulatedCardNetwork', () => {
     it('answers a repeated credit reference with the first answer, and tells what happened to it', async () => {
       const transfer = {
         mode: 'test' as const,
+        accountId: 'acct_1',
         reference: 'cr_repeat',
         number: '4242424242424242',
         expMonth: 12,
@@ -612,6 +614,7 @@ describe('SimulatedCardNetwork', () => {
     const credit = (number: string) =>
       network.credit({
         mode: 'test',
+        accountId: 'acct_1',
         reference: `cr_${randomUUID()}`,
         number,
         expMonth: 12,
@@ -680,6 +683,7 @@ describe('SimulatedCardNetwork', () => {
       }
       const credited = await network.credit({
         mode: 'test',
+        accountId: 'acct_1',
         reference: `cr_${randomUUID()}`,
         number,
         expMonth: 12,

@@ -205,4 +205,57 @@ describe('charges projection', () => {
     });
     await spec().expectRebuildIdentical();
   });
+
+  it('shows a live charge pending while its processor answer is unknown, then as the lookup settled it', async () => {
+    const pending = inStream('charge-char_1');
+    await spec().given(
+      pending<ChargeEvent>(
+        {
+          type: 'CardChargePending',
+          data: chargeAttempt({ captured: false, networkTransactionId: null, processorId: 'proc_1' }),
+        },
+        at,
+      ),
+    );
+    let doc = await spec().get(chargesCollection, 'char_1');
+    expect(withoutInternals(doc!)).to.include({ status: 'pending', captured: false });
+    expect(doc).to.not.have.property('processorId');
+    await spec().given(
+      pending<ChargeEvent>({
+        type: 'CardChargeSettled',
+        data: { chargeId: 'char_1', networkTransactionId: 'char_atProcessor', processorId: 'proc_1', failure: null },
+      }),
+    );
+    doc = await spec().get(chargesCollection, 'char_1');
+    expect(withoutInternals(doc!)).to.include({ status: 'successful', captured: false });
+    await spec().expectRebuildIdentical();
+  });
+
+  it('shows a pending live charge failed with the decline the lookup found', async () => {
+    await spec().given(
+      charge<ChargeEvent>({ type: 'CardChargePending', data: chargeAttempt({ networkTransactionId: null }) }, at),
+      charge<ChargeEvent>({
+        type: 'CardChargeSettled',
+        data: {
+          chargeId: 'char_1',
+          networkTransactionId: 'char_atProcessor',
+          processorId: 'proc_1',
+          failure: {
+            failureCode: 'insufficient_funds',
+            failureMessage: 'The card has insufficient funds to complete the purchase.',
+            failureIssuerDeclineCode: '51',
+            blacklistRuleId: null,
+          },
+        },
+      }),
+    );
+    const doc = await spec().get(chargesCollection, 'char_1');
+    expect(withoutInternals(doc!)).to.include({
+      status: 'failed',
+      captured: false,
+      failureCode: 'insufficient_funds',
+      failureIssuerDeclineCode: '51',
+    });
+    await spec().expectRebuildIdentical();
+  });
 });

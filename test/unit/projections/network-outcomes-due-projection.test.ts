@@ -4,7 +4,7 @@ import {
   networkOutcomesDueCollection,
   networkOutcomesDueProjection,
 } from '../../../projections/network-outcomes-due-projection.ts';
-import { chargeSucceeded } from './fixtures.ts';
+import { chargeAttempt, chargeSucceeded } from './fixtures.ts';
 import { inStream, projectionSpec } from './projection-spec.ts';
 
 const charge = inStream('charge-char_1');
@@ -89,5 +89,30 @@ describe('network outcomes due projection', () => {
       }),
     );
     expect(await spec().all(networkOutcomesDueCollection)).to.deep.equal([]);
+  });
+
+  it('lists the lookup of a pending live charge until the lookup settles it', async () => {
+    await spec().given(
+      charge<ChargeEvent>(
+        { type: 'CardChargePending', data: chargeAttempt({ networkTransactionId: null }) },
+        announced,
+      ),
+      charge<ChargeEvent>({
+        type: 'NetworkOutcomesExpected',
+        data: { chargeId: 'char_1', outcomes: [{ kind: 'authorization', dueAt: announced }] },
+      }),
+    );
+    const due = await spec().all(networkOutcomesDueCollection);
+    expect(due.map((outcome) => [outcome.id, outcome.kind])).to.deep.equal([
+      ['network-outcome:char_1:authorization', 'authorization'],
+    ]);
+    await spec().given(
+      charge<ChargeEvent>({
+        type: 'CardChargeSettled',
+        data: { chargeId: 'char_1', networkTransactionId: 'char_p', processorId: 'proc_1', failure: null },
+      }),
+    );
+    expect(await spec().all(networkOutcomesDueCollection)).to.deep.equal([]);
+    await spec().expectRebuildIdentical();
   });
 });

@@ -1,0 +1,271 @@
+import type { AccountProcessor } from '../domain/account/account-events.ts';
+import { GatewayError } from '../domain/errors.ts';
+import type { Mode } from '../domain/mode.ts';
+import {
+  NetworkOutcomeUnknown,
+  type AuthorizationOutcome,
+  type CardNetwork,
+  type CreditOutcome,
+  type NetworkTenant,
+} from './card-network.ts';
+import {
+  ProcessorOutcomeUnknown,
+  ProcessorUnreachable,
+  type Processor,
+  type ProcessorAuthorization,
+  type ProcessorCredit,
+  type ProcessorSettings,
+} from './processors/processor.ts';
+
+export const LIVE_PROCESSING_NOT_CONFIGURED =
+  'Live processing is not configured: this account has no processor for live mode, so live charges, captures, refunds and credits cannot be processed. Use a test mode key with the test cards.';
+
+export interface LiveCardNetworkDeps {
+  /** Test mode, card validation and BIN data. */
+  simulator: CardNetwork;
+  /** The account's processors, most preferred first. */
+  processorsOf(accountId: string): Promise<AccountProcessor[]>;
+  /** A processor's secret key from the vault; null when erased. */
+  secretKey(ref: string): Promise<string | null>;
+  /** The adapter of a processor API; null for a kind this build has no adapter for. */
+  connect(settings: ProcessorSettings): Processor | null;
+}
+
+/**
+ * The card network of every installation (`docs/architecture.md`, "Card network"): test mode runs
+ * on the simulator and never calls a processor; live mode sends each payment to the account's
+ * processors. A charge or credit goes to the first processor, in the account's order, whose
+ * currencies and brands take it; to the next only when the request provably never reached that
+ * one (`ProcessorUnreachable`), never after a decline and never when the outcome is unknown (it
+ * may have taken the money: `NetworkOutcomeUnknown`, settled by a lookup). Captures and refunds go
+ * to the processor that holds the charge. Without a processor, live mode answers a `gateway_error`.
+ */
+export class LiveCardNetwork implements CardNetwork {
+  private readonly adapters = new Map<string, Processor>();
+
+  constructor(private readonly deps: LiveCardNetworkDeps) {}
+
+  binInfo: CardNetwork['binInfo'] = (number) => this.deps.simulator.binInfo(number);
+  validate: CardNetwork['validate'] = (entry, now) => this.deps.simulator.validate(entry, now);
+
+  authorize: CardNetwork['authorize'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.authorize(request);
+    const brand = this.binInfo(request.number).brand;
+    return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
+      authorizationOutcome(
+        await processor.authorize({
+          reference: request.reference,
+          number: request.number,
+          expMonth: request.expMonth,
+          expYear: request.expYear,
+          ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
+          amount: request.amount,
+          currency: request.currency,
+          capture: request.capture ?? true,
+        }),
+        config.processorId,
+      ),
+    );
+  };
+
+  findAuthorization: CardNetwork['findAuthorization'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.findAuthorization(request);
+    return this.foundAtAny(request, async (processor, config) => {
+      const found = await processor.findAuthorization(request.reference, request.since);
+      return found && authorizationOutcome(found, config.processorId);
+    });
+  };
+
+  capture: CardNetwork['capture'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.capture(request);
+    const processor = await this.holder(request);
+    await answeredOrGatewayError(() =>
+      processor.capture({
+        reference: request.reference,
+        processorId: request.transactionId,
+        amount: request.amount,
+        currency: request.currency,
+      }),
+    );
+  };
+
+  refund: CardNetwork['refund'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.refund(request);
+    const processor = await this.holder(request);
+    const refunded = await answeredOrGatewayError(() =>
+      processor.refund({
+        reference: request.reference,
+        processorId: request.transactionId,
+        amount: request.amount,
+        currency: request.currency,
+      }),
+    );
+    return { status: refunded.status };
+  };
+
+  credit: CardNetwork['credit'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.credit(request);
+    const brand = this.binInfo(request.number).brand;
+    return this.routed(request.accountId, request.currency, brand, async (processor) =>
+      creditOutcome(
+        await processor.credit({
+          reference: request.reference,
+          number: request.number,
+          expMonth: request.expMonth,
+          expYear: request.expYear,
+          ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
+          amount: request.amount,
+          currency: request.currency,
+        }),
+      ),
+    );
+  };
+
+  findCredit: CardNetwork['findCredit'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.findCredit(request);
+    return this.foundAtAny(request, async (processor) => {
+      const found = await processor.findCredit(request.reference, request.since);
+      return found && creditOutcome(found);
+    });
+  };
+
+  representDispute: CardNetwork['representDispute'] = async (request) =>
+    this.testModeOnly(request.mode).representDispute(request);
+  lookupThreeDSecure: CardNetwork['lookupThreeDSecure'] = async (request) =>
+    this.testModeOnly(request.mode).lookupThreeDSecure(request);
+  checkFastCredit: CardNetwork['checkFastCredit'] = async (request) =>
+    this.testModeOnly(request.mode).checkFastCredit(request);
+
+  /** Sends to the first processor that takes the payment, on to the next only while unreachable. */
+  private async routed<Outcome>(
+    accountId: string,
+    currency: string,
+    brand: string,
+    send: (processor: Processor, config: AccountProcessor) => Promise<Outcome>,
+  ): Promise<Outcome> {
+    const configured = await this.deps.processorsOf(accountId);
+    if (configured.length === 0) throw new GatewayError(LIVE_PROCESSING_NOT_CONFIGURED);
+    const candidates = configured.filter(
+      (config) =>
+        (config.currencies === null || config.currencies.includes(currency)) &&
+        (config.brands === null || config.brands.some((taken) => taken === brand)),
+    );
+    if (candidates.length === 0)
+      throw new GatewayError(`No processor of this account takes ${currency} payments with ${brand} cards.`);
+    const unreachable: string[] = [];
+    for (const config of candidates) {
+      const processor = await this.adapter(config);
+      if (!processor) {
+        unreachable.push(`${config.processorId}: no ${config.kind} adapter in this build`);
+        continue;
+      }
+      try {
+        return await send(processor, config);
+      } catch (error) {
+        if (error instanceof ProcessorUnreachable) {
+          unreachable.push(`${config.processorId}: ${error.message}`);
+          continue;
+        }
+        if (error instanceof ProcessorOutcomeUnknown)
+          throw new NetworkOutcomeUnknown(error.message, config.processorId);
+        throw error;
+      }
+    }
+    throw new GatewayError(`No processor could be reached; nothing was charged (${unreachable.join('; ')}).`);
+  }
+
+  /**
+   * What became of a reference: asked of every processor of the account (failover may have sent it
+   * to any). Found at one: its answer. Found nowhere, with every one asked: null. A processor that
+   * could not be asked leaves the outcome unknown.
+   */
+  private async foundAtAny<Outcome>(
+    request: NetworkTenant & { reference: string },
+    find: (processor: Processor, config: AccountProcessor) => Promise<Outcome | null>,
+  ): Promise<Outcome | null> {
+    let unanswered: { processorId: string; message: string } | null = null;
+    for (const config of await this.deps.processorsOf(request.accountId)) {
+      const processor = await this.adapter(config);
+      if (!processor) continue;
+      try {
+        const found = await find(processor, config);
+        if (found) return found;
+      } catch (error) {
+        if (!(error instanceof ProcessorUnreachable || error instanceof ProcessorOutcomeUnknown)) throw error;
+        unanswered = { processorId: config.processorId, message: error.message };
+      }
+    }
+    if (unanswered)
+      throw new NetworkOutcomeUnknown(
+        `The lookup of ${request.reference} could not ask every processor: ${unanswered.message}`,
+        unanswered.processorId,
+      );
+    return null;
+  }
+
+  /** The processor that holds an authorized payment. */
+  private async holder(request: NetworkTenant & { processorId: string | null }): Promise<Processor> {
+    const config = (await this.deps.processorsOf(request.accountId)).find(
+      (candidate) => candidate.processorId === request.processorId,
+    );
+    const processor = config && (await this.adapter(config));
+    if (!processor)
+      throw new GatewayError(
+        `The processor that holds this payment (${request.processorId ?? 'none'}) is no longer configured for this account.`,
+      );
+    return processor;
+  }
+
+  private async adapter(config: AccountProcessor): Promise<Processor | null> {
+    const kept = this.adapters.get(config.processorId);
+    if (kept) return kept;
+    const secretKey = await this.deps.secretKey(config.secretKeyRef);
+    if (secretKey === null) return null;
+    const processor = this.deps.connect({ kind: config.kind, url: config.url, secretKey, timeoutMs: config.timeoutMs });
+    if (processor) this.adapters.set(config.processorId, processor);
+    return processor;
+  }
+
+  private testModeOnly(mode: Mode): CardNetwork {
+    if (mode === 'live')
+      throw new GatewayError('This live-mode operation is not available through the configured processors.');
+    return this.deps.simulator;
+  }
+}
+
+/** A capture or refund at the processor that holds the charge: any failure is a `gateway_error`. */
+async function answeredOrGatewayError<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProcessorUnreachable || error instanceof ProcessorOutcomeUnknown)
+      throw new GatewayError(
+        `The processor did not answer; retry the request with the same Idempotency-Key. (${error.message})`,
+      );
+    throw error;
+  }
+}
+
+function authorizationOutcome(answer: ProcessorAuthorization, processorId: string): AuthorizationOutcome {
+  return {
+    approved: answer.approved,
+    transactionId: answer.processorId,
+    failure: answer.decline
+      ? { code: answer.decline.code, message: answer.decline.message, issuerDeclineCode: answer.decline.processorCode }
+      : null,
+    avsResult: null,
+    fraud: { status: 'unknown', score: 0 },
+    threeDSecureInfo: null,
+    later: [],
+    processorId,
+  };
+}
+
+function creditOutcome(answer: ProcessorCredit): CreditOutcome {
+  return {
+    approved: answer.approved,
+    failure: answer.decline
+      ? { code: answer.decline.code, message: answer.decline.message, issuerDeclineCode: answer.decline.processorCode }
+      : null,
+  };
+}

@@ -1,0 +1,320 @@
+import type { CardErrorCode } from '../../../domain/errors.ts';
+import {
+  ProcessorOutcomeUnknown,
+  type Processor,
+  type ProcessorAuthorization,
+  type ProcessorCredit,
+  type ProcessorDecline,
+  type ProcessorRecord,
+  type ProcessorRefund,
+  type ProcessorSettings,
+} from '../processor.ts';
+import { Shift4Client, type Shift4Error } from './shift4-client.ts';
+
+/** The parts of the Shift4 objects this adapter reads. */
+interface Shift4Refund {
+  id: string;
+  created: number;
+  amount: number;
+  currency: string;
+  charge: string;
+  status: 'successful' | 'failed' | 'pending';
+  metadata?: Record<string, string>;
+}
+
+interface Shift4Charge {
+  id: string;
+  created: number;
+  amount: number;
+  currency: string;
+  status: 'successful' | 'failed' | 'pending';
+  captured: boolean;
+  refunds?: Shift4Refund[];
+  metadata?: Record<string, string>;
+  failureCode?: string;
+  failureMessage?: string;
+  failureIssuerDeclineCode?: string | null;
+}
+
+interface Shift4Credit {
+  id: string;
+  created: number;
+  amount: number;
+  currency: string;
+  status: 'successful' | 'failed';
+  metadata?: Record<string, string>;
+  failureCode?: string;
+  failureMessage?: string;
+  failureIssuerDeclineCode?: string | null;
+}
+
+interface Shift4List<Item> {
+  list: Item[];
+  hasMore: boolean;
+}
+
+/** The metadata key that carries this service's reference on the processor's objects. */
+export const REFERENCE_KEY = 'reference';
+
+/** How far back a lookup by reference searches when the caller names no earlier time. */
+const DEFAULT_LOOKBACK_MS = 31 * 24 * 3600_000;
+
+/** The card error codes of the spec a Shift4 decline may carry; any other becomes `card_declined`. */
+const CARD_ERROR_CODES = new Set<CardErrorCode>([
+  'incorrect_cvc',
+  'incorrect_zip',
+  'expired_card',
+  'insufficient_funds',
+  'lost_or_stolen',
+  'suspected_fraud',
+  'limit_exceeded',
+  'card_declined',
+  'processing_error',
+  'do_not_try_again',
+  'authentication_required',
+  'invalid_number',
+  'invalid_cvc',
+  'invalid_expiry_month',
+  'invalid_expiry_year',
+]);
+
+/**
+ * The Shift4 API (the API this service offers too: `docs/api.md`) as a processor of live mode.
+ * Every create carries this service's reference as the `Idempotency-Key` (Shift4 answers a repeat
+ * with the first answer) and as `metadata[reference]`, which the lookups search for: charges and
+ * credits in the list (newest first, stopping at `since`), refunds on their charge.
+ */
+export class Shift4Processor implements Processor {
+  readonly kind = 'shift4' as const;
+  private readonly client: Shift4Client;
+
+  constructor(settings: Omit<ProcessorSettings, 'kind'>) {
+    this.client = new Shift4Client(settings.url, settings.secretKey, settings.timeoutMs);
+  }
+
+  async authorize(request: Parameters<Processor['authorize']>[0]): Promise<ProcessorAuthorization> {
+    const answer = await this.client.post<Shift4Charge>(
+      '/charges',
+      {
+        amount: request.amount,
+        currency: request.currency,
+        'card[number]': request.number,
+        'card[expMonth]': request.expMonth,
+        'card[expYear]': request.expYear,
+        'card[cvc]': request.cvc,
+        captured: request.capture,
+        description: request.description,
+        [`metadata[${REFERENCE_KEY}]`]: request.reference,
+      },
+      request.reference,
+    );
+    if (answer.status === 200) return authorizationOf(answer.body);
+    const decline = declineOf(answer.body);
+    if (answer.status === 402 && decline)
+      return { approved: false, processorId: answer.body.error?.chargeId ?? null, decline, captured: false };
+    if (answer.status === 400 && !reusedKey(answer.body))
+      return { approved: false, processorId: null, decline: refusal(answer.body), captured: false };
+    throw unexpected('POST /charges', answer.status, answer.body);
+  }
+
+  async findAuthorization(reference: string, since?: Date): Promise<ProcessorAuthorization | null> {
+    const charge = await this.findByReference<Shift4Charge>('/charges', reference, since);
+    return charge ? authorizationOf(charge) : null;
+  }
+
+  async capture(request: Parameters<Processor['capture']>[0]): Promise<void> {
+    const path = `/charges/${encodeURIComponent(request.processorId)}/capture`;
+    const answer = await this.client.post<Shift4Charge>(path, {}, `${request.reference}:capture`);
+    if (answer.status === 200) return;
+    // Captured by an earlier attempt whose answer was lost: done.
+    if (answer.status === 400 && /already been captured/.test(answer.body.error?.message ?? '')) return;
+    throw unexpected('POST /charges/{id}/capture', answer.status, answer.body);
+  }
+
+  async refund(request: Parameters<Processor['refund']>[0]): Promise<ProcessorRefund> {
+    const answer = await this.client.post<Shift4Refund>(
+      '/refunds',
+      { chargeId: request.processorId, amount: request.amount, [`metadata[${REFERENCE_KEY}]`]: request.reference },
+      request.reference,
+    );
+    if (answer.status === 200) return refundOf(answer.body);
+    // Refused (e.g. more than is left to refund at the processor): nothing was refunded.
+    if (answer.status === 400 && !reusedKey(answer.body)) return { processorRefundId: '', status: 'failed' };
+    throw unexpected('POST /refunds', answer.status, answer.body);
+  }
+
+  async findRefund(reference: string, processorId: string): Promise<ProcessorRefund | null> {
+    const answer = await this.client.get<Shift4Charge>(`/charges/${encodeURIComponent(processorId)}`);
+    if (answer.status !== 200) throw unexpected('GET /charges/{id}', answer.status, answer.body);
+    const refund = answer.body.refunds?.find((candidate) => candidate.metadata?.[REFERENCE_KEY] === reference);
+    return refund ? refundOf(refund) : null;
+  }
+
+  async credit(request: Parameters<Processor['credit']>[0]): Promise<ProcessorCredit> {
+    const answer = await this.client.post<Shift4Credit>(
+      '/credits',
+      {
+        amount: request.amount,
+        currency: request.currency,
+        'card[number]': request.number,
+        'card[expMonth]': request.expMonth,
+        'card[expYear]': request.expYear,
+        'card[cvc]': request.cvc,
+        description: request.description,
+        [`metadata[${REFERENCE_KEY}]`]: request.reference,
+      },
+      request.reference,
+    );
+    if (answer.status === 200) return creditOf(answer.body);
+    const decline = declineOf(answer.body);
+    if (answer.status === 402 && decline)
+      return { approved: false, processorId: answer.body.error?.creditId ?? null, decline };
+    if (answer.status === 400 && !reusedKey(answer.body))
+      return { approved: false, processorId: null, decline: refusal(answer.body) };
+    throw unexpected('POST /credits', answer.status, answer.body);
+  }
+
+  async findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null> {
+    const credit = await this.findByReference<Shift4Credit>('/credits', reference, since);
+    return credit ? creditOf(credit) : null;
+  }
+
+  async *records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord> {
+    for await (const charge of this.listed<Shift4Charge>('/charges', window.from, window.to)) {
+      const refunds = charge.refunds ?? [];
+      yield {
+        kind: 'charge',
+        processorId: charge.id,
+        reference: charge.metadata?.[REFERENCE_KEY] ?? null,
+        chargeProcessorId: null,
+        amount: charge.amount,
+        currency: charge.currency,
+        status: charge.status,
+        amountRefunded: refunds.filter((r) => r.status === 'successful').reduce((sum, r) => sum + r.amount, 0),
+        created: new Date(charge.created * 1000),
+      };
+      for (const refund of refunds)
+        yield {
+          kind: 'refund',
+          processorId: refund.id,
+          reference: refund.metadata?.[REFERENCE_KEY] ?? null,
+          chargeProcessorId: charge.id,
+          amount: refund.amount,
+          currency: refund.currency,
+          status: refund.status,
+          amountRefunded: 0,
+          created: new Date(refund.created * 1000),
+        };
+    }
+    for await (const credit of this.listed<Shift4Credit>('/credits', window.from, window.to))
+      yield {
+        kind: 'credit',
+        processorId: credit.id,
+        reference: credit.metadata?.[REFERENCE_KEY] ?? null,
+        chargeProcessorId: null,
+        amount: credit.amount,
+        currency: credit.currency,
+        status: credit.status,
+        amountRefunded: 0,
+        created: new Date(credit.created * 1000),
+      };
+  }
+
+  /** The object of the list whose metadata carries the reference, searched newest first back to `since`. */
+  private async findByReference<Item extends { metadata?: Record<string, string> }>(
+    path: string,
+    reference: string,
+    since: Date = new Date(Date.now() - DEFAULT_LOOKBACK_MS),
+  ): Promise<Item | null> {
+    // Created a little before the intent was recorded is impossible, but clocks differ.
+    const from = new Date(since.getTime() - 3600_000);
+    for await (const item of this.listed<Item & { id: string; created: number }>(path, from, null))
+      if (item.metadata?.[REFERENCE_KEY] === reference) return item;
+    return null;
+  }
+
+  /** Every object of a list created in the window, newest first, page after page. */
+  private async *listed<Item extends { id: string }>(path: string, from: Date, to: Date | null): AsyncIterable<Item> {
+    let startingAfterId: string | undefined;
+    for (;;) {
+      const answer = await this.client.get<Shift4List<Item>>(path, {
+        limit: '100',
+        'created[gte]': String(Math.floor(from.getTime() / 1000)),
+        ...(to ? { 'created[lte]': String(Math.floor(to.getTime() / 1000)) } : {}),
+        ...(startingAfterId ? { startingAfterId } : {}),
+      });
+      if (answer.status !== 200) throw unexpected(`GET ${path}`, answer.status, answer.body);
+      yield* answer.body.list;
+      if (!answer.body.hasMore || answer.body.list.length === 0) return;
+      startingAfterId = answer.body.list.at(-1)!.id;
+    }
+  }
+}
+
+function authorizationOf(charge: Shift4Charge): ProcessorAuthorization {
+  if (charge.status === 'successful')
+    return { approved: true, processorId: charge.id, decline: null, captured: charge.captured };
+  if (charge.status === 'pending')
+    throw new ProcessorOutcomeUnknown(`Shift4 charge ${charge.id} is still pending at the processor`);
+  return { approved: false, processorId: charge.id, decline: failureOf(charge), captured: false };
+}
+
+function creditOf(credit: Shift4Credit): ProcessorCredit {
+  if (credit.status === 'successful') return { approved: true, processorId: credit.id, decline: null };
+  return { approved: false, processorId: credit.id, decline: failureOf(credit) };
+}
+
+function refundOf(refund: Shift4Refund): ProcessorRefund {
+  if (refund.status === 'pending')
+    throw new ProcessorOutcomeUnknown(`Shift4 refund ${refund.id} is still pending at the processor`);
+  return { processorRefundId: refund.id, status: refund.status };
+}
+
+/** A failed charge's or credit's failure fields as a decline. */
+function failureOf(object: Shift4Charge | Shift4Credit): ProcessorDecline {
+  return decline(object.failureCode, object.failureMessage, object.failureIssuerDeclineCode ?? null);
+}
+
+/** A 402 `card_error` as a decline; null for any other error. */
+function declineOf(body: Shift4Error): ProcessorDecline | null {
+  const error = body.error;
+  if (error?.type !== 'card_error') return null;
+  return decline(error.code, error.message, error.issuerDeclineCode ?? null);
+}
+
+/**
+ * The spec's code for the processor's, and the processor's own code kept beside it: the issuer's
+ * decline code when it gave one, its error code otherwise.
+ */
+function decline(code: string | undefined, message: string | undefined, issuerCode: string | null): ProcessorDecline {
+  const known = CARD_ERROR_CODES.has(code as CardErrorCode);
+  return {
+    code: known ? (code as CardErrorCode) : 'card_declined',
+    message: message ?? 'The card was declined.',
+    processorCode: issuerCode ?? code ?? null,
+  };
+}
+
+/**
+ * A 400 to a create: the processor refused the request as invalid and did nothing (it may take
+ * other currencies, amounts or cards than this service): a `processing_error` decline.
+ */
+function refusal(body: Shift4Error): ProcessorDecline {
+  return {
+    code: 'processing_error',
+    message: `The processor refused the payment: ${body.error?.message ?? 'invalid request'}`,
+    processorCode: body.error?.type ?? 'invalid_request',
+  };
+}
+
+/** The processor holds an earlier request with this key and other parameters: look that one up. */
+const reusedKey = (body: Shift4Error): boolean =>
+  /Idempotent key used for request with different parameters/i.test(body.error?.message ?? '');
+
+/** An answer this adapter has no meaning for: it may have done something, so the outcome is unknown. */
+function unexpected(what: string, status: number, body: Shift4Error): ProcessorOutcomeUnknown {
+  const error = body.error;
+  return new ProcessorOutcomeUnknown(
+    `Shift4 ${what} answered ${status}${error ? ` ${error.type ?? ''}: ${error.message ?? ''}` : ''}`,
+  );
+}
