@@ -7,7 +7,6 @@ import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { useCrashingService } from '../support/crashing-service.ts';
 import { RETURN_URL } from '../support/payment-methods.ts';
 import { cardDetails, type Charge } from '../support/payments.ts';
-import { buildService } from '../support/service-process.ts';
 import { advance, createClock, createPlan, DAY, VISA, type Subscription } from '../support/subscriptions.ts';
 
 /** What one run of a request needs and names: its Idempotency-Key, the objects made for it beforehand. */
@@ -66,12 +65,8 @@ const counts = (made: Record<string, string[]>) =>
  */
 describe('multi-stream requests across a crash of the service at each point', function () {
   this.timeout(120_000);
-  // The cases start the service once each: the build starts in half the time of the sources.
-  before('build the service', function () {
-    this.timeout(60_000);
-    buildService();
-  });
-  const service = useCrashingService({ compiled: true });
+  // The cases start the service once each, from the build of the test run (build-service.ts).
+  const service = useCrashingService();
   const { api } = service;
 
   /** The log, read beside the running service. */

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -138,11 +138,6 @@ async function stopChild(
 ): Promise<number | null> {
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   return exited;
-}
-
-/** Builds the bundle that `compiled: true` starts (`npm run build`, as `npm start` does): it starts in half the time. */
-export function buildService(): void {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe' });
 }
 
 export function removeDataDir(dataDir: string): void {
