@@ -23,7 +23,11 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, M
  */
 describe('noisy neighbours: hanging webhook endpoints do not delay a healthy one', function () {
   this.timeout(suiteTimeoutMs);
-  const { api: shopA, service, start } = useService({
+  const {
+    api: shopA,
+    service,
+    start,
+  } = useService({
     startedBy: 'test',
     env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
   });
@@ -44,7 +48,11 @@ describe('noisy neighbours: hanging webhook endpoints do not delay a healthy one
     for (let i = 0; i < scale.hangingInSameAccount + scale.hangingInOtherAccount; i++)
       hanging.push(await startHangingEndpoint());
     await start({
-      env: { WEBHOOK_TIMEOUT_MS: String(timeoutMs), ...(scale.name === 'ci' && { SCHEDULER_INTERVAL_MS: '250' }), ...env },
+      env: {
+        WEBHOOK_TIMEOUT_MS: String(timeoutMs),
+        ...(scale.name === 'ci' && { SCHEDULER_INTERVAL_MS: '250' }),
+        ...env,
+      },
     });
     const { api: shopB } = await createOtherAccount(shopA, service.dataDir, 'Noisy neighbour');
     const endpoint = await createEndpoint(shopA, healthy);

@@ -1,0 +1,99 @@
+import type { Platform } from '../platform.ts';
+import { WebhookCircuitBoard } from './webhook-circuit-board.ts';
+import { WebhookCircuits, type EndpointHealth } from './webhook-circuits.ts';
+import { WebhookSlots, type WebhookSlotLimits } from './webhook-slots.ts';
+
+/**
+ * Attempts in flight per worker process: sized to sockets, since an attempt waiting on an
+ * endpoint holds nothing scarcer (file descriptors are many). One endpoint gets at most 4 at a time
+ * (1 while its circuit is open) and one account and mode at most a quarter of the process.
+ */
+export const WEBHOOK_SLOT_LIMITS: WebhookSlotLimits = { perEndpoint: 4, perAccount: 250, total: 1_000 };
+
+/**
+ * Attempts of one endpoint the scheduler keeps handed out to the queue (enqueued and not finished):
+ * many while it answers; no more than it may have in flight while that is not known yet (no
+ * attempt in this process so far) or its last attempts went unanswered, so that none of them waits
+ * in the queue for a slot; one while its circuit is open. The rest of a backlog waits in the due list.
+ */
+export const HANDED_OUT_PER_ENDPOINT: Record<EndpointHealth, number> = {
+  answering: 20,
+  unknown: WEBHOOK_SLOT_LIMITS.perEndpoint,
+  unanswered: WEBHOOK_SLOT_LIMITS.perEndpoint,
+  open: 1,
+};
+
+/** How long a handed-out attempt counts after it fell due, should its end never be seen here (another worker ran it). */
+const HANDED_OUT_GRACE_MS = 5_000;
+
+/**
+ * The webhook dispatch of one worker process, shared by its scheduler's due source and its
+ * processor: which attempts are handed out to the queue, the slots in flight and each endpoint's
+ * circuit. The due source hands out only what an endpoint can take, so an endpoint that never
+ * answers has one attempt in the queue, not its whole backlog, and cannot crowd out the others.
+ */
+export class WebhookDispatch {
+  readonly slots: WebhookSlots;
+  readonly circuits: WebhookCircuits;
+  readonly board: WebhookCircuitBoard;
+  /** Job id → endpoint and until when it counts as handed out. */
+  private readonly handedOut = new Map<string, { endpointId: string; until: number }>();
+  private readonly handedOutByEndpoint = new Map<string, number>();
+  private readonly attemptTimeoutMs: number;
+
+  constructor(
+    platform: Platform,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.board = new WebhookCircuitBoard(platform);
+    this.circuits = new WebhookCircuits((change) => this.board.changed(change), now);
+    this.slots = new WebhookSlots(WEBHOOK_SLOT_LIMITS, platform.config.webhookTimeoutMs, now);
+    this.attemptTimeoutMs = platform.config.webhookTimeoutMs;
+  }
+
+  /** How many more attempts of an endpoint may be handed out now. */
+  room(endpointId: string): number {
+    const limit = HANDED_OUT_PER_ENDPOINT[this.circuits.health(endpointId)];
+    return Math.max(0, limit - (this.handedOutByEndpoint.get(endpointId) ?? 0));
+  }
+
+  isHandedOut(jobId: string): boolean {
+    return this.handedOut.has(jobId);
+  }
+
+  /** An attempt enqueued (or put back) to run in `delayMs`. */
+  handOut(jobId: string, endpointId: string, delayMs: number): void {
+    const until = this.now() + delayMs + this.attemptTimeoutMs + HANDED_OUT_GRACE_MS;
+    if (!this.handedOut.has(jobId))
+      this.handedOutByEndpoint.set(endpointId, (this.handedOutByEndpoint.get(endpointId) ?? 0) + 1);
+    this.handedOut.set(jobId, { endpointId, until });
+  }
+
+  /** The job of an attempt has ended, whatever its outcome. */
+  finished(jobId: string): void {
+    const entry = this.handedOut.get(jobId);
+    if (!entry) return;
+    this.handedOut.delete(jobId);
+    const left = (this.handedOutByEndpoint.get(entry.endpointId) ?? 1) - 1;
+    if (left > 0) this.handedOutByEndpoint.set(entry.endpointId, left);
+    else this.handedOutByEndpoint.delete(entry.endpointId);
+  }
+
+  /** Forgets attempts handed out long ago whose end was not seen here (another worker ran them, or the queue lost them). */
+  forgetLapsed(): void {
+    const now = this.now();
+    for (const [jobId, { until }] of this.handedOut) if (until <= now) this.finished(jobId);
+  }
+}
+
+const dispatches = new WeakMap<Platform, WebhookDispatch>();
+
+/** The one dispatch of this process's platform. */
+export function webhookDispatchOf(platform: Platform): WebhookDispatch {
+  let dispatch = dispatches.get(platform);
+  if (!dispatch) {
+    dispatch = new WebhookDispatch(platform);
+    dispatches.set(platform, dispatch);
+  }
+  return dispatch;
+}
