@@ -31,7 +31,6 @@ const ENDPOINTS_REREAD_MS = 5_000;
  */
 export function webhookDueDeliveries(platform: Platform): DueWorkSource {
   const dispatch = webhookDispatchOf(platform);
-  const dueList = platform.readModels.collection(webhookDueCollection);
   const endpoints = activeEndpoints(platform);
 
   return {
@@ -39,6 +38,8 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
     async findDue(now: Date): Promise<DueWork[]> {
       const nowMs = now.getTime();
       const horizonMs = nowMs + platform.config.schedulerIntervalMs;
+      // Asked for at each scan: a rebuild of the read model switches it to a new generation.
+      const dueList = platform.readModels.collection(webhookDueCollection);
       dispatch.forgetLapsed();
       dispatch.board.renew(dispatch.circuits.open());
 
@@ -135,7 +136,6 @@ class Candidates {
 
 /** The ids of every enabled endpoint, re-read every ENDPOINTS_REREAD_MS, handed out starting at a different one each time. */
 function activeEndpoints(platform: Platform) {
-  const collection = platform.readModels.collection(webhookEndpointsCollection);
   let ids: string[] = [];
   let readAt = -Infinity;
   let offset = 0;
@@ -143,6 +143,7 @@ function activeEndpoints(platform: Platform) {
     async startingAnywhere(nowMs: number): Promise<string[]> {
       if (nowMs - readAt >= ENDPOINTS_REREAD_MS) {
         readAt = nowMs;
+        const collection = platform.readModels.collection(webhookEndpointsCollection);
         const found: string[] = [];
         let startingAfterId: string | undefined;
         for (;;) {
