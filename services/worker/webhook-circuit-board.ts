@@ -1,7 +1,7 @@
 import type { Collection, Document, DocumentStore } from '../../packages/readstore/document-store.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 import type { Platform } from '../platform.ts';
-import type { CircuitChange, OpenCircuit } from './webhook-circuits.ts';
+import type { CircuitChange, TimingOutEndpoint } from './webhook-circuits.ts';
 
 /**
  * `webhook_circuits`: the endpoints whose circuit is open in some worker process, one document
@@ -16,10 +16,10 @@ export interface WebhookCircuitDoc extends Document {
   created: number;
   accountId: string;
   mode: Mode;
-  /** Attempts in a row without an answer. */
-  unanswered: number;
+  /** Attempts in a row that timed out. */
+  timeouts: number;
   /** ms since epoch. */
-  lastUnansweredAt: number;
+  lastTimeoutAt: number;
   _expiresAt: number;
 }
 
@@ -60,7 +60,7 @@ export class WebhookCircuitBoard {
   }
 
   /** Renews the documents of the open circuits, at most every CIRCUIT_RENEW_MS (called by every scan). */
-  renew(open: OpenCircuit[], now = Date.now()): void {
+  renew(open: TimingOutEndpoint[], now = Date.now()): void {
     if (now - this.renewedAt < CIRCUIT_RENEW_MS) return;
     this.renewedAt = now;
     const collection = webhookCircuits(this.platform.stateStore);
@@ -74,12 +74,12 @@ export class WebhookCircuitBoard {
   }
 }
 
-const circuitDoc = (circuit: OpenCircuit, now = Date.now()): WebhookCircuitDoc => ({
+const circuitDoc = (circuit: TimingOutEndpoint, now = Date.now()): WebhookCircuitDoc => ({
   id: circuit.endpointId,
   created: Math.floor(circuit.openedAt / 1000),
   accountId: circuit.accountId,
   mode: circuit.mode,
-  unanswered: circuit.unanswered,
-  lastUnansweredAt: circuit.lastUnansweredAt,
+  timeouts: circuit.timeouts,
+  lastTimeoutAt: circuit.lastTimeoutAt,
   _expiresAt: now + CIRCUIT_LAPSES_AFTER_MS,
 });

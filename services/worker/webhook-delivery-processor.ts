@@ -7,7 +7,7 @@ import {
 import { webhookEndpointDecider } from '../../packages/domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import { JobPostponed, type Job } from '../../packages/jobs/job-queue.ts';
-import { sendWebhook } from '../../packages/webhooks/webhook-sender.ts';
+import { sendWebhook, timedOut } from '../../packages/webhooks/webhook-sender.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
 import { publicEventsCollection } from '../../projections/public-events-projection.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
@@ -87,7 +87,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
       },
       timeoutMs: config.webhookTimeoutMs,
     });
-    circuits.record({ endpointId, accountId, mode }, answer.statusCode !== null);
+    circuits.record({ endpointId, accountId, mode }, timedOut(answer));
     const recorded = await deliveries.recordAttempt(ref, { attempt, attemptedAt, ...answer }, context);
     if (!recorded.recorded) return;
     const { outcome } = recorded.data;

@@ -1,6 +1,6 @@
 import type { Platform } from '../platform.ts';
 import { WebhookCircuitBoard } from './webhook-circuit-board.ts';
-import { WebhookCircuits, type EndpointHealth } from './webhook-circuits.ts';
+import { OPEN_AFTER_TIMEOUTS, WebhookCircuits, type EndpointHealth } from './webhook-circuits.ts';
 import { WebhookSlots, type WebhookSlotLimits } from './webhook-slots.ts';
 
 /**
@@ -12,16 +12,24 @@ export const WEBHOOK_SLOT_LIMITS: WebhookSlotLimits = { perEndpoint: 4, perAccou
 
 /**
  * Attempts of one endpoint the scheduler keeps handed out to the queue (enqueued and not finished):
- * many while it answers; no more than it may have in flight while that is not known yet (no
- * attempt in this process so far) or its last attempts went unanswered, so that none of them waits
- * in the queue for a slot; one while its circuit is open. The rest of a backlog waits in the due list.
+ * many while its attempts end in time; two while that is not known yet (no attempt in this
+ * process so far) or its last attempts timed out, so that a burst of new endpoints, or of endpoints
+ * that stopped answering, holds few sockets and little work; one while its circuit is open. The
+ * rest of a backlog waits in the due list.
  */
 export const HANDED_OUT_PER_ENDPOINT: Record<EndpointHealth, number> = {
-  answering: 20,
-  unknown: WEBHOOK_SLOT_LIMITS.perEndpoint,
-  unanswered: WEBHOOK_SLOT_LIMITS.perEndpoint,
+  responsive: 20,
+  unknown: 2,
+  'timing-out': 2,
   open: 1,
 };
+
+/**
+ * After a probe times out, the next waits a while: WEBHOOK_TIMEOUT_MS after the first,
+ * doubling with each one, at most MAX_PROBE_PAUSE_MS. An endpoint that stays away costs few
+ * attempts; one that comes back gets its backlog within that pause.
+ */
+const MAX_PROBE_PAUSE_MS = 30_000;
 
 /** How long a handed-out attempt counts after it fell due, should its end never be seen here (another worker ran it). */
 const HANDED_OUT_GRACE_MS = 5_000;
@@ -53,8 +61,18 @@ export class WebhookDispatch {
 
   /** How many more attempts of an endpoint may be handed out now. */
   room(endpointId: string): number {
-    const limit = HANDED_OUT_PER_ENDPOINT[this.circuits.health(endpointId)];
+    const health = this.circuits.health(endpointId);
+    if (health === 'open' && this.now() < this.nextProbeAt(endpointId)) return 0;
+    const limit = HANDED_OUT_PER_ENDPOINT[health];
     return Math.max(0, limit - (this.handedOutByEndpoint.get(endpointId) ?? 0));
+  }
+
+  /** When an open circuit's next probe may start. */
+  private nextProbeAt(endpointId: string): number {
+    const circuit = this.circuits.circuit(endpointId);
+    if (!circuit) return 0;
+    const failedProbes = circuit.timeouts - OPEN_AFTER_TIMEOUTS;
+    return circuit.lastTimeoutAt + Math.min(MAX_PROBE_PAUSE_MS, this.attemptTimeoutMs * 2 ** failedProbes);
   }
 
   isHandedOut(jobId: string): boolean {

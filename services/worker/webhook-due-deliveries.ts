@@ -4,6 +4,7 @@ import { webhookEndpointsCollection } from '../../projections/webhook-endpoints-
 import type { Platform } from '../platform.ts';
 import type { DueWork, DueWorkSource } from './due-work.ts';
 import { jobOfDue, webhookAttemptWork, webhookJobId } from './webhook-delivery-job.ts';
+import type { EndpointHealth } from './webhook-circuits.ts';
 import { webhookDispatchOf, type WebhookDispatch } from './webhook-dispatch.ts';
 
 /** At most this many attempts per scan; the next scan takes the rest. */
@@ -68,14 +69,22 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
         }
       }
 
-      return candidates.inTurns(BATCH_SIZE).map((due) => {
-        const work = webhookAttemptWork(jobOfDue(due), due.dueAtMs, nowMs);
-        dispatch.handOut(work.jobId, due.endpointId, work.options?.delayMs ?? 0);
-        return work;
-      });
+      // Enqueued one after the other: endpoints known to answer first, probes of open circuits last.
+      const byHealth = (due: WebhookDueDoc) => HEALTH_ORDER.indexOf(dispatch.circuits.health(due.endpointId));
+      const batch = candidates.inTurns(BATCH_SIZE);
+      return batch
+        .map((due, turn) => ({ due, turn }))
+        .sort((a, b) => byHealth(a.due) - byHealth(b.due) || a.turn - b.turn)
+        .map(({ due }) => {
+          const work = webhookAttemptWork(jobOfDue(due), due.dueAtMs, nowMs);
+          dispatch.handOut(work.jobId, due.endpointId, work.options?.delayMs ?? 0);
+          return work;
+        });
     },
   };
 }
+
+const HEALTH_ORDER: EndpointHealth[] = ['responsive', 'unknown', 'timing-out', 'open'];
 
 /** The attempts a scan could hand out: each endpoint's earliest, as many as it has room for. */
 class Candidates {

@@ -12,6 +12,8 @@ const P99_BOUND_MS = 1_500;
 /** After the last event, how long the healthy endpoint may take to get the rest before they count as missing. */
 const DRAIN_MS = 10_000;
 
+const OPERATOR_TOKEN = 'noisy-neighbours-operator-token-0123456789';
+
 const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil(sorted.length * p) - 1)]!;
 
 /**
@@ -29,7 +31,7 @@ describe('noisy neighbours: hanging webhook endpoints do not delay a healthy one
     start,
   } = useService({
     startedBy: 'test',
-    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' },
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', OPERATOR_TOKEN },
   });
   let redis: RedisServer | null = null;
   let healthy: WebhookReceiver | null = null;
@@ -56,8 +58,9 @@ describe('noisy neighbours: hanging webhook endpoints do not delay a healthy one
     });
     const { api: shopB } = await createOtherAccount(shopA, service.dataDir, 'Noisy neighbour');
     const endpoint = await createEndpoint(shopA, healthy);
+    const hangingIds: string[] = [];
     for (const [i, { url }] of hanging.entries())
-      await createEndpoint(i < scale.hangingInSameAccount ? shopA : shopB, `${url}/${i}`);
+      hangingIds.push((await createEndpoint(i < scale.hangingInSameAccount ? shopA : shopB, `${url}/${i}`)).id);
 
     // A steady rate: each account records an event every interval, whatever the answers take.
     const answeredAt = new Map<string, number>();
@@ -118,6 +121,19 @@ describe('noisy neighbours: hanging webhook endpoints do not delay a healthy one
       badSignatures: 0,
     });
     expect(p99, `healthy endpoint latencies (ms): ${latencies.join(', ')}`).to.be.below(P99_BOUND_MS);
+    // The operator sees which endpoints are open-circuited, in the metrics and in the console.
+    const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+    const metrics = await (await fetch(`${service.baseUrl}/metrics`, { headers: operator })).text();
+    const overview = await (await fetch(`${service.baseUrl}/console`, { headers: operator })).text();
+    const circuitSeries = (id: string) => new RegExp(`payments_webhook_endpoint_circuit_open\\{endpoint="${id}"`);
+    expect(
+      hangingIds.filter((id) => !circuitSeries(id).test(metrics)),
+      'open circuits missing in /metrics',
+    ).to.deep.equal([]);
+    expect(metrics).to.not.match(circuitSeries(endpoint.id));
+    expect(metrics).to.include(`payments_webhook_open_circuits ${hangingIds.length}`);
+    expect(hangingIds.filter((id) => !overview.includes(`data-endpoint="${id}"`))).to.deep.equal([]);
+    expect(overview).to.not.include(`data-endpoint="${endpoint.id}"`);
     // The hanging endpoints were really tried: their sockets were held while the healthy one was served.
     expect(hanging.filter((one) => one.accepted > 0)).to.have.length(hanging.length);
   }
