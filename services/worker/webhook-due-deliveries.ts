@@ -69,7 +69,7 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
         }
       }
 
-      // Enqueued one after the other: endpoints known to answer first, probes of open circuits last.
+      // Enqueued in this order: endpoints known to answer first, probes of open circuits last.
       const byHealth = (due: WebhookDueDoc) => HEALTH_ORDER.indexOf(dispatch.circuits.health(due.endpointId));
       const batch = candidates.inTurns(BATCH_SIZE);
       return batch
