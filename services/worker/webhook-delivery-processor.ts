@@ -44,7 +44,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
     const { endpointId, accountId, mode } = job.data;
     const claim = slots.claim(endpointId, `${accountId}:${mode}`, job.id, circuits.isOpen(endpointId));
     if (!claim.granted) {
-      dispatch.handOut(job.id, endpointId, claim.retryInMs);
+      dispatch.handOut(job.id, claim.retryInMs);
       throw new JobPostponed(claim.retryInMs);
     }
     try {

@@ -44,9 +44,8 @@ export class WebhookDispatch {
   readonly slots: WebhookSlots;
   readonly circuits: WebhookCircuits;
   readonly board: WebhookCircuitBoard;
-  /** Job id → endpoint and until when it counts as handed out. */
-  private readonly handedOut = new Map<string, { endpointId: string; until: number }>();
-  private readonly handedOutByEndpoint = new Map<string, number>();
+  /** Job id → until when it counts as handed out, should its end never be seen here. */
+  private readonly handedOut = new Map<string, number>();
   private readonly attemptTimeoutMs: number;
 
   constructor(
@@ -59,12 +58,15 @@ export class WebhookDispatch {
     this.attemptTimeoutMs = platform.config.webhookTimeoutMs;
   }
 
-  /** How many more attempts of an endpoint may be handed out now. */
-  room(endpointId: string): number {
+  /**
+   * How many attempts of an endpoint may be handed out and still due now (0 while its open
+   * circuit pauses between probes). Attempts handed out count only while their due entry is still
+   * there: one that another worker ran is not held against the endpoint.
+   */
+  limit(endpointId: string): number {
     const health = this.circuits.health(endpointId);
     if (health === 'open' && this.now() < this.nextProbeAt(endpointId)) return 0;
-    const limit = HANDED_OUT_PER_ENDPOINT[health];
-    return Math.max(0, limit - (this.handedOutByEndpoint.get(endpointId) ?? 0));
+    return HANDED_OUT_PER_ENDPOINT[health];
   }
 
   /** When an open circuit's next probe may start. */
@@ -80,27 +82,19 @@ export class WebhookDispatch {
   }
 
   /** An attempt enqueued (or put back) to run in `delayMs`. */
-  handOut(jobId: string, endpointId: string, delayMs: number): void {
-    const until = this.now() + delayMs + this.attemptTimeoutMs + HANDED_OUT_GRACE_MS;
-    if (!this.handedOut.has(jobId))
-      this.handedOutByEndpoint.set(endpointId, (this.handedOutByEndpoint.get(endpointId) ?? 0) + 1);
-    this.handedOut.set(jobId, { endpointId, until });
+  handOut(jobId: string, delayMs: number): void {
+    this.handedOut.set(jobId, this.now() + delayMs + this.attemptTimeoutMs + HANDED_OUT_GRACE_MS);
   }
 
   /** The job of an attempt has ended, whatever its outcome. */
   finished(jobId: string): void {
-    const entry = this.handedOut.get(jobId);
-    if (!entry) return;
     this.handedOut.delete(jobId);
-    const left = (this.handedOutByEndpoint.get(entry.endpointId) ?? 1) - 1;
-    if (left > 0) this.handedOutByEndpoint.set(entry.endpointId, left);
-    else this.handedOutByEndpoint.delete(entry.endpointId);
   }
 
   /** Forgets attempts handed out long ago whose end was not seen here (another worker ran them, or the queue lost them). */
   forgetLapsed(): void {
     const now = this.now();
-    for (const [jobId, { until }] of this.handedOut) if (until <= now) this.finished(jobId);
+    for (const [jobId, until] of this.handedOut) if (until <= now) this.handedOut.delete(jobId);
   }
 }
 

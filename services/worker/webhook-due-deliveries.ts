@@ -23,9 +23,9 @@ const ENDPOINTS_REREAD_MS = 5_000;
  * a delivery job lost with Redis, or with a worker that stopped, is found here again under the
  * same job id.
  *
- * Each endpoint gets only as many attempts handed out as it can take (`WebhookDispatch.room`:
- * one while its circuit is open), so the backlog of an endpoint that never answers waits here, in
- * the due list, and not in the queue. The due list is read earliest first; when that backlog fills
+ * Each endpoint gets only as many attempts handed out as it can take (`WebhookDispatch.limit`,
+ * less its attempts handed out before and still due; one while its circuit is open), so the
+ * backlog of an endpoint that never answers waits here, in the due list, and not in the queue. The due list is read earliest first; when that backlog fills
  * the pages read, the endpoints that have room are asked for their own due attempts one by one,
  * so that a healthy endpoint's new deliveries are never behind another's backlog. The batch takes
  * accounts in turn, and each account's endpoints in turn.
@@ -62,9 +62,10 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
         for (const endpointId of await endpoints.startingAnywhere(nowMs)) {
           if (candidates.size >= BATCH_SIZE) break;
           if (candidates.seen(endpointId)) continue;
-          const room = candidates.room(endpointId);
-          if (room === 0) continue;
-          const { list } = await dueList.list({ filter: { endpointId }, created: dueBy(horizonMs), limit: room });
+          // Its attempts handed out and still due come first in its list and count against its limit.
+          const limit = dispatch.limit(endpointId);
+          if (limit === 0) continue;
+          const { list } = await dueList.list({ filter: { endpointId }, created: dueBy(horizonMs), limit });
           for (const due of list) candidates.offer(due);
         }
       }
@@ -77,7 +78,7 @@ export function webhookDueDeliveries(platform: Platform): DueWorkSource {
         .sort((a, b) => byHealth(a.due) - byHealth(b.due) || a.turn - b.turn)
         .map(({ due }) => {
           const work = webhookAttemptWork(jobOfDue(due), due.dueAtMs, nowMs);
-          dispatch.handOut(work.jobId, due.endpointId, work.options?.delayMs ?? 0);
+          dispatch.handOut(work.jobId, work.options?.delayMs ?? 0);
           return work;
         });
     },
@@ -91,6 +92,8 @@ class Candidates {
   /** Account (and mode) → endpoint → its attempts, in the order first seen. */
   private readonly byAccount = new Map<string, Map<string, WebhookDueDoc[]>>();
   private readonly seenEndpoints = new Set<string>();
+  /** Attempts of each endpoint handed out earlier and still due. */
+  private readonly stillDue = new Map<string, number>();
   size = 0;
 
   constructor(
@@ -101,8 +104,11 @@ class Candidates {
   offer(due: WebhookDueDoc): void {
     if (due.dueAtMs > this.horizonMs) return;
     this.seenEndpoints.add(due.endpointId);
-    // Already in the queue: it counts against the endpoint's room, and is not enqueued again.
-    if (this.dispatch.isHandedOut(webhookJobId(due))) return;
+    // Already in the queue: it counts against the endpoint's limit, and is not enqueued again.
+    if (this.dispatch.isHandedOut(webhookJobId(due))) {
+      this.stillDue.set(due.endpointId, (this.stillDue.get(due.endpointId) ?? 0) + 1);
+      return;
+    }
     if (this.room(due.endpointId) === 0) return;
     const account = `${due.accountId}:${due.mode}`;
     const endpoints = this.byAccount.get(account) ?? new Map<string, WebhookDueDoc[]>();
@@ -122,7 +128,7 @@ class Candidates {
   room(endpointId: string): number {
     let taken = 0;
     for (const endpoints of this.byAccount.values()) taken += endpoints.get(endpointId)?.length ?? 0;
-    return Math.max(0, this.dispatch.room(endpointId) - taken);
+    return Math.max(0, this.dispatch.limit(endpointId) - (this.stillDue.get(endpointId) ?? 0) - taken);
   }
 
   /** Up to `limit` attempts: one of each account in turn, each account's endpoints in turn, earliest first within an endpoint. */
