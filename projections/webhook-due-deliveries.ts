@@ -27,7 +27,8 @@ export interface WebhookDueDoc extends WebhookDueFields {
   _seq: number;
 }
 
-export const webhookDueCollection = readModelCollection<WebhookDueDoc>('webhook_due');
+/** Listed earliest first, and by endpoint (the scheduler reads an endpoint's own due attempts). */
+export const webhookDueCollection = readModelCollection<WebhookDueDoc>('webhook_due', { indexes: ['endpointId'] });
 
 export function webhookDueDoc(fields: WebhookDueFields, order: number): WebhookDueDoc {
   return { id: fields.deliveryId, ...dueListKeys(fields.dueAtMs, order), ...fields };

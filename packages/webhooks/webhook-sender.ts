@@ -32,6 +32,12 @@ export interface WebhookAnswer {
 
 export const USER_AGENT = 'card-payments-webhooks/1.0';
 
+const NO_ANSWER_WITHIN = 'no answer within';
+
+/** Whether an attempt ended because its time ran out (it held its socket the whole time), not by an answer or an error. */
+export const timedOut = (answer: WebhookAnswer): boolean =>
+  answer.statusCode === null && (answer.error?.startsWith(NO_ANSWER_WITHIN) ?? false);
+
 /**
  * POSTs one webhook request. Redirects are never followed (a 3xx is just a failed attempt), and
  * the connection goes to the address that `resolveDestination` checked. Never throws: every
@@ -50,7 +56,7 @@ export function sendWebhook(request: WebhookRequest, resolver: HostResolver = sy
       if (statusCode === null) outgoing?.destroy();
       resolve({ statusCode, error, durationMs: Math.round(performance.now() - started) });
     };
-    const timer = setTimeout(() => finish(null, `no answer within ${request.timeoutMs} ms`), request.timeoutMs);
+    const timer = setTimeout(() => finish(null, `${NO_ANSWER_WITHIN} ${request.timeoutMs} ms`), request.timeoutMs);
 
     let url: URL;
     try {

@@ -5,6 +5,7 @@ import { webhookDeliveriesCollection } from '../../projections/webhook-deliverie
 import type { Platform } from '../platform.ts';
 import { NETWORK_OUTCOMES_QUEUE } from '../worker/network-outcome-jobs.ts';
 import { CAPTURES_QUEUE, SUBSCRIPTIONS_QUEUE, TEST_CLOCKS_QUEUE } from '../worker/subscription-jobs.ts';
+import { openWebhookCircuits } from '../worker/webhook-circuit-board.ts';
 import { WEBHOOK_DELIVERY_QUEUE } from '../worker/webhook-delivery-job.ts';
 
 /** Queues whose depth and failures are reported: every queue the worker processes. */
@@ -80,6 +81,26 @@ export function addStoreGauges(registry: Registry, platform: Platform): void {
     async collect() {
       const deliveries = platform.readModels.collection(webhookDeliveriesCollection);
       for (const status of WEBHOOK_DELIVERY_STATUSES) this.set({ status }, await deliveries.count({ status }));
+    },
+  });
+  new Gauge({
+    name: 'payments_webhook_open_circuits',
+    help: 'Webhook endpoints whose circuit is open in some worker (their attempts timed out in a row: one at a time until one ends in time)',
+    registers: [registry],
+    async collect() {
+      this.set((await openWebhookCircuits(platform.stateStore)).length);
+    },
+  });
+  new Gauge({
+    name: 'payments_webhook_endpoint_circuit_open',
+    help: 'One series per webhook endpoint whose circuit is open, by endpoint, account and mode (value: attempts in a row that timed out)',
+    labelNames: ['endpoint', 'account', 'mode'] as const,
+    registers: [registry],
+    async collect() {
+      // Reset first: an endpoint whose circuit closed has no series any more.
+      this.reset();
+      for (const circuit of await openWebhookCircuits(platform.stateStore))
+        this.set({ endpoint: circuit.id, account: circuit.accountId, mode: circuit.mode }, circuit.timeouts);
     },
   });
 }

@@ -9,6 +9,11 @@ import type { DueWorkSource } from './due-work.ts';
  * job lost with its queue waits to be enqueued again.
  */
 const ENQUEUED_RECENTLY_MS = 5_000;
+/**
+ * Enqueues in flight at once during a scan: with BullMQ each is a few Redis round trips, and one
+ * after the other the last job of a scan's batch would wait for all the others' round trips.
+ */
+const ENQUEUES_AT_ONCE = 20;
 
 /**
  * Periodically asks every due-work source for what has fallen due and enqueues it under its
@@ -54,11 +59,17 @@ export class Scheduler {
     for (const [jobId, until] of this.enqueuedRecently) if (until <= nowMs) this.enqueuedRecently.delete(jobId);
     for (const source of this.sources) {
       try {
-        for (const work of await source.findDue(now)) {
-          const key = `${work.queue}/${work.jobId}`;
-          if (this.enqueuedRecently.has(key)) continue;
-          await this.jobs.enqueue(work.queue, work.name, work.data, { ...work.options, jobId: work.jobId });
-          this.enqueuedRecently.set(key, nowMs + ENQUEUED_RECENTLY_MS);
+        const fresh = (await source.findDue(now)).filter(
+          (work) => !this.enqueuedRecently.has(`${work.queue}/${work.jobId}`),
+        );
+        // In the order found (sources put what matters most first), a few at a time.
+        for (let start = 0; start < fresh.length; start += ENQUEUES_AT_ONCE) {
+          await Promise.all(
+            fresh.slice(start, start + ENQUEUES_AT_ONCE).map(async (work) => {
+              await this.jobs.enqueue(work.queue, work.name, work.data, { ...work.options, jobId: work.jobId });
+              this.enqueuedRecently.set(`${work.queue}/${work.jobId}`, nowMs + ENQUEUED_RECENTLY_MS);
+            }),
+          );
         }
         if (this.failing.delete(source.name)) this.logger.info('scheduler source recovered', { source: source.name });
       } catch (error) {

@@ -7,7 +7,7 @@ import {
 import { webhookEndpointDecider } from '../../packages/domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import { JobPostponed, type Job } from '../../packages/jobs/job-queue.ts';
-import { sendWebhook } from '../../packages/webhooks/webhook-sender.ts';
+import { sendWebhook, timedOut } from '../../packages/webhooks/webhook-sender.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
 import { publicEventsCollection } from '../../projections/public-events-projection.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
@@ -15,15 +15,13 @@ import type { Platform } from '../platform.ts';
 import { jobContext } from './job-context.ts';
 import { WEBHOOK_DELIVERY_QUEUE, webhookAttemptWork, type WebhookDeliveryJob } from './webhook-delivery-job.ts';
 import type { JobProcessor } from './worker.ts';
-import { WebhookSlots, type WebhookSlotLimits } from './webhook-slots.ts';
+import { WEBHOOK_SLOT_LIMITS, webhookDispatchOf } from './webhook-dispatch.ts';
 
 /**
- * Attempts in flight per worker process (they wait on the network, not on the CPU), of which one
- * endpoint may hold at most 4 and one account (and mode) at most 20: an endpoint that never
- * answers holds 4 slots for `WEBHOOK_TIMEOUT_MS` and delays only its own deliveries.
+ * Jobs the queue hands this worker process at once: as many as attempts may be in flight. A job
+ * turned away by the slots goes back to the queue at once, so waiting attempts hold no job slot.
  */
-export const WEBHOOK_CONCURRENCY = 100;
-export const WEBHOOK_SLOT_LIMITS: WebhookSlotLimits = { perEndpoint: 4, perAccount: 20 };
+export const WEBHOOK_CONCURRENCY = WEBHOOK_SLOT_LIMITS.total;
 
 /**
  * Makes one attempt of one delivery: POSTs the event exactly as GET /events/{id} shows it, signed
@@ -35,17 +33,25 @@ export const WEBHOOK_SLOT_LIMITS: WebhookSlotLimits = { perEndpoint: 4, perAccou
 export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
   const { aggregates, config, jobs, readModels, vault } = platform;
   const deliveries = new WebhookDeliveryCommands(aggregates, config.webhookRetryDelaysMs);
-  const slots = new WebhookSlots(WEBHOOK_SLOT_LIMITS);
+  const dispatch = webhookDispatchOf(platform);
+  const { slots, circuits } = dispatch;
 
-  /** A job whose endpoint (or account) has all its slots busy goes back to the queue for a while. */
+  /**
+   * A job whose endpoint (or account) has all its slots busy, or whose endpoint's circuit is open
+   * with a probe in flight, goes back to the queue for a while, still counted as handed out.
+   */
   async function deliverInSlot(job: Job<WebhookDeliveryJob>): Promise<void> {
     const { endpointId, accountId, mode } = job.data;
-    const claim = slots.claim(endpointId, `${accountId}:${mode}`, job.id);
-    if (!claim.granted) throw new JobPostponed(claim.retryInMs);
+    const claim = slots.claim(endpointId, `${accountId}:${mode}`, job.id, circuits.isOpen(endpointId));
+    if (!claim.granted) {
+      dispatch.handOut(job.id, claim.retryInMs);
+      throw new JobPostponed(claim.retryInMs);
+    }
     try {
       await deliver(job);
     } finally {
       claim.release();
+      dispatch.finished(job.id);
     }
   }
 
@@ -81,6 +87,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
       },
       timeoutMs: config.webhookTimeoutMs,
     });
+    circuits.record({ endpointId, accountId, mode }, timedOut(answer));
     const recorded = await deliveries.recordAttempt(ref, { attempt, attemptedAt, ...answer }, context);
     if (!recorded.recorded) return;
     const { outcome } = recorded.data;

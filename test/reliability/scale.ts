@@ -13,11 +13,43 @@ export interface ReliabilityScale {
   writesPerCycle: number;
   /** Concurrent writers during a kill cycle. */
   writers: number;
+  /** Noisy neighbours: events per account at a steady rate, one every `eventIntervalMs`. */
+  webhookEvents: number;
+  eventIntervalMs: number;
+  /** Endpoints that accept connections and never answer, in the healthy endpoint's account and in another. */
+  hangingInSameAccount: number;
+  hangingInOtherAccount: number;
+  /** The WEBHOOK_TIMEOUT_MS values each profile runs with. */
+  webhookTimeoutsMs: number[];
 }
 
 const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
-  ci: { name: 'ci', fuzzRequests: 1500, uploadCutPoints: 3, killCycles: 2, writesPerCycle: 60, writers: 4 },
-  soak: { name: 'soak', fuzzRequests: 20_000, uploadCutPoints: 60, killCycles: 12, writesPerCycle: 1250, writers: 8 },
+  ci: {
+    name: 'ci',
+    fuzzRequests: 1500,
+    uploadCutPoints: 3,
+    killCycles: 2,
+    writesPerCycle: 60,
+    writers: 4,
+    webhookEvents: 40,
+    eventIntervalMs: 150,
+    hangingInSameAccount: 10,
+    hangingInOtherAccount: 30,
+    webhookTimeoutsMs: [2_000],
+  },
+  soak: {
+    name: 'soak',
+    fuzzRequests: 20_000,
+    uploadCutPoints: 60,
+    killCycles: 12,
+    writesPerCycle: 1250,
+    writers: 8,
+    webhookEvents: 180,
+    eventIntervalMs: 300,
+    hangingInSameAccount: 10,
+    hangingInOtherAccount: 30,
+    webhookTimeoutsMs: [2_000, 10_000],
+  },
 };
 
 export const scale: ReliabilityScale = SCALES[process.env.RELIABILITY_SCALE === 'soak' ? 'soak' : 'ci'];

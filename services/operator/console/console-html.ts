@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../../packages/eventstore/event-store.ts';
+import type { WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
 import type { ProjectionStatus } from './operator-state.ts';
@@ -102,6 +103,34 @@ ${board}
 ${rows}
 </tbody>
 </table>
+</section>`;
+}
+
+export function openCircuitsSection(circuits: WebhookCircuitDoc[]): string {
+  const rows = circuits
+    .map(
+      (circuit) => `<tr data-endpoint="${escape(circuit.id)}">
+  <th scope="row"><code>${escape(circuit.id)}</code></th>
+  <td><code>${escape(circuit.accountId)}</code> (${escape(circuit.mode)})</td>
+  <td>${new Date(circuit.created * 1000).toISOString()}</td>
+  <td>${circuit.timeouts}</td>
+  <td>${new Date(circuit.lastTimeoutAt).toISOString()}</td>
+</tr>`,
+    )
+    .join('\n');
+  return `<section aria-labelledby="circuits-title" id="circuits">
+<h2 id="circuits-title">Webhook endpoints with an open circuit</h2>
+<p>Their attempts timed out several times in a row (no answer within WEBHOOK_TIMEOUT_MS): each gets one attempt at a time, further apart after each timeout, until one ends in time; the rest of its deliveries wait.</p>
+${
+  circuits.length === 0
+    ? '<p>No open circuits.</p>'
+    : `<table>
+<thead><tr><th scope="col">Endpoint</th><th scope="col">Account</th><th scope="col">Open since</th><th scope="col">Timeouts in a row</th><th scope="col">Last timeout</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+}
 </section>`;
 }
 

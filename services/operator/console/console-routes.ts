@@ -14,6 +14,7 @@ import {
   page,
   projectionsSection,
   queuesSection,
+  openCircuitsSection,
   streamBrowserSection,
   streamPage,
 } from './console-html.ts';
@@ -75,9 +76,10 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         : req.query.ok === '1'
           ? `Resending ${resent}: its next attempt is due now.`
           : `${resent} is not a failed delivery.`;
-    const [projections, queues, deliveries] = await Promise.all([
+    const [projections, queues, circuits, deliveries] = await Promise.all([
       state.projections(),
       state.queues(),
+      state.openCircuits(),
       state.failedDeliveries(),
     ]);
     html(
@@ -88,6 +90,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         [
           projectionsSection(projections),
           queuesSection(queues, Boolean(platform.config.redisUrl)),
+          openCircuitsSection(circuits),
           deliveriesSection(deliveries, notice),
           streamBrowserSection(),
         ].join('\n'),

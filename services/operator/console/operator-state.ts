@@ -7,6 +7,7 @@ import {
   type WebhookDeliveryDoc,
 } from '../../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../../platform.ts';
+import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
 
 export interface ProjectionStatus {
@@ -73,6 +74,11 @@ export class OperatorState {
     return Promise.all(
       OBSERVED_QUEUES.map(async (queue) => ({ queue, counts: await this.platform.jobs.counts(queue) })),
     );
+  }
+
+  /** The webhook endpoints whose circuit is open in some worker, most recently opened first. */
+  openCircuits(): Promise<WebhookCircuitDoc[]> {
+    return openWebhookCircuits(this.platform.stateStore);
   }
 
   async failedDeliveries(): Promise<WebhookDeliveryDoc[]> {

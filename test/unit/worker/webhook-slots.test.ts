@@ -3,7 +3,7 @@ import { WebhookSlots, type SlotClaim } from '../../../services/worker/webhook-s
 
 describe('webhook slots of a worker process', () => {
   let now = 0;
-  const slots = () => new WebhookSlots({ perEndpoint: 2, perAccount: 3 }, () => now);
+  const slots = () => new WebhookSlots({ perEndpoint: 2, perAccount: 3, total: 5 }, 2_000, () => now);
   const granted = (claim: SlotClaim) => {
     if (!claim.granted) throw new Error(`turned away for ${claim.retryInMs} ms`);
     return claim;
@@ -33,6 +33,25 @@ describe('webhook slots of a worker process', () => {
     expect(limits.claim('we_c', 'acct_1:test', 'job-4').granted).to.equal(false);
     expect(limits.claim('we_d', 'acct_2:test', 'job-5').granted).to.equal(true);
     expect(limits.claim('we_d', 'acct_1:live', 'job-6').granted).to.equal(true);
+  });
+
+  it('holds the whole process to its total, over every account', () => {
+    const limits = slots();
+    for (const [n, account] of ['acct_1', 'acct_2', 'acct_3', 'acct_4', 'acct_5'].entries())
+      granted(limits.claim(`we_${n}`, `${account}:test`, `job-${n}`));
+    expect(limits.claim('we_9', 'acct_9:test', 'job-9').granted).to.equal(false);
+  });
+
+  it('gives an endpoint with an open circuit one attempt at a time, the others back when the probe times out', () => {
+    const limits = slots();
+    const probe = granted(limits.claim('we_a', 'acct_1:test', 'job-1', true));
+    now += 500;
+    const parked = limits.claim('we_a', 'acct_1:test', 'job-2', true);
+    expect(parked.granted === false && parked.retryInMs).to.be.within(1_500, 2_250);
+    // Other endpoints of the account are not held back by it.
+    granted(limits.claim('we_b', 'acct_1:test', 'job-3'));
+    probe.release();
+    granted(limits.claim('we_a', 'acct_1:test', 'job-2', true));
   });
 
   it('turns a job away for about as long as the oldest attempt has run, doubling each time, at most ~5 s', () => {
