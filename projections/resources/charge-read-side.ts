@@ -47,9 +47,9 @@ export const chargeReadSide = {
       // Disputes: `data` is the charge, with `disputed: true` and its `dispute` (docs/disputes.md).
       // A chargeback withdraws the funds when it opens; a retrieval request only if accepted as lost.
       DisputeOpened: (event) =>
-        event.data.status === 'CHARGEBACK_NEW'
-          ? ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN']
-          : ['CHARGE_DISPUTE_CREATED'],
+        event.data.status === 'RETRIEVAL_REQUEST_NEW'
+          ? ['CHARGE_DISPUTE_CREATED']
+          : ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_FUNDS_WITHDRAWN'],
       DisputeEvidenceSubmitted: ['CHARGE_DISPUTE_UPDATED'],
       DisputeWon: ['CHARGE_DISPUTE_UPDATED', 'CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_FUNDS_RESTORED'],
       DisputeLost: (event) =>

@@ -6,17 +6,20 @@ export const isDelivered = (statusCode: number | null): boolean =>
 
 /**
  * What follows attempt `attempt` (1-based) under a retry schedule: after the n-th failed attempt
- * the next one waits `delaysMs[n-1]`; once the schedule is used up the delivery has failed, so a
- * delivery gets at most `delaysMs.length + 1` attempts.
+ * the next one waits `delaysMs[n-1]`, counted from when the failed attempt ended (`attemptedAt`
+ * plus its `durationMs`: an endpoint that took the whole timeout to fail still gets the full wait);
+ * once the schedule is used up the delivery has failed, so a delivery gets at most
+ * `delaysMs.length + 1` attempts.
  */
 export function afterAttempt(
   attempt: number,
   statusCode: number | null,
-  attemptedAt: string,
+  ended: { attemptedAt: string; durationMs: number },
   delaysMs: readonly number[],
 ): { outcome: AttemptOutcome; nextAttemptAt: string | null } {
   if (isDelivered(statusCode)) return { outcome: 'delivered', nextAttemptAt: null };
   const delay = delaysMs[attempt - 1];
   if (delay === undefined) return { outcome: 'failed', nextAttemptAt: null };
-  return { outcome: 'retrying', nextAttemptAt: new Date(Date.parse(attemptedAt) + delay).toISOString() };
+  const endedAt = Date.parse(ended.attemptedAt) + ended.durationMs;
+  return { outcome: 'retrying', nextAttemptAt: new Date(endedAt + delay).toISOString() };
 }

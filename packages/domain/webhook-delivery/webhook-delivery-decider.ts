@@ -48,7 +48,7 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
         const { outcome, nextAttemptAt } = afterAttempt(
           command.attempt,
           command.statusCode,
-          command.attemptedAt,
+          { attemptedAt: command.attemptedAt, durationMs: command.durationMs },
           command.retryDelaysMs,
         );
         return [

@@ -50,13 +50,13 @@ describe('webhook delivery decider', () => {
   it('schedules the next attempt after a failure, by the n-th delay of the schedule', () => {
     spec([])
       .when(attempt(1, 500))
-      .then([attempted(1, 500, 'retrying', '2030-01-01T00:00:00.200Z')]);
+      .then([attempted(1, 500, 'retrying', '2030-01-01T00:00:00.212Z')]);
     spec([attempted(1, 500, 'retrying', 'x')])
       .when(attempt(2, null, 'connection refused'))
-      .then([attempted(2, null, 'retrying', '2030-01-01T00:00:00.400Z', 'connection refused')]);
+      .then([attempted(2, null, 'retrying', '2030-01-01T00:00:00.412Z', 'connection refused')]);
     spec([attempted(1, 500, 'retrying', 'x'), attempted(2, 500, 'retrying', 'x')])
       .when(attempt(3, 302))
-      .then([attempted(3, 302, 'retrying', '2030-01-01T00:00:00.800Z')]);
+      .then([attempted(3, 302, 'retrying', '2030-01-01T00:00:00.812Z')]);
   });
 
   it('gives up once the schedule is used up', () => {
