@@ -109,8 +109,7 @@ export class SubscriptionCommands {
     const firstCharge = createdObjectId(chargeResource, context, 'first-charge');
     // The cardholder is present: the first payment, made now, carries the 3-D Secure verification
     // of the token the card was just saved from (checked against the charge's amount and card).
-    const justSavedFromToken =
-      typeof card === 'string' && card.startsWith('tok_') ? card : (cardSavedFromToken ?? undefined);
+    const justSavedFromToken = typeof card === 'string' && card.startsWith('tok_') ? card : cardSavedFromToken;
     const first: FirstPayment | undefined = justSavedFromToken
       ? { chargeId: firstCharge, justSavedFromToken }
       : undefined;
