@@ -21,6 +21,8 @@ export interface ResolvedCard {
   source: CardSource | null;
   /** The 3-D Secure result of the token the card came from, when it was verified. */
   threeDSecureInfo: ThreeDSecureResult | null;
+  /** For a saved card: the token it was saved from, if it was. */
+  savedFromToken: string | null;
 }
 
 /**
@@ -48,12 +50,19 @@ export class CardSources {
         savedCardId: null,
         source: { kind: 'details' },
         threeDSecureInfo: null,
+        savedFromToken: null,
       };
     }
     if (!reference.startsWith('tok_'))
       throw new InvalidRequestError(`Invalid parameter: ${parameter} must be a token (tok_…) or card details`);
     const { card, threeDSecureInfo } = await this.tokens.use(reference, use, context);
-    return { card, savedCardId: null, source: { kind: 'token', tokenId: reference }, threeDSecureInfo };
+    return {
+      card,
+      savedCardId: null,
+      source: { kind: 'token', tokenId: reference },
+      threeDSecureInfo,
+      savedFromToken: null,
+    };
   }
 
   /** For charges and credits: details, a token, a saved card of `customerId`, or its default card. */
@@ -100,6 +109,12 @@ export class CardSources {
       throw new InvalidRequestError(
         `Invalid parameter: card '${cardId}' is not a card of customer '${customer.customerId}'`,
       );
-    return { card: saved.card, savedCardId: saved.cardId, source: null, threeDSecureInfo: null };
+    return {
+      card: saved.card,
+      savedCardId: saved.cardId,
+      source: null,
+      threeDSecureInfo: null,
+      savedFromToken: saved.source.kind === 'token' ? saved.source.tokenId : null,
+    };
   }
 }

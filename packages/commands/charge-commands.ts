@@ -61,6 +61,11 @@ export interface CreateChargeInput {
   chargeId?: string;
   /** Set for a charge made by buying a cross-sale offer: where it came from. */
   crossSale?: CrossSaleOrigin;
+  /**
+   * Set by subscriptions for their first payment made right after the card was saved from this
+   * token, in the same request: the saved card then carries the token's 3-D Secure verification.
+   */
+  justSavedFromToken?: string;
 }
 
 /** A charge ready to be recorded: what it is, and its failure when it did not succeed. */
@@ -208,15 +213,10 @@ export class ChargeCommands {
         blacklistRuleId: rule.ruleId,
       };
     } else {
+      const verification = resolved.threeDSecureInfo ?? (await this.justSavedVerification(input, resolved, context));
       let outcome: AuthorizationOutcome;
       try {
-        outcome = await this.authorize(
-          attempt,
-          input,
-          resolved.card,
-          verifiedFor(resolved.threeDSecureInfo, input),
-          context,
-        );
+        outcome = await this.authorize(attempt, input, resolved.card, verifiedFor(verification, input), context);
       } catch (error) {
         if (!(error instanceof NetworkOutcomeUnknown)) throw error;
         // The processor may have taken the payment: pending, never failed, never sent elsewhere.
@@ -240,6 +240,22 @@ export class ChargeCommands {
     }
 
     return { attempt, failure, expectedOutcomes };
+  }
+
+  /**
+   * The verification of the token a saved card was saved from, when the charge is the payment
+   * made right after that save (`justSavedFromToken`) and the card charged is that token's card.
+   * Any other charge of a saved card (a renewal, a charge days later) has none: the card is then
+   * charged as the merchant's, without the cardholder present.
+   */
+  private async justSavedVerification(
+    input: CreateChargeInput,
+    resolved: ResolvedCard,
+    context: CommandContext,
+  ): Promise<ThreeDSecureResult | null> {
+    const tokenId = input.justSavedFromToken;
+    if (tokenId === undefined || resolved.savedFromToken !== tokenId) return null;
+    return (await this.deps.tokens.verification(tokenId, context))?.threeDSecureInfo ?? null;
   }
 
   /** A charge recorded earlier, answered as its creation was: the charge, or its decline; null when none. */

@@ -44,6 +44,11 @@ export interface CreateSubscriptionInput {
   billing?: Billing;
   merchantAccountId?: string;
   metadata?: Metadata;
+  /**
+   * The token the customer's default card was saved from earlier in this same request (hosted
+   * checkout saves it with the new customer). A token given as `card` counts so too.
+   */
+  cardSavedFromToken?: string;
 }
 
 export interface UpdateSubscriptionInput {
@@ -67,6 +72,12 @@ export interface SubscriptionCommandsDeps {
   plans: PlanCommands;
   clock: CustomerClock;
   background: BackgroundWork;
+}
+
+/** The first payment of a subscription created with a card just saved from a token. */
+interface FirstPayment {
+  chargeId: string;
+  justSavedFromToken: string;
 }
 
 export interface StepOptions {
@@ -93,14 +104,24 @@ export class SubscriptionCommands {
    * from there.
    */
   async create(input: CreateSubscriptionInput, context: CommandContext): Promise<CommandOutcome> {
-    const { card, ...fields } = input;
+    const { card, cardSavedFromToken, ...fields } = input;
     const subscriptionId = createdObjectId(subscriptionResource, context);
+    const firstCharge = createdObjectId(chargeResource, context, 'first-charge');
+    // The cardholder is present: the first payment, made now, carries the 3-D Secure verification
+    // of the token the card was just saved from (checked against the charge's amount and card).
+    const justSavedFromToken = typeof card === 'string' && card.startsWith('tok_') ? card : cardSavedFromToken;
+    const first: FirstPayment | undefined = justSavedFromToken
+      ? { chargeId: firstCharge, justSavedFromToken }
+      : undefined;
     const earlier = await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context);
     if (earlier !== undefined) {
       // Every step before the subscription was done then; its first charge may not have been.
       const sub = await this.existing(subscriptionId, context);
       const clocked = await this.deps.clock.onClock(sub.testClockId, context);
-      return { id: subscriptionId, position: latest(earlier, await this.settlePending(subscriptionId, clocked, {})) };
+      return {
+        id: subscriptionId,
+        position: latest(earlier, await this.settlePending(subscriptionId, clocked, {}, first)),
+      };
     }
     // With a card, an unknown plan is named before anything about the customer or the card.
     if (card !== undefined) await this.requirePlan(fields.planId, context);
@@ -131,7 +152,7 @@ export class SubscriptionCommands {
       billing: fields.billing ?? null,
       merchantAccountId: fields.merchantAccountId ?? null,
       metadata: fields.metadata ?? {},
-      chargeId: createdObjectId(chargeResource, context, 'first-charge'),
+      chargeId: firstCharge,
       now: unixSeconds(now),
     };
     // The subscription's own refusals (e.g. a trialEnd in the past) before the card is saved.
@@ -143,7 +164,7 @@ export class SubscriptionCommands {
     const created = await this.execute(subscriptionId, creation, clocked);
     faultPoint('subscription.after-append', clocked);
     // Without a trial the first charge is made now: a decline leaves the subscription incomplete.
-    const settled = await this.settlePending(subscriptionId, clocked, {});
+    const settled = await this.settlePending(subscriptionId, clocked, {}, first);
     return { id: subscriptionId, position: latest(created, settled) };
   }
 
@@ -284,6 +305,7 @@ export class SubscriptionCommands {
     subscriptionId: string,
     context: CommandContext,
     options: StepOptions,
+    first?: FirstPayment,
   ): Promise<number | null> {
     const sub = await this.existing(subscriptionId, context);
     const pending = sub.pendingPayment;
@@ -300,7 +322,7 @@ export class SubscriptionCommands {
       );
       if (customer.status !== 'active') return this.cancelForDeletedCustomer(subscriptionId, context);
       outcome = customer.defaultCardId
-        ? await this.charge(sub, pending, context)
+        ? await this.charge(sub, pending, context, first?.chargeId === pending.chargeId ? first : undefined)
         : { succeeded: false, charged: false, failureCode: null, failureMessage: 'The customer has no default card' };
     }
     const failureStatus = outcome.succeeded
@@ -343,6 +365,7 @@ export class SubscriptionCommands {
     sub: ExistingSubscription,
     pending: NonNullable<ExistingSubscription['pendingPayment']>,
     context: CommandContext,
+    first: FirstPayment | undefined,
   ): Promise<PaymentOutcome> {
     try {
       await this.deps.charges.create(
@@ -357,6 +380,7 @@ export class SubscriptionCommands {
           ...(sub.shipping ? { shipping: sub.shipping } : {}),
           ...(sub.billing ? { billing: sub.billing } : {}),
           ...(sub.merchantAccountId ? { merchantAccountId: sub.merchantAccountId } : {}),
+          ...(first ? { justSavedFromToken: first.justSavedFromToken } : {}),
         },
         context,
       );

@@ -346,6 +346,56 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       }
     });
 
+    it("subscription: paid after a completed challenge for the plan's amount; the first charge shifts liability", async () => {
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1700, currency: 'EUR', interval: 'month', name: 'Authenticated box' },
+      });
+      const request = { subscription: { planId: plan.body.id }, threeDSecure: { enable: true } };
+      const paid = await pay(request, {
+        email: 'sub.completed.3ds@example.com',
+        token: await authenticatedToken('complete', 1700),
+      });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.subscription).to.include({ status: 'active', planId: plan.body.id });
+      const charges = await api.get<Page<Charge>>('/charges', { query: { customerId: paid.body.customer.id } });
+      expect(charges.body.list).to.have.length(1);
+      expect(charges.body.list[0]).to.include({ status: 'successful', amount: 1700, currency: 'EUR' });
+      expect(charges.body.list[0]!.threeDSecureInfo).to.include({
+        amount: 1700,
+        liabilityShift: 'successful',
+        authenticationFlow: 'challenge',
+      });
+    });
+
+    it("offers after a completed challenge: the main payment's verification does not count for the offer's amount", async () => {
+      const offer = await api.post<{ id: string }>('/cross-sale-offers', {
+        json: { charge: { amount: 450, currency: 'EUR' }, template: 'text_only', title: 'Extended warranty' },
+      });
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1200, currency: 'EUR', interval: 'month', name: 'Box with offers' },
+      });
+      for (const [main, amount] of [
+        [{ charge: { amount: 2100, currency: 'EUR' } }, 2100],
+        [{ subscription: { planId: plan.body.id } }, 1200],
+      ] as const) {
+        const request = { ...main, threeDSecure: { enable: true }, crossSaleOfferIds: [offer.body.id] };
+        const paid = await pay(request, {
+          email: 'offer.after.challenge@example.com',
+          token: await authenticatedToken('complete', amount),
+        });
+        expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+        const charged = await successfulCharges();
+        const bought = await call<ApiError>('cross-sale-purchases', {
+          checkoutRequest: sign(request),
+          session: paid.body.session,
+          offerId: offer.body.id,
+        });
+        expect(bought.status, JSON.stringify(bought.body)).to.equal(402);
+        expect(bought.body.error).to.include({ type: 'card_error', code: 'authentication_required' });
+        expect(await successfulCharges()).to.equal(charged);
+      }
+    });
+
     it('remembered card: a card whose authentication failed is not remembered', async () => {
       const request = { charge: { amount: 900, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } };
       const email = 'remember.failed@example.com';

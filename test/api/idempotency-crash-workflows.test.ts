@@ -25,6 +25,8 @@ interface Workflow {
   made(run: Run): Promise<Record<string, string[]>>;
   /** Whether the request takes an Idempotency-Key, so that a repeat replays the stored answer. */
   replays: boolean;
+  /** What the answer without a crash must say, besides 200 (each retry must then say the same). */
+  expectAnswer?(answer: ApiResponse): void;
 }
 
 /** Fields whose values are the time of the run (or a checkout session's secret), which differ between two runs of one request. */
@@ -125,9 +127,9 @@ describe('multi-stream requests across a crash of the service at each point', fu
     return created.body.id;
   }
 
-  async function token(client: ApiClient): Promise<string> {
+  async function token(client: ApiClient, number = VISA): Promise<string> {
     const made = await client.post<{ id: string }>('/tokens', {
-      json: cardDetails(VISA),
+      json: cardDetails(number),
       key: service.keys.testPublicKey,
     });
     expect(made.status, JSON.stringify(made.body)).to.equal(200);
@@ -257,6 +259,39 @@ describe('multi-stream requests across a crash of the service at each point', fu
       replays: true,
     },
     {
+      name: 'a checkout subscription paid after a completed 3-D Secure challenge',
+      points: ['subscription.after-append', 'charge.before-network-call', 'charge.after-network-call'],
+      async setup() {},
+      async prepare(client, label) {
+        const challenged = await token(client, '4000000000003220');
+        const verified = await client.post(`/tokens/${challenged}/three-d-secure`, {
+          json: { amount: 1000, currency: 'EUR' },
+          key: service.keys.testPublicKey,
+        });
+        expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
+        const answered = await client.post('/three-d-secure/challenge', {
+          key: null,
+          json: { token: challenged, key: service.keys.testPublicKey, outcome: 'complete', code: '123456' },
+        });
+        expect(answered.status, JSON.stringify(answered.body)).to.equal(200);
+        return {
+          key: `checkout-authenticated-subscription-${label}`,
+          checkoutRequest: sign({ subscription: { planId }, threeDSecure: { enable: true } }),
+          token: challenged,
+        };
+      },
+      send: (client, run) =>
+        client.post('/checkout/pay', {
+          json: { checkoutRequest: run.checkoutRequest, email: 'authenticated@example.com', token: run.token },
+          key: service.keys.testPublicKey,
+          headers: { 'idempotency-key': run.key! },
+        }),
+      made: (run) => madeWithKey(run.key!),
+      replays: true,
+      expectAnswer: (answer) =>
+        expect((answer.body as { subscription: Subscription }).subscription).to.include({ status: 'active' }),
+    },
+    {
       name: 'a cross-sale offer bought in a checkout',
       points: ['charge.before-network-call', 'charge.after-network-call', 'charge.after-append'],
       async setup(client) {
@@ -316,6 +351,7 @@ describe('multi-stream requests across a crash of the service at each point', fu
       const run = await workflow.prepare(api, 'reference');
       const answer = await workflow.send(api, run);
       expect(answer.status, `${workflow.name}: ${JSON.stringify(answer.body)}`).to.equal(200);
+      workflow.expectAnswer?.(answer);
       references.set(workflow, { answer, made: await workflow.made(run) });
     }
     for (const each of cases) each.run = await each.workflow.prepare(api, each.point);

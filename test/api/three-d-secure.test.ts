@@ -126,6 +126,40 @@ describe('3-D Secure verification of tokens', function () {
     expect(refused.body.error).to.include({ code: 'authentication_required', issuerDeclineCode: '1A' });
   });
 
+  it("a subscription with a verified token: its first payment carries the token's result, later charges of the saved card do not", async () => {
+    const plan = await api.post<{ id: string }>('/plans', {
+      json: { amount: 1000, currency: 'EUR', interval: 'month', name: 'Verified plan' },
+    });
+    const subscribe = async (outcome: 'complete' | 'fail') => {
+      const token = await verifiedToken(CHALLENGE);
+      await answerChallenge(token.id, outcome, outcome === 'complete' ? '123456' : undefined);
+      const customer = await api.post<{ id: string }>('/customers', { json: { email: `${outcome}@example.com` } });
+      const subscription = await api.post<{ status: string }>('/subscriptions', {
+        json: { customerId: customer.body.id, planId: plan.body.id, card: token.id },
+      });
+      expect(subscription.status, JSON.stringify(subscription.body)).to.equal(200);
+      const charges = await api.get<{ list: Charge[] }>('/charges', { query: { customerId: customer.body.id } });
+      return { customerId: customer.body.id, status: subscription.body.status, charges: charges.body.list };
+    };
+
+    const paid = await subscribe('complete');
+    expect(paid.status).to.equal('active');
+    expect(paid.charges).to.have.length(1);
+    expect(paid.charges[0]).to.include({ status: 'successful' });
+    expect(paid.charges[0]!.threeDSecureInfo).to.include({ amount: 1000, liabilityShift: 'successful' });
+    // The same amount again on the saved card: the cardholder's authentication was for one payment.
+    const later = await api.post<Charge & ApiError>('/charges', {
+      json: { amount: 1000, currency: 'EUR', customerId: paid.customerId },
+    });
+    expect(later.status).to.equal(402);
+    expect(later.body.error).to.include({ code: 'authentication_required', issuerDeclineCode: '1A' });
+
+    const failed = await subscribe('fail');
+    expect(failed.status).to.equal('incomplete');
+    expect(failed.charges.map((each) => each.status)).to.deep.equal(['failed']);
+    expect(failed.charges[0]!.threeDSecureInfo).to.include({ liabilityShift: 'failed' });
+  });
+
   it('a credit with a verified token carries its 3-D Secure result', async () => {
     // Credits are for accounts whose business model allows them (refused by default).
     const allowed = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);

@@ -306,6 +306,30 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('3-D Secure challenge completed for a subscription: subscribed, the first payment charged with liability shifted', async () => {
+    const plan = await createPlan(api, { name: 'Bronze', amount: 1444, interval: 'month' });
+    const { page, checkout } = await openCheckout(
+      { subscription: { planId: plan.id }, threeDSecure: { enable: true } },
+      { email: 'barbara@example.com' },
+    );
+    const subscribe = checkout.getByRole('button', { name: 'Subscribe for 14.44 EUR / month' });
+    await subscribe.waitFor();
+    await typeCard(page, checkout, '4000000000003220');
+    await subscribe.click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    expect(await challenge.locator('main').textContent()).to.include('14.44 EUR');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(await checkout.locator('#success-title').textContent()).to.equal('Subscription started');
+    expect(result.subscription).to.include({ planId: plan.id, status: 'active' });
+    const [first] = await chargesOf(1444);
+    expect(first).to.include({ status: 'successful', customerId: result.customer.id });
+    expect(first!.threeDSecureInfo).to.include({ liabilityShift: 'successful', authenticationFlow: 'challenge' });
+    await page.close();
+  });
+
   it('3-D Secure left in checkout (Escape, its close button): nothing charged, checkout stays, focus back in the form', async () => {
     const { page, checkout } = await openCheckout(
       { charge: { amount: 1234, currency: 'EUR' }, threeDSecure: { enable: true } },

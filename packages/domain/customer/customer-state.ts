@@ -1,10 +1,12 @@
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { Metadata } from '../metadata.ts';
-import type { CustomerEvent } from './customer-events.ts';
+import type { CardSource, CustomerEvent } from './customer-events.ts';
 
 export interface SavedCard {
   cardId: string;
   card: CardSnapshot;
+  /** Where the card came from (a token, card details, a charge). */
+  source: CardSource;
   deleted: boolean;
 }
 
@@ -37,7 +39,10 @@ export function evolveCustomer(state: CustomerState, event: CustomerEvent): Cust
     case 'CardAdded':
       return {
         ...state,
-        cards: [...state.cards, { cardId: event.data.cardId, card: event.data.card, deleted: false }],
+        cards: [
+          ...state.cards,
+          { cardId: event.data.cardId, card: event.data.card, source: event.data.source, deleted: false },
+        ],
       };
     case 'CardUpdated': {
       const { customerId: _c, cardId, fastCredit: _f, ...changes } = event.data;

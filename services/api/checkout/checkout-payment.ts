@@ -289,7 +289,10 @@ async function charge(
   return { charge: updated, customerId: created.id, cardId: null, position };
 }
 
-/** A subscription: the card becomes the customer's default card first, which renewals charge. */
+/**
+ * A subscription: the card becomes the customer's default card first, which renewals charge. The
+ * first payment, made at once, carries the token's 3-D Secure verification; renewals do not.
+ */
 async function subscribe(
   deps: CheckoutPaymentDependencies,
   terms: NonNullable<CheckoutRequest['subscription']>,
@@ -309,6 +312,8 @@ async function subscribe(
     {
       customerId: subscriber,
       planId: terms.planId,
+      // The first payment is made with the card just saved from the token, and its 3-D Secure.
+      ...(remembered ? {} : { cardSavedFromToken: card }),
       ...(terms.captureCharges !== undefined ? { captureCharges: terms.captureCharges } : {}),
       ...(terms.metadata ? { metadata: terms.metadata } : {}),
     },
