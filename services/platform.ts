@@ -23,6 +23,7 @@ import { TestModeOnlyNetwork } from '../packages/network/test-mode-only-network.
 import type { Projection } from '../packages/projection/projection.ts';
 import { ReadModels } from '../packages/projection/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
+import { currentReadFile, SqliteReadFiles } from '../packages/readstore/sqlite-read-files.ts';
 import { BackgroundWalCheckpoints } from '../packages/sqlite/background-wal-checkpoints.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
@@ -71,7 +72,7 @@ export async function openPlatform(config: Config): Promise<Platform> {
   // Only the embedded stores live in DATA_DIR; the key files are there unless keys are configured.
   const embeddedFiles = [
     ...(config.eventStoreUrl ? [] : ['events.sqlite']),
-    ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite']),
+    ...(config.mongodbUrl ? [] : [currentReadFile(config.dataDir), 'state.sqlite']),
   ];
   preparePrivateDataDir(config.dataDir, embeddedFiles, ['vault.key', 'fingerprint.key']);
   const eventLog = await createEventStore({
@@ -81,12 +82,14 @@ export async function openPlatform(config: Config): Promise<Platform> {
     backgroundCheckpoints: true,
   });
   const events = new MeasuredEventStore(eventLog, serviceMetrics);
-  const readStore = await createDocumentStore({
-    mongodbUrl: config.mongodbUrl,
-    dbName: 'payments_read',
-    sqlitePath: join(config.dataDir, 'read.sqlite'),
-    backgroundCheckpoints: true,
-  });
+  // Embedded: the read store is the file a full rebuild switched to last (`SqliteReadFiles`).
+  const readStore = config.mongodbUrl
+    ? await createDocumentStore({
+        mongodbUrl: config.mongodbUrl,
+        dbName: 'payments_read',
+        sqlitePath: join(config.dataDir, 'read.sqlite'),
+      })
+    : new SqliteReadFiles(config.dataDir, { backgroundCheckpoints: true });
   const stateStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_state',
@@ -103,6 +106,14 @@ export async function openPlatform(config: Config): Promise<Platform> {
           { onFailure: (file, message) => logger.warn('WAL checkpoint failed; retrying', { file, error: message }) },
         )
       : null;
+  if (readStore instanceof SqliteReadFiles) {
+    let served = readStore.currentPath;
+    readStore.on('switched', (path) => {
+      checkpoints?.replace(served, path);
+      served = path;
+    });
+    readStore.followSwitches();
+  }
   const fileStore = await createFileStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
   // One warning when Redis goes away and one notice when it is back, whichever connection notices.
   const redisOutage = new OutageReporter(

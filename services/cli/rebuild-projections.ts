@@ -1,8 +1,13 @@
+import { basename } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { ProjectionRunner, type RebuildProgress } from '../../packages/projection/projection-runner.ts';
 import { projectionStates, readProjectionState } from '../../packages/projection/projection-state.ts';
 import type { Platform } from '../platform.ts';
+import { ReadStoreBuild } from '../../packages/projection/read-store-build.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from '../projector/lease.ts';
+import { requestSwitch } from '../projector/read-store-switch.ts';
 
 const POLL_MS = 200;
 /** Give up waiting on a running projector that shows no progress for this long. */
@@ -18,6 +23,11 @@ export async function rebuildProjections(
   names: string[],
   log: (line: string) => void,
 ): Promise<void> {
+  const every = platform.projections.every((projection) => names.includes(projection.name));
+  if (every && platform.readStore instanceof SqliteReadFiles) {
+    await rebuildIntoNewFile(platform, platform.readStore, log);
+    return;
+  }
   const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
   if (await lease.tryAcquire()) {
     log('No projector is running: rebuilding in this process.');
@@ -25,6 +35,62 @@ export async function rebuildProjections(
   } else {
     log(`Asking the running projector (${await lease.currentHolder()}) to rebuild.`);
     for (const name of names) await requestRebuild(platform, name);
+  }
+}
+
+/**
+ * Every projection rebuilt in this process into a read store file of its own (embedded profile;
+ * `docs/operations.md`): nobody reads it until it is complete and synced, then the data directory
+ * switches to it atomically. The running projector, if any, applies the events appended
+ * meanwhile and switches between two of its batches; otherwise this process does.
+ */
+async function rebuildIntoNewFile(platform: Platform, readFiles: SqliteReadFiles, log: (line: string) => void) {
+  const buildLease = new Lease(platform.stateStore.collection('_leases'), 'read-store-build');
+  if (!(await buildLease.tryAcquire()))
+    throw new Error(`Another full rebuild is under way (${await buildLease.currentHolder()})`);
+  const renew = setInterval(() => void buildLease.renew(), 3000);
+  try {
+    const startedAt = new Date().toISOString();
+    const path = readFiles.newFile();
+    const targets = [];
+    for (const projection of platform.projections)
+      targets.push({
+        projection,
+        generation: (await readProjectionState(readFiles, projection.name)).activeGeneration,
+      });
+    const store = new SqliteDocumentStore(path, { bulkBuild: true });
+    const build = new ReadStoreBuild(platform.events, store, targets);
+    log(`Rebuilding every projection into ${basename(path)}.`);
+    const bar = progressBar('all');
+    bar.start(Math.max(await platform.events.headPosition(), 1), 0);
+    await build.catchUp((position) => {
+      if (position > bar.getTotal()) bar.setTotal(position);
+      bar.update(position);
+    });
+    bar.update(bar.getTotal());
+    bar.stop();
+    const projector = new Lease(platform.stateStore.collection('_leases'), 'projections');
+    if (await projector.tryAcquire()) {
+      // No projector runs: this process is the single writer until the switch.
+      try {
+        await build.catchUp();
+        await build.finish(startedAt);
+        await store.seal();
+        readFiles.switchTo(path);
+      } finally {
+        await projector.release();
+      }
+    } else {
+      await build.catchUp();
+      await build.finish(startedAt);
+      await store.seal();
+      log(`Asking the running projector (${await projector.currentHolder()}) to switch to it.`);
+      await requestSwitch(readFiles, path);
+    }
+    log(`Serving ${basename(path)}.`);
+  } finally {
+    clearInterval(renew);
+    await buildLease.release();
   }
 }
 
