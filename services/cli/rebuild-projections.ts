@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { basename } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { ProjectionRunner, type RebuildProgress } from '../../packages/projection/projection-runner.ts';
@@ -10,6 +11,8 @@ import { Lease } from '../projector/lease.ts';
 import { requestSwitch } from '../projector/read-store-switch.ts';
 
 const POLL_MS = 200;
+/** The nice value of a full rebuild's process (19: runs when nothing else wants the core). */
+const BUILD_PRIORITY = 19;
 /** Give up waiting on a running projector that shows no progress for this long. */
 const STALL_MS = 60_000;
 
@@ -49,6 +52,8 @@ async function rebuildIntoNewFile(platform: Platform, readFiles: SqliteReadFiles
   if (!(await buildLease.tryAcquire()))
     throw new Error(`Another full rebuild is under way (${await buildLease.currentHolder()})`);
   const renew = setInterval(() => void buildLease.renew(), 3000);
+  // The build yields the CPU to the serving processes: their reads come first, the build waits.
+  setPriority(BUILD_PRIORITY);
   try {
     const startedAt = new Date().toISOString();
     const path = readFiles.newFile();
