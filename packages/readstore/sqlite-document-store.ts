@@ -32,8 +32,9 @@ export interface SqliteDocumentStoreOptions {
   /** A background thread checkpoints the file (see background-wal-checkpoints.ts): commits only do it as a fallback. */
   backgroundCheckpoints?: boolean;
   /**
-   * A file that nobody reads until it is sealed (a rebuild's new read store): no journal, no
-   * syncs, one exclusive connection and a large page cache. A crash leaves the file unusable,
+   * A file that nobody reads until it is sealed (a rebuild's new read store): its rollback
+   * journal in memory (better-sqlite3's defensive mode refuses none at all), no syncs, one
+   * exclusive connection and a large page cache. A crash leaves the file unusable,
    * which is fine for a file the serving processes do not know of yet. `seal()` makes it an
    * ordinary WAL file and syncs it once.
    */
@@ -106,7 +107,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     if (options.bulkBuild) {
       this.db.pragma('locking_mode = EXCLUSIVE');
-      this.db.pragma('journal_mode = OFF');
+      this.db.pragma('journal_mode = MEMORY');
       this.db.pragma('synchronous = OFF');
       this.db.pragma(`cache_size = -${BUILD_PAGE_CACHE_KIB}`);
     } else {
