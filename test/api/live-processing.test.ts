@@ -20,7 +20,7 @@ interface PeerCredit {
  */
 describe('live mode through a Shift4 processor (a second instance as the peer)', function () {
   this.timeout(180_000);
-  const { api, service, start } = useService({ env: { SCHEDULER_INTERVAL_MS: '200' } });
+  const { api, service, start } = useService({ ownProcess: true, env: { SCHEDULER_INTERVAL_MS: '200' } });
   let peer: ServiceProcess;
   let peerApi: ApiClient;
   let cliOutput = '';
