@@ -1,9 +1,10 @@
-import { cardResource } from '../../packages/domain/customer/customer-events.ts';
+import { cardResource, cardEventTypes } from '../../packages/domain/customer/customer-events.ts';
 import { CardSources } from '../../packages/commands/card-sources.ts';
 import { cardReadSide } from '../../projections/resources/card-read-side.ts';
 import { cardRoutes } from '../api/routes/card-routes.ts';
 import { cardSchema } from '../api/schemas/card-schemas.ts';
-import { resourceModule } from './resource-module.ts';
+import { cardsCollection } from '../../projections/cards-projection.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -14,7 +15,9 @@ declare module '../commands.ts' {
 
 export const cardModule = resourceModule({
   identity: cardResource,
+  events: cardEventTypes,
   readSide: cardReadSide,
+  objects: resourceObjects({ collection: cardsCollection, schema: cardSchema, folded: cardEventTypes }),
   commands: {
     cardSources: (wiring) => new CardSources(wiring.aggregates, wiring.intake, wiring.commands.tokens),
   },

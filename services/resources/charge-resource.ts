@@ -1,4 +1,4 @@
-import { chargeResource } from '../../packages/domain/charge/charge-events.ts';
+import { chargeResource, chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
 import { ChargeCommands } from '../../packages/commands/charge-commands.ts';
 import { NetworkOutcomeCommands } from '../../packages/commands/network-outcome-commands.ts';
 import { chargeReadSide } from '../../projections/resources/charge-read-side.ts';
@@ -7,7 +7,13 @@ import { clientObjectRoutes } from '../api/routes/client-object-routes.ts';
 import { accountSettings } from '../../packages/commands/account-settings.ts';
 import { liveBlacklistRules } from '../api/blacklist-rules-query.ts';
 import { chargeSchema } from '../api/schemas/charge-schemas.ts';
-import { resourceModule } from './resource-module.ts';
+import { chargeAuthorizationEventTypes } from '../../packages/domain/charge/charge-authorization.ts';
+import { disputeEventTypes } from '../../packages/domain/charge/dispute-events.ts';
+import { fraudWarningEventTypes } from '../../packages/domain/charge/fraud-warning-events.ts';
+import { networkOutcomeEventTypes } from '../../packages/domain/charge/network-outcome-events.ts';
+import { paymentMethodChargeEventTypes } from '../../packages/domain/charge/payment-method-charge.ts';
+import { chargesCollection } from '../../projections/charges-projection.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -19,7 +25,20 @@ declare module '../commands.ts' {
 
 export const chargeModule = resourceModule({
   identity: chargeResource,
+  events: [
+    ...chargeEventTypes,
+    ...paymentMethodChargeEventTypes,
+    // Intents and announcements of the card network's answers, which the charge's view does not fold.
+    ...chargeAuthorizationEventTypes,
+    ...networkOutcomeEventTypes,
+  ],
   readSide: chargeReadSide,
+  objects: resourceObjects({
+    collection: chargesCollection,
+    schema: chargeSchema,
+    // A charge shows its refunds, dispute and fraud details.
+    folded: [...chargeEventTypes, ...paymentMethodChargeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes],
+  }),
   commands: {
     charges: (wiring) =>
       new ChargeCommands({

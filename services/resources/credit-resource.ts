@@ -1,10 +1,13 @@
-import { creditResource } from '../../packages/domain/credit/credit-events.ts';
+import { creditResource, creditEventTypes } from '../../packages/domain/credit/credit-events.ts';
 import { CreditCommands } from '../../packages/commands/credit-commands.ts';
 import { creditReadSide } from '../../projections/resources/credit-read-side.ts';
 import { creditRoutes } from '../api/routes/credit-routes.ts';
 import { accountSettings } from '../../packages/commands/account-settings.ts';
 import { liveBlacklistRules } from '../api/blacklist-rules-query.ts';
-import { resourceModule } from './resource-module.ts';
+import { creditTransferEventTypes } from '../../packages/domain/credit/credit-transfer.ts';
+import { creditsCollection } from '../../projections/credits-projection.ts';
+import { creditSchema } from '../api/schemas/credit-schemas.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -14,7 +17,9 @@ declare module '../commands.ts' {
 
 export const creditModule = resourceModule({
   identity: creditResource,
+  events: [...creditEventTypes, ...creditTransferEventTypes],
   readSide: creditReadSide,
+  objects: resourceObjects({ collection: creditsCollection, schema: creditSchema, folded: creditEventTypes }),
   commands: {
     credits: (wiring) =>
       new CreditCommands({

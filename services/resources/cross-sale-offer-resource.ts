@@ -1,4 +1,7 @@
-import { crossSaleOfferResource } from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
+import {
+  crossSaleOfferResource,
+  crossSaleOfferEventTypes,
+} from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { CrossSaleOfferCommands } from '../../packages/commands/cross-sale-offer-commands.ts';
 import { OfferImages } from '../../packages/commands/offer-image.ts';
 import { crossSaleOfferReadSide } from '../../projections/resources/cross-sale-offer-read-side.ts';
@@ -6,7 +9,8 @@ import { crossSaleOfferRoutes } from '../api/routes/cross-sale-offer-routes.ts';
 import { crossSaleOfferSchema } from '../api/schemas/cross-sale-offer-schemas.ts';
 import { accountExists } from '../../packages/commands/account-partners.ts';
 import { CrossSaleOfferVisibility } from '../api/cross-sale-offer-visibility.ts';
-import { resourceModule } from './resource-module.ts';
+import { crossSaleOffersCollection } from '../../projections/cross-sale-offers-projection.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -20,7 +24,13 @@ declare module '../commands.ts' {
 
 export const crossSaleOfferModule = resourceModule({
   identity: crossSaleOfferResource,
+  events: crossSaleOfferEventTypes,
   readSide: crossSaleOfferReadSide,
+  objects: resourceObjects({
+    collection: crossSaleOffersCollection,
+    schema: crossSaleOfferSchema,
+    folded: crossSaleOfferEventTypes,
+  }),
   commands: {
     crossSaleOffers: (wiring) =>
       new CrossSaleOfferCommands({

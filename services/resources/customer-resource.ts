@@ -1,10 +1,11 @@
-import { customerResource } from '../../packages/domain/customer/customer-events.ts';
+import { customerResource, customerEventTypes } from '../../packages/domain/customer/customer-events.ts';
 import { CustomerCommands } from '../../packages/commands/customer-commands.ts';
 import { CustomerClock } from '../../packages/commands/customer-clock.ts';
 import { customerReadSide } from '../../projections/resources/customer-read-side.ts';
 import { customerRoutes } from '../api/routes/customer-routes.ts';
 import { customerSchema } from '../api/schemas/customer-schemas.ts';
-import { resourceModule } from './resource-module.ts';
+import { customersCollection } from '../../projections/customers-projection.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -16,7 +17,9 @@ declare module '../commands.ts' {
 
 export const customerModule = resourceModule({
   identity: customerResource,
+  events: customerEventTypes,
   readSide: customerReadSide,
+  objects: resourceObjects({ collection: customersCollection, schema: customerSchema, folded: customerEventTypes }),
   commands: {
     customers: (wiring) =>
       new CustomerCommands({

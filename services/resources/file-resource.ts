@@ -1,8 +1,10 @@
-import { fileResource } from '../../packages/domain/file/file-events.ts';
+import { fileResource, fileEventTypes } from '../../packages/domain/file/file-events.ts';
 import { FileCommands } from '../../packages/commands/file-commands.ts';
 import { fileReadSide } from '../../projections/resources/file-read-side.ts';
 import { fileRoutes } from '../api/routes/file-routes.ts';
-import { resourceModule } from './resource-module.ts';
+import { filesCollection } from '../../projections/files-projection.ts';
+import { fileSchema } from '../api/schemas/file-schemas.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -12,7 +14,9 @@ declare module '../commands.ts' {
 
 export const fileModule = resourceModule({
   identity: fileResource,
+  events: fileEventTypes,
   readSide: fileReadSide,
+  objects: resourceObjects({ collection: filesCollection, schema: fileSchema, folded: fileEventTypes }),
   commands: {
     files: (wiring) => new FileCommands(wiring.aggregates, wiring.fileStore, wiring.config.fileMaxBytes),
   },

@@ -1,9 +1,14 @@
-import { paymentMethodResource } from '../../packages/domain/payment-method/payment-method-events.ts';
+import {
+  paymentMethodResource,
+  paymentMethodEventTypes,
+} from '../../packages/domain/payment-method/payment-method-events.ts';
 import { PaymentMethodCommands } from '../../packages/commands/payment-method-commands.ts';
 import { PaymentMethodChargeCommands } from '../../packages/commands/payment-method-charge-commands.ts';
 import { paymentMethodReadSide } from '../../projections/resources/payment-method-read-side.ts';
 import { paymentMethodRoutes } from '../api/routes/payment-method-routes.ts';
-import { resourceModule } from './resource-module.ts';
+import { paymentMethodsCollection } from '../../projections/payment-methods-projection.ts';
+import { paymentMethodSchema } from '../api/schemas/payment-method-schemas.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -15,7 +20,13 @@ declare module '../commands.ts' {
 
 export const paymentMethodModule = resourceModule({
   identity: paymentMethodResource,
+  events: paymentMethodEventTypes,
   readSide: paymentMethodReadSide,
+  objects: resourceObjects({
+    collection: paymentMethodsCollection,
+    schema: paymentMethodSchema,
+    folded: paymentMethodEventTypes,
+  }),
   commands: {
     paymentMethods: (wiring) => new PaymentMethodCommands(wiring.aggregates, wiring.commands.cardSources),
     paymentMethodCharges: (wiring) =>

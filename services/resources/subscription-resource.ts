@@ -1,9 +1,13 @@
-import { subscriptionResource } from '../../packages/domain/subscription/subscription-events.ts';
+import {
+  subscriptionResource,
+  subscriptionEventTypes,
+} from '../../packages/domain/subscription/subscription-events.ts';
 import { SubscriptionCommands } from '../../packages/commands/subscription-commands.ts';
 import { subscriptionReadSide } from '../../projections/resources/subscription-read-side.ts';
 import { subscriptionRoutes } from '../api/routes/subscription-routes.ts';
 import { subscriptionSchema } from '../api/schemas/subscription-schemas.ts';
-import { resourceModule } from './resource-module.ts';
+import { subscriptionsCollection } from '../../projections/subscriptions-projection.ts';
+import { resourceModule, resourceObjects } from './resource-module.ts';
 
 declare module '../commands.ts' {
   interface Commands {
@@ -13,7 +17,13 @@ declare module '../commands.ts' {
 
 export const subscriptionModule = resourceModule({
   identity: subscriptionResource,
+  events: subscriptionEventTypes,
   readSide: subscriptionReadSide,
+  objects: resourceObjects({
+    collection: subscriptionsCollection,
+    schema: subscriptionSchema,
+    folded: subscriptionEventTypes,
+  }),
   commands: {
     subscriptions: (wiring) =>
       new SubscriptionCommands({

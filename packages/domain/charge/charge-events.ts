@@ -199,3 +199,10 @@ export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEv
   'RefundUpdated',
   'CrossSaleChargeAdded',
 ]);
+
+/** The events of a charge's refunds (its refund objects fold them). */
+export const refundEventTypes = everyType<RefundRequested | RefundSettled | RefundUpdated>()([
+  'RefundRequested',
+  'RefundSettled',
+  'RefundUpdated',
+]);

@@ -82,3 +82,10 @@ export const customerEventTypes = everyType<CustomerEvent>()([
   'CardDeleted',
   'DefaultCardChanged',
 ]);
+
+/** The events of a customer's cards (its card objects fold them). */
+export const cardEventTypes = everyType<CardAdded | CardUpdated | CardDeleted>()([
+  'CardAdded',
+  'CardUpdated',
+  'CardDeleted',
+]);

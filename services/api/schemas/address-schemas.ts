@@ -42,7 +42,7 @@ export const shippingObject = z.object({
   phone: z.string().optional(),
 });
 
-/** Billing details as answers carry them (charges, subscriptions). */
+/** Billing details as answers carry them (charges, subscriptions, payment methods). */
 export const billingObject = z.object({
   name: z.string().optional(),
   email: z.string().optional(),

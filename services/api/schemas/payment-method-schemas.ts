@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paymentMethodTypes } from '../../../packages/domain/payment-method/payment-method-events.ts';
 import { p } from '../../../packages/http/params.ts';
-import { billingSchema } from './address-schemas.ts';
+import { billingObject, billingSchema } from './address-schemas.ts';
 
 const paymentMethodType = () =>
   p.enum(paymentMethodTypes, { description: 'Kind of payment method (docs/payments.md lists what each one is)' });
@@ -42,7 +42,7 @@ export const paymentMethodSchema = z
     objectType: z.literal('paymentMethod'),
     clientObjectId: z.string().meta({ description: 'client_pm_…: what a page may know of the payment method' }),
     type: z.enum(paymentMethodTypes),
-    billing: z.record(z.string(), z.unknown()).nullable(),
+    billing: billingObject.nullable(),
     customerId: z.string().nullable(),
     status: z.enum(['chargeable', 'canceled']).meta({
       description: 'chargeable: usable for charges; canceled: deleted, no longer usable',

@@ -1,66 +1,31 @@
 import { expect } from 'chai';
-import { blacklistRuleEventTypes } from '../../../packages/domain/blacklist/blacklist-events.ts';
-import { chargeEventTypes } from '../../../packages/domain/charge/charge-events.ts';
-import { disputeEventTypes } from '../../../packages/domain/charge/dispute-events.ts';
-import { fraudWarningEventTypes } from '../../../packages/domain/charge/fraud-warning-events.ts';
-import { paymentMethodChargeEventTypes } from '../../../packages/domain/charge/payment-method-charge.ts';
-import { fileEventTypes } from '../../../packages/domain/file/file-events.ts';
-import { paymentMethodEventTypes } from '../../../packages/domain/payment-method/payment-method-events.ts';
-import { creditEventTypes } from '../../../packages/domain/credit/credit-events.ts';
-import { crossSaleOfferEventTypes } from '../../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
-import { customerEventTypes } from '../../../packages/domain/customer/customer-events.ts';
 import { everyType } from '../../../packages/domain/event-types.ts';
 import type { PlanEvent } from '../../../packages/domain/plan/plan-events.ts';
-import { planEventTypes } from '../../../packages/domain/plan/plan-events.ts';
-import { subscriptionEventTypes } from '../../../packages/domain/subscription/subscription-events.ts';
-import { testClockEventTypes } from '../../../packages/domain/test-clock/test-clock-events.ts';
-import { tokenEventTypes } from '../../../packages/domain/token/token-events.ts';
-import { webhookEndpointEventTypes } from '../../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import { eventProjection } from '../../../projections/event-projection.ts';
-import { blacklistRuleView } from '../../../projections/views/blacklist-rule-view.ts';
-import { cardView } from '../../../projections/views/card-view.ts';
-import { chargeView } from '../../../projections/views/charge-view.ts';
-import { creditView } from '../../../projections/views/credit-view.ts';
-import { crossSaleOfferView } from '../../../projections/views/cross-sale-offer-view.ts';
-import { customerView } from '../../../projections/views/customer-view.ts';
-import { disputeView } from '../../../projections/views/dispute-view.ts';
-import { fileView } from '../../../projections/views/file-view.ts';
-import { fraudWarningView } from '../../../projections/views/fraud-warning-view.ts';
-import { objectView, type ObjectView } from '../../../projections/views/object-view.ts';
-import { paymentMethodView } from '../../../projections/views/payment-method-view.ts';
-import { planView, type PlanDoc } from '../../../projections/views/plan-view.ts';
-import { refundView } from '../../../projections/views/refund-view.ts';
-import { subscriptionView } from '../../../projections/views/subscription-view.ts';
-import { testClockView } from '../../../projections/views/test-clock-view.ts';
-import { tokenView } from '../../../projections/views/token-view.ts';
-import { webhookEndpointView } from '../../../projections/views/webhook-endpoint-view.ts';
+import { isViewProjection } from '../../../projections/view-projection.ts';
+import { objectView } from '../../../projections/views/object-view.ts';
+import type { PlanDoc } from '../../../projections/views/plan-view.ts';
+import { publicObjects } from '../../../services/resources/registries.ts';
+import { resourceModules } from '../../../services/resources/index.ts';
 
 const sorted = (types: Iterable<string>): string[] => [...types].sort();
 
 describe('object views', () => {
-  it('each fold every event type of their resource', () => {
-    const expected: [ObjectView, readonly string[]][] = [
-      [customerView, customerEventTypes],
-      [cardView, ['CardAdded', 'CardUpdated', 'CardDeleted']],
-      [tokenView, tokenEventTypes],
-      [
-        chargeView,
-        [...chargeEventTypes, ...paymentMethodChargeEventTypes, ...disputeEventTypes, ...fraudWarningEventTypes],
-      ],
-      [paymentMethodView, paymentMethodEventTypes],
-      [fileView, fileEventTypes],
-      [refundView, ['RefundRequested', 'RefundSettled', 'RefundUpdated']],
-      [disputeView, disputeEventTypes],
-      [fraudWarningView, fraudWarningEventTypes],
-      [creditView, creditEventTypes],
-      [planView, planEventTypes],
-      [subscriptionView, subscriptionEventTypes],
-      [crossSaleOfferView, crossSaleOfferEventTypes],
-      [blacklistRuleView, blacklistRuleEventTypes],
-      [testClockView, testClockEventTypes],
-      [webhookEndpointView, webhookEndpointEventTypes],
-    ];
-    for (const [view, types] of expected) expect(sorted(view.eventTypes)).to.deep.equal(sorted(types));
+  it("each fold every event type their resource declares for its objects, from the domain's lists", () => {
+    for (const { identity, readSide, objects } of resourceModules) {
+      const { projections } = readSide;
+      const views = (typeof projections === 'function' ? projections(publicObjects) : projections).filter(
+        isViewProjection,
+      );
+      for (const { name, collection, view } of views) {
+        const what = `${identity.name}: view projection ${name}`;
+        expect(objects?.collection, `${what} keeps the resource's objects`).to.equal(collection);
+        expect(objects?.folded, `${what} has the event types it folds declared`).to.be.an('array');
+        expect(sorted(view.eventTypes), what).to.deep.equal(sorted(objects?.folded ?? []));
+      }
+      if (objects?.folded)
+        expect(views, `${identity.name} declares event types but no view folds them`).to.have.length(1);
+    }
   });
 
   it("do not compile when a handler of their event union is missing, nor does a partial list of a resource's event types", () => {
