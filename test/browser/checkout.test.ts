@@ -423,6 +423,59 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it("live checkout is framed by the merchant's sites only: refused without them, then a foreign site cannot frame it", async () => {
+    const { keys: live } = await createOtherAccount(api, service.dataDir, 'Live shop');
+    const foreign = await startShop(
+      () => service.baseUrl,
+      () => live.livePublicKey,
+      '127.0.0.2',
+    );
+    const signed = signCheckoutRequest({ charge: { amount: 1999, currency: 'EUR' } }, live.liveSecretKey);
+    const openOn = async (url: string) => {
+      const page = await browser.newPage();
+      await page.goto(`${url}/`);
+      await page.evaluate(
+        `Shift4Checkout.key = ${JSON.stringify(live.livePublicKey)}; openCheckout({ checkoutRequest: ${JSON.stringify(signed)} })`,
+      );
+      return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
+    };
+    try {
+      // No site named yet: the merchant's own page gets the error page, not the checkout.
+      const unnamed = await openOn(shop.url);
+      await unnamed.checkout.locator('#checkout-error').waitFor();
+      expect(await unnamed.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).count()).to.equal(0);
+      await unnamed.page.close();
+
+      const named = await runCli(['accounts', 'settings', live.id, '--checkout-origins', shop.url], service.dataDir);
+      expect(named.code, named.stderr).to.equal(0);
+      // The service sees the setting once projected.
+      const mine = await openOn(shop.url);
+      for (let attempt = 0; (await mine.checkout.locator('#checkout-error').count()) > 0 && attempt < 50; attempt++) {
+        await mine.page.reload();
+        await mine.page.evaluate(
+          `Shift4Checkout.key = ${JSON.stringify(live.livePublicKey)}; openCheckout({ checkoutRequest: ${JSON.stringify(signed)} })`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await mine.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).waitFor();
+      await mine.page.close();
+
+      // Another site naming itself in origin= gets a frame the browser refused to show.
+      const theirs = await openOn(foreign.url);
+      await theirs.page.locator('[data-shift4-overlay] iframe').waitFor();
+      let refused = false;
+      for (let attempt = 0; !refused && attempt < 100; attempt++) {
+        refused = theirs.page.frames().some((frame) => frame.url().startsWith('chrome-error:'));
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(refused, 'the checkout frame is refused on the foreign site').to.equal(true);
+      expect(await theirs.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).count()).to.equal(0);
+      await theirs.page.close();
+    } finally {
+      await foreign.close();
+    }
+  });
+
   it("misuse is reported to the merchant's error handler and opens nothing: no key, no request", async () => {
     const page = await browser.newPage();
     await page.goto(`${shop.url}/`);
@@ -651,6 +704,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
 async function startShop(
   serviceUrl: () => string,
   publicKey: () => string,
+  host = '127.0.0.1',
 ): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.get('/', (_req, res) => {
@@ -681,10 +735,10 @@ window.openCheckout = (options) => {
     res.type('html').send(`<!doctype html><pre id="posted">${JSON.stringify(req.body).replace(/</g, '&lt;')}</pre>`);
   });
   const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
