@@ -409,13 +409,24 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     const signed = sign({ charge: { amount: 100, currency: 'EUR' } });
     const [signature, json] = Buffer.from(signed, 'base64').toString('utf8').split('|');
     const tampered = Buffer.from(`${signature}|${json!.replace('100', '1')}`).toString('base64');
-    const { page, checkout } = await openCheckout(tampered);
+    const page = await browser.newPage();
+    const console: string[] = [];
+    page.on('console', (message) => console.push(message.text()));
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: tampered })})`);
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
     await checkout.locator('#checkout-error').waitFor();
-    expect(await checkout.locator('h1').textContent()).to.not.equal('');
+    // The payer reads a plain sentence; the developer's text is for the merchant's handler and the console.
+    expect(await checkout.locator('main').innerText()).to.include(
+      'This payment link is not valid. Please go back to the shop.',
+    );
+    expect(await checkout.locator('html').innerText()).not.to.include('secret key');
     expect(await checkout.getByRole('button', { name: 'Pay' }).count()).to.equal(0);
     const error = page.locator('#result[data-status=error]');
     await error.waitFor({ state: 'attached' });
-    expect(await error.textContent()).to.not.equal('');
+    const developerText = "checkoutRequest is not signed with this account's secret key for this mode";
+    expect(await error.textContent()).to.include(developerText);
+    expect(console.some((line) => line.includes(developerText))).to.equal(true);
     await page.screenshot({ path: join(shots, 'checkout-error.png') });
     // Escape closes checkout.
     await page.keyboard.press('Escape');

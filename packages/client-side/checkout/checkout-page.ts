@@ -1,5 +1,5 @@
 import type { CheckoutPageInput, CheckoutView } from '../../checkout/checkout-view.ts';
-import type { CheckoutResult, CheckoutToPage } from '../messages.ts';
+import type { ApiErrorBody, CheckoutResult, CheckoutToPage } from '../messages.ts';
 import { callApi, Shift4Error } from '../service.ts';
 import { createShift4, type ComponentGroup } from '../shift4.ts';
 import { currencyDigits, formatAmount } from './format-amount.ts';
@@ -95,13 +95,20 @@ const viewElement = byId('checkout-view');
 if (viewElement) startCheckout(JSON.parse(viewElement.textContent ?? '{}') as CheckoutPageInput);
 else reportError();
 
-/** The error page: the merchant's page hears the error (its `Shift4Checkout.error`). */
+/**
+ * The error page: the payer reads a plain sentence; the details go to the merchant's page (its
+ * `Shift4Checkout.error`) and the console, for the merchant's developers.
+ */
 function reportError(): void {
   const origin = originParameter();
   closeOnRequest(origin);
   reportHeight(origin);
-  const message = byId('error-message')?.textContent ?? 'Checkout could not be opened.';
-  toPage({ source: 'shift4-checkout', type: 'error', error: { type: 'invalid_request', message } }, origin);
+  const details = byId('checkout-error-details');
+  const error = details
+    ? (JSON.parse(details.textContent ?? '{}') as ApiErrorBody)
+    : { type: 'invalid_request', message: 'Checkout could not be opened.' };
+  console.error(`Checkout could not be opened: ${error.message}`);
+  toPage({ source: 'shift4-checkout', type: 'error', error }, origin);
   byId('done')?.focus();
 }
 

@@ -72,16 +72,33 @@ ${offers(view.crossSaleOffers)}
   );
 }
 
-/** The page shown instead of checkout when the request cannot be served (bad key, tampered request…). */
-export function checkoutErrorPage(title: string, message: string): string {
+/**
+ * The page shown instead of checkout when the request cannot be served (bad key, tampered
+ * request…): the payer reads a plain sentence; the details, written for the merchant's developers,
+ * go to the merchant's error handler and the browser's console (the page's script reads them from
+ * the embedded JSON).
+ */
+export function checkoutErrorPage(status: number, error: CheckoutErrorDetails): string {
+  const [title, message] =
+    status >= 500
+      ? ['Checkout is not available', 'Checkout is not available right now. Please try again later.']
+      : ['Payment link not valid', 'This payment link is not valid. Please go back to the shop.'];
   return htmlDocument(
     title,
     `<main id="checkout-error" class="error-page">
 <h1>${escapeHtml(title)}</h1>
 <p id="error-message">${escapeHtml(message)}</p>
 <button id="done" class="primary" type="button">Close</button>
-</main>`,
+</main>
+<script type="application/json" id="checkout-error-details">${jsonForScript(error)}</script>`,
   );
+}
+
+/** The API's error, as the merchant's `Shift4Checkout.error` receives it. */
+export interface CheckoutErrorDetails {
+  type: string;
+  code?: string;
+  message: string;
 }
 
 function htmlDocument(title: string, body: string): string {

@@ -27,7 +27,7 @@ export interface CheckoutRouteDependencies extends CheckoutVerificationDependenc
   logger: Logger;
   /** The page (HTML document) for a verified request, and the page for a refused one. */
   renderPage(input: CheckoutPageInput): string;
-  renderError(title: string, message: string): string;
+  renderError(status: number, error: { type: string; code?: string; message: string }): string;
 }
 
 /** What the merchant's `Shift4Checkout.open` may show, cut to a sensible length. */
@@ -64,7 +64,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
       // The refusal is shown inside the merchant's overlay, so the page that opened it may frame it:
       // it holds nothing of the account.
       res.set('Content-Security-Policy', pagePolicy(ancestorOrigin === null ? [] : [ancestorOrigin]));
-      sendPage(res, status, deps.renderError('Checkout cannot be opened', body.error.message));
+      sendPage(res, status, deps.renderError(status, body.error));
     }
   });
 

@@ -102,9 +102,11 @@ describe('checkout page', () => {
     expect(known).to.include('value="ada@example.com"');
   });
 
-  it('error page: escaped title and message, and the close button', () => {
-    const page = checkoutErrorPage(HOSTILE, HOSTILE);
+  it("error page: a plain sentence for the payer, the details only in the page's data, escaped; the close button", () => {
+    const page = checkoutErrorPage(400, { type: 'invalid_request', message: HOSTILE });
     expect(page).not.to.include('<script>alert');
+    expect(page).to.include('This payment link is not valid. Please go back to the shop.');
     expect(page).to.include('id="done"').and.include('/js/checkout/checkout-page.js');
+    expect(checkoutErrorPage(503, { type: 'api_error', message: 'x' })).to.include('Please try again later.');
   });
 });
