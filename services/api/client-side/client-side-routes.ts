@@ -11,6 +11,7 @@ import { tokensCollection } from '../../../projections/tokens-projection.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { challengePage } from './challenge-page.ts';
 import { ClientBundles, type BundleName } from './client-bundles.ts';
+import { chooseEncoding } from './compressed-body.ts';
 import { FIELD_NAMES, fieldPage, type FieldPageName } from './field-page.ts';
 import { errorPage, pageOrigin, sendPage } from './html.ts';
 
@@ -150,22 +151,26 @@ function framedBy(origin: string, ancestor: string | null): string {
 function script(bundles: ClientBundles, name: BundleName): RequestHandler {
   return async (req: Request, res: Response) => {
     const bundle = await bundles.get(name);
+    const encoding = chooseEncoding(req, bundle.bodies.identity.length);
+    const etag = bundle.etags[encoding];
+    res.vary('Accept-Encoding');
     res.set({
       'Content-Type': 'application/javascript; charset=utf-8',
       'Cache-Control': SCRIPT_CACHE_CONTROL,
-      ETag: bundle.etag,
+      ETag: etag,
       'Access-Control-Allow-Origin': '*',
     });
     if (
       req
         .get('if-none-match')
         ?.split(/\s*,\s*/)
-        .includes(bundle.etag)
+        .includes(etag)
     ) {
       res.status(304).end();
       return;
     }
-    res.send(bundle.code);
+    if (encoding !== 'identity') res.set('Content-Encoding', encoding);
+    res.send(bundle.bodies[encoding]);
   };
 }
 
