@@ -12,7 +12,8 @@ import type { Config } from '../../packages/config/environment.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { Commands } from '../commands.ts';
-import { currencyDigits, formatAmount as amountWithCode } from './client-side/format-amount.ts';
+import { formatMoney } from '../../packages/money/money.ts';
+import { accountsCollection } from '../../projections/accounts-projection.ts';
 import { escapeHtml, sendPage as sendServicePage } from './client-side/html.ts';
 
 /**
@@ -69,7 +70,8 @@ export function paymentRedirectPage(platform: PaymentRedirectServices, logger: L
     try {
       const charge = await chargeOf(req);
       if (!charge) return sendPage(res, 404, notFoundPage());
-      sendPage(res, 200, chargePage(charge));
+      const merchant = await platform.readModels.collection(accountsCollection).get(charge._accountId);
+      sendPage(res, 200, chargePage(charge, merchant?.name ?? null));
     } catch (error) {
       logger.error('Payment redirect page failed', { error });
       sendPage(res, 500, messagePage('Something went wrong', 'The payment page could not be shown. Try again.'));
@@ -144,15 +146,16 @@ function sendPage(res: Response, status: number, html: string): void {
   });
 }
 
-function chargePage(charge: ChargeDoc): string {
+function chargePage(charge: ChargeDoc, merchant: string | null): string {
   const method = methodName(charge);
-  const amount = formatAmount(charge.amount, charge.currency);
+  const amount = formatMoney(charge.amount, charge.currency);
+  const payee = merchant ? ` to <strong>${escapeHtml(merchant)}</strong>` : '';
   const pending = charge.status === 'pending';
   const awaitingPayer = pending && charge.flow?.nextAction === 'redirect';
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   const offersProcessing = delayedConfirmationTypes.has(type as never);
   const body = awaitingPayer
-    ? `<p>Pay <strong>${escapeHtml(amount)}</strong> with <strong>${escapeHtml(method)}</strong>${
+    ? `<p>Pay <strong>${escapeHtml(amount)}</strong>${payee} with <strong>${escapeHtml(method)}</strong>${
         charge.description ? ` for <q>${escapeHtml(String(charge.description))}</q>` : ''
       }.</p>
     <form method="post">
@@ -168,7 +171,7 @@ function chargePage(charge: ChargeDoc): string {
         }
       </fieldset>
     </form>`
-    : `<p role="status">This payment of <strong>${escapeHtml(amount)}</strong> with <strong>${escapeHtml(method)}</strong> is ${
+    : `<p role="status">This payment of <strong>${escapeHtml(amount)}</strong>${payee} with <strong>${escapeHtml(method)}</strong> is ${
         pending ? 'being processed by the provider' : escapeHtml(String(charge.status))
       }.</p>
     <p><a href="${escapeHtml(returnAddress(charge))}">Return to the merchant</a></p>`;
@@ -212,15 +215,4 @@ function layout(title: string, body: string): string {
 function methodName(charge: ChargeDoc): string {
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   return METHOD_NAMES[type] ?? type;
-}
-
-/** Minor units shown in the currency's own decimals (JPY has none, EUR two). */
-function formatAmount(amount: number, currency: string): string {
-  const digits = currencyDigits(currency);
-  const value = amount / 10 ** digits;
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits }).format(value);
-  } catch {
-    return amountWithCode(amount, currency);
-  }
 }

@@ -64,14 +64,15 @@ describe('payment-method charges over HTTP', function () {
     });
   });
 
-  it('serves a self-contained, accessible provider page showing the amount and the method', async () => {
+  it('serves a self-contained, accessible provider page showing the amount, the merchant and the method', async () => {
     const charge = await createPaymentMethodCharge(api, { paymentMethod: { type: 'sofort' }, amount: 1999 });
     const page = await fetch(charge.flow.redirect!.redirectUrl);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     const html = await page.text();
     expect(html).to.contain('<html lang="en">');
-    expect(html).to.contain('€19.99');
+    // The amount as checkout writes it, and who is paid.
+    expect(html).to.contain('Pay <strong>19.99 EUR</strong> to <strong>Default account</strong> with');
     expect(html).to.contain('Sofort');
     expect(html).to.match(/<legend>[^<]+<\/legend>/);
     expect(html).to.contain('<button type="submit" name="outcome" value="authorize"');

@@ -206,6 +206,28 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('forints: the page and its script write 150000 HUF as 1,500.00 HUF, and a typed 1500 pays 150000', async () => {
+    const { page, checkout } = await openCheckout(
+      { customCharge: { currency: 'HUF', amountOptions: [150000], customAmount: { min: 10000, max: 1000000 } } },
+      { email: 'alan@example.com' },
+    );
+    // Rendered by the service.
+    const option = checkout.getByRole('button', { name: '1,500.00 HUF', exact: true });
+    await option.waitFor();
+    expect(await checkout.locator('#custom-amount-hint').textContent()).to.equal('From 100.00 HUF to 10,000.00 HUF');
+    // Written by the page's script.
+    await option.click();
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 1,500.00 HUF');
+    await checkout.getByLabel('Other amount (HUF)').fill('1500');
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 1,500.00 HUF');
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.locator('#pay').click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 150000, currency: 'HUF', status: 'successful' });
+    expect(await checkout.locator('#receipt').textContent()).to.include('1,500.00 HUF');
+    await page.close();
+  });
+
   it("3-D Secure challenge inside checkout: the issuer's page opens in the checkout frame, the charge shifts liability", async () => {
     const { page, checkout } = await openCheckout(
       { charge: { amount: 2500, currency: 'EUR' }, threeDSecure: { enable: true } },

@@ -2,7 +2,7 @@ import type { CheckoutPageInput, CheckoutView } from '../../checkout/checkout-vi
 import type { ApiErrorBody, CheckoutResult, CheckoutToPage } from '../messages.ts';
 import { callApi, Shift4Error } from '../service.ts';
 import { createShift4, type ComponentGroup } from '../shift4.ts';
-import { currencyDigits, formatAmount } from './format-amount.ts';
+import { formatMoney, parseMoney } from '../../money/money.ts';
 
 /**
  * The hosted checkout page's script (`/js/checkout/checkout-page.js`): the page is rendered by the
@@ -127,7 +127,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const origin = input.ancestorOrigin;
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
-  const format = (amount: number, code = currency) => formatAmount(amount, code);
+  const format = (amount: number, code = currency) => formatMoney(amount, code);
 
   const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');
@@ -164,7 +164,7 @@ function startCheckout(input: CheckoutPageInput): void {
     if (state.error === null) cardError.textContent = '';
   });
 
-  const amount = customAmount(view, format, currencyDigits(currency), (label) => {
+  const amount = customAmount(view, format, (label) => {
     payButton.textContent = label;
   });
   const savedCard = view.rememberMe ? rememberedCards(view, email, () => group.getComponent('number')?.focus()) : null;
@@ -380,12 +380,7 @@ function startCheckout(input: CheckoutPageInput): void {
 }
 
 /** The amount of a `customCharge`: an option button (aria-pressed) or a typed amount within bounds. */
-function customAmount(
-  view: CheckoutView,
-  format: (amount: number) => string,
-  digits: number,
-  setPayLabel: (label: string) => void,
-) {
+function customAmount(view: CheckoutView, format: (amount: number) => string, setPayLabel: (label: string) => void) {
   const options = [...document.querySelectorAll<HTMLButtonElement>('.amount-option')];
   const input = byId<HTMLInputElement>('custom-amount');
   const error = byId('amount-error');
@@ -410,12 +405,11 @@ function customAmount(
 
   /** The typed amount in minor units, or the reason it cannot be paid. */
   const typed = (): { amount: number } | { error: string } | null => {
-    const text = input?.value.trim().replace(',', '.') ?? '';
-    if (text === '' || !bounds) return null;
+    const text = input?.value.trim() ?? '';
+    if (text === '' || !bounds || !view.customCharge) return null;
     const range = `Enter an amount from ${format(bounds.min)} to ${format(bounds.max)}.`;
-    if (!new RegExp(`^\\d+(\\.\\d{0,${digits}})?$`).test(text)) return { error: range };
-    const minor = Math.round(Number(text) * 10 ** digits);
-    return minor < bounds.min || minor > bounds.max ? { error: range } : { amount: minor };
+    const minor = parseMoney(text, view.customCharge.currency);
+    return minor === null || minor < bounds.min || minor > bounds.max ? { error: range } : { amount: minor };
   };
 
   input?.addEventListener('input', () => {

@@ -1,5 +1,5 @@
 import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
-import { currencyDigits, formatAmount } from '../client-side/format-amount.ts';
+import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
 import { escapeHtml } from '../client-side/html.ts';
 import { METHOD_NAMES } from '../payment-redirect-page.ts';
 
@@ -149,8 +149,6 @@ ${plan.trialPeriodDays ? `<p class="trial" id="trial">${plan.trialPeriodDays}-da
     )
     .join('\n');
   const bounds = custom.customAmount;
-  const digits = currencyDigits(custom.currency);
-  const major = (amount: number) => (amount / 10 ** digits).toFixed(digits);
   return `<fieldset class="amounts group" id="amounts">
 <legend>Amount</legend>
 ${options ? `<div class="amount-options">${options}</div>` : ''}
@@ -158,7 +156,7 @@ ${
   bounds
     ? `<label for="custom-amount">${options ? 'Other amount' : 'Amount'} (${escapeHtml(custom.currency)})</label>
 <input id="custom-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" data-min="${bounds.min}" data-max="${bounds.max}" aria-invalid="false" aria-describedby="custom-amount-hint amount-error">
-<p id="custom-amount-hint" class="hint">From ${major(bounds.min)} to ${major(bounds.max)} ${escapeHtml(custom.currency)}</p>`
+<p id="custom-amount-hint" class="hint">From ${escapeHtml(formatAmount(bounds.min, custom.currency))} to ${escapeHtml(formatAmount(bounds.max, custom.currency))}</p>`
     : ''
 }
 <p id="amount-error" class="error" aria-live="polite"></p>

@@ -1,4 +1,4 @@
-import { formatAmount } from './format-amount.ts';
+import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
 import { escapeHtml } from './html.ts';
 
 export interface ChallengeToken {

@@ -92,7 +92,7 @@ describe('checkout page', () => {
       }),
     );
     expect(page).to.include('aria-pressed="false" data-amount="500">500 JPY</button>');
-    expect(page).to.include('From 100 to 90000 JPY');
+    expect(page).to.include('From 100 JPY to 90,000 JPY');
   });
 
   it('asks for the email unless the request names a customer, and prefills it', () => {
