@@ -73,6 +73,15 @@ describe('payment-method charges over HTTP', function () {
     expect(html).to.contain('<html lang="en">');
     // The amount as checkout writes it, and who is paid.
     expect(html).to.contain('Pay <strong>19.99 EUR</strong> to <strong>Default account</strong> with');
+    // In the browser's language.
+    const german = await (
+      await fetch(charge.flow.redirect!.redirectUrl, { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } })
+    ).text();
+    expect(german).to.contain('<html lang="de">');
+    expect(german).to.contain(
+      '<strong>19,99 EUR</strong> an <strong>Default account</strong> mit <strong>Sofort</strong> bezahlen',
+    );
+    expect(german).to.contain('>Autorisieren</button>');
     expect(html).to.contain('Sofort');
     expect(html).to.match(/<legend>[^<]+<\/legend>/);
     expect(html).to.contain('<button type="submit" name="outcome" value="authorize"');

@@ -228,6 +228,47 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it("languages: the locale option, else the browser's language, else English; amounts in the payer's language", async () => {
+    // The merchant asks for German: the page, the card fields and the amounts.
+    const page = await browser.newPage();
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(
+      `openCheckout(${JSON.stringify({ checkoutRequest: sign({ charge: { amount: 123456, currency: 'EUR' } }), locale: 'de' })})`,
+    );
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    await checkout.getByRole('button', { name: '1.234,56 EUR bezahlen' }).waitFor();
+    expect(await checkout.locator('#total').textContent()).to.equal('1.234,56 EUR');
+    expect(await checkout.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await checkout.getByText('Ablaufdatum', { exact: true }).count()).to.equal(1);
+    expect(await checkout.frameLocator('[data-shift4="number"] iframe').locator('label').textContent()).to.equal(
+      'Kartennummer',
+    );
+    expect(await fieldOf(checkout, 'expiry').getAttribute('placeholder')).to.equal('MM / JJ');
+    await checkout.getByRole('button', { name: '1.234,56 EUR bezahlen' }).click();
+    expect(await checkout.locator('#email-error').textContent()).to.equal('Geben Sie Ihre E-Mail-Adresse ein.');
+    await page.screenshot({ path: join(shots, 'checkout-german.png') });
+    await page.close();
+
+    // No option: the browser's language (French here); one the service has no catalog for: English.
+    for (const [browserLocale, payLabel] of [
+      ['fr-FR', 'Payer 19,99 EUR'],
+      ['ja-JP', 'Pay 19.99 EUR'],
+    ] as const) {
+      const other = await launchBrowser({ locale: browserLocale });
+      try {
+        const otherPage = await other.newPage();
+        await otherPage.goto(`${shop.url}/`);
+        await otherPage.evaluate(
+          `openCheckout(${JSON.stringify({ checkoutRequest: sign({ charge: { amount: 1999, currency: 'EUR' } }) })})`,
+        );
+        const frame = otherPage.frameLocator('[data-shift4-overlay] iframe');
+        await frame.getByRole('button', { name: payLabel }).waitFor();
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
   it("3-D Secure challenge inside checkout: the issuer's page opens in the checkout frame, the charge shifts liability", async () => {
     const { page, checkout } = await openCheckout(
       { charge: { amount: 2500, currency: 'EUR' }, threeDSecure: { enable: true } },
@@ -456,7 +497,9 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
-  it("live checkout is framed by the merchant's sites only: refused without them, then a foreign site cannot frame it", async () => {
+  it("live checkout is framed by the merchant's sites only: refused without them, then a foreign site cannot frame it", async function () {
+    // Two runs of the operators' CLI (an account, its sites), each a process of its own.
+    this.timeout(300_000);
     const { keys: live } = await createOtherAccount(api, service.dataDir, 'Live shop');
     const foreign = await startShop(
       () => service.baseUrl,

@@ -14,6 +14,8 @@ export interface CheckoutOpenOptions {
   name?: string;
   description?: string;
   email?: string;
+  /** The payer's language (`de`, `fr-BE`…); the browser's by default, English when not offered. */
+  locale?: string;
 }
 
 type SuccessHandler = (result: CheckoutResult) => void;
@@ -78,7 +80,12 @@ function openCheckout(
   closeCheckout();
 
   const url = new URL('/checkout', serviceOrigin);
-  const params = new URLSearchParams({ key, checkoutRequest: options.checkoutRequest, origin: location.origin });
+  const params = new URLSearchParams({
+    key,
+    checkoutRequest: options.checkoutRequest,
+    origin: location.origin,
+    locale: options.locale || navigator.language,
+  });
   for (const name of ['name', 'description', 'email'] as const) {
     const value = options[name];
     if (typeof value === 'string' && value !== '') params.set(name, value);
@@ -136,6 +143,7 @@ function mountButton(script: HTMLScriptElement): void {
         ...(data.name ? { name: data.name } : {}),
         ...(data.description ? { description: data.description } : {}),
         ...(data.email ? { email: data.email } : {}),
+        ...(data.locale ? { locale: data.locale } : {}),
       },
       data.key ?? Shift4Checkout.key,
       (paid) => {

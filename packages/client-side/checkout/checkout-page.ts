@@ -3,6 +3,7 @@ import type { ApiErrorBody, CheckoutResult, CheckoutToPage } from '../messages.t
 import { callApi, Shift4Error } from '../service.ts';
 import { createShift4, type ComponentGroup } from '../shift4.ts';
 import { formatMoney, parseMoney } from '../../money/money.ts';
+import { translate, type MessageKey } from '../i18n/index.ts';
 
 /**
  * The hosted checkout page's script (`/js/checkout/checkout-page.js`): the page is rendered by the
@@ -29,9 +30,9 @@ interface PayAnswer {
 }
 
 /** What the payer is told when 3-D Secure did not let the card pay. */
-const AUTHENTICATION_MESSAGES: Record<string, string> = {
-  authentication_required: 'Card authentication failed. Try again, or use another card.',
-  authentication_cancelled: 'Card authentication was cancelled. Try again, or use another card.',
+const AUTHENTICATION_MESSAGES: Record<string, MessageKey> = {
+  authentication_required: 'authenticationFailed',
+  authentication_cancelled: 'authenticationCancelled',
 };
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string): T | null => document.getElementById(id) as T | null;
@@ -123,13 +124,14 @@ function originParameter(): string | null {
 }
 
 function startCheckout(input: CheckoutPageInput): void {
-  const { view } = input;
+  const { view, locale } = input;
   const origin = input.ancestorOrigin;
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
-  const format = (amount: number, code = currency) => formatMoney(amount, code);
+  const format = (amount: number, code = currency) => formatMoney(amount, code, locale);
+  const t = (key: MessageKey, values?: Record<string, string>) => translate(locale, key, values);
 
-  const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin });
+  const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin, locale });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');
   const form = byId<HTMLFormElement>('pay-form')!;
   const email = byId<HTMLInputElement>('email')!;
@@ -164,7 +166,7 @@ function startCheckout(input: CheckoutPageInput): void {
     if (state.error === null) cardError.textContent = '';
   });
 
-  const amount = customAmount(view, format, (label) => {
+  const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
   const savedCard = view.rememberMe ? rememberedCards(view, email, () => group.getComponent('number')?.focus()) : null;
@@ -181,7 +183,7 @@ function startCheckout(input: CheckoutPageInput): void {
       value === ''
         ? view.customer
           ? ''
-          : 'Enter your email address.'
+          : t('enterEmail')
         : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
           ? ''
           : 'Enter a valid email address.';
@@ -216,7 +218,7 @@ function startCheckout(input: CheckoutPageInput): void {
       formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
     } else if (error.type === 'card_error' && error.code !== undefined && error.code in AUTHENTICATION_MESSAGES) {
       // Nothing was paid: the payer may answer a new challenge, or change the card.
-      formError.textContent = AUTHENTICATION_MESSAGES[error.code]!;
+      formError.textContent = t(AUTHENTICATION_MESSAGES[error.code]!);
     } else if (
       error.type === 'card_error' &&
       ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')
@@ -380,7 +382,12 @@ function startCheckout(input: CheckoutPageInput): void {
 }
 
 /** The amount of a `customCharge`: an option button (aria-pressed) or a typed amount within bounds. */
-function customAmount(view: CheckoutView, format: (amount: number) => string, setPayLabel: (label: string) => void) {
+function customAmount(
+  view: CheckoutView,
+  format: (amount: number) => string,
+  t: (key: MessageKey, values?: Record<string, string>) => string,
+  setPayLabel: (label: string) => void,
+) {
   const options = [...document.querySelectorAll<HTMLButtonElement>('.amount-option')];
   const input = byId<HTMLInputElement>('custom-amount');
   const error = byId('amount-error');
@@ -392,7 +399,7 @@ function customAmount(view: CheckoutView, format: (amount: number) => string, se
     error.textContent = message;
     input?.setAttribute('aria-invalid', message ? 'true' : 'false');
   };
-  const update = () => setPayLabel(chosen === null ? 'Pay' : `Pay ${format(chosen)}`);
+  const update = () => setPayLabel(chosen === null ? t('pay') : t('payAmount', { amount: format(chosen) }));
 
   for (const option of options)
     option.addEventListener('click', () => {
@@ -407,7 +414,7 @@ function customAmount(view: CheckoutView, format: (amount: number) => string, se
   const typed = (): { amount: number } | { error: string } | null => {
     const text = input?.value.trim() ?? '';
     if (text === '' || !bounds || !view.customCharge) return null;
-    const range = `Enter an amount from ${format(bounds.min)} to ${format(bounds.max)}.`;
+    const range = t('enterAmountRange', { min: format(bounds.min), max: format(bounds.max) });
     const minor = parseMoney(text, view.customCharge.currency);
     return minor === null || minor < bounds.min || minor > bounds.max ? { error: range } : { amount: minor };
   };

@@ -6,6 +6,8 @@ import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
 import { errorPage, pageOrigin, sendPage } from '../client-side/html.ts';
+import { payerLocale } from '../client-side/payer-locale.ts';
+import type { Locale } from '../../../packages/client-side/i18n/index.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
 import {
@@ -27,7 +29,7 @@ export interface CheckoutRouteDependencies extends CheckoutVerificationDependenc
   logger: Logger;
   /** The page (HTML document) for a verified request, and the page for a refused one. */
   renderPage(input: CheckoutPageInput): string;
-  renderError(status: number, error: { type: string; code?: string; message: string }): string;
+  renderError(status: number, error: { type: string; code?: string; message: string }, locale: Locale): string;
 }
 
 /** What the merchant's `Shift4Checkout.open` may show, cut to a sensible length. */
@@ -57,14 +59,19 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
       sendPage(
         res,
         200,
-        deps.renderPage({ view: verified.view, display: displayOf(req), ancestorOrigin: framing.messageTarget }),
+        deps.renderPage({
+          view: verified.view,
+          display: displayOf(req),
+          ancestorOrigin: framing.messageTarget,
+          locale: payerLocale(req),
+        }),
       );
     } catch (error) {
       const { status, body } = errorResponse(error, deps.logger);
       // The refusal is shown inside the merchant's overlay, so the page that opened it may frame it:
       // it holds nothing of the account.
       res.set('Content-Security-Policy', pagePolicy(ancestorOrigin === null ? [] : [ancestorOrigin]));
-      sendPage(res, status, deps.renderError(status, body.error));
+      sendPage(res, status, deps.renderError(status, body.error, payerLocale(req)));
     }
   });
 

@@ -14,6 +14,7 @@ import { ClientBundles, type BundleName } from './client-bundles.ts';
 import { chooseEncoding } from './compressed-body.ts';
 import { FIELD_NAMES, fieldPage, type FieldPageName } from './field-page.ts';
 import { errorPage, pageOrigin, sendPage } from './html.ts';
+import { payerLocale } from './payer-locale.ts';
 
 export interface ClientSideDependencies extends ApiDependencies {
   authenticate: Authenticate;
@@ -62,7 +63,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
     }
     // Only the page that will talk to the field may frame it.
     res.set('Content-Security-Policy', framedBy(origin, ancestor));
-    sendPage(res, 200, fieldPage(field as FieldPageName));
+    sendPage(res, 200, fieldPage(field as FieldPageName, payerLocale(req)));
   });
 
   router.get('/three-d-secure/challenge', async (req, res) => {
@@ -85,7 +86,11 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       return;
     }
     res.set('Content-Security-Policy', framedBy(origin, ancestor));
-    sendPage(res, 200, challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }));
+    sendPage(
+      res,
+      200,
+      challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }, payerLocale(req)),
+    );
   });
 
   router.post('/three-d-secure/challenge', express.json({ limit: '4kb' }), async (req, res) => {

@@ -28,6 +28,7 @@ const input = (extra: Partial<CheckoutView> = {}, display: Partial<CheckoutPageI
   view: view(extra),
   display: { name: null, description: null, email: null, ...display },
   ancestorOrigin: 'https://shop.example',
+  locale: 'en' as const,
 });
 
 /** The view the page's script reads back from the embedded JSON. */
