@@ -4,7 +4,7 @@
  * service and the browser build.
  */
 
-import type { Locale } from '../client-side/i18n/index.ts';
+import type { Catalog, Locale } from '../client-side/i18n/index.ts';
 
 export type CheckoutKind = 'charge' | 'subscription' | 'customCharge';
 
@@ -72,4 +72,6 @@ export interface CheckoutPageInput {
   ancestorOrigin: string | null;
   /** The payer's language: the merchant's `locale` option, else the browser's, else English. */
   locale: Locale;
+  /** That language's catalog, for what the page's script writes (the script carries none). */
+  messages: Catalog;
 }

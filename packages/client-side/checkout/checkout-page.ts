@@ -3,7 +3,8 @@ import type { ApiErrorBody, CheckoutResult, CheckoutToPage } from '../messages.t
 import { callApi, Shift4Error } from '../service.ts';
 import { createShift4, type ComponentGroup } from '../shift4.ts';
 import { formatMoney, parseMoney } from '../../money/money.ts';
-import { translate, type MessageKey } from '../i18n/index.ts';
+import type { MessageKey } from '../i18n/en.ts';
+import { fill } from '../i18n/fill.ts';
 
 /**
  * The hosted checkout page's script (`/js/checkout/checkout-page.js`): the page is rendered by the
@@ -129,7 +130,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
   const format = (amount: number, code = currency) => formatMoney(amount, code, locale);
-  const t = (key: MessageKey, values?: Record<string, string>) => translate(locale, key, values);
+  const t = (key: MessageKey, values?: Record<string, string>) => fill(input.messages[key], values);
 
   const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin, locale });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');

@@ -1,6 +1,7 @@
 import { de } from './de.ts';
 import { en, type Catalog, type MessageKey } from './en.ts';
 import { es } from './es.ts';
+import { fill } from './fill.ts';
 import { fr } from './fr.ts';
 import { it } from './it.ts';
 import { nl } from './nl.ts';
@@ -45,7 +46,5 @@ export function acceptedLanguages(header: string | undefined): string[] {
 
 /** The message in the locale, its `{placeholders}` filled in. */
 export function translate(locale: Locale, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return CATALOGS[locale][key].replace(/\{(\w+)\}/g, (whole: string, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
+  return fill(CATALOGS[locale][key], values);
 }

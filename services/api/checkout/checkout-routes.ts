@@ -7,7 +7,7 @@ import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
 import { errorPage, pageOrigin, sendPage } from '../client-side/html.ts';
 import { payerLocale } from '../client-side/payer-locale.ts';
-import type { Locale } from '../../../packages/client-side/i18n/index.ts';
+import { CATALOGS, type Locale } from '../../../packages/client-side/i18n/index.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
 import {
@@ -55,6 +55,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
         checkoutRequest: req.query.checkoutRequest,
       });
       const framing = checkoutFraming(verified, ancestorOrigin);
+      const locale = payerLocale(req);
       res.set('Content-Security-Policy', pagePolicy(framing.ancestors));
       sendPage(
         res,
@@ -63,7 +64,8 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
           view: verified.view,
           display: displayOf(req),
           ancestorOrigin: framing.messageTarget,
-          locale: payerLocale(req),
+          locale,
+          messages: CATALOGS[locale],
         }),
       );
     } catch (error) {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CATALOGS } from '../../../packages/client-side/i18n/index.ts';
 import type { CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { checkoutErrorPage, checkoutPage } from '../../../services/api/checkout/checkout-page.ts';
 
@@ -29,6 +30,7 @@ const input = (extra: Partial<CheckoutView> = {}, display: Partial<CheckoutPageI
   display: { name: null, description: null, email: null, ...display },
   ancestorOrigin: 'https://shop.example',
   locale: 'en' as const,
+  messages: CATALOGS.en,
 });
 
 /** The view the page's script reads back from the embedded JSON. */
