@@ -58,6 +58,19 @@ describe('scripts and pages served compressed (brotli, gzip) as the browser acce
     }
   });
 
+  it("serves the libraries at the public hosts' paths too: /shift4.js and /checkout.js", async () => {
+    for (const [publicPath, path] of [
+      ['/shift4.js', '/js/shift4.js'],
+      ['/checkout.js', '/js/checkout.js'],
+    ] as const) {
+      const answer = await rawGet(`${service.baseUrl}${publicPath}`, { 'accept-encoding': 'identity' });
+      expect(answer.status, publicPath).to.equal(200);
+      expect(answer.headers['content-type'], publicPath).to.match(/^application\/javascript/);
+      const same = await rawGet(`${service.baseUrl}${path}`, { 'accept-encoding': 'identity' });
+      expect(answer.body.equals(same.body), publicPath).to.equal(true);
+    }
+  });
+
   it('compresses the pages: the checkout page and a card field', async () => {
     const checkoutRequest = signCheckoutRequest({ charge: { amount: 1999, currency: 'EUR' } }, keys.testSecretKey);
     const checkout = `${service.baseUrl}/checkout?${new URLSearchParams({ key: keys.testPublicKey, checkoutRequest })}`;

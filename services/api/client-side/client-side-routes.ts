@@ -37,6 +37,10 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   const router = express.Router();
 
   router.get('/js/shift4.js', script(bundles, 'shift4'));
+  // The paths the public libraries are loaded from on their own hosts: a page that changes only
+  // the host of its script URLs loads the same scripts.
+  router.get('/shift4.js', script(bundles, 'shift4'));
+  router.get('/checkout.js', script(bundles, 'checkout'));
   router.get('/js/fields/fields.js', script(bundles, 'field'));
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
   router.get('/js/checkout.js', script(bundles, 'checkout'));
