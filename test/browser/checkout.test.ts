@@ -710,6 +710,16 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('button integration: data-checkout-button labels the button, as in the public integration', async () => {
+    const page = await browser.newPage();
+    await page.goto(
+      `${shop.url}/button?label=${encodeURIComponent('Buy now')}&request=${encodeURIComponent(sign({ charge: { amount: 700, currency: 'EUR' } }))}`,
+    );
+    await page.getByRole('button', { name: 'Buy now', exact: true }).click();
+    await page.frameLocator('[data-shift4-overlay] iframe').getByRole('button', { name: 'Pay 7.00 EUR' }).waitFor();
+    await page.close();
+  });
+
   it("the demo shop's checkout page: its server signs the request, the page opens checkout", async () => {
     const demo = await startMerchantServer({
       serviceUrl: service.baseUrl,
@@ -801,10 +811,11 @@ window.openCheckout = (options) => {
   });
   app.get('/button', (req, res) => {
     const request = String(req.query.request ?? '').replace(/"/g, '&quot;');
+    const label = req.query.label ? ` data-checkout-button="${String(req.query.label).replace(/[<>&"]/g, '')}"` : '';
     res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order</title></head>
 <body><form action="/order" method="post"><input type="hidden" name="order" value="1001">
 <script src="${serviceUrl()}/js/checkout.js" class="shift4-button" data-key="${publicKey()}"
- data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1001"></script>
+ data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1001"${label}></script>
 </form></body></html>`);
   });
   app.post('/order', express.urlencoded({ extended: false }), (req, res) => {

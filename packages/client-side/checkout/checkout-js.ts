@@ -133,7 +133,8 @@ function mountButton(script: HTMLScriptElement): void {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'shift4-button';
-  button.textContent = data.buttonText || 'Pay';
+  // `data-checkout-button` is the public integration's label; `data-button-text` this service's own.
+  button.textContent = data.checkoutButton || data.buttonText || 'Pay';
   script.after(button);
   button.addEventListener('click', () => {
     // The button's own key; the page's `Shift4Checkout.key` is left as the page set it.
