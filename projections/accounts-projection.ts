@@ -1,4 +1,9 @@
-import type { AccountEvent, AccountSettings, KeyKind } from '../packages/domain/account/account-events.ts';
+import {
+  withDefaultSettings,
+  type AccountEvent,
+  type AccountSettings,
+  type KeyKind,
+} from '../packages/domain/account/account-events.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
 import { eventProjection } from './event-projection.ts';
@@ -49,7 +54,7 @@ export const accountsProjection = eventProjection<AccountEvent>({
         created,
         _seq: event.position,
         name: event.data.name,
-        settings: { ...event.data.settings },
+        settings: withDefaultSettings(event.data.settings),
         keys: event.data.keys.map(({ keyId, kind, mode, last4 }) => ({ keyId, kind, mode, last4 })),
         partnerIds: [],
       });
@@ -69,7 +74,7 @@ export const accountsProjection = eventProjection<AccountEvent>({
     },
     async AccountSettingsChanged(event, tx) {
       const account = await tx.get(accountsCollection, event.data.accountId);
-      if (account) tx.put(accountsCollection, { ...account, settings: { ...event.data.settings } });
+      if (account) tx.put(accountsCollection, { ...account, settings: withDefaultSettings(event.data.settings) });
     },
     async AccountPartnerAdded(event, tx) {
       const account = await tx.get(accountsCollection, event.data.accountId);

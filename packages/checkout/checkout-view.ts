@@ -4,6 +4,8 @@
  * service and the browser build.
  */
 
+import type { Catalog, Locale } from '../client-side/i18n/index.ts';
+
 export type CheckoutKind = 'charge' | 'subscription' | 'customCharge';
 
 export interface CheckoutOfferView {
@@ -68,4 +70,8 @@ export interface CheckoutPageInput {
   display: { name: string | null; description: string | null; email: string | null };
   /** Origin of the merchant's page that opened checkout: the only target of the page's messages. */
   ancestorOrigin: string | null;
+  /** The payer's language: the merchant's `locale` option, else the browser's, else English. */
+  locale: Locale;
+  /** That language's catalog, for what the page's script writes (the script carries none). */
+  messages: Catalog;
 }

@@ -39,6 +39,7 @@ export class Component {
       origin: location.origin,
       group: group.id,
       key: group.publicKey,
+      locale: group.locale,
       ...(group.ancestorOrigin ? { ancestor: group.ancestorOrigin } : {}),
     }).toString();
     this.frame.src = url.toString();
@@ -103,6 +104,8 @@ export class ComponentGroup {
   constructor(
     readonly publicKey: string,
     readonly ancestorOrigin: string | null = null,
+    /** The payer's language for the frames: the page's `locale` option, else the browser's. */
+    readonly locale: string = navigator.language,
   ) {
     onServiceMessage<FieldToPage>(
       'shift4-field',
@@ -204,17 +207,20 @@ export interface Shift4Instance {
 export interface Shift4Options {
   /** Origin of the page framing this one (the hosted checkout's merchant page); see ComponentGroup. */
   ancestorOrigin?: string | null;
+  /** Language of the card fields and the 3-D Secure challenge (`de`, `fr-BE`…); the browser's by default. */
+  locale?: string;
 }
 
 export function createShift4(publicKey: string, options: Shift4Options = {}): Shift4Instance {
   const ancestorOrigin = options.ancestorOrigin ?? null;
+  const locale = typeof options.locale === 'string' && options.locale !== '' ? options.locale : navigator.language;
   if (typeof publicKey !== 'string' || !/^pk_(test|live)_/.test(publicKey))
     throw new Shift4Error({ type: 'invalid_request', message: 'Shift4(publicKey) needs a public key (pk_…)' });
 
   return {
     version: SHIFT4_JS_VERSION,
 
-    createComponentGroup: () => new ComponentGroup(publicKey, ancestorOrigin),
+    createComponentGroup: () => new ComponentGroup(publicKey, ancestorOrigin, locale),
 
     createToken(components, extra = {}) {
       if (!(components instanceof ComponentGroup))
@@ -241,6 +247,7 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
         token: token.id,
         key: publicKey,
         origin: location.origin,
+        locale,
         ...(ancestorOrigin ? { ancestor: ancestorOrigin } : {}),
       }).toString();
       return new Promise((resolve, reject) => {
@@ -307,9 +314,12 @@ async function handleNextAction(publicKey: string, clientObjectId: string): Prom
   return charge;
 }
 
-/** `Shift4(pk)` and `new Shift4(pk)` both give the library's object, as with the public Shift4.js. */
-function Shift4(publicKey: string): Shift4Instance {
-  return createShift4(publicKey);
+/**
+ * `Shift4(pk)` and `new Shift4(pk)` both give the library's object, as with the public Shift4.js;
+ * `Shift4(pk, { locale: 'de' })` chooses the language of the card fields and the challenge.
+ */
+function Shift4(publicKey: string, options?: { locale?: unknown }): Shift4Instance {
+  return createShift4(publicKey, typeof options?.locale === 'string' ? { locale: options.locale } : {});
 }
 Shift4.version = SHIFT4_JS_VERSION;
 

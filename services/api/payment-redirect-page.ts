@@ -12,7 +12,10 @@ import type { Config } from '../../packages/config/environment.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { Commands } from '../commands.ts';
-import { currencyDigits, formatAmount as amountWithCode } from './client-side/format-amount.ts';
+import { formatMoney } from '../../packages/money/money.ts';
+import { accountsCollection } from '../../projections/accounts-projection.ts';
+import { translate, type Locale, type MessageKey } from '../../packages/client-side/i18n/index.ts';
+import { payerLocale } from './client-side/payer-locale.ts';
 import { escapeHtml, sendPage as sendServicePage } from './client-side/html.ts';
 
 /**
@@ -69,7 +72,8 @@ export function paymentRedirectPage(platform: PaymentRedirectServices, logger: L
     try {
       const charge = await chargeOf(req);
       if (!charge) return sendPage(res, 404, notFoundPage());
-      sendPage(res, 200, chargePage(charge));
+      const merchant = await platform.readModels.collection(accountsCollection).get(charge._accountId);
+      sendPage(res, 200, chargePage(charge, merchant?.name ?? null, payerLocale(req)));
     } catch (error) {
       logger.error('Payment redirect page failed', { error });
       sendPage(res, 500, messagePage('Something went wrong', 'The payment page could not be shown. Try again.'));
@@ -144,35 +148,43 @@ function sendPage(res: Response, status: number, html: string): void {
   });
 }
 
-function chargePage(charge: ChargeDoc): string {
+function chargePage(charge: ChargeDoc, merchant: string | null, locale: Locale): string {
   const method = methodName(charge);
-  const amount = formatAmount(charge.amount, charge.currency);
+  const amount = formatMoney(charge.amount, charge.currency, locale);
+  const strong = (text: string) => `<strong>${escapeHtml(text)}</strong>`;
+  /** The message with its values in bold (the message itself escaped). */
+  const t = (key: MessageKey, values: Record<string, string> = {}) =>
+    escapeHtml(translate(locale, key)).replace(/\{(\w+)\}/g, (whole: string, name: string) =>
+      name in values ? values[name]! : whole,
+    );
   const pending = charge.status === 'pending';
   const awaitingPayer = pending && charge.flow?.nextAction === 'redirect';
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   const offersProcessing = delayedConfirmationTypes.has(type as never);
   const body = awaitingPayer
-    ? `<p>Pay <strong>${escapeHtml(amount)}</strong> with <strong>${escapeHtml(method)}</strong>${
-        charge.description ? ` for <q>${escapeHtml(String(charge.description))}</q>` : ''
-      }.</p>
+    ? `<p>${
+        merchant
+          ? t('payAmountToWith', { amount: strong(amount), merchant: strong(merchant), method: strong(method) })
+          : `${t('payWith', { method: strong(method) })}: ${strong(amount)}`
+      }${charge.description ? ` (<q>${escapeHtml(String(charge.description))}</q>)` : ''}.</p>
     <form method="post">
       <fieldset>
-        <legend>How does ${escapeHtml(method)} answer?</legend>
-        <p id="outcome-help">This page plays the payment method provider. Choose the outcome to simulate.</p>
-        <button type="submit" name="outcome" value="authorize" aria-describedby="outcome-help" autofocus>Authorize</button>
-        <button type="submit" name="outcome" value="decline" aria-describedby="outcome-help">Decline</button>${
+        <legend>${t('howAnswers', { method: escapeHtml(method) })}</legend>
+        <p id="outcome-help">${t('providerHelp')}</p>
+        <button type="submit" name="outcome" value="authorize" aria-describedby="outcome-help" autofocus>${t('authorize')}</button>
+        <button type="submit" name="outcome" value="decline" aria-describedby="outcome-help">${t('decline')}</button>${
           offersProcessing
             ? `
-        <button type="submit" name="outcome" value="processing" aria-describedby="outcome-help">Processing (confirmed later)</button>`
+        <button type="submit" name="outcome" value="processing" aria-describedby="outcome-help">${t('processingLater')}</button>`
             : ''
         }
       </fieldset>
     </form>`
-    : `<p role="status">This payment of <strong>${escapeHtml(amount)}</strong> with <strong>${escapeHtml(method)}</strong> is ${
+    : `<p role="status">This payment of ${strong(amount)}${merchant ? ` to ${strong(merchant)}` : ''} with ${strong(method)} is ${
         pending ? 'being processed by the provider' : escapeHtml(String(charge.status))
       }.</p>
-    <p><a href="${escapeHtml(returnAddress(charge))}">Return to the merchant</a></p>`;
-  return layout(`${method} payment`, body);
+    <p><a href="${escapeHtml(returnAddress(charge))}">${t('returnToMerchant')}</a></p>`;
+  return layout(translate(locale, 'methodPayment', { method }), body, locale);
 }
 
 function notFoundPage(): string {
@@ -184,9 +196,9 @@ function messagePage(title: string, message: string, charge?: ChargeDoc): string
   return layout(title, `<p role="alert">${escapeHtml(message)}</p>${back}`);
 }
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, locale: Locale = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -212,15 +224,4 @@ function layout(title: string, body: string): string {
 function methodName(charge: ChargeDoc): string {
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   return METHOD_NAMES[type] ?? type;
-}
-
-/** Minor units shown in the currency's own decimals (JPY has none, EUR two). */
-function formatAmount(amount: number, currency: string): string {
-  const digits = currencyDigits(currency);
-  const value = amount / 10 ** digits;
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits }).format(value);
-  } catch {
-    return amountWithCode(amount, currency);
-  }
 }

@@ -18,6 +18,7 @@ export interface SettingsOptions {
   currencies?: string;
   brands?: string;
   credits?: string;
+  checkoutOrigins?: string;
 }
 
 /** The settings an `accounts settings` command line asks for; throws on a value it cannot take. */
@@ -36,15 +37,19 @@ export function settingsFromOptions(options: SettingsOptions): Partial<AccountSe
       throw new Error('--credits must be allowed or refused');
     settings.creditsAllowed = options.credits === 'allowed';
   }
+  if (options.checkoutOrigins !== undefined) settings.checkoutOrigins = checkoutOriginsOf(options.checkoutOrigins);
   return settings;
 }
 
-/** One line per setting, lists comma-separated and `all` for no restriction. */
+/** One line per setting, lists comma-separated, `all` for no restriction and `none` for an empty list. */
 export function describeSettings(settings: AccountSettings): string[] {
-  return Object.entries(settings).map(
-    ([name, value]) =>
-      `${name.padEnd(26)} ${value === null ? 'all' : Array.isArray(value) ? value.join(',') : String(value)}`,
-  );
+  return Object.entries(settings).map(([name, value]) => `${name.padEnd(26)} ${describeValue(value)}`);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'all';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
+  return String(value);
 }
 
 /** `--currencies`: comma-separated ISO 4217 codes (any case), or `all` (null). */
@@ -54,12 +59,16 @@ export const currenciesOption = (text: string): string[] | null => listOrAll(tex
 export const brandsOption = (text: string): CardBrand[] | null => listOrAll(text, brandOf);
 
 function listOrAll<T>(text: string, parse: (item: string) => T): T[] | null {
-  if (text.trim().toLowerCase() === 'all') return null;
+  return text.trim().toLowerCase() === 'all' ? null : listOf(text, parse, 'all');
+}
+
+/** The distinct items of a comma-separated list; `otherwise` names the word that stands for no list. */
+function listOf<T>(text: string, parse: (item: string) => T, otherwise: string): T[] {
   const items = text
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
-  if (items.length === 0) throw new Error('give a comma-separated list, or all');
+  if (items.length === 0) throw new Error(`give a comma-separated list, or ${otherwise}`);
   return [...new Set(items.map(parse))];
 }
 
@@ -73,4 +82,23 @@ function brandOf(item: string): CardBrand {
   const brand = CARD_BRANDS.find((candidate) => candidate.toLowerCase() === item.toLowerCase());
   if (!brand) throw new Error(`--brands: ${item} is not one of ${CARD_BRANDS.join(', ')}`);
   return brand;
+}
+
+/** `--checkout-origins`: the merchant's sites as origins (`https://shop.example`), or `none`. */
+function checkoutOriginsOf(text: string): string[] {
+  if (text.trim().toLowerCase() === 'none') return [];
+  return listOf(text, originOf, 'none');
+}
+
+function originOf(item: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(item);
+  } catch {
+    // Reported below.
+  }
+  // Only the origin itself: a path, query or fragment would be dropped silently by frame-ancestors.
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item.replace(/\/$/, ''))
+    throw new Error(`--checkout-origins: ${item} is not an origin such as https://shop.example`);
+  return url.origin;
 }

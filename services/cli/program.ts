@@ -100,6 +100,10 @@ function cliProgram(out: CliOutput): Command {
     .option('--currencies <codes>', 'currencies charges may use, comma-separated ISO codes, or all (default)')
     .option('--brands <brands>', 'card brands charges may use, comma-separated (Visa,MasterCard,…), or all (default)')
     .option('--credits <allowed|refused>', 'whether the business model allows credits (default refused)')
+    .option(
+      '--checkout-origins <origins>',
+      "the merchant's sites that may frame its hosted checkout, comma-separated origins (https://shop.example,…), or none (default)",
+    )
     .option('--json', 'print the settings as JSON')
     .action((accountId: string, options: SettingsOptions & { json?: boolean }) =>
       withPlatform(async (platform) => {

@@ -20,6 +20,7 @@ describe('account settings: accepted currencies and brands; live mode without a 
       acceptedCurrencies: null,
       acceptedBrands: null,
       creditsAllowed: false,
+      checkoutOrigins: [],
     });
   });
 
@@ -50,6 +51,28 @@ describe('account settings: accepted currencies and brands; live mode without a 
     const result = await runCli(['accounts', 'settings', service.keys!.id, '--currencies', 'EUR,XXQ'], service.dataDir);
     expect(result.code).to.not.equal(0);
     expect(result.stderr).to.contain('XXQ is not an ISO 4217 currency code');
+  });
+
+  it("keeps the merchant's checkout sites as origins; refuses a URL with a path, and none empties the list", async () => {
+    const { keys } = await createOtherAccount(api, service.dataDir, 'Sites');
+    expect(
+      await settings(
+        keys.id,
+        '--checkout-origins',
+        'https://shop.example, https://www.shop.example/,http://localhost:8080',
+      ),
+    ).to.deep.include({
+      checkoutOrigins: ['https://shop.example', 'https://www.shop.example', 'http://localhost:8080'],
+    });
+    for (const bad of ['https://shop.example/pay', 'shop.example', 'ftp://shop.example']) {
+      const result = await runCli(['accounts', 'settings', keys.id, '--checkout-origins', bad], service.dataDir);
+      expect(result.code, bad).to.not.equal(0);
+      expect(result.stderr).to.contain(`--checkout-origins: ${bad} is not an origin`);
+    }
+    expect(await settings(keys.id)).to.deep.include({
+      checkoutOrigins: ['https://shop.example', 'https://www.shop.example', 'http://localhost:8080'],
+    });
+    expect(await settings(keys.id, '--checkout-origins', 'none')).to.deep.include({ checkoutOrigins: [] });
   });
 
   it('fails live charges and refunds with gateway_error; test cards never succeed in live mode', async () => {

@@ -64,14 +64,24 @@ describe('payment-method charges over HTTP', function () {
     });
   });
 
-  it('serves a self-contained, accessible provider page showing the amount and the method', async () => {
+  it('serves a self-contained, accessible provider page showing the amount, the merchant and the method', async () => {
     const charge = await createPaymentMethodCharge(api, { paymentMethod: { type: 'sofort' }, amount: 1999 });
     const page = await fetch(charge.flow.redirect!.redirectUrl);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     const html = await page.text();
     expect(html).to.contain('<html lang="en">');
-    expect(html).to.contain('€19.99');
+    // The amount as checkout writes it, and who is paid.
+    expect(html).to.contain('Pay <strong>19.99 EUR</strong> to <strong>Default account</strong> with');
+    // In the browser's language.
+    const german = await (
+      await fetch(charge.flow.redirect!.redirectUrl, { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } })
+    ).text();
+    expect(german).to.contain('<html lang="de">');
+    expect(german).to.contain(
+      '<strong>19,99 EUR</strong> an <strong>Default account</strong> mit <strong>Sofort</strong> bezahlen',
+    );
+    expect(german).to.contain('>Autorisieren</button>');
     expect(html).to.contain('Sofort');
     expect(html).to.match(/<legend>[^<]+<\/legend>/);
     expect(html).to.contain('<button type="submit" name="outcome" value="authorize"');

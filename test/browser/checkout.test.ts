@@ -206,6 +206,69 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('forints: the page and its script write 150000 HUF as 1,500.00 HUF, and a typed 1500 pays 150000', async () => {
+    const { page, checkout } = await openCheckout(
+      { customCharge: { currency: 'HUF', amountOptions: [150000], customAmount: { min: 10000, max: 1000000 } } },
+      { email: 'alan@example.com' },
+    );
+    // Rendered by the service.
+    const option = checkout.getByRole('button', { name: '1,500.00 HUF', exact: true });
+    await option.waitFor();
+    expect(await checkout.locator('#custom-amount-hint').textContent()).to.equal('From 100.00 HUF to 10,000.00 HUF');
+    // Written by the page's script.
+    await option.click();
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 1,500.00 HUF');
+    await checkout.getByLabel('Other amount (HUF)').fill('1500');
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 1,500.00 HUF');
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.locator('#pay').click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 150000, currency: 'HUF', status: 'successful' });
+    expect(await checkout.locator('#receipt').textContent()).to.include('1,500.00 HUF');
+    await page.close();
+  });
+
+  it("languages: the locale option, else the browser's language, else English; amounts in the payer's language", async () => {
+    // The merchant asks for German: the page, the card fields and the amounts.
+    const page = await browser.newPage();
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(
+      `openCheckout(${JSON.stringify({ checkoutRequest: sign({ charge: { amount: 123456, currency: 'EUR' } }), locale: 'de' })})`,
+    );
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    await checkout.getByRole('button', { name: '1.234,56 EUR bezahlen' }).waitFor();
+    expect(await checkout.locator('#total').textContent()).to.equal('1.234,56 EUR');
+    expect(await checkout.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await checkout.getByText('Ablaufdatum', { exact: true }).count()).to.equal(1);
+    expect(await checkout.frameLocator('[data-shift4="number"] iframe').locator('label').textContent()).to.equal(
+      'Kartennummer',
+    );
+    expect(await fieldOf(checkout, 'expiry').getAttribute('placeholder')).to.equal('MM / JJ');
+    await checkout.getByRole('button', { name: '1.234,56 EUR bezahlen' }).click();
+    expect(await checkout.locator('#email-error').textContent()).to.equal('Geben Sie Ihre E-Mail-Adresse ein.');
+    await page.screenshot({ path: join(shots, 'checkout-german.png') });
+    await page.close();
+
+    // No option: the browser's language (French here); one the service has no catalog for: English.
+    for (const [browserLocale, payLabel] of [
+      ['fr-FR', 'Payer 19,99 EUR'],
+      ['ja-JP', 'Pay 19.99 EUR'],
+    ] as const) {
+      const other = await launchBrowser({ locale: browserLocale });
+      try {
+        const otherPage = await other.newPage();
+        await otherPage.goto(`${shop.url}/`);
+        await otherPage.evaluate(
+          `openCheckout(${JSON.stringify({ checkoutRequest: sign({ charge: { amount: 1999, currency: 'EUR' } }) })})`,
+        );
+        const frame = otherPage.frameLocator('[data-shift4-overlay] iframe');
+        await frame.getByRole('button', { name: payLabel }).waitFor();
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
   it("3-D Secure challenge inside checkout: the issuer's page opens in the checkout frame, the charge shifts liability", async () => {
     const { page, checkout } = await openCheckout(
       { charge: { amount: 2500, currency: 'EUR' }, threeDSecure: { enable: true } },
@@ -466,18 +529,84 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     const signed = sign({ charge: { amount: 100, currency: 'EUR' } });
     const [signature, json] = Buffer.from(signed, 'base64').toString('utf8').split('|');
     const tampered = Buffer.from(`${signature}|${json!.replace('100', '1')}`).toString('base64');
-    const { page, checkout } = await openCheckout(tampered);
+    const page = await browser.newPage();
+    const console: string[] = [];
+    page.on('console', (message) => console.push(message.text()));
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: tampered })})`);
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
     await checkout.locator('#checkout-error').waitFor();
-    expect(await checkout.locator('h1').textContent()).to.not.equal('');
+    // The payer reads a plain sentence; the developer's text is for the merchant's handler and the console.
+    expect(await checkout.locator('main').innerText()).to.include(
+      'This payment link is not valid. Please go back to the shop.',
+    );
+    expect(await checkout.locator('html').innerText()).not.to.include('secret key');
     expect(await checkout.getByRole('button', { name: 'Pay' }).count()).to.equal(0);
     const error = page.locator('#result[data-status=error]');
     await error.waitFor({ state: 'attached' });
-    expect(await error.textContent()).to.not.equal('');
+    const developerText = "checkoutRequest is not signed with this account's secret key for this mode";
+    expect(await error.textContent()).to.include(developerText);
+    expect(console.some((line) => line.includes(developerText))).to.equal(true);
     await page.screenshot({ path: join(shots, 'checkout-error.png') });
     // Escape closes checkout.
     await page.keyboard.press('Escape');
     await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
     await page.close();
+  });
+
+  it("live checkout is framed by the merchant's sites only: refused without them, then a foreign site cannot frame it", async function () {
+    // Two runs of the operators' CLI (an account, its sites), each a process of its own.
+    this.timeout(300_000);
+    const { keys: live } = await createOtherAccount(api, service.dataDir, 'Live shop');
+    const foreign = await startShop(
+      () => service.baseUrl,
+      () => live.livePublicKey,
+      '127.0.0.2',
+    );
+    const signed = signCheckoutRequest({ charge: { amount: 1999, currency: 'EUR' } }, live.liveSecretKey);
+    const openOn = async (url: string) => {
+      const page = await browser.newPage();
+      await page.goto(`${url}/`);
+      await page.evaluate(
+        `Shift4Checkout.key = ${JSON.stringify(live.livePublicKey)}; openCheckout({ checkoutRequest: ${JSON.stringify(signed)} })`,
+      );
+      return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
+    };
+    try {
+      // No site named yet: the merchant's own page gets the error page, not the checkout.
+      const unnamed = await openOn(shop.url);
+      await unnamed.checkout.locator('#checkout-error').waitFor();
+      expect(await unnamed.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).count()).to.equal(0);
+      await unnamed.page.close();
+
+      const named = await runCli(['accounts', 'settings', live.id, '--checkout-origins', shop.url], service.dataDir);
+      expect(named.code, named.stderr).to.equal(0);
+      // The service sees the setting once projected.
+      const mine = await openOn(shop.url);
+      for (let attempt = 0; (await mine.checkout.locator('#checkout-error').count()) > 0 && attempt < 50; attempt++) {
+        await mine.page.reload();
+        await mine.page.evaluate(
+          `Shift4Checkout.key = ${JSON.stringify(live.livePublicKey)}; openCheckout({ checkoutRequest: ${JSON.stringify(signed)} })`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await mine.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).waitFor();
+      await mine.page.close();
+
+      // Another site naming itself in origin= gets a frame the browser refused to show.
+      const theirs = await openOn(foreign.url);
+      await theirs.page.locator('[data-shift4-overlay] iframe').waitFor();
+      let refused = false;
+      for (let attempt = 0; !refused && attempt < 100; attempt++) {
+        refused = theirs.page.frames().some((frame) => frame.url().startsWith('chrome-error:'));
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(refused, 'the checkout frame is refused on the foreign site').to.equal(true);
+      expect(await theirs.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).count()).to.equal(0);
+      await theirs.page.close();
+    } finally {
+      await foreign.close();
+    }
   });
 
   it("misuse is reported to the merchant's error handler and opens nothing: no key, no request", async () => {
@@ -638,6 +767,16 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
     await page.close();
   });
 
+  it('button integration: data-checkout-button labels the button, as in the public integration', async () => {
+    const page = await browser.newPage();
+    await page.goto(
+      `${shop.url}/button?label=${encodeURIComponent('Buy now')}&request=${encodeURIComponent(sign({ charge: { amount: 700, currency: 'EUR' } }))}`,
+    );
+    await page.getByRole('button', { name: 'Buy now', exact: true }).click();
+    await page.frameLocator('[data-shift4-overlay] iframe').getByRole('button', { name: 'Pay 7.00 EUR' }).waitFor();
+    await page.close();
+  });
+
   it("the demo shop's checkout page: its server signs the request, the page opens checkout", async () => {
     const demo = await startMerchantServer({
       serviceUrl: service.baseUrl,
@@ -708,6 +847,7 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
 async function startShop(
   serviceUrl: () => string,
   publicKey: () => string,
+  host = '127.0.0.1',
 ): Promise<{ url: string; close(): Promise<void> }> {
   const app = express();
   app.get('/', (_req, res) => {
@@ -728,20 +868,21 @@ window.openCheckout = (options) => {
   });
   app.get('/button', (req, res) => {
     const request = String(req.query.request ?? '').replace(/"/g, '&quot;');
+    const label = req.query.label ? ` data-checkout-button="${String(req.query.label).replace(/[<>&"]/g, '')}"` : '';
     res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order</title></head>
 <body><form action="/order" method="post"><input type="hidden" name="order" value="1001">
 <script src="${serviceUrl()}/js/checkout.js" class="shift4-button" data-key="${publicKey()}"
- data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1001"></script>
+ data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1001"${label}></script>
 </form></body></html>`);
   });
   app.post('/order', express.urlencoded({ extended: false }), (req, res) => {
     res.type('html').send(`<!doctype html><pre id="posted">${JSON.stringify(req.body).replace(/</g, '&lt;')}</pre>`);
   });
   const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -23,14 +23,18 @@ export interface HeadlessBrowser {
   close(): Promise<void>;
 }
 
-/** Headless Chromium with a fresh profile (its own user data directory), removed on close. */
-export async function launchBrowser(): Promise<HeadlessBrowser> {
+/**
+ * Headless Chromium with a fresh profile (its own user data directory), removed on close;
+ * `locale` is the browser's language (`navigator.language`, `Accept-Language`).
+ */
+export async function launchBrowser(options: { locale?: string } = {}): Promise<HeadlessBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1000, height: 800 },
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   return {
     context,

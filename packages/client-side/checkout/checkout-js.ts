@@ -14,6 +14,8 @@ export interface CheckoutOpenOptions {
   name?: string;
   description?: string;
   email?: string;
+  /** The payer's language (`de`, `fr-BE`…); the browser's by default, English when not offered. */
+  locale?: string;
 }
 
 type SuccessHandler = (result: CheckoutResult) => void;
@@ -78,7 +80,12 @@ function openCheckout(
   closeCheckout();
 
   const url = new URL('/checkout', serviceOrigin);
-  const params = new URLSearchParams({ key, checkoutRequest: options.checkoutRequest, origin: location.origin });
+  const params = new URLSearchParams({
+    key,
+    checkoutRequest: options.checkoutRequest,
+    origin: location.origin,
+    locale: options.locale || navigator.language,
+  });
   for (const name of ['name', 'description', 'email'] as const) {
     const value = options[name];
     if (typeof value === 'string' && value !== '') params.set(name, value);
@@ -126,7 +133,8 @@ function mountButton(script: HTMLScriptElement): void {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'shift4-button';
-  button.textContent = data.buttonText || 'Pay';
+  // `data-checkout-button` is the public integration's label; `data-button-text` this service's own.
+  button.textContent = data.checkoutButton || data.buttonText || 'Pay';
   script.after(button);
   button.addEventListener('click', () => {
     // The button's own key; the page's `Shift4Checkout.key` is left as the page set it.
@@ -136,6 +144,7 @@ function mountButton(script: HTMLScriptElement): void {
         ...(data.name ? { name: data.name } : {}),
         ...(data.description ? { description: data.description } : {}),
         ...(data.email ? { email: data.email } : {}),
+        ...(data.locale ? { locale: data.locale } : {}),
       },
       data.key ?? Shift4Checkout.key,
       (paid) => {

@@ -1,8 +1,10 @@
 import type { CheckoutPageInput, CheckoutView } from '../../checkout/checkout-view.ts';
-import type { CheckoutResult, CheckoutToPage } from '../messages.ts';
+import type { ApiErrorBody, CheckoutResult, CheckoutToPage } from '../messages.ts';
 import { callApi, Shift4Error } from '../service.ts';
 import { createShift4, type ComponentGroup } from '../shift4.ts';
-import { currencyDigits, formatAmount } from './format-amount.ts';
+import { formatMoney, parseMoney } from '../../money/money.ts';
+import type { MessageKey } from '../i18n/en.ts';
+import { fill } from '../i18n/fill.ts';
 
 /**
  * The hosted checkout page's script (`/js/checkout/checkout-page.js`): the page is rendered by the
@@ -29,9 +31,9 @@ interface PayAnswer {
 }
 
 /** What the payer is told when 3-D Secure did not let the card pay. */
-const AUTHENTICATION_MESSAGES: Record<string, string> = {
-  authentication_required: 'Card authentication failed. Try again, or use another card.',
-  authentication_cancelled: 'Card authentication was cancelled. Try again, or use another card.',
+const AUTHENTICATION_MESSAGES: Record<string, MessageKey> = {
+  authentication_required: 'authenticationFailed',
+  authentication_cancelled: 'authenticationCancelled',
 };
 
 /** Error types of a payment that may not have been made or answered: it is sent again as it was. */
@@ -102,13 +104,20 @@ const viewElement = byId('checkout-view');
 if (viewElement) startCheckout(JSON.parse(viewElement.textContent ?? '{}') as CheckoutPageInput);
 else reportError();
 
-/** The error page: the merchant's page hears the error (its `Shift4Checkout.error`). */
+/**
+ * The error page: the payer reads a plain sentence; the details go to the merchant's page (its
+ * `Shift4Checkout.error`) and the console, for the merchant's developers.
+ */
 function reportError(): void {
   const origin = originParameter();
   closeOnRequest(origin);
   reportHeight(origin);
-  const message = byId('error-message')?.textContent ?? 'Checkout could not be opened.';
-  toPage({ source: 'shift4-checkout', type: 'error', error: { type: 'invalid_request', message } }, origin);
+  const details = byId('checkout-error-details');
+  const error = details
+    ? (JSON.parse(details.textContent ?? '{}') as ApiErrorBody)
+    : { type: 'invalid_request', message: 'Checkout could not be opened.' };
+  console.error(`Checkout could not be opened: ${error.message}`);
+  toPage({ source: 'shift4-checkout', type: 'error', error }, origin);
   byId('done')?.focus();
 }
 
@@ -123,13 +132,14 @@ function originParameter(): string | null {
 }
 
 function startCheckout(input: CheckoutPageInput): void {
-  const { view } = input;
+  const { view, locale } = input;
   const origin = input.ancestorOrigin;
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
-  const format = (amount: number, code = currency) => formatAmount(amount, code);
+  const format = (amount: number, code = currency) => formatMoney(amount, code, locale);
+  const t = (key: MessageKey, values?: Record<string, string>) => fill(input.messages[key], values);
 
-  const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin });
+  const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin, locale });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');
   const form = byId<HTMLFormElement>('pay-form')!;
   const email = byId<HTMLInputElement>('email')!;
@@ -164,7 +174,7 @@ function startCheckout(input: CheckoutPageInput): void {
     if (state.error === null) cardError.textContent = '';
   });
 
-  const amount = customAmount(view, format, currencyDigits(currency), (label) => {
+  const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
   const savedCard = view.rememberMe ? rememberedCards(view, email, () => group.getComponent('number')?.focus()) : null;
@@ -181,7 +191,7 @@ function startCheckout(input: CheckoutPageInput): void {
       value === ''
         ? view.customer
           ? ''
-          : 'Enter your email address.'
+          : t('enterEmail')
         : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
           ? ''
           : 'Enter a valid email address.';
@@ -216,7 +226,7 @@ function startCheckout(input: CheckoutPageInput): void {
       formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
     } else if (error.type === 'card_error' && error.code !== undefined && error.code in AUTHENTICATION_MESSAGES) {
       // Nothing was paid: the payer may answer a new challenge, or change the card.
-      formError.textContent = AUTHENTICATION_MESSAGES[error.code]!;
+      formError.textContent = t(AUTHENTICATION_MESSAGES[error.code]!);
     } else if (
       error.type === 'card_error' &&
       ['invalid_number', 'invalid_expiry', 'invalid_cvc'].includes(error.code ?? '')
@@ -403,7 +413,7 @@ function startCheckout(input: CheckoutPageInput): void {
 function customAmount(
   view: CheckoutView,
   format: (amount: number) => string,
-  digits: number,
+  t: (key: MessageKey, values?: Record<string, string>) => string,
   setPayLabel: (label: string) => void,
 ) {
   const options = [...document.querySelectorAll<HTMLButtonElement>('.amount-option')];
@@ -417,7 +427,7 @@ function customAmount(
     error.textContent = message;
     input?.setAttribute('aria-invalid', message ? 'true' : 'false');
   };
-  const update = () => setPayLabel(chosen === null ? 'Pay' : `Pay ${format(chosen)}`);
+  const update = () => setPayLabel(chosen === null ? t('pay') : t('payAmount', { amount: format(chosen) }));
 
   for (const option of options)
     option.addEventListener('click', () => {
@@ -430,12 +440,11 @@ function customAmount(
 
   /** The typed amount in minor units, or the reason it cannot be paid. */
   const typed = (): { amount: number } | { error: string } | null => {
-    const text = input?.value.trim().replace(',', '.') ?? '';
-    if (text === '' || !bounds) return null;
-    const range = `Enter an amount from ${format(bounds.min)} to ${format(bounds.max)}.`;
-    if (!new RegExp(`^\\d+(\\.\\d{0,${digits}})?$`).test(text)) return { error: range };
-    const minor = Math.round(Number(text) * 10 ** digits);
-    return minor < bounds.min || minor > bounds.max ? { error: range } : { amount: minor };
+    const text = input?.value.trim() ?? '';
+    if (text === '' || !bounds || !view.customCharge) return null;
+    const range = t('enterAmountRange', { min: format(bounds.min), max: format(bounds.max) });
+    const minor = parseMoney(text, view.customCharge.currency);
+    return minor === null || minor < bounds.min || minor > bounds.max ? { error: range } : { amount: minor };
   };
 
   input?.addEventListener('input', () => {

@@ -35,18 +35,24 @@ export interface AccountSettings {
   acceptedBrands: CardBrand[] | null;
   /** Whether the account's business model allows credits (transfers of funds to a card). */
   creditsAllowed: boolean;
+  /**
+   * Origins (`https://shop.example`) of the merchant's sites, the only pages that may frame the
+   * account's hosted checkout; live checkout opens only when there is at least one.
+   */
+  checkoutOrigins: string[];
 }
 
 /**
  * Settings of a new account, and of settings recorded before a setting existed: every currency
  * and brand accepted, credits not allowed until an operator allows them (spec: credits are for
- * selected business models only).
+ * selected business models only), no site named for checkout.
  */
 export const defaultAccountSettings = (): AccountSettings => ({
   subscriptionFailureStatus: 'canceled',
   acceptedCurrencies: null,
   acceptedBrands: null,
   creditsAllowed: false,
+  checkoutOrigins: [],
 });
 
 /** Recorded settings with the defaults of settings added since. */

@@ -1,6 +1,7 @@
 import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
-import { currencyDigits, formatAmount } from '../client-side/format-amount.ts';
+import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
 import { escapeHtml } from '../client-side/html.ts';
+import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { METHOD_NAMES } from '../payment-redirect-page.ts';
 
 /**
@@ -11,82 +12,102 @@ import { METHOD_NAMES } from '../payment-redirect-page.ts';
  * nothing is loaded from elsewhere (the CSP allows the service's own scripts, images and frames).
  */
 export function checkoutPage(input: CheckoutPageInput): string {
-  const { view, display } = input;
+  const { view, display, locale } = input;
+  const t = (key: MessageKey, values?: Record<string, string | number>) => escapeHtml(translate(locale, key, values));
+  const money = (amount: number, currency: string) => formatAmount(amount, currency, locale);
   const name = display.name ?? view.merchant.name;
   const email = display.email ?? view.customer?.email ?? '';
   const currency = currencyOf(view);
   return htmlDocument(
+    locale,
     name,
     `<main id="checkout" data-kind="${view.kind}" data-currency="${escapeHtml(currency)}">
 <header class="head">
 <h1 id="merchant-name">${escapeHtml(name)}</h1>
 ${display.description ? `<p class="description">${escapeHtml(display.description)}</p>` : ''}
-${view.mode === 'test' ? '<p class="test-mode">Test mode</p>' : ''}
+${view.mode === 'test' ? `<p class="test-mode">${t('testMode')}</p>` : ''}
 </header>
 <section id="pay-step" aria-labelledby="merchant-name">
-${purchase(view)}
+${purchase(view, locale, t, money)}
 <form id="pay-form" novalidate>
 <div class="group">
-<label for="email">Email</label>
+<label for="email">${t('email')}</label>
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${escapeHtml(email)}"${view.customer ? '' : ' required aria-required="true"'} aria-invalid="false" aria-describedby="email-error">
 <p id="email-error" class="error" aria-live="polite"></p>
 </div>
 ${view.rememberMe ? rememberedCard() : ''}
 <fieldset id="card" class="group">
-<legend class="visually-hidden">Card</legend>
-<span class="label" id="number-label">Card number</span>
+<legend class="visually-hidden">${t('card')}</legend>
+<span class="label" id="number-label">${t('cardNumber')}</span>
 <div class="field" data-shift4="number"></div>
 <div class="row">
-<div><span class="label" id="expiry-label">Expiration date</span><div class="field" data-shift4="expiry"></div></div>
-<div><span class="label" id="cvc-label">Security code</span><div class="field" data-shift4="cvc"></div></div>
+<div><span class="label" id="expiry-label">${t('expiry')}</span><div class="field" data-shift4="expiry"></div></div>
+<div><span class="label" id="cvc-label">${t('securityCode')}</span><div class="field" data-shift4="cvc"></div></div>
 </div>
 <p id="card-error" class="error" aria-live="polite"></p>
 </fieldset>
 ${
   view.rememberMe
     ? `<div class="group remember" id="remember">
-<label class="check"><input id="remember-me" name="rememberMe" type="checkbox" aria-describedby="remember-hint"> Remember me</label>
-<p id="remember-hint" class="hint">Save this card for this email, to pay in one step next time after confirming a code.</p>
+<label class="check"><input id="remember-me" name="rememberMe" type="checkbox" aria-describedby="remember-hint"> ${t('rememberMe')}</label>
+<p id="remember-hint" class="hint">${t('rememberHint')}</p>
 </div>`
     : ''
 }
 <p id="form-error" class="error form-error" role="alert"></p>
 <p id="pay-status" class="pay-status" role="status"></p>
-<button id="pay" class="primary" type="submit">${escapeHtml(payLabel(view))}</button>
-${paymentMethods(view)}
+<button id="pay" class="primary" type="submit">${escapeHtml(payLabel(view, locale))}</button>
+${paymentMethods(view, t)}
 ${
   view.termsAndConditionsUrl
-    ? `<p class="terms">By paying you accept the <a href="${escapeHtml(view.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">terms and conditions</a>.</p>`
+    ? `<p class="terms">${t('termsAccept')} <a href="${escapeHtml(view.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">${t('terms')}</a>.</p>`
     : ''
 }
 </form>
 </section>
 <section id="success-step" hidden aria-labelledby="success-title">
-<h2 id="success-title" tabindex="-1">${view.kind === 'subscription' ? 'Subscription started' : 'Payment successful'}</h2>
+<h2 id="success-title" tabindex="-1">${view.kind === 'subscription' ? t('subscriptionStarted') : t('paymentSuccessful')}</h2>
 <dl id="receipt" class="receipt"></dl>
-${offers(view.crossSaleOffers)}
-<button id="done" class="primary" type="button">Done</button>
+${offers(view.crossSaleOffers, t, money)}
+<button id="done" class="primary" type="button">${t('done')}</button>
 </section>
 </main>
 <script type="application/json" id="checkout-view">${jsonForScript(input)}</script>`,
   );
 }
 
-/** The page shown instead of checkout when the request cannot be served (bad key, tampered request…). */
-export function checkoutErrorPage(title: string, message: string): string {
+/**
+ * The page shown instead of checkout when the request cannot be served (bad key, tampered
+ * request…): the payer reads a plain sentence; the details, written for the merchant's developers,
+ * go to the merchant's error handler and the browser's console (the page's script reads them from
+ * the embedded JSON).
+ */
+export function checkoutErrorPage(status: number, error: CheckoutErrorDetails, locale: Locale = 'en'): string {
+  const [title, message] = (
+    status >= 500 ? (['unavailableTitle', 'unavailable'] as const) : (['linkNotValidTitle', 'linkNotValid'] as const)
+  ).map((key) => translate(locale, key));
   return htmlDocument(
-    title,
+    locale,
+    title!,
     `<main id="checkout-error" class="error-page">
-<h1>${escapeHtml(title)}</h1>
-<p id="error-message">${escapeHtml(message)}</p>
-<button id="done" class="primary" type="button">Close</button>
-</main>`,
+<h1>${escapeHtml(title!)}</h1>
+<p id="error-message">${escapeHtml(message!)}</p>
+<button id="done" class="primary" type="button">${escapeHtml(translate(locale, 'close'))}</button>
+</main>
+<script type="application/json" id="checkout-error-details">${jsonForScript(error)}</script>`,
   );
 }
 
-function htmlDocument(title: string, body: string): string {
+/** The API's error, as the merchant's `Shift4Checkout.error` receives it. */
+export interface CheckoutErrorDetails {
+  type: string;
+  code?: string;
+  message: string;
+}
+
+function htmlDocument(locale: Locale, title: string, body: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head><body>
@@ -99,49 +120,51 @@ function currencyOf(view: CheckoutView): string {
   return view.charge?.currency ?? view.subscription?.currency ?? view.customCharge?.currency ?? 'EUR';
 }
 
-function payLabel(view: CheckoutView): string {
-  if (view.charge) return `Pay ${formatAmount(view.charge.amount, view.charge.currency)}`;
-  if (view.subscription) return `Subscribe for ${price(view.subscription)}`;
-  return 'Pay';
+type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+type Money = (amount: number, currency: string) => string;
+
+function payLabel(view: CheckoutView, locale: Locale): string {
+  if (view.charge)
+    return translate(locale, 'payAmount', { amount: formatAmount(view.charge.amount, view.charge.currency, locale) });
+  if (view.subscription) return translate(locale, 'subscribeFor', { price: price(view.subscription, locale) });
+  return translate(locale, 'pay');
 }
 
 /** `10.00 EUR / month`, `30.00 EUR every 3 months`. */
-function price(plan: NonNullable<CheckoutView['subscription']>): string {
-  const amount = formatAmount(plan.amount, plan.currency);
+function price(plan: NonNullable<CheckoutView['subscription']>, locale: Locale): string {
+  const amount = formatAmount(plan.amount, plan.currency, locale);
   return plan.intervalCount === 1
-    ? `${amount} / ${plan.interval}`
-    : `${amount} every ${plan.intervalCount} ${plan.interval}s`;
+    ? translate(locale, 'perInterval', { amount, interval: plan.interval })
+    : translate(locale, 'everyIntervals', { amount, count: plan.intervalCount, interval: `${plan.interval}s` });
 }
 
-function purchase(view: CheckoutView): string {
+function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money): string {
   if (view.charge)
-    return `<p class="total"><span class="total-label">Total</span> <span id="total">${escapeHtml(formatAmount(view.charge.amount, view.charge.currency))}</span></p>`;
+    return `<p class="total"><span class="total-label">${t('total')}</span> <span id="total">${escapeHtml(money(view.charge.amount, view.charge.currency))}</span></p>`;
   if (view.subscription) {
     const plan = view.subscription;
     return `<div class="plan">
 <p class="plan-name" id="plan-name">${escapeHtml(plan.name)}</p>
-<p class="total"><span id="total">${escapeHtml(price(plan))}</span></p>
-${plan.trialPeriodDays ? `<p class="trial" id="trial">${plan.trialPeriodDays}-day free trial: the first payment is after it ends.</p>` : ''}
+<p class="total"><span id="total">${escapeHtml(price(plan, locale))}</span></p>
+${plan.trialPeriodDays ? `<p class="trial" id="trial">${t('trial', { days: plan.trialPeriodDays })}</p>` : ''}
 </div>`;
   }
   const custom = view.customCharge!;
   const options = custom.amountOptions
     .map(
       (amount) =>
-        `<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}">${escapeHtml(formatAmount(amount, custom.currency))}</button>`,
+        `<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}">${escapeHtml(money(amount, custom.currency))}</button>`,
     )
     .join('\n');
   const bounds = custom.customAmount;
-  const digits = currencyDigits(custom.currency);
-  const major = (amount: number) => (amount / 10 ** digits).toFixed(digits);
   return `<fieldset class="amounts group" id="amounts">
-<legend>Amount</legend>
+<legend>${t('amount')}</legend>
 ${options ? `<div class="amount-options">${options}</div>` : ''}
 ${
   bounds
-    ? `<label for="custom-amount">${options ? 'Other amount' : 'Amount'} (${escapeHtml(custom.currency)})</label>
+    ? `<label for="custom-amount">${options ? t('otherAmount') : t('amount')} (${escapeHtml(custom.currency)})</label>
 <input id="custom-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" data-min="${bounds.min}" data-max="${bounds.max}" aria-invalid="false" aria-describedby="custom-amount-hint amount-error">
-<p id="custom-amount-hint" class="hint">From ${major(bounds.min)} to ${major(bounds.max)} ${escapeHtml(custom.currency)}</p>`
+<p id="custom-amount-hint" class="hint">${t('amountRange', { min: money(bounds.min, custom.currency), max: money(bounds.max, custom.currency) })}</p>`
     : ''
 }
 <p id="amount-error" class="error" aria-live="polite"></p>
@@ -149,16 +172,16 @@ ${
 }
 
 /** Payment methods offered besides the card: each pays through its provider's page. */
-function paymentMethods(view: CheckoutView): string {
+function paymentMethods(view: CheckoutView, t: Translate): string {
   if (view.paymentMethodTypes.length === 0 || view.kind === 'subscription') return '';
   const buttons = view.paymentMethodTypes
     .map((type) => {
       const name = METHOD_NAMES[type] ?? type;
-      return `<button type="button" class="secondary method" data-method="${escapeHtml(type)}" data-method-name="${escapeHtml(name)}">Pay with ${escapeHtml(name)}</button>`;
+      return `<button type="button" class="secondary method" data-method="${escapeHtml(type)}" data-method-name="${escapeHtml(name)}">${t('payWith', { method: name })}</button>`;
     })
     .join('\n');
   return `<div class="methods" id="payment-methods" role="group" aria-labelledby="methods-title">
-<p class="or" id="methods-title">or pay without a card</p>
+<p class="or" id="methods-title">${t('orPayWithout')}</p>
 ${buttons}
 </div>`;
 }
@@ -183,17 +206,17 @@ function rememberedCard(): string {
 </div>`;
 }
 
-function offers(list: CheckoutOfferView[]): string {
+function offers(list: CheckoutOfferView[], t: Translate, money: Money): string {
   if (list.length === 0) return '';
   return `<section id="offers" class="offers" aria-labelledby="offers-title">
-<h3 id="offers-title">You may also like</h3>
+<h3 id="offers-title">${t('youMayAlsoLike')}</h3>
 <ul>
-${list.map(offer).join('\n')}
+${list.map((item) => offer(item, t, money)).join('\n')}
 </ul>
 </section>`;
 }
 
-function offer(offer: CheckoutOfferView): string {
+function offer(offer: CheckoutOfferView, t: Translate, money: Money): string {
   const company = [offer.companyName, offer.companyLocation].filter(Boolean).join(', ');
   const titleId = `offer-${escapeHtml(offer.id)}-title`;
   return `<li class="offer" data-offer-id="${escapeHtml(offer.id)}" aria-labelledby="${titleId}">
@@ -201,10 +224,10 @@ ${offer.imageUrl && offer.template === 'image_and_text' ? `<img src="${escapeHtm
 <div class="offer-body">
 <h4 id="${titleId}">${escapeHtml(offer.title)}</h4>
 ${offer.description ? `<p class="offer-description">${escapeHtml(offer.description)}</p>` : ''}
-<p class="offer-price">${escapeHtml(formatAmount(offer.charge.amount, offer.charge.currency))}</p>
-${company ? `<p class="offer-company">Offered by ${escapeHtml(company)}</p>` : ''}
-${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(offer.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">Terms and conditions</a></p>` : ''}
-<button class="secondary buy" type="button" aria-describedby="${titleId}">Buy for ${escapeHtml(formatAmount(offer.charge.amount, offer.charge.currency))}</button>
+<p class="offer-price">${escapeHtml(money(offer.charge.amount, offer.charge.currency))}</p>
+${company ? `<p class="offer-company">${t('offeredBy', { company })}</p>` : ''}
+${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(offer.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">${t('terms')}</a></p>` : ''}
+<button class="secondary buy" type="button" aria-describedby="${titleId}">${t('buyFor', { amount: money(offer.charge.amount, offer.charge.currency) })}</button>
 <p class="offer-outcome" aria-live="polite"></p>
 </div>
 </li>`;

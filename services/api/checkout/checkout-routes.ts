@@ -10,6 +10,8 @@ import { idempotencyKeyOf } from '../../../packages/http/route-handler.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
 import type { Logger } from '../../../packages/observability/logger.ts';
 import { errorPage, pageOrigin, sendPage } from '../client-side/html.ts';
+import { payerLocale } from '../client-side/payer-locale.ts';
+import { CATALOGS, type Locale } from '../../../packages/client-side/i18n/index.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
 import {
@@ -34,7 +36,7 @@ export interface CheckoutRouteDependencies extends CheckoutVerificationDependenc
   idempotency: IdempotencyStore;
   /** The page (HTML document) for a verified request, and the page for a refused one. */
   renderPage(input: CheckoutPageInput): string;
-  renderError(title: string, message: string): string;
+  renderError(status: number, error: { type: string; code?: string; message: string }, locale: Locale): string;
 }
 
 /** What the merchant's `Shift4Checkout.open` may show, cut to a sensible length. */
@@ -59,13 +61,26 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
         key: req.query.key,
         checkoutRequest: req.query.checkoutRequest,
       });
-      res.set('Content-Security-Policy', pagePolicy(ancestorOrigin));
-      sendPage(res, 200, deps.renderPage({ view: verified.view, display: displayOf(req), ancestorOrigin }));
+      const framing = checkoutFraming(verified, ancestorOrigin);
+      const locale = payerLocale(req);
+      res.set('Content-Security-Policy', pagePolicy(framing.ancestors));
+      sendPage(
+        res,
+        200,
+        deps.renderPage({
+          view: verified.view,
+          display: displayOf(req),
+          ancestorOrigin: framing.messageTarget,
+          locale,
+          messages: CATALOGS[locale],
+        }),
+      );
     } catch (error) {
       const { status, body } = errorResponse(error, deps.logger);
-      // The refusal is shown inside the merchant's overlay, so the page that opened it may frame it.
-      res.set('Content-Security-Policy', pagePolicy(ancestorOrigin));
-      sendPage(res, status, deps.renderError('Checkout cannot be opened', body.error.message));
+      // The refusal is shown inside the merchant's overlay, so the page that opened it may frame it:
+      // it holds nothing of the account.
+      res.set('Content-Security-Policy', pagePolicy(ancestorOrigin === null ? [] : [ancestorOrigin]));
+      sendPage(res, status, deps.renderError(status, body.error, payerLocale(req)));
     }
   });
 
@@ -176,10 +191,33 @@ function displayOf(req: Request): CheckoutPageInput['display'] {
 }
 
 /**
- * Scripts and frames of the service only; framed only by the merchant's page that opened it (or
- * by nothing, when opened as a page of its own).
+ * Which pages may frame a verified checkout, and which one its messages go to. With the merchant's
+ * sites named (`accounts settings --checkout-origins`) only they may frame it, and the opening
+ * page's `origin=` gets messages only when it is one of them. Without them live checkout is
+ * refused, and test checkout trusts `origin=` (docs/checkout.md), so that a shop can be tried
+ * before an operator names its sites.
  */
-function pagePolicy(ancestorOrigin: string | null): string {
+function checkoutFraming(
+  verified: VerifiedCheckout,
+  origin: string | null,
+): { ancestors: string[]; messageTarget: string | null } {
+  const sites = verified.checkoutOrigins;
+  if (sites.length > 0)
+    return { ancestors: sites, messageTarget: origin !== null && sites.includes(origin) ? origin : null };
+  if (verified.auth.mode === 'live')
+    throw new HttpError(
+      403,
+      'invalid_request',
+      "Live checkout is framed only by the merchant's sites, and this account names none: an operator names them with accounts settings --checkout-origins",
+    );
+  return { ancestors: origin === null ? [] : [origin], messageTarget: origin };
+}
+
+/**
+ * Scripts and frames of the service only; framed only by the merchant's pages (or by nothing,
+ * when opened as a page of its own).
+ */
+function pagePolicy(ancestors: string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -189,6 +227,6 @@ function pagePolicy(ancestorOrigin: string | null): string {
     "frame-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${ancestorOrigin ?? "'none'"}`,
+    `frame-ancestors ${ancestors.length > 0 ? ancestors.join(' ') : "'none'"}`,
   ].join('; ');
 }

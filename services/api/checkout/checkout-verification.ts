@@ -10,7 +10,7 @@ import { HttpError } from '../../../packages/http/errors.ts';
 import type { AuthContext } from '../../../packages/http/route.ts';
 import { validateParameters } from '../../../packages/http/validation.ts';
 import type { ReadModels } from '../../../packages/projection/read-models.ts';
-import { accountsCollection } from '../../../projections/accounts-projection.ts';
+import { accountsCollection, type AccountDoc } from '../../../projections/accounts-projection.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 import { plansCollection } from '../../../projections/plans-projection.ts';
 import type { ObjectReader } from '../object-reader.ts';
@@ -21,6 +21,8 @@ export interface VerifiedCheckout {
   auth: AuthContext;
   request: CheckoutRequest;
   view: CheckoutView;
+  /** The merchant's sites that may frame checkout (`accounts settings --checkout-origins`). */
+  checkoutOrigins: string[];
 }
 
 export interface CheckoutVerificationDependencies {
@@ -66,7 +68,15 @@ export async function verifyCheckoutRequest(
   // What the merchant signed is stored (metadata of charges and subscriptions) like parameters are.
   refuseCardNumbersInText(parsed, ['checkoutRequest']);
   const request = validateParameters(checkoutRequestSchema, parsed);
-  return { auth, request, view: await viewOf(deps, auth, request, input.checkoutRequest, input.key as string) };
+  const account = await deps.readModels.collection(accountsCollection).get(auth.accountId);
+  if (!account) throw new HttpError(401, 'invalid_request', 'Invalid API key');
+  return {
+    auth,
+    request,
+    view: await viewOf(deps, auth, account, request, input.checkoutRequest, input.key as string),
+    // Read models written before the setting existed have no list: none named.
+    checkoutOrigins: account.settings.checkoutOrigins ?? [],
+  };
 }
 
 /** Checkout is opened in the payer's browser: only a public key belongs there. */
@@ -82,12 +92,11 @@ async function publicKeyAuth(deps: CheckoutVerificationDependencies, key: unknow
 async function viewOf(
   deps: CheckoutVerificationDependencies,
   auth: AuthContext,
+  account: AccountDoc,
   request: CheckoutRequest,
   checkoutRequest: string,
   publicKey: string,
 ): Promise<CheckoutView> {
-  const account = await deps.readModels.collection(accountsCollection).get(auth.accountId);
-  if (!account) throw new HttpError(401, 'invalid_request', 'Invalid API key');
   const currency = request.charge?.currency ?? request.customCharge?.currency ?? null;
   const accepted = account.settings.acceptedCurrencies;
   if (currency !== null && accepted !== null && !accepted.includes(currency))

@@ -1,4 +1,5 @@
-import { formatAmount } from './format-amount.ts';
+import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
+import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
 import { escapeHtml } from './html.ts';
 
 export interface ChallengeToken {
@@ -12,11 +13,12 @@ export interface ChallengeToken {
  * which card, a one-time code field and the two answers. In this simulator any 6-digit code
  * completes the authentication; the page says so.
  */
-export function challengePage(token: ChallengeToken): string {
+export function challengePage(token: ChallengeToken, locale: Locale = 'en'): string {
   const { amount, currency } = token.threeDSecureInfo;
+  const t = (key: MessageKey) => escapeHtml(translate(locale, key));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>3-D Secure authentication</title>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${t('challengeTitle')}</title>
 <style>
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1e293b;background:#fff}
@@ -43,20 +45,20 @@ button:disabled{opacity:.6;cursor:wait}
 </style>
 </head><body><main>
 <header><span class="issuer">Test Issuer Bank</span><span class="secure">3-D Secure</span></header>
-<h1>Confirm your payment</h1>
-<p>To protect your card, enter the one-time code we sent to your phone.</p>
+<h1>${t('confirmPayment')}</h1>
+<p>${t('challengeIntro')}</p>
 <dl>
-<dt>Amount</dt><dd>${escapeHtml(formatAmount(amount, currency))}</dd>
-<dt>Card</dt><dd>${escapeHtml(token.brand)} •••• ${escapeHtml(token.last4)}</dd>
+<dt>${t('amount')}</dt><dd>${escapeHtml(formatAmount(amount, currency, locale))}</dd>
+<dt>${t('card')}</dt><dd>${escapeHtml(token.brand)} •••• ${escapeHtml(token.last4)}</dd>
 </dl>
 <form id="challenge" novalidate>
-<label for="code">One-time code</label>
+<label for="code">${t('oneTimeCode')}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-describedby="code-hint code-error" aria-invalid="false">
-<p id="code-hint" class="hint">Test issuer: any 6 digits, for example 123456.</p>
+<p id="code-hint" class="hint">${t('testIssuerHint')}</p>
 <p id="code-error" class="error" aria-live="polite"></p>
 <div class="actions">
-<button class="complete" type="submit" name="outcome" value="complete">Complete authentication</button>
-<button class="fail" type="submit" name="outcome" value="fail" formnovalidate>Fail authentication</button>
+<button class="complete" type="submit" name="outcome" value="complete">${t('completeAuthentication')}</button>
+<button class="fail" type="submit" name="outcome" value="fail" formnovalidate>${t('failAuthentication')}</button>
 </div>
 </form>
 <p id="status" role="status"></p>

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectRoot } from '../../../packages/config/project-root.ts';
+import { encodeBody, type EncodedBodies, type Encoding } from './compressed-body.ts';
 
 /**
  * The scripts the service serves, bundled by esbuild: the browser scripts of `packages/client-side`,
@@ -37,9 +38,10 @@ export const CLIENT_VERSION = (JSON.parse(readFileSync(resolve(ROOT, 'package.js
   .version;
 
 export interface Bundle {
-  code: string;
-  /** Strong validator of the content (quoted SHA-256 prefix). */
-  etag: string;
+  /** The code compressed with brotli and gzip, once, when built. */
+  bodies: EncodedBodies;
+  /** Strong validator of each encoding of the content (quoted SHA-256 prefix, with the encoding). */
+  etags: Record<Encoding, string>;
 }
 
 /**
@@ -78,5 +80,8 @@ async function bundleOf(name: BundleName): Promise<Bundle> {
   });
   const code = result.outputFiles[0]!.text;
   const digest = createHash('sha256').update(code).digest('base64url').slice(0, 27);
-  return { code, etag: `"${digest}"` };
+  return {
+    bodies: encodeBody(code),
+    etags: { identity: `"${digest}"`, br: `"${digest}-br"`, gzip: `"${digest}-gzip"` },
+  };
 }

@@ -11,8 +11,10 @@ import { tokensCollection } from '../../../projections/tokens-projection.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { challengePage } from './challenge-page.ts';
 import { ClientBundles, type BundleName } from './client-bundles.ts';
+import { chooseEncoding } from './compressed-body.ts';
 import { FIELD_NAMES, fieldPage, type FieldPageName } from './field-page.ts';
 import { errorPage, pageOrigin, sendPage } from './html.ts';
+import { payerLocale } from './payer-locale.ts';
 
 export interface ClientSideDependencies extends ApiDependencies {
   authenticate: Authenticate;
@@ -35,6 +37,10 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   const router = express.Router();
 
   router.get('/js/shift4.js', script(bundles, 'shift4'));
+  // The paths the public libraries are loaded from on their own hosts: a page that changes only
+  // the host of its script URLs loads the same scripts.
+  router.get('/shift4.js', script(bundles, 'shift4'));
+  router.get('/checkout.js', script(bundles, 'checkout'));
   router.get('/js/fields/fields.js', script(bundles, 'field'));
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
   router.get('/js/checkout.js', script(bundles, 'checkout'));
@@ -61,7 +67,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
     }
     // Only the page that will talk to the field may frame it.
     res.set('Content-Security-Policy', framedBy(origin, ancestor));
-    sendPage(res, 200, fieldPage(field as FieldPageName));
+    sendPage(res, 200, fieldPage(field as FieldPageName, payerLocale(req)));
   });
 
   router.get('/three-d-secure/challenge', async (req, res) => {
@@ -84,7 +90,11 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       return;
     }
     res.set('Content-Security-Policy', framedBy(origin, ancestor));
-    sendPage(res, 200, challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }));
+    sendPage(
+      res,
+      200,
+      challengePage({ brand: token.brand, last4: token.last4, threeDSecureInfo: info }, payerLocale(req)),
+    );
   });
 
   router.post('/three-d-secure/challenge', express.json({ limit: '4kb' }), async (req, res) => {
@@ -150,22 +160,26 @@ function framedBy(origin: string, ancestor: string | null): string {
 function script(bundles: ClientBundles, name: BundleName): RequestHandler {
   return async (req: Request, res: Response) => {
     const bundle = await bundles.get(name);
+    const encoding = chooseEncoding(req, bundle.bodies.identity.length);
+    const etag = bundle.etags[encoding];
+    res.vary('Accept-Encoding');
     res.set({
       'Content-Type': 'application/javascript; charset=utf-8',
       'Cache-Control': SCRIPT_CACHE_CONTROL,
-      ETag: bundle.etag,
+      ETag: etag,
       'Access-Control-Allow-Origin': '*',
     });
     if (
       req
         .get('if-none-match')
         ?.split(/\s*,\s*/)
-        .includes(bundle.etag)
+        .includes(etag)
     ) {
       res.status(304).end();
       return;
     }
-    res.send(bundle.code);
+    if (encoding !== 'identity') res.set('Content-Encoding', encoding);
+    res.send(bundle.bodies[encoding]);
   };
 }
 

@@ -1,11 +1,13 @@
+import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { escapeHtml } from './html.ts';
 
 export const FIELD_NAMES = ['number', 'expiry', 'cvc', 'cardholderName'] as const;
 export type FieldPageName = (typeof FIELD_NAMES)[number];
 
 interface FieldLook {
-  label: string;
-  placeholder: string;
+  label: MessageKey;
+  /** A message, or the placeholder itself when it is the same in every language. */
+  placeholder: MessageKey | { text: string };
   autocomplete: string;
   inputmode: 'numeric' | 'text';
   maxlength: number;
@@ -13,23 +15,29 @@ interface FieldLook {
 
 const LOOKS: Record<FieldPageName, FieldLook> = {
   number: {
-    label: 'Card number',
-    placeholder: '1234 1234 1234 1234',
+    label: 'numberLabel',
+    placeholder: { text: '1234 1234 1234 1234' },
     autocomplete: 'cc-number',
     inputmode: 'numeric',
     maxlength: 23,
   },
   expiry: {
-    label: 'Expiration date (MM / YY)',
-    placeholder: 'MM / YY',
+    label: 'expiryLabel',
+    placeholder: 'expiryPlaceholder',
     autocomplete: 'cc-exp',
     inputmode: 'numeric',
     maxlength: 7,
   },
-  cvc: { label: 'Security code', placeholder: '123', autocomplete: 'cc-csc', inputmode: 'numeric', maxlength: 4 },
+  cvc: {
+    label: 'cvcLabel',
+    placeholder: { text: '123' },
+    autocomplete: 'cc-csc',
+    inputmode: 'numeric',
+    maxlength: 4,
+  },
   cardholderName: {
-    label: 'Name on card',
-    placeholder: 'Name on card',
+    label: 'nameLabel',
+    placeholder: 'nameLabel',
     autocomplete: 'cc-name',
     inputmode: 'text',
     maxlength: 255,
@@ -41,11 +49,14 @@ const LOOKS: Record<FieldPageName, FieldLook> = {
  * message in an `aria-live` region it is described by; the script (`fields.js`) does the rest.
  * Styles are inline and system fonts only: nothing is loaded from elsewhere.
  */
-export function fieldPage(field: FieldPageName): string {
+export function fieldPage(field: FieldPageName, locale: Locale = 'en'): string {
   const look = LOOKS[field];
+  const label = translate(locale, look.label);
+  const placeholder =
+    typeof look.placeholder === 'string' ? translate(locale, look.placeholder) : look.placeholder.text;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(look.label)}</title>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(label)}</title>
 <style>
 *{box-sizing:border-box}
 html,body{margin:0;padding:0;background:transparent;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1e293b}
@@ -67,10 +78,10 @@ body.invalid input{color:#b91c1c}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 </style>
 </head><body>
-<label class="visually-hidden" for="input">${escapeHtml(look.label)}</label>
+<label class="visually-hidden" for="input">${escapeHtml(label)}</label>
 <div class="row">
 <input id="input" name="${field}" type="text" inputmode="${look.inputmode}" autocomplete="${look.autocomplete}"
- placeholder="${escapeHtml(look.placeholder)}" maxlength="${look.maxlength}" spellcheck="false" autocorrect="off" aria-invalid="false">
+ placeholder="${escapeHtml(placeholder)}" maxlength="${look.maxlength}" spellcheck="false" autocorrect="off" aria-invalid="false">
 ${field === 'number' ? '<span id="brand" class="brand" role="img" aria-label=""></span>' : '<span id="brand" hidden></span>'}
 </div>
 <p id="message" class="message" aria-live="polite"></p>

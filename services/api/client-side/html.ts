@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { sendCompressed } from './compressed-body.ts';
 
 /** Text for HTML bodies and attribute values. */
 export function escapeHtml(text: string): string {
@@ -28,10 +29,11 @@ export function errorPage(title: string, message: string): string {
 </head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
 }
 
-/** Sends a page of the service: HTML, never cached (it carries per-request state), with the page's own headers. */
+/**
+ * Sends a page of the service: HTML, compressed as the browser accepts, never cached (it carries
+ * per-request state), with the page's own headers.
+ */
 export function sendPage(res: Response, status: number, html: string, headers: Record<string, string> = {}): void {
-  res
-    .status(status)
-    .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers })
-    .send(html);
+  res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+  sendCompressed(res, html);
 }

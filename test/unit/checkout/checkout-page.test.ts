@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CATALOGS } from '../../../packages/client-side/i18n/index.ts';
 import type { CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { checkoutErrorPage, checkoutPage } from '../../../services/api/checkout/checkout-page.ts';
 
@@ -28,6 +29,8 @@ const input = (extra: Partial<CheckoutView> = {}, display: Partial<CheckoutPageI
   view: view(extra),
   display: { name: null, description: null, email: null, ...display },
   ancestorOrigin: 'https://shop.example',
+  locale: 'en' as const,
+  messages: CATALOGS.en,
 });
 
 /** The view the page's script reads back from the embedded JSON. */
@@ -92,7 +95,7 @@ describe('checkout page', () => {
       }),
     );
     expect(page).to.include('aria-pressed="false" data-amount="500">500 JPY</button>');
-    expect(page).to.include('From 100 to 90000 JPY');
+    expect(page).to.include('From 100 JPY to 90,000 JPY');
   });
 
   it('asks for the email unless the request names a customer, and prefills it', () => {
@@ -102,9 +105,11 @@ describe('checkout page', () => {
     expect(known).to.include('value="ada@example.com"');
   });
 
-  it('error page: escaped title and message, and the close button', () => {
-    const page = checkoutErrorPage(HOSTILE, HOSTILE);
+  it("error page: a plain sentence for the payer, the details only in the page's data, escaped; the close button", () => {
+    const page = checkoutErrorPage(400, { type: 'invalid_request', message: HOSTILE });
     expect(page).not.to.include('<script>alert');
+    expect(page).to.include('This payment link is not valid. Please go back to the shop.');
     expect(page).to.include('id="done"').and.include('/js/checkout/checkout-page.js');
+    expect(checkoutErrorPage(503, { type: 'api_error', message: 'x' })).to.include('Please try again later.');
   });
 });

@@ -56,6 +56,7 @@ describe('account settings', () => {
               acceptedCurrencies: ['EUR', 'USD'],
               acceptedBrands: null,
               creditsAllowed: true,
+              checkoutOrigins: [],
             },
           },
         },
