@@ -54,7 +54,9 @@ describe('starting a process next to another', function () {
     // Same DATA_DIR as a running process too: the port is refused before any wait for the lease.
     const started = Date.now();
     const second = spawnBuild(first.dataDir, { PORT: String(port) });
-    const code = await second.exited;
+    // A process that would wait instead is not left behind.
+    const patience = setTimeout(() => second.child.kill('SIGKILL'), 15_000);
+    const code = await second.exited.finally(() => clearTimeout(patience));
     expect(code).to.equal(1);
     expect(Date.now() - started).to.be.below(10_000);
     const lines = second.output().trim().split('\n');
