@@ -79,7 +79,7 @@ describe('starting a process next to another', function () {
       );
       const waiting = line.split('\n').find((entry) => entry.includes('waiting for the projections lease'))!;
       expect((JSON.parse(waiting) as { holder: string }).holder).to.include(`:${first.pid}:`);
-      // It listens meanwhile and answers that it is starting.
+      // It waits as a standby: its roles have not started.
       expect(second.output()).to.not.include('service started');
 
       // When the first stops, the second takes over and starts.
