@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../support/api-client.ts';
+import { eventually } from '../support/eventually.ts';
 import { cardDetails, type Charge, type Page } from '../support/payments.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.ts';
@@ -84,8 +85,20 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
 
     const created = await runCli(['accounts', 'create', '--name', 'Roles', '--json'], dataDir, env);
     expect(created.code, created.stderr).to.equal(0);
-    const keys = JSON.parse(created.stdout) as AccountKeys;
+    const keys = JSON.parse(created.stdout.split('\n')[0]!) as AccountKeys;
+    if (created.stdout.trim().includes('\n')) console.log(`      accounts create printed more: ${created.stdout}`);
     const api = new ApiClient(proxy.url, keys.testSecretKey);
+    // The keys the CLI printed are not always accepted by the API processes at once: wait for them.
+    const acceptedAfter = Date.now();
+    await eventually(
+      async () => (await api.get('/charges')).status,
+      (status) => status === 200,
+      15_000,
+    );
+    if (Date.now() - acceptedAfter > 500)
+      console.log(
+        `      the new account's key was accepted ${Date.now() - acceptedAfter} ms after the CLI printed it (stderr: ${created.stderr.trim()})`,
+      );
     receiver = await startWebhookReceiver();
     await createEndpoint(api, receiver);
 
@@ -93,6 +106,7 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
     const sentKeys: string[] = [];
     const answers = new Map<string, number>();
     let staleReads = 0;
+    const stale: string[] = [];
     let readsChecked = 0;
     let writing = true;
     /** From just before each kill of the worker until it was dead: attempts sent then may go out again. */
@@ -129,7 +143,10 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
             continue;
           }
           readsChecked++;
-          if (read.status !== 200 || JSON.stringify(read.body) !== JSON.stringify(acked)) staleReads++;
+          if (read.status !== 200 || JSON.stringify(read.body) !== JSON.stringify(acked)) {
+            staleReads++;
+            stale.push(`${role} ${read.status} at ${Date.now()}: ${JSON.stringify(read.body).slice(0, 200)}`);
+          }
           break;
         }
       }
@@ -208,6 +225,8 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
     const cutShortByKill = (times: number[]) =>
       times.length === 2 && workerKills.some(({ from, dead }) => times[0]! <= dead && times[1]! >= from);
     const repeatedOtherwise = repeated.filter((times) => !cutShortByKill(times)).length;
+    if (staleReads > 0)
+      console.log(`      stale reads: ${stale.join('; ')}; kills ${kills.join(', ')}; rebuild ${rebuildStarted}`);
     if (repeatedOtherwise > 0)
       console.log(
         `      repeated deliveries (receipt times) ${JSON.stringify(repeated)}; kills ${kills.join(', ')}; rebuild ${rebuildStarted}`,
