@@ -1,8 +1,9 @@
 import { ConfigError, loadConfig, type Config } from '../packages/config/environment.ts';
 import { armFaults } from '../packages/config/fault-injection.ts';
 import { keepServingAfterUncaughtErrors } from '../packages/http/uncaught-errors.ts';
+import { flushLogLines } from '../packages/observability/log-lines.ts';
 import { createLogger } from '../packages/observability/logger.ts';
-import { runService } from './service.ts';
+import { PortInUseError, runService, type RunningService } from './service.ts';
 
 /**
  * Starts the service. SERVICE_ROLE=all (the default, `npm start`) runs api, projector and worker
@@ -24,7 +25,15 @@ async function main(): Promise<void> {
       points: config.faultInjection,
     });
   }
-  const service = await runService(config, logger, (text) => process.stdout.write(text));
+  let service: RunningService;
+  try {
+    service = await runService(config, logger, (text) => process.stdout.write(text));
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    logger.error(error.message);
+    flushLogLines();
+    process.exit(1);
+  }
   // From here on no request can end the process: see keepServingAfterUncaughtErrors.
   keepServingAfterUncaughtErrors(logger);
 

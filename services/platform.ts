@@ -208,7 +208,10 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     async close() {
       readModels.stop();
       await jobs.close();
-      await redis?.quit();
+      // A short run (a CLI command) may close before the connection is ready: without an offline
+      // queue, QUIT would fail then, so a connection not ready is just dropped.
+      if (redis?.status === 'ready') await redis.quit();
+      else redis?.disconnect();
       await checkpoints?.stop();
       await events.close();
       await readStore.close();

@@ -1,3 +1,4 @@
+import type { RequestListener, ServerResponse } from 'node:http';
 import type { Config } from '../packages/config/environment.ts';
 import { listen, type RunningServer } from '../packages/http/serve.ts';
 import type { Logger } from '../packages/observability/logger.ts';
@@ -34,6 +35,28 @@ export async function runService(
   const runs = (wanted: 'api' | 'projector' | 'worker'): boolean => role === 'all' || role === wanted;
 
   const platform = await openPlatform(config, { logger });
+  // The port is taken before anything waits (the projections lease, the read models): a port in
+  // use stops the start at once. Until the roles run, requests get 503 with Retry-After.
+  let api: RequestListener | null = null;
+  let server: RunningServer | null = null;
+  if (runs('api')) {
+    try {
+      server = await listen(
+        (request, response) => (api ? api(request, response) : answerStarting(response)),
+        config.port,
+        config.host,
+        {
+          ...(config.tls ? { tls: config.tls } : {}),
+          timeoutsMs: config.httpTimeoutsMs,
+          onError: (error) => logger.error('HTTP server error; still serving', { error }),
+        },
+      );
+    } catch (error) {
+      await platform.close();
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(config.port, config.host);
+      throw error;
+    }
+  }
   const projector = runs('projector') ? new Projector(platform, logger) : null;
   await projector?.start();
   const checkpoints = projector && scheduleCheckpoints(platform, () => projector.activeRunner !== null, logger);
@@ -45,13 +68,7 @@ export async function runService(
     : null;
   worker?.start();
 
-  const server = runs('api')
-    ? await listen(buildApi(platform, logger), config.port, config.host, {
-        ...(config.tls ? { tls: config.tls } : {}),
-        timeoutsMs: config.httpTimeoutsMs,
-        onError: (error) => logger.error('HTTP server error; still serving', { error }),
-      })
-    : null;
+  if (server) api = buildApi(platform, logger);
   logger.info('service started', {
     role,
     port: server?.port ?? null,
@@ -78,4 +95,17 @@ export async function runService(
       await platform.close();
     },
   };
+}
+
+/** Another process (or another service of this one) listens on the configured port. */
+export class PortInUseError extends Error {
+  constructor(port: number, host: string) {
+    super(`port ${port} on ${host} is in use by another process (PORT, HOST); not started`);
+  }
+}
+
+/** The answer while the roles start (the projections lease, the read models): retry shortly. */
+function answerStarting(response: ServerResponse): void {
+  response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+  response.end(JSON.stringify({ error: { type: 'gateway_error', message: 'The service is starting; retry shortly' } }));
 }

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import { createServer as createSecureServer, type Server as SecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Express } from 'express';
 import type { ErrorEnvelope } from './errors.ts';
 
 export interface TlsFiles {
@@ -47,7 +46,12 @@ export interface RunningServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-export function listen(app: Express, port: number, host?: string, options: ServeOptions = {}): Promise<RunningServer> {
+export function listen(
+  app: RequestListener,
+  port: number,
+  host?: string,
+  options: ServeOptions = {},
+): Promise<RunningServer> {
   const { tls, timeoutsMs } = options;
   // Node looks for timed-out requests every 30 s by default: far too coarse for these limits.
   const checking = { connectionsCheckingInterval: Math.min(1000, timeoutsMs?.headers ?? 30_000) };

@@ -127,6 +127,18 @@ export class ReadModels {
     });
   }
 
+  /**
+   * Re-reads which build serves each projection; true when one changed since this process last
+   * looked. A rebuild switched by another process (the CLI) is otherwise seen here only at the
+   * next refresh (every second): a read that found nothing asks this first, so that it does not
+   * answer "does not exist" from the build just retired for an object the new one holds.
+   */
+  async switchedSinceLastLook(): Promise<boolean> {
+    const before = JSON.stringify([...this.active.entries()]);
+    await this.refresh();
+    return JSON.stringify([...this.active.entries()]) !== before;
+  }
+
   /** Re-reads which build serves each projection, and (out of process) the checkpoints. */
   async refresh(): Promise<void> {
     const states = await projectionStates(this.store).getMany(this.projections.map((projection) => projection.name));

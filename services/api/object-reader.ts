@@ -81,10 +81,13 @@ export class ObjectReader {
   ): Promise<PublicObject<T>> {
     await this.startupReads();
     const asOf = requestedAsOf();
-    const doc =
+    let doc =
       asOf === undefined
         ? await this.readModels.collection(collection).get(id)
         : await this.streams.asOf(collection, id, tenant, asOf);
+    // Missing, maybe only from a build a rebuild has just replaced: read again from the new one.
+    if (!doc && asOf === undefined && (await this.readModels.switchedSinceLastLook()))
+      doc = await this.readModels.collection(collection).get(id);
     if (!doc || doc._accountId !== tenant.accountId || doc._mode !== tenant.mode || !matches(doc, within)) {
       throw new NotFoundError(collection.objectName, id);
     }

@@ -20,6 +20,8 @@ export class Projector {
   private switchTimer: NodeJS.Timeout | null = null;
   private switching = false;
   private stopped = false;
+  /** The other holder this process last said it waits for: said once per holder, not every tick. */
+  private waitingFor: string | null = null;
   private readonly started: Promise<void>;
   private markStarted!: () => void;
 
@@ -73,6 +75,20 @@ export class Projector {
     }
   }
 
+  /**
+   * Another live process (an `all` or `projector` process on the same stores) runs the
+   * projections: this one says so at once, and waits to take over when that one stops or dies.
+   */
+  private async sayWhatItWaitsFor(): Promise<void> {
+    const holder = await this.lease.currentHolder();
+    if (holder === null || holder === this.waitingFor) return;
+    this.waitingFor = holder;
+    this.logger.warn(
+      'waiting for the projections lease: another process runs the projections on these stores; this one takes over when it stops',
+      { holder, role: 'projector' },
+    );
+  }
+
   private async tick(): Promise<void> {
     if (this.stopped) return;
     try {
@@ -82,7 +98,10 @@ export class Projector {
         await this.runner.stop();
         this.runner = null;
       }
-      if (!(await this.lease.tryAcquire())) return;
+      if (!(await this.lease.tryAcquire())) {
+        await this.sayWhatItWaitsFor();
+        return;
+      }
       const runner = new ProjectionRunner(this.platform.events, this.platform.readStore, this.platform.projections, {
         onError: (error) =>
           this.logger.error('projection failed; restarting from checkpoints', {
