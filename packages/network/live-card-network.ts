@@ -4,8 +4,10 @@ import type { Mode } from '../domain/mode.ts';
 import {
   NetworkOutcomeUnknown,
   type AuthorizationOutcome,
+  type AuthorizationRequest,
   type CardNetwork,
   type CreditOutcome,
+  type CreditRequest,
   type NetworkTenant,
 } from './card-network.ts';
 import {
@@ -13,6 +15,7 @@ import {
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
+  type ProcessorCardPayment,
   type ProcessorCredit,
   type ProcessorSettings,
 } from './processors/processor.ts';
@@ -53,16 +56,7 @@ export class LiveCardNetwork implements CardNetwork {
     const brand = this.binInfo(request.number).brand;
     return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
       authorizationOutcome(
-        await processor.authorize({
-          reference: request.reference,
-          number: request.number,
-          expMonth: request.expMonth,
-          expYear: request.expYear,
-          ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
-          amount: request.amount,
-          currency: request.currency,
-          capture: request.capture ?? true,
-        }),
+        await processor.authorize({ ...cardPaymentOf(request), capture: request.capture ?? true }),
         config.processorId,
       ),
     );
@@ -107,17 +101,7 @@ export class LiveCardNetwork implements CardNetwork {
     if (request.mode === 'test') return this.deps.simulator.credit(request);
     const brand = this.binInfo(request.number).brand;
     return this.routed(request.accountId, request.currency, brand, async (processor) =>
-      creditOutcome(
-        await processor.credit({
-          reference: request.reference,
-          number: request.number,
-          expMonth: request.expMonth,
-          expYear: request.expYear,
-          ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
-          amount: request.amount,
-          currency: request.currency,
-        }),
-      ),
+      creditOutcome(await processor.credit(cardPaymentOf(request))),
     );
   };
 
@@ -267,5 +251,18 @@ function creditOutcome(answer: ProcessorCredit): CreditOutcome {
     failure: answer.decline
       ? { code: answer.decline.code, message: answer.decline.message, issuerDeclineCode: answer.decline.processorCode }
       : null,
+  };
+}
+
+/** The card payment a processor is sent for an authorization or a credit of the card network port. */
+function cardPaymentOf(request: AuthorizationRequest | CreditRequest): ProcessorCardPayment {
+  return {
+    reference: request.reference,
+    number: request.number,
+    expMonth: request.expMonth,
+    expYear: request.expYear,
+    ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
+    amount: request.amount,
+    currency: request.currency,
   };
 }

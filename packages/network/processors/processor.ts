@@ -40,17 +40,22 @@ export interface ProcessorDecline {
   processorCode: string | null;
 }
 
-export interface ProcessorAuthorizationRequest {
+/** A payment to or from a card: what an authorization and a credit both send. */
+export interface ProcessorCardPayment {
   reference: string;
   number: string;
   expMonth: number;
   expYear: number;
+  /** When the request that makes the payment carries one (a processor may require it). */
   cvc?: string;
   amount: number;
   currency: string;
+  description?: string;
+}
+
+export interface ProcessorAuthorizationRequest extends ProcessorCardPayment {
   /** false: authorize only (captured later with `capture`). */
   capture: boolean;
-  description?: string;
 }
 
 export interface ProcessorAuthorization {
@@ -74,17 +79,7 @@ export interface ProcessorRefund {
   status: 'successful' | 'failed';
 }
 
-export interface ProcessorCreditRequest {
-  reference: string;
-  number: string;
-  expMonth: number;
-  expYear: number;
-  /** When the request that makes the credit carries one (a processor may require it). */
-  cvc?: string;
-  amount: number;
-  currency: string;
-  description?: string;
-}
+export type ProcessorCreditRequest = ProcessorCardPayment;
 
 export interface ProcessorCredit {
   approved: boolean;

@@ -3,6 +3,7 @@ import {
   ProcessorOutcomeUnknown,
   type Processor,
   type ProcessorAuthorization,
+  type ProcessorCardPayment,
   type ProcessorCredit,
   type ProcessorDecline,
   type ProcessorRecord,
@@ -95,17 +96,7 @@ export class Shift4Processor implements Processor {
   async authorize(request: Parameters<Processor['authorize']>[0]): Promise<ProcessorAuthorization> {
     const answer = await this.client.post<Shift4Charge>(
       '/charges',
-      {
-        amount: request.amount,
-        currency: request.currency,
-        'card[number]': request.number,
-        'card[expMonth]': request.expMonth,
-        'card[expYear]': request.expYear,
-        'card[cvc]': request.cvc,
-        captured: request.capture,
-        description: request.description,
-        [`metadata[${REFERENCE_KEY}]`]: request.reference,
-      },
+      { ...cardPaymentForm(request), captured: request.capture },
       request.reference,
     );
     if (answer.status === 200) return authorizationOf(answer.body);
@@ -151,20 +142,7 @@ export class Shift4Processor implements Processor {
   }
 
   async credit(request: Parameters<Processor['credit']>[0]): Promise<ProcessorCredit> {
-    const answer = await this.client.post<Shift4Credit>(
-      '/credits',
-      {
-        amount: request.amount,
-        currency: request.currency,
-        'card[number]': request.number,
-        'card[expMonth]': request.expMonth,
-        'card[expYear]': request.expYear,
-        'card[cvc]': request.cvc,
-        description: request.description,
-        [`metadata[${REFERENCE_KEY}]`]: request.reference,
-      },
-      request.reference,
-    );
+    const answer = await this.client.post<Shift4Credit>('/credits', cardPaymentForm(request), request.reference);
     if (answer.status === 200) return creditOf(answer.body);
     const decline = declineOf(answer.body);
     if (answer.status === 402 && decline)
@@ -317,4 +295,18 @@ function unexpected(what: string, status: number, body: Shift4Error): ProcessorO
   return new ProcessorOutcomeUnknown(
     `Shift4 ${what} answered ${status}${error ? ` ${error.type ?? ''}: ${error.message ?? ''}` : ''}`,
   );
+}
+
+/** The form fields of a charge or credit with card details, carrying this service's reference. */
+function cardPaymentForm(request: ProcessorCardPayment) {
+  return {
+    amount: request.amount,
+    currency: request.currency,
+    'card[number]': request.number,
+    'card[expMonth]': request.expMonth,
+    'card[expYear]': request.expYear,
+    'card[cvc]': request.cvc,
+    description: request.description,
+    [`metadata[${REFERENCE_KEY}]`]: request.reference,
+  };
 }
