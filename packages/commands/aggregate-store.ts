@@ -10,6 +10,7 @@ import {
 } from '../eventstore/event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
 import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandOutcome } from './command-outcome.ts';
 import { ConflictRetriesExhaustedError } from './conflict-retries-exhausted.ts';
 import { KeyedLock } from './keyed-lock.ts';
 
@@ -179,6 +180,22 @@ export class AggregateStore {
     return this.streamLocks.run(streamId, () =>
       this.decideAndAppend(decider, streamId, command, context, options.streamIsNew ?? false),
     );
+  }
+
+  /**
+   * `execute` on the stream of the object `id`, answered as a command service answers: the
+   * object's id and the log position to wait for before reading it.
+   */
+  async executeOn<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamOf: (id: string) => string,
+    id: string,
+    command: Command | ((state: State) => Command),
+    context: CommandContext,
+    options: { streamIsNew?: boolean } = {},
+  ): Promise<CommandOutcome> {
+    const result = await this.execute(decider, streamOf(id), command, context, options);
+    return { id, position: result.position };
   }
 
   private async decideAndAppend<Command, Event extends DomainEvent, State>(

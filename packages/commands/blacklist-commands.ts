@@ -1,4 +1,4 @@
-import { blacklistRuleDecider, type BlacklistRuleCommand } from '../domain/blacklist/blacklist-decider.ts';
+import { blacklistRuleDecider } from '../domain/blacklist/blacklist-decider.ts';
 import { blacklistRuleResource, blacklistRuleStream } from '../domain/blacklist/blacklist-events.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -24,15 +24,22 @@ export class BlacklistCommands {
     const rule = blacklistRuleFromInput(ruleId, input, {
       fingerprint: (number) => tenantFingerprint(this.fingerprinter.fingerprint(number), context),
     });
-    return this.run(ruleId, { type: 'CreateBlacklistRule', rule }, context);
+    return this.aggregates.executeOn(
+      blacklistRuleDecider,
+      blacklistRuleStream,
+      ruleId,
+      { type: 'CreateBlacklistRule', rule },
+      context,
+    );
   }
 
   delete(ruleId: string, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(ruleId, { type: 'DeleteBlacklistRule', ruleId }, context);
-  }
-
-  private async run(ruleId: string, command: BlacklistRuleCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(blacklistRuleDecider, blacklistRuleStream(ruleId), command, context);
-    return { id: ruleId, position: result.position };
+    return this.aggregates.executeOn(
+      blacklistRuleDecider,
+      blacklistRuleStream,
+      ruleId,
+      { type: 'DeleteBlacklistRule', ruleId },
+      context,
+    );
   }
 }

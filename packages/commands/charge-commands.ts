@@ -1,7 +1,7 @@
 import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
-import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
+import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import {
   chargeResource,
   chargeStream,
@@ -137,7 +137,9 @@ export class ChargeCommands {
     try {
       decided = await this.decide(chargeId, input, resolved, context);
       const { attempt, failure, expectedOutcomes, pendingLookupDueAt } = decided;
-      recorded = await this.run(
+      recorded = await this.deps.aggregates.executeOn(
+        chargeDecider,
+        chargeStream,
         chargeId,
         pendingLookupDueAt
           ? { type: 'RecordPendingCharge', attempt, lookupDueAt: pendingLookupDueAt }
@@ -497,7 +499,9 @@ export class ChargeCommands {
             blacklistRuleId: null,
           }
         : null;
-    return this.run(
+    return this.deps.aggregates.executeOn(
+      chargeDecider,
+      chargeStream,
       chargeId,
       {
         type: 'SettleCardCharge',
@@ -554,7 +558,13 @@ export class ChargeCommands {
       amount,
       currency: charge.currency,
     });
-    const settled = await this.run(chargeId, { type: 'SettleRefund', chargeId, refundId, status }, context);
+    const settled = await this.deps.aggregates.executeOn(
+      chargeDecider,
+      chargeStream,
+      chargeId,
+      { type: 'SettleRefund', chargeId, refundId, status },
+      context,
+    );
     return { id: chargeId, refundId, position: settled.position };
   }
 
@@ -564,18 +574,14 @@ export class ChargeCommands {
     metadata: Metadata,
     context: CommandContext,
   ): Promise<CommandOutcome> {
-    const result = await this.run(chargeId, { type: 'UpdateRefund', chargeId, refundId, metadata }, context);
+    const result = await this.deps.aggregates.executeOn(
+      chargeDecider,
+      chargeStream,
+      chargeId,
+      { type: 'UpdateRefund', chargeId, refundId, metadata },
+      context,
+    );
     return { id: refundId, position: result.position };
-  }
-
-  private async run(
-    chargeId: string,
-    command: ChargeCommand,
-    context: CommandContext,
-    options: { streamIsNew?: boolean } = {},
-  ): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), command, context, options);
-    return { id: chargeId, position: result.position };
   }
 }
 

@@ -1,6 +1,6 @@
 import { cardResource } from '../domain/customer/customer-events.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import { creditDecider, type CreditCommand } from '../domain/credit/credit-decider.ts';
+import { creditDecider } from '../domain/credit/credit-decider.ts';
 import {
   creditResource,
   creditStream,
@@ -94,7 +94,13 @@ export class CreditCommands {
     let recorded: CommandOutcome;
     try {
       decided = await this.decide(creditId, input, resolved, context);
-      recorded = await this.run(creditId, { type: 'RecordCredit', ...decided }, context);
+      recorded = await this.deps.aggregates.executeOn(
+        creditDecider,
+        creditStream,
+        creditId,
+        { type: 'RecordCredit', ...decided },
+        context,
+      );
     } catch (error) {
       // No event records the card this run took in, unless the credit's own did before the error.
       const after = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
@@ -201,12 +207,13 @@ export class CreditCommands {
 
   /** Changes description and metadata only: the transfer itself is final. */
   async update(creditId: string, input: UpdateCreditInput, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(creditId, { type: 'UpdateCredit', creditId, ...input }, context);
-  }
-
-  private async run(creditId: string, command: CreditCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(creditDecider, creditStream(creditId), command, context);
-    return { id: creditId, position: result.position };
+    return this.deps.aggregates.executeOn(
+      creditDecider,
+      creditStream,
+      creditId,
+      { type: 'UpdateCredit', creditId, ...input },
+      context,
+    );
   }
 }
 

@@ -1,8 +1,4 @@
-import {
-  crossSaleOfferDecider,
-  type CrossSaleOfferCommand,
-  type OfferChanges,
-} from '../domain/cross-sale-offer/cross-sale-offer-decider.ts';
+import { crossSaleOfferDecider, type OfferChanges } from '../domain/cross-sale-offer/cross-sale-offer-decider.ts';
 import {
   crossSaleOfferResource,
   crossSaleOfferStream,
@@ -124,7 +120,13 @@ export class CrossSaleOfferCommands {
       visibleForAllPartners: input.visibleForAllPartners ?? false,
       partnerIds: input.partnerIds ?? [],
     };
-    return this.run(offerId, { type: 'CreateCrossSaleOffer', offerId, terms }, context);
+    return this.aggregates.executeOn(
+      crossSaleOfferDecider,
+      crossSaleOfferStream,
+      offerId,
+      { type: 'CreateCrossSaleOffer', offerId, terms },
+      context,
+    );
   }
 
   async update(offerId: string, input: UpdateCrossSaleOfferInput, context: CommandContext): Promise<CommandOutcome> {
@@ -132,11 +134,23 @@ export class CrossSaleOfferCommands {
     const { imageData, ...rest } = input;
     const changes: OfferChanges = { ...rest };
     if (imageData !== undefined) changes.imageId = await this.images.store(imageData, context);
-    return this.run(offerId, { type: 'UpdateCrossSaleOffer', offerId, changes }, context);
+    return this.aggregates.executeOn(
+      crossSaleOfferDecider,
+      crossSaleOfferStream,
+      offerId,
+      { type: 'UpdateCrossSaleOffer', offerId, changes },
+      context,
+    );
   }
 
   delete(offerId: string, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(offerId, { type: 'DeleteCrossSaleOffer', offerId }, context);
+    return this.aggregates.executeOn(
+      crossSaleOfferDecider,
+      crossSaleOfferStream,
+      offerId,
+      { type: 'DeleteCrossSaleOffer', offerId },
+      context,
+    );
   }
 
   /**
@@ -303,15 +317,5 @@ export class CrossSaleOfferCommands {
           'partnerIds',
         );
     }
-  }
-
-  private async run(offerId: string, command: CrossSaleOfferCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(
-      crossSaleOfferDecider,
-      crossSaleOfferStream(offerId),
-      command,
-      context,
-    );
-    return { id: offerId, position: result.position };
   }
 }

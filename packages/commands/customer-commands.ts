@@ -88,7 +88,9 @@ export class CustomerCommands {
     const { card, ...fields } = input;
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
     const outcome = await this.recordingCard(customerId, newCard, context, () =>
-      this.run(
+      this.deps.aggregates.executeOn(
+        customerDecider,
+        customerStream,
         customerId,
         { type: 'CreateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
         context,
@@ -108,13 +110,21 @@ export class CustomerCommands {
     if (card !== undefined) await this.deps.cardSources.liveCustomer(customerId, context);
     const earlier = card === undefined ? null : await this.savedByEarlierRun(customerId, card, context);
     if (earlier) {
-      const outcome = await this.run(customerId, { type: 'UpdateCustomer', customerId, ...fields }, context);
+      const outcome = await this.deps.aggregates.executeOn(
+        customerDecider,
+        customerStream,
+        customerId,
+        { type: 'UpdateCustomer', customerId, ...fields },
+        context,
+      );
       const saved = { id: customerId, position: outcome.position ?? earlier.position };
       return this.afterCardSaved(saved, customerId, earlier.card, context);
     }
     const newCard = card === undefined ? undefined : await this.cardToSave(customerId, card, context);
     const outcome = await this.recordingCard(customerId, newCard, context, () =>
-      this.run(
+      this.deps.aggregates.executeOn(
+        customerDecider,
+        customerStream,
         customerId,
         { type: 'UpdateCustomer', customerId, ...fields, ...(newCard ? { card: newCard } : {}) },
         context,
@@ -196,7 +206,13 @@ export class CustomerCommands {
         changes.fastCredit = { supported, updated: Math.floor(context.now().getTime() / 1000) };
       }
     }
-    const outcome = await this.run(customerId, { type: 'UpdateCard', customerId, cardId, changes }, context);
+    const outcome = await this.deps.aggregates.executeOn(
+      customerDecider,
+      customerStream,
+      customerId,
+      { type: 'UpdateCard', customerId, cardId, changes },
+      context,
+    );
     return { id: cardId, position: outcome.position };
   }
 
@@ -324,22 +340,6 @@ export class CustomerCommands {
       position = result.position ?? position;
     }
     return { id: outcome.id, position };
-  }
-
-  private async run(
-    customerId: string,
-    command: CustomerCommand,
-    context: CommandContext,
-    options: { streamIsNew?: boolean } = {},
-  ): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(
-      customerDecider,
-      customerStream(customerId),
-      command,
-      context,
-      options,
-    );
-    return { id: customerId, position: result.position };
   }
 }
 

@@ -1,4 +1,4 @@
-import { chargeDecider, type ChargeCommand } from '../domain/charge/charge-decider.ts';
+import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeResource, chargeStream, type ChargeType, type Shipping } from '../domain/charge/charge-events.ts';
 import type { PaymentMethodChargeAttempt, ProviderOutcome } from '../domain/charge/payment-method-charge.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
@@ -89,26 +89,35 @@ export class PaymentMethodChargeCommands {
       redirectUrl: redirectUrlOf(clientObjectId),
       expiresAt: new Date(now.getTime() + this.timings.expirySeconds * 1000).toISOString(),
     };
-    return this.run(chargeId, { type: 'RecordPaymentMethodCharge', attempt }, context);
+    return this.aggregates.executeOn(
+      chargeDecider,
+      chargeStream,
+      chargeId,
+      { type: 'RecordPaymentMethodCharge', attempt },
+      context,
+    );
   }
 
   /** The payer's choice on the provider page. */
   chooseOutcome(chargeId: string, outcome: ProviderOutcome, context: CommandContext): Promise<CommandOutcome> {
     const settlesAt = new Date(context.now().getTime() + this.timings.processingDelayMs).toISOString();
-    return this.run(chargeId, { type: 'ChooseProviderOutcome', chargeId, outcome, settlesAt }, context);
-  }
-
-  /** Due work: confirms or expires the charge when its time has come; otherwise records nothing. */
-  settle(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(
+    return this.aggregates.executeOn(
+      chargeDecider,
+      chargeStream,
       chargeId,
-      { type: 'SettlePaymentMethodCharge', chargeId, now: context.now().toISOString() },
+      { type: 'ChooseProviderOutcome', chargeId, outcome, settlesAt },
       context,
     );
   }
 
-  private async run(chargeId: string, command: ChargeCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(chargeDecider, chargeStream(chargeId), command, context);
-    return { id: chargeId, position: result.position };
+  /** Due work: confirms or expires the charge when its time has come; otherwise records nothing. */
+  settle(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
+    return this.aggregates.executeOn(
+      chargeDecider,
+      chargeStream,
+      chargeId,
+      { type: 'SettlePaymentMethodCharge', chargeId, now: context.now().toISOString() },
+      context,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import type { Billing } from '../domain/charge/charge-events.ts';
 import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { paymentMethodDecider, type PaymentMethodCommand } from '../domain/payment-method/payment-method-decider.ts';
+import { paymentMethodDecider } from '../domain/payment-method/payment-method-decider.ts';
 import {
   paymentMethodResource,
   paymentMethodStream,
@@ -39,7 +39,13 @@ export class PaymentMethodCommands {
     const { paymentMethodId } = details;
     const earlier = await this.aggregates.createdEarlier(paymentMethodStream(paymentMethodId), context);
     if (earlier !== undefined) return { id: paymentMethodId, position: earlier };
-    return this.run(paymentMethodId, { type: 'CreatePaymentMethod', details }, context);
+    return this.aggregates.executeOn(
+      paymentMethodDecider,
+      paymentMethodStream,
+      paymentMethodId,
+      { type: 'CreatePaymentMethod', details },
+      context,
+    );
   }
 
   /**
@@ -68,7 +74,13 @@ export class PaymentMethodCommands {
   }
 
   delete(paymentMethodId: string, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(paymentMethodId, { type: 'DeletePaymentMethod', paymentMethodId }, context);
+    return this.aggregates.executeOn(
+      paymentMethodDecider,
+      paymentMethodStream,
+      paymentMethodId,
+      { type: 'DeletePaymentMethod', paymentMethodId },
+      context,
+    );
   }
 
   /**
@@ -89,19 +101,5 @@ export class PaymentMethodCommands {
       );
     const { status: _status, ...details } = state;
     return details;
-  }
-
-  private async run(
-    paymentMethodId: string,
-    command: PaymentMethodCommand,
-    context: CommandContext,
-  ): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(
-      paymentMethodDecider,
-      paymentMethodStream(paymentMethodId),
-      command,
-      context,
-    );
-    return { id: paymentMethodId, position: result.position };
   }
 }

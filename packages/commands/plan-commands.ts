@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { planDecider, type PlanCommand } from '../domain/plan/plan-decider.ts';
+import { planDecider } from '../domain/plan/plan-decider.ts';
 import { planResource, planStream, type PlanInterval, type PlanTerms } from '../domain/plan/plan-events.ts';
 import type { PlanState } from '../domain/plan/plan-state.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -44,16 +44,22 @@ export class PlanCommands {
       recursTo: input.recursTo ?? null,
       metadata: input.metadata ?? {},
     };
-    return this.run(planId, { type: 'CreatePlan', planId, terms }, context);
+    return this.aggregates.executeOn(planDecider, planStream, planId, { type: 'CreatePlan', planId, terms }, context);
   }
 
   async update(planId: string, input: UpdatePlanInput, context: CommandContext): Promise<CommandOutcome> {
     if (input.recursTo) await this.requireRecursionTarget(input.recursTo, context);
-    return this.run(planId, { type: 'UpdatePlan', planId, changes: input }, context);
+    return this.aggregates.executeOn(
+      planDecider,
+      planStream,
+      planId,
+      { type: 'UpdatePlan', planId, changes: input },
+      context,
+    );
   }
 
   delete(planId: string, context: CommandContext): Promise<CommandOutcome> {
-    return this.run(planId, { type: 'DeletePlan', planId }, context);
+    return this.aggregates.executeOn(planDecider, planStream, planId, { type: 'DeletePlan', planId }, context);
   }
 
   /** The plan as it stands now, deleted or not; null when it does not exist for the tenant. */
@@ -67,10 +73,5 @@ export class PlanCommands {
     if (!plan) throw new InvalidRequestError(`Invalid parameter: recursTo '${planId}' does not exist`);
     if (plan.status === 'deleted')
       throw new InvalidRequestError(`Invalid parameter: recursTo '${planId}' has been deleted`);
-  }
-
-  private async run(planId: string, command: PlanCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(planDecider, planStream(planId), command, context);
-    return { id: planId, position: result.position };
   }
 }

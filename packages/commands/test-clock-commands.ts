@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../domain/errors.ts';
-import { testClockDecider, type TestClockCommand } from '../domain/test-clock/test-clock-decider.ts';
+import { testClockDecider } from '../domain/test-clock/test-clock-decider.ts';
 import { testClockResource, testClockStream } from '../domain/test-clock/test-clock-events.ts';
 import { nextStep, type DueStep } from '../domain/subscription/subscription-schedule.ts';
 import { subscriptionDecider } from '../domain/subscription/subscription-decider.ts';
@@ -37,7 +37,9 @@ export class TestClockCommands {
     const testClockId = createdObjectId(testClockResource, context);
     const earlier = await this.deps.aggregates.createdEarlier(testClockStream(testClockId), context);
     if (earlier !== undefined) return { id: testClockId, position: earlier };
-    return this.run(
+    return this.deps.aggregates.executeOn(
+      testClockDecider,
+      testClockStream,
       testClockId,
       { type: 'CreateTestClock', testClockId, frozenTime: input.frozenTime, name: input.name ?? null },
       context,
@@ -47,7 +49,13 @@ export class TestClockCommands {
   /** Moves the clock and hands the due work to a worker; the clock reports `advancing` until it is done. */
   async advance(testClockId: string, frozenTime: number, context: CommandContext): Promise<CommandOutcome> {
     requireTestMode(context);
-    const outcome = await this.run(testClockId, { type: 'StartAdvance', testClockId, frozenTime }, context);
+    const outcome = await this.deps.aggregates.executeOn(
+      testClockDecider,
+      testClockStream,
+      testClockId,
+      { type: 'StartAdvance', testClockId, frozenTime },
+      context,
+    );
     // A lost hand-over is found again by the scheduler: the clock stays `advancing` in the read model.
     await this.deps.background
       .advanceClock({ accountId: context.accountId, mode: context.mode, testClockId, frozenTime })
@@ -57,7 +65,13 @@ export class TestClockCommands {
 
   delete(testClockId: string, context: CommandContext): Promise<CommandOutcome> {
     requireTestMode(context);
-    return this.run(testClockId, { type: 'DeleteTestClock', testClockId }, context);
+    return this.deps.aggregates.executeOn(
+      testClockDecider,
+      testClockStream,
+      testClockId,
+      { type: 'DeleteTestClock', testClockId },
+      context,
+    );
   }
 
   /**
@@ -111,11 +125,6 @@ export class TestClockCommands {
         now: () => new Date(),
       },
     );
-  }
-
-  private async run(testClockId: string, command: TestClockCommand, context: CommandContext): Promise<CommandOutcome> {
-    const result = await this.deps.aggregates.execute(testClockDecider, testClockStream(testClockId), command, context);
-    return { id: testClockId, position: result.position };
   }
 }
 

@@ -59,7 +59,9 @@ export class WebhookEndpointCommands {
     const secret = `whsec_${randomBase62(32)}`;
     const secretVaultRef = await this.vault.store(WEBHOOK_SECRET_KIND, secret);
     try {
-      const outcome = await this.run(
+      const outcome = await this.aggregates.executeOn(
+        webhookEndpointDecider,
+        webhookEndpointStream,
         endpointId,
         {
           type: 'CreateWebhookEndpoint',
@@ -106,7 +108,7 @@ export class WebhookEndpointCommands {
     if (input.events !== undefined) command.events = distinct(input.events);
     if (input.description !== undefined) command.description = input.description;
     if (input.enabled !== undefined) command.enabled = input.enabled;
-    return this.run(endpointId, command, context);
+    return this.aggregates.executeOn(webhookEndpointDecider, webhookEndpointStream, endpointId, command, context);
   }
 
   async delete(endpointId: string, context: CommandContext): Promise<CommandOutcome> {
@@ -118,20 +120,6 @@ export class WebhookEndpointCommands {
     );
     // Nothing can be signed with it any more: pending deliveries of a deleted endpoint are canceled.
     if (result.state.status !== 'none') await this.vault.erase(result.state.endpoint.secretVaultRef);
-    return { id: endpointId, position: result.position };
-  }
-
-  private async run(
-    endpointId: string,
-    command: WebhookEndpointCommand,
-    context: CommandContext,
-  ): Promise<CommandOutcome> {
-    const result = await this.aggregates.execute(
-      webhookEndpointDecider,
-      webhookEndpointStream(endpointId),
-      command,
-      context,
-    );
     return { id: endpointId, position: result.position };
   }
 
