@@ -1,7 +1,12 @@
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
+import { declinedByNetwork } from '../domain/card/card-payment-failure.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
+import {
+  chargeRefusal,
+  type AuthorizationAnswer,
+  type AuthorizationUnknown,
+} from '../domain/charge/charge-creation-decider.ts';
 import {
   chargeResource,
   chargeStream,
@@ -17,8 +22,6 @@ import {
 } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand } from '../domain/customer/customer-decider.ts';
 import { cardResource, customerStream } from '../domain/customer/customer-events.ts';
-import type { NetworkOutcomeDue } from '../domain/charge/network-outcome-events.ts';
-import { CardError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import {
   NetworkOutcomeUnknown,
@@ -29,17 +32,23 @@ import {
 } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
-import type { ChargeState } from '../domain/charge/charge-state.ts';
+import type { ChargeState, ChargeStreamEvent } from '../domain/charge/charge-state.ts';
 import type { CardSource } from '../domain/customer/customer-events.ts';
-import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
+import type { AggregateStore, ExecuteResult, LoadedAggregate } from './aggregate-store.ts';
+import {
+  askNetworkOnce,
+  createCardPayment,
+  cvcOf,
+  matchingBlacklistRule,
+  paymentDeclined,
+} from './card-payment-creation.ts';
 import { announcedOutcomes } from './announced-outcomes.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
 import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
-import { PaymentDeclined } from './payment-declined.ts';
+import type { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
-import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
 
 export interface CreateChargeInput {
@@ -66,15 +75,6 @@ export interface CreateChargeInput {
    * token, in the same request: the saved card then carries the token's 3-D Secure verification.
    */
   justSavedFromToken?: string;
-}
-
-/** A charge ready to be recorded: what it is, and its failure when it did not succeed. */
-interface ChargeDecision {
-  attempt: ChargeAttempt;
-  failure: ChargeFailure | null;
-  expectedOutcomes: NetworkOutcomeDue[];
-  /** Live mode: the processor's answer is unknown; the charge is recorded pending and looked up from then. */
-  pendingLookupDueAt?: string;
 }
 
 export interface UpdateChargeInput {
@@ -115,133 +115,94 @@ export class ChargeCommands {
    */
   async create(input: CreateChargeInput, context: CommandContext): Promise<CommandOutcome> {
     const chargeId = input.chargeId ?? createdObjectId(chargeResource, context);
-    const streamIsNew = input.chargeId === undefined && createsNewIds(context);
-    const existing = await this.deps.aggregates.loadBeforeCreating(
-      chargeDecider,
-      chargeStream(chargeId),
-      context,
-      streamIsNew,
-    );
-    if (existing.state.status !== 'none') return this.recordedCharge(existing, input, context);
-
     const customerId = input.customerId ?? null;
-    if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
-    const resolved = await this.deps.cardSources.forPayment(
-      input.card,
-      customerId,
-      { kind: 'charge', chargeId },
+    return createCardPayment(
+      this.deps,
+      {
+        id: chargeId,
+        decider: chargeDecider,
+        streamId: chargeStream(chargeId),
+        streamIsNew: input.chargeId === undefined && createsNewIds(context),
+        customerId,
+        card: input.card,
+        use: { kind: 'charge', chargeId },
+        recordedVaultRef: (state) => (state.status === 'none' ? null : (state.card?.vaultRef ?? null)),
+        decideAndRecord: (resolved) => this.decideAndRecord(chargeId, input, resolved, context),
+        answerNew: async (recorded, charge, resolved) => {
+          faultPoint('charge.after-append', context);
+          if (charge.status === 'none') throw new Error('unreachable: a recorded charge exists');
+          if (charge.failure) throw declined(recorded, charge.failure);
+          // Pending: the card is saved, if at all, once the lookup found the charge taken.
+          if (charge.status === 'pending') return recorded;
+          // A successful charge with a new card for a customer saves the card as the default (spec).
+          if (customerId !== null && resolved.source !== null && charge.cardId !== null && charge.card !== null)
+            return this.saveChargeCard(
+              recorded,
+              { ...charge, cardId: charge.cardId, card: charge.card, customerId },
+              resolved.source,
+              context,
+            );
+          return recorded;
+        },
+        answerRecorded: (loaded) => this.recordedCharge(loaded, input, context),
+      },
       context,
     );
-    let decided: ChargeDecision;
-    let recorded: CommandOutcome;
-    try {
-      decided = await this.decide(chargeId, input, resolved, context);
-      const { attempt, failure, expectedOutcomes, pendingLookupDueAt } = decided;
-      recorded = await this.deps.aggregates.executeOn(
-        chargeDecider,
-        chargeStream,
-        chargeId,
-        pendingLookupDueAt
-          ? { type: 'RecordPendingCharge', attempt, lookupDueAt: pendingLookupDueAt }
-          : { type: 'RecordCharge', attempt, failure, expectedOutcomes },
-        context,
-        { streamIsNew },
-      );
-    } catch (error) {
-      // Another run of the same request (one that was thought dead) may have recorded the charge
-      // meanwhile, with the card it took in. No event records the card this run took in otherwise.
-      const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
-      const recordedCard = meanwhile.state.status === 'none' ? null : meanwhile.state.card;
-      if (recordedCard?.vaultRef !== resolved.card.vaultRef) await this.deps.cardSources.discardUnrecorded(resolved);
-      if (meanwhile.state.status === 'none') throw error;
-      return this.recordedCharge(meanwhile, input, context);
-    }
-    faultPoint('charge.after-append', context);
-    const { attempt, failure } = decided;
-    if (failure) throw declined(recorded, failure);
-    // Pending: the card is saved, if at all, once the lookup found the charge taken.
-    if (decided.pendingLookupDueAt) return recorded;
-    // A successful charge with a new card for a customer saves the card as the default (spec).
-    if (customerId !== null && resolved.source !== null)
-      return this.saveChargeCard(recorded, { ...attempt, customerId }, resolved.source, context);
-    return recorded;
   }
 
   /**
-   * What the charge is and how it ends: refused by the account's settings, blocked by a blacklist
-   * rule, or the network's answer (after recording the intent to ask it).
+   * Fetches what the charge's decision needs (the account's settings, the blacklist rule its
+   * screening matches, and, unless the charge is refused by those, the network's answer), then
+   * records what the charge decider decides with them.
    */
-  private async decide(
+  private async decideAndRecord(
     chargeId: string,
     input: CreateChargeInput,
     resolved: ResolvedCard,
     context: CommandContext,
-  ): Promise<ChargeDecision> {
+  ): Promise<ExecuteResult<ChargeState, ChargeStreamEvent>> {
     const cardId = resolved.savedCardId ?? createdObjectId(cardResource, context);
-    const attempt: ChargeAttempt = {
-      chargeId,
-      amount: input.amount,
-      currency: input.currency,
-      type: input.type ?? null,
-      description: input.description ?? null,
-      customerId: input.customerId ?? null,
-      subscriptionId: input.subscriptionId ?? null,
-      cardId,
-      card: resolved.card,
-      captured: input.captured ?? true,
-      shipping: input.shipping ?? null,
-      billing: input.billing ?? null,
-      threeDSecureInfo: null,
-      avsCheck: null,
-      fraudDetails: { status: 'unknown', score: 0 },
-      merchantAccountId: input.merchantAccountId ?? null,
-      metadata: input.metadata ?? {},
-      networkTransactionId: null,
-      ...(input.crossSale ? { crossSale: input.crossSale } : {}),
-    };
+    const attempt = requestedAttempt(chargeId, input, resolved.card, cardId);
+    const settings = await this.deps.accountSettings(context.accountId);
+    const blacklistRule = await matchingBlacklistRule(
+      this.deps.blacklistRules,
+      { card: attempt.card, email: attempt.billing?.email ?? null, metadata: attempt.metadata },
+      context,
+    );
+    const authorization =
+      chargeRefusal(attempt, settings, blacklistRule) === null
+        ? await this.askNetwork(attempt, input, resolved, context)
+        : null;
+    return this.deps.aggregates.execute(
+      chargeDecider,
+      chargeStream(chargeId),
+      { type: 'CreateCharge', attempt, accepted: settings, blacklistRule, authorization },
+      context,
+      { streamIsNew: input.chargeId === undefined && createsNewIds(context) },
+    );
+  }
 
-    let failure: ChargeFailure | null = unsupported(attempt, await this.deps.accountSettings(context.accountId));
-    let expectedOutcomes: NetworkOutcomeDue[] = [];
-    const rule = failure
-      ? null
-      : findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, context));
-    if (failure) {
-      // Refused by the account's settings before screening or the network.
-    } else if (rule) {
-      failure = {
-        failureCode: 'blacklisted',
-        failureMessage: 'The charge was blocked by a blacklist rule.',
-        failureIssuerDeclineCode: null,
-        blacklistRuleId: rule.ruleId,
-      };
-    } else {
-      const verification = resolved.threeDSecureInfo ?? (await this.justSavedVerification(input, resolved, context));
-      let outcome: AuthorizationOutcome;
-      try {
-        outcome = await this.authorize(attempt, input, resolved.card, verifiedFor(verification, input), context);
-      } catch (error) {
-        if (!(error instanceof NetworkOutcomeUnknown)) throw error;
-        // The processor may have taken the payment: pending, never failed, never sent elsewhere.
-        attempt.processorId = error.processorId;
-        return { attempt, failure: null, expectedOutcomes: [], pendingLookupDueAt: context.now().toISOString() };
-      }
-      if (outcome.processorId) attempt.processorId = outcome.processorId;
-      attempt.threeDSecureInfo = outcome.threeDSecureInfo;
-      attempt.avsCheck = outcome.avsResult ? { result: outcome.avsResult } : null;
-      attempt.fraudDetails = outcome.fraud;
-      attempt.networkTransactionId = outcome.transactionId;
-      expectedOutcomes = announcedOutcomes(outcome.later, context.now());
-      if (outcome.failure) {
-        failure = {
-          failureCode: outcome.failure.code,
-          failureMessage: outcome.failure.message,
-          failureIssuerDeclineCode: outcome.failure.issuerDeclineCode,
-          blacklistRuleId: null,
-        };
-      }
+  /**
+   * The network's answer to the charge's authorization, with its 3-D Secure verification: the
+   * token's, or the one the saved card was saved with just before (`justSavedFromToken`).
+   */
+  private async askNetwork(
+    attempt: ChargeAttempt,
+    input: CreateChargeInput,
+    resolved: ResolvedCard,
+    context: CommandContext,
+  ): Promise<AuthorizationAnswer | AuthorizationUnknown> {
+    const verification = resolved.threeDSecureInfo ?? (await this.justSavedVerification(input, resolved, context));
+    let outcome: AuthorizationOutcome;
+    try {
+      outcome = await this.authorize(attempt, input, resolved.card, verifiedFor(verification, input), context);
+    } catch (error) {
+      if (!(error instanceof NetworkOutcomeUnknown)) throw error;
+      // The processor may have taken the payment: pending, never failed, never sent elsewhere.
+      return { answered: false, processorId: error.processorId, lookupDueAt: context.now().toISOString() };
     }
-
-    return { attempt, failure, expectedOutcomes };
+    const { later, approved: _approved, ...answer } = outcome;
+    return { answered: true, ...answer, expectedOutcomes: announcedOutcomes(later, context.now()) };
   }
 
   /**
@@ -282,34 +243,40 @@ export class ChargeCommands {
     context: CommandContext,
   ): Promise<AuthorizationOutcome> {
     const { chargeId } = attempt;
-    const intent = await this.deps.aggregates.execute(
-      chargeAuthorizationDecider,
-      chargeAuthorizationStream(chargeId),
-      {
-        type: 'StartAuthorization',
-        chargeId,
-        networkReference: chargeId,
-        amount: attempt.amount,
-        currency: attempt.currency,
-        cardId: attempt.cardId,
-      },
-      context,
-    );
-    faultPoint('charge.before-network-call', context);
-    const startedBefore = intent.events.length === 0;
-    const known = startedBefore
-      ? await this.deps.network.findAuthorization({
-          mode: context.mode,
-          accountId: context.accountId,
-          reference: chargeId,
-        })
-      : null;
-    if (known) return known;
+    return askNetworkOnce({
+      recordIntent: () =>
+        this.deps.aggregates.execute(
+          chargeAuthorizationDecider,
+          chargeAuthorizationStream(chargeId),
+          {
+            type: 'StartAuthorization',
+            chargeId,
+            networkReference: chargeId,
+            amount: attempt.amount,
+            currency: attempt.currency,
+            cardId: attempt.cardId,
+          },
+          context,
+        ),
+      afterIntent: () => faultPoint('charge.before-network-call', context),
+      findEarlierAnswer: () =>
+        this.deps.network.findAuthorization({ mode: context.mode, accountId: context.accountId, reference: chargeId }),
+      ask: () => this.authorizeAtNetwork(attempt, input, card, verified, context),
+    });
+  }
+
+  private async authorizeAtNetwork(
+    attempt: ChargeAttempt,
+    input: CreateChargeInput,
+    card: ChargeAttempt['card'],
+    verified: ThreeDSecureResult | null,
+    context: CommandContext,
+  ): Promise<AuthorizationOutcome> {
+    const { chargeId } = attempt;
     const number = await this.deps.intake.revealNumber(card);
     const address = input.billing?.address;
     const zip = address?.zip ?? card.addressZip;
-    const cvc =
-      typeof input.card === 'object' && input.card.cvc !== undefined ? String(input.card.cvc).trim() : undefined;
+    const cvc = cvcOf(input.card);
     const outcome = await this.deps.network.authorize({
       mode: context.mode,
       accountId: context.accountId,
@@ -484,21 +451,14 @@ export class ChargeCommands {
       accountId: context.accountId,
       reference: chargeId,
     });
-    const failure: ChargeFailure | null = !found
-      ? {
+    const failure: ChargeFailure | null = found
+      ? declinedByNetwork(found.failure)
+      : {
           failureCode: 'processing_error',
           failureMessage: 'The processor never received the charge; nothing was taken.',
           failureIssuerDeclineCode: null,
           blacklistRuleId: null,
-        }
-      : found.failure
-        ? {
-            failureCode: found.failure.code,
-            failureMessage: found.failure.message,
-            failureIssuerDeclineCode: found.failure.issuerDeclineCode,
-            blacklistRuleId: null,
-          }
-        : null;
+        };
     return this.deps.aggregates.executeOn(
       chargeDecider,
       chargeStream,
@@ -585,15 +545,6 @@ export class ChargeCommands {
   }
 }
 
-function declined(recorded: CommandOutcome, failure: ChargeFailure): PaymentDeclined {
-  const details = {
-    chargeId: recorded.id,
-    ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
-    ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
-  };
-  return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
-}
-
 /**
  * The token's own 3-D Secure result counts for a charge of the amount and currency it was verified
  * for; for any other amount the charge is as if the card had not been verified.
@@ -636,37 +587,35 @@ function threeDSecureRequest(
   };
 }
 
-/** A charge in a currency or with a card brand the account does not accept (account settings). */
-function unsupported(attempt: ChargeAttempt, settings: AccountSettings): ChargeFailure | null {
-  const refusal = (failureCode: 'currency_not_supported' | 'brand_not_supported', failureMessage: string) => ({
-    failureCode,
-    failureMessage,
-    failureIssuerDeclineCode: null,
-    blacklistRuleId: null,
-  });
-  if (settings.acceptedCurrencies && !settings.acceptedCurrencies.includes(attempt.currency))
-    return refusal('currency_not_supported', `The account is not configured for the currency ${attempt.currency}.`);
-  if (settings.acceptedBrands && !settings.acceptedBrands.includes(attempt.card.brand))
-    return refusal('brand_not_supported', `The card brand ${attempt.card.brand} is not supported by the account.`);
-  return null;
-}
+const declined = (recorded: CommandOutcome, failure: ChargeFailure): PaymentDeclined =>
+  paymentDeclined(recorded, failure, 'chargeId');
 
-/**
- * What the blacklist looks at: the card, the payer's data and the charge's metadata. The payer is
- * known only from the card's `fraudCheckData` (recorded from the payer's browser when the token was
- * created with the public key, or given by the merchant): the request creating the charge comes
- * from the merchant's server, whose address and headers say nothing about the payer.
- */
-function screening(attempt: ChargeAttempt, tenant: Tenant): ChargeScreening {
-  const fraud = attempt.card.fraudCheckData;
+/** The charge as the request asks for it, before anything decides it. */
+function requestedAttempt(
+  chargeId: string,
+  input: CreateChargeInput,
+  card: ChargeAttempt['card'],
+  cardId: string,
+): ChargeAttempt {
   return {
-    fingerprint: tenantFingerprint(attempt.card.fingerprint, tenant),
-    storedFingerprint: attempt.card.fingerprint,
-    ipAddress: fraud?.ipAddress ?? null,
-    ipCountry: fraud?.ipCountry ?? null,
-    email: attempt.billing?.email ?? fraud?.email ?? null,
-    userAgent: fraud?.userAgent ?? null,
-    acceptLanguage: fraud?.acceptLanguage ?? null,
-    metadata: attempt.metadata,
+    chargeId,
+    amount: input.amount,
+    currency: input.currency,
+    type: input.type ?? null,
+    description: input.description ?? null,
+    customerId: input.customerId ?? null,
+    subscriptionId: input.subscriptionId ?? null,
+    cardId,
+    card,
+    captured: input.captured ?? true,
+    shipping: input.shipping ?? null,
+    billing: input.billing ?? null,
+    threeDSecureInfo: null,
+    avsCheck: null,
+    fraudDetails: { status: 'unknown', score: 0 },
+    merchantAccountId: input.merchantAccountId ?? null,
+    metadata: input.metadata ?? {},
+    networkTransactionId: null,
+    ...(input.crossSale ? { crossSale: input.crossSale } : {}),
   };
 }

@@ -1,28 +1,28 @@
 import { cardResource } from '../domain/customer/customer-events.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import { creditDecider } from '../domain/credit/credit-decider.ts';
-import {
-  creditResource,
-  creditStream,
-  type CreditAttempt,
-  type CreditFailure,
-} from '../domain/credit/credit-events.ts';
+import { creditDecider, creditRefusal } from '../domain/credit/credit-decider.ts';
+import { creditResource, creditStream, type CreditAttempt, type CreditEvent } from '../domain/credit/credit-events.ts';
+import type { CreditState } from '../domain/credit/credit-state.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
-import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
-import { CardError, InvalidRequestError } from '../domain/errors.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
-import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
-import type { AggregateStore } from './aggregate-store.ts';
+import type { AggregateStore, ExecuteResult } from './aggregate-store.ts';
+import {
+  askNetworkOnce,
+  createCardPayment,
+  cvcOf,
+  matchingBlacklistRule,
+  paymentDeclined,
+} from './card-payment-creation.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
 import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { verifiedFor } from './charge-commands.ts';
-import { PaymentDeclined } from './payment-declined.ts';
 
 export interface CreateCreditInput {
   amount: number;
@@ -61,71 +61,55 @@ export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
 
   /**
-   * Sends a credit; throws PaymentDeclined (after recording it) when the network refused it. A
-   * repeat of an idempotent request whose credit is recorded (its id derives from the request)
-   * gets the recorded outcome again.
+   * Sends a credit; throws PaymentDeclined (after recording it) when it failed. A repeat of an
+   * idempotent request whose credit is recorded (its id derives from the request) gets the
+   * recorded outcome again.
    */
   async create(input: CreateCreditInput, context: CommandContext): Promise<CommandOutcome> {
     if (!(await this.deps.accountSettings(context.accountId)).creditsAllowed)
       throw new InvalidRequestError(CREDITS_NOT_ALLOWED);
     const creditId = createdObjectId(creditResource, context);
-    const streamIsNew = createsNewIds(context);
-    const existing = await this.deps.aggregates.loadBeforeCreating(
-      creditDecider,
-      creditStream(creditId),
+    const answer = ({ id, position }: CommandOutcome, credit: CreditState) => {
+      if (credit.status !== 'none' && credit.failure)
+        throw paymentDeclined({ id, position }, credit.failure, 'creditId');
+      return Promise.resolve({ id, position });
+    };
+    return createCardPayment(
+      this.deps,
+      {
+        id: creditId,
+        decider: creditDecider,
+        streamId: creditStream(creditId),
+        streamIsNew: createsNewIds(context),
+        customerId: input.customerId ?? null,
+        card: input.card,
+        use: { kind: 'credit', creditId },
+        recordedVaultRef: (state) => (state.status === 'none' ? null : state.card.vaultRef),
+        decideAndRecord: (resolved) => this.decideAndRecord(creditId, input, resolved, context),
+        answerNew: (recorded, credit) => answer(recorded, credit),
+        answerRecorded: ({ state, events }) =>
+          answer({ id: creditId, position: events.at(-1)?.position ?? null }, state),
+      },
       context,
-      streamIsNew,
     );
-    if (existing.state.status !== 'none') {
-      const recorded = { id: creditId, position: existing.events.at(-1)?.position ?? null };
-      if (existing.state.failure) throw declined(recorded, existing.state.failure);
-      return recorded;
-    }
-    const customerId = input.customerId ?? null;
-    if (customerId !== null) await this.deps.cardSources.liveCustomer(customerId, context);
-    // Invalid card details fail here with a 402 before anything is recorded: there is no credit yet.
-    const resolved = await this.deps.cardSources.forPayment(
-      input.card,
-      customerId,
-      { kind: 'credit', creditId },
-      context,
-    );
-    let decided: { attempt: CreditAttempt; failure: CreditFailure | null };
-    let recorded: CommandOutcome;
-    try {
-      decided = await this.decide(creditId, input, resolved, context);
-      recorded = await this.deps.aggregates.executeOn(
-        creditDecider,
-        creditStream,
-        creditId,
-        { type: 'RecordCredit', ...decided },
-        context,
-      );
-    } catch (error) {
-      // No event records the card this run took in, unless the credit's own did before the error.
-      const after = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
-      if (after.state.status === 'none' || after.state.card.vaultRef !== resolved.card.vaultRef)
-        await this.deps.cardSources.discardUnrecorded(resolved);
-      throw error;
-    }
-    if (decided.failure) throw declined(recorded, decided.failure);
-    return recorded;
   }
 
-  /** What the credit is and how it ends: blocked by a blacklist rule, or the network's answer. */
-  private async decide(
+  /**
+   * Fetches what the credit's decision needs (the blacklist rule its screening matches and,
+   * unless that blocks it, the network's answer), then records what the credit decider decides.
+   */
+  private async decideAndRecord(
     creditId: string,
     input: CreateCreditInput,
     resolved: ResolvedCard,
     context: CommandContext,
-  ): Promise<{ attempt: CreditAttempt; failure: CreditFailure | null }> {
-    const customerId = input.customerId ?? null;
+  ): Promise<ExecuteResult<CreditState, CreditEvent>> {
     const attempt: CreditAttempt = {
       creditId,
       amount: input.amount,
       currency: input.currency,
       description: input.description ?? null,
-      customerId,
+      customerId: input.customerId ?? null,
       // A new card is not saved to the customer by a credit; it still gets an id of its own.
       cardId: resolved.savedCardId ?? createdObjectId(cardResource, context),
       card: resolved.card,
@@ -133,76 +117,63 @@ export class CreditCommands {
       metadata: input.metadata ?? {},
       threeDSecureInfo: verifiedFor(resolved.threeDSecureInfo, input),
     };
-
-    const rule = findMatchingRule(await this.deps.blacklistRules(context), screening(attempt, context));
-    if (rule) {
-      const failure: CreditFailure = {
-        failureCode: 'blacklisted',
-        failureMessage: 'The credit was blocked by a blacklist rule.',
-        failureIssuerDeclineCode: null,
-        blacklistRuleId: rule.ruleId,
-      };
-      return { attempt, failure };
-    }
-
-    const cvc =
-      typeof input.card === 'object' && input.card.cvc !== undefined ? String(input.card.cvc).trim() : undefined;
-    const outcome = await this.transfer(attempt, cvc, context);
-    const failure: CreditFailure | null = outcome.failure
-      ? {
-          failureCode: outcome.failure.code,
-          failureMessage: outcome.failure.message,
-          failureIssuerDeclineCode: outcome.failure.issuerDeclineCode,
-          blacklistRuleId: null,
-        }
-      : null;
-    return { attempt, failure };
+    const blacklistRule = await matchingBlacklistRule(
+      this.deps.blacklistRules,
+      { card: attempt.card, email: null, metadata: attempt.metadata },
+      context,
+    );
+    const transfer =
+      creditRefusal(blacklistRule) === null ? await this.transfer(attempt, cvcOf(input.card), context) : null;
+    return this.deps.aggregates.execute(
+      creditDecider,
+      creditStream(creditId),
+      { type: 'CreateCredit', attempt, blacklistRule, transfer },
+      context,
+    );
   }
 
-  /**
-   * Asks the network to send the funds, after recording the intent. When the intent was recorded
-   * already, an earlier run of this request was cut short and may have reached the network: its
-   * answer is asked for first, so the funds are never sent twice for one credit.
-   */
+  /** The network's answer to the transfer of the funds (`askNetworkOnce`: never sent twice for one credit). */
   private async transfer(
     attempt: CreditAttempt,
     cvc: string | undefined,
     context: CommandContext,
   ): Promise<CreditOutcome> {
     const { creditId, card } = attempt;
-    const intent = await this.deps.aggregates.execute(
-      creditTransferDecider,
-      creditTransferStream(creditId),
-      {
-        type: 'StartTransfer',
-        creditId,
-        networkReference: creditId,
-        amount: attempt.amount,
-        currency: attempt.currency,
-        cardId: attempt.cardId,
+    return askNetworkOnce({
+      recordIntent: () =>
+        this.deps.aggregates.execute(
+          creditTransferDecider,
+          creditTransferStream(creditId),
+          {
+            type: 'StartTransfer',
+            creditId,
+            networkReference: creditId,
+            amount: attempt.amount,
+            currency: attempt.currency,
+            cardId: attempt.cardId,
+          },
+          context,
+        ),
+      findEarlierAnswer: () =>
+        this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId }),
+      ask: async () => {
+        const number = await this.deps.intake.revealNumber(card);
+        const outcome = await this.deps.network.credit({
+          mode: context.mode,
+          accountId: context.accountId,
+          reference: creditId,
+          number,
+          expMonth: cardExpiry(card).month,
+          expYear: cardExpiry(card).year,
+          ...(cvc ? { cvc } : {}),
+          amount: attempt.amount,
+          currency: attempt.currency,
+          now: context.now(),
+        });
+        faultPoint('credit.after-network-call', context);
+        return outcome;
       },
-      context,
-    );
-    const startedBefore = intent.events.length === 0;
-    const known = startedBefore
-      ? await this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId })
-      : null;
-    if (known) return known;
-    const number = await this.deps.intake.revealNumber(card);
-    const outcome = await this.deps.network.credit({
-      mode: context.mode,
-      accountId: context.accountId,
-      reference: creditId,
-      number,
-      expMonth: cardExpiry(card).month,
-      expYear: cardExpiry(card).year,
-      ...(cvc ? { cvc } : {}),
-      amount: attempt.amount,
-      currency: attempt.currency,
-      now: context.now(),
     });
-    faultPoint('credit.after-network-call', context);
-    return outcome;
   }
 
   /** Changes description and metadata only: the transfer itself is final. */
@@ -215,28 +186,4 @@ export class CreditCommands {
       context,
     );
   }
-}
-
-function declined(recorded: CommandOutcome, failure: CreditFailure): PaymentDeclined {
-  const details = {
-    creditId: recorded.id,
-    ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
-    ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
-  };
-  return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
-}
-
-/** What the blacklist looks at for a credit: the card (its fingerprint and fraud data) and the metadata. */
-function screening(attempt: CreditAttempt, tenant: Tenant): ChargeScreening {
-  const fraud = attempt.card.fraudCheckData;
-  return {
-    fingerprint: tenantFingerprint(attempt.card.fingerprint, tenant),
-    storedFingerprint: attempt.card.fingerprint,
-    ipAddress: fraud?.ipAddress ?? null,
-    ipCountry: fraud?.ipCountry ?? null,
-    email: fraud?.email ?? null,
-    userAgent: fraud?.userAgent ?? null,
-    acceptLanguage: fraud?.acceptLanguage ?? null,
-    metadata: attempt.metadata,
-  };
 }

@@ -1,16 +1,9 @@
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
-import type {
-  ChargeAttempt,
-  ChargeEvent,
-  ChargeFailure,
-  ChargeUpdated,
-  CrossSaleChargeReference,
-  FraudStatus,
-} from './charge-events.ts';
+import type { ChargeFailure, ChargeUpdated, CrossSaleChargeReference, FraudStatus } from './charge-events.ts';
 import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
-import type { NetworkOutcomeDue } from './network-outcome-events.ts';
+import { decideChargeCreation, type CreateChargeCommand } from './charge-creation-decider.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
 import {
   evolveCharge,
@@ -22,15 +15,7 @@ import {
 } from './charge-state.ts';
 
 export type ChargeCommand =
-  /** `expectedOutcomes`: what the network announced for later about a successful charge. */
-  | {
-      type: 'RecordCharge';
-      attempt: ChargeAttempt;
-      failure: ChargeFailure | null;
-      expectedOutcomes?: NetworkOutcomeDue[];
-    }
-  /** A live card charge whose processor's answer is unknown; looked up from `lookupDueAt` (ISO). */
-  | { type: 'RecordPendingCharge'; attempt: ChargeAttempt; lookupDueAt: string }
+  | CreateChargeCommand
   /** What the lookup at the processor found for a pending card charge. */
   | {
       type: 'SettleCardCharge';
@@ -72,22 +57,8 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
   evolve: evolveCharge,
   decide(command, state) {
     switch (command.type) {
-      case 'RecordCharge':
-        if (state.status !== 'none')
-          throw new InvalidRequestError(`Charge '${command.attempt.chargeId}' already exists`);
-        return command.failure
-          ? [{ type: 'ChargeFailed', data: { ...command.attempt, ...command.failure } }]
-          : [
-              { type: 'ChargeSucceeded', data: command.attempt },
-              ...expectedOutcomes(command.attempt.chargeId, command.expectedOutcomes),
-            ];
-      case 'RecordPendingCharge':
-        if (state.status !== 'none')
-          throw new InvalidRequestError(`Charge '${command.attempt.chargeId}' already exists`);
-        return [
-          { type: 'CardChargePending', data: command.attempt },
-          ...expectedOutcomes(command.attempt.chargeId, [{ kind: 'authorization', dueAt: command.lookupDueAt }]),
-        ];
+      case 'CreateCharge':
+        return decideChargeCreation(command, state);
       case 'SettleCardCharge': {
         const charge = requireCharge(state, command.chargeId);
         // Settled already, or a payment-method charge (settled by its provider): nothing recorded.
@@ -208,11 +179,6 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
     }
   },
 };
-
-/** Recorded with the charge itself, so that no announced outcome can be lost between two appends. */
-function expectedOutcomes(chargeId: string, outcomes: NetworkOutcomeDue[] = []): ChargeEvent[] {
-  return outcomes.length > 0 ? [{ type: 'NetworkOutcomesExpected', data: { chargeId, outcomes } }] : [];
-}
 
 function requireCharge(state: ChargeState, chargeId: string): ExistingCharge {
   if (state.status === 'none') throw new NotFoundError('Charge', chargeId);

@@ -1,25 +1,39 @@
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
-import type { CreditAttempt, CreditEvent, CreditFailure, CreditUpdated } from './credit-events.ts';
+import {
+  blockedByBlacklist,
+  declinedByNetwork,
+  type MatchingBlacklistRule,
+  type NetworkDecline,
+} from '../card/card-payment-failure.ts';
+import type { CreditAttempt, CreditEvent, CreditUpdated } from './credit-events.ts';
 import { evolveCredit, initialCreditState, type CreditState } from './credit-state.ts';
 
+/**
+ * A new credit with everything its decision needs, fetched by the command handler: the credit
+ * as requested, the blacklist rule its screening matched, and the network's answer to the
+ * transfer (null when the network was not asked: the credit is blocked before).
+ */
+export interface CreateCreditCommand {
+  type: 'CreateCredit';
+  attempt: CreditAttempt;
+  blacklistRule: MatchingBlacklistRule | null;
+  transfer: { failure: NetworkDecline | null } | null;
+}
+
 export type CreditCommand =
-  /** The network has answered already: `failure` null means the funds were sent. */
-  | { type: 'RecordCredit'; attempt: CreditAttempt; failure: CreditFailure | null }
-  | { type: 'UpdateCredit'; creditId: string; description?: string | null; metadata?: Metadata };
+  CreateCreditCommand | { type: 'UpdateCredit'; creditId: string; description?: string | null; metadata?: Metadata };
 
 export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
   initialState: initialCreditState,
   evolve: evolveCredit,
   decide(command, state) {
     switch (command.type) {
-      case 'RecordCredit':
+      case 'CreateCredit':
         if (state.status !== 'none')
           throw new InvalidRequestError(`Credit '${command.attempt.creditId}' already exists`);
-        return command.failure
-          ? [{ type: 'CreditFailed', data: { ...command.attempt, ...command.failure } }]
-          : [{ type: 'CreditSucceeded', data: command.attempt }];
+        return decideNewCredit(command);
       case 'UpdateCredit': {
         if (state.status === 'none') throw new NotFoundError('Credit', command.creditId);
         const changes: CreditUpdated['data'] = { creditId: command.creditId };
@@ -33,3 +47,22 @@ export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
     }
   },
 };
+
+/**
+ * Why a credit is refused before the network is asked: a matching blacklist rule; null when the
+ * network is to decide.
+ */
+export function creditRefusal(blacklistRule: MatchingBlacklistRule | null) {
+  return blacklistRule ? blockedByBlacklist(blacklistRule, 'credit') : null;
+}
+
+/** A new credit: blocked by a blacklist rule, else failed or successful as the network answered (final). */
+function decideNewCredit({ attempt, blacklistRule, transfer }: CreateCreditCommand): CreditEvent[] {
+  const refusal = creditRefusal(blacklistRule);
+  if (refusal) return [{ type: 'CreditFailed', data: { ...attempt, ...refusal } }];
+  if (transfer === null) throw new Error(`Credit '${attempt.creditId}' was neither blocked nor sent`);
+  const declined = declinedByNetwork(transfer.failure);
+  return declined
+    ? [{ type: 'CreditFailed', data: { ...attempt, ...declined } }]
+    : [{ type: 'CreditSucceeded', data: attempt }];
+}

@@ -3,6 +3,7 @@ import { chargeDecider, type ChargeCommand } from '../../../packages/domain/char
 import type { ChargeAttempt, ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
 import type { NetworkOutcomeDue } from '../../../packages/domain/charge/network-outcome-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { createAnswered } from './charge-creation-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(chargeDecider);
@@ -108,12 +109,14 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
   describe('announcing outcomes', () => {
     it('records the announced outcomes with the successful charge, in one decision', () => {
       spec([])
-        .when({ type: 'RecordCharge', attempt, failure: null, expectedOutcomes: [disputeDue] })
+        .when(createAnswered(attempt, { expectedOutcomes: [disputeDue] }))
         .then([succeeded, expected(disputeDue)]);
     });
 
     it('records nothing more when nothing was announced', () => {
-      spec([]).when({ type: 'RecordCharge', attempt, failure: null, expectedOutcomes: [] }).then([succeeded]);
+      spec([])
+        .when(createAnswered(attempt, { expectedOutcomes: [] }))
+        .then([succeeded]);
     });
   });
 

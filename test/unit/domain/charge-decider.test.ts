@@ -3,6 +3,7 @@ import type { ChargeAttempt, ChargeEvent, ChargeFailure } from '../../../package
 import type { NetworkOutcomeDue } from '../../../packages/domain/charge/network-outcome-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { cardSnapshot } from './card-snapshot-fixture.ts';
+import { acceptsEverything, createAnswered } from './charge-creation-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(chargeDecider);
@@ -53,28 +54,28 @@ const refundSettled = (refundId: string, status: 'successful' | 'failed'): Charg
 });
 
 describe('charge decider', () => {
-  describe('RecordCharge', () => {
+  describe('CreateCharge', () => {
     it('records a successful charge, with the outcomes the network announced for later', () => {
-      spec([]).when({ type: 'RecordCharge', attempt, failure: null }).then([succeeded]);
+      spec([]).when(createAnswered(attempt)).then([succeeded]);
       spec([])
-        .when({ type: 'RecordCharge', attempt, failure: null, expectedOutcomes: [warningDue] })
+        .when(createAnswered(attempt, { expectedOutcomes: [warningDue] }))
         .then([succeeded, { type: 'NetworkOutcomesExpected', data: { chargeId: 'char_1', outcomes: [warningDue] } }]);
     });
 
     it('records a declined charge with its failure, and never announced outcomes', () => {
       spec([])
-        .when({
-          type: 'RecordCharge',
-          attempt: { ...attempt, networkTransactionId: null },
-          failure: declined,
-          expectedOutcomes: [warningDue],
-        })
+        .when(
+          createAnswered(
+            { ...attempt, networkTransactionId: null },
+            { decline: declined, expectedOutcomes: [warningDue] },
+          ),
+        )
         .then([failed]);
     });
 
     it('records a charge id once', () => {
-      spec([succeeded]).when({ type: 'RecordCharge', attempt, failure: null }).thenThrows(InvalidRequestError);
-      spec([failed]).when({ type: 'RecordCharge', attempt, failure: null }).thenThrows(InvalidRequestError);
+      spec([succeeded]).when(createAnswered(attempt)).thenThrows(InvalidRequestError);
+      spec([failed]).when(createAnswered(attempt)).thenThrows(InvalidRequestError);
     });
   });
 
@@ -275,6 +276,13 @@ describe('charge decider', () => {
 describe('charge decider: live charges whose processor answer is unknown', () => {
   const live: ChargeAttempt = { ...attempt, networkTransactionId: null, processorId: 'proc_1' };
   const pending: ChargeEvent = { type: 'CardChargePending', data: live };
+  const createPending = {
+    type: 'CreateCharge',
+    attempt: { ...attempt, networkTransactionId: null },
+    accepted: acceptsEverything,
+    blacklistRule: null,
+    authorization: { answered: false, processorId: 'proc_1', lookupDueAt: '2026-01-01T00:00:00.000Z' },
+  } as const;
   const lookupDue: ChargeEvent = {
     type: 'NetworkOutcomesExpected',
     data: { chargeId: 'char_1', outcomes: [{ kind: 'authorization', dueAt: '2026-01-01T00:00:00.000Z' }] },
@@ -290,11 +298,9 @@ describe('charge decider: live charges whose processor answer is unknown', () =>
   });
 
   it('records the charge pending with its lookup due, once', () => {
-    spec([])
-      .when({ type: 'RecordPendingCharge', attempt: live, lookupDueAt: '2026-01-01T00:00:00.000Z' })
-      .then([pending, lookupDue]);
+    spec([]).when(createPending).then([pending, lookupDue]);
     spec([pending, lookupDue])
-      .when({ type: 'RecordPendingCharge', attempt: live, lookupDueAt: '2026-01-01T00:00:00.000Z' })
+      .when(createPending)
       .thenThrows(InvalidRequestError, /already exists/);
   });
 

@@ -1,5 +1,5 @@
 import type { CardSnapshot } from '../../../packages/domain/card/card-snapshot.ts';
-import { creditDecider } from '../../../packages/domain/credit/credit-decider.ts';
+import { creditDecider, type CreateCreditCommand } from '../../../packages/domain/credit/credit-decider.ts';
 import type { CreditAttempt, CreditEvent, CreditFailure } from '../../../packages/domain/credit/credit-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { deciderSpec } from './decider-spec.ts';
@@ -45,21 +45,62 @@ const failure: CreditFailure = {
   failureIssuerDeclineCode: null,
   blacklistRuleId: null,
 };
+const networkDecline = { code: 'card_declined', message: 'The card was declined.', issuerDeclineCode: null } as const;
+const create = (transfer: CreateCreditCommand['transfer'], blacklistRule: { ruleId: string } | null = null) =>
+  ({ type: 'CreateCredit', attempt, blacklistRule, transfer }) as const;
 const succeeded: CreditEvent = { type: 'CreditSucceeded', data: attempt };
 const failed: CreditEvent = { type: 'CreditFailed', data: { ...attempt, ...failure } };
 
 describe('credit decider', () => {
   it('records a credit the network approved as succeeded', () => {
-    spec([]).when({ type: 'RecordCredit', attempt, failure: null }).then([succeeded]);
+    spec([])
+      .when(create({ failure: null }))
+      .then([succeeded]);
   });
 
   it('records a declined credit as failed, with the failure fields', () => {
-    spec([]).when({ type: 'RecordCredit', attempt, failure }).then([failed]);
+    spec([])
+      .when(create({ failure: networkDecline }))
+      .then([failed]);
+  });
+
+  it('records a credit a blacklist rule blocked as failed, without the network', () => {
+    spec([])
+      .when(create(null, { ruleId: 'blr_1' }))
+      .then([
+        {
+          type: 'CreditFailed',
+          data: {
+            ...attempt,
+            failureCode: 'blacklisted',
+            failureMessage: 'The credit was blocked by a blacklist rule.',
+            failureIssuerDeclineCode: null,
+            blacklistRuleId: 'blr_1',
+          },
+        },
+      ]);
+  });
+
+  it('lets a matching blacklist rule win over an approval', () => {
+    spec([])
+      .when(create({ failure: null }, { ruleId: 'blr_1' }))
+      .then([
+        {
+          type: 'CreditFailed',
+          data: {
+            ...attempt,
+            failureCode: 'blacklisted',
+            failureMessage: 'The credit was blocked by a blacklist rule.',
+            failureIssuerDeclineCode: null,
+            blacklistRuleId: 'blr_1',
+          },
+        },
+      ]);
   });
 
   it('refuses to record the same credit twice', () => {
     spec([succeeded])
-      .when({ type: 'RecordCredit', attempt, failure: null })
+      .when(create({ failure: null }))
       .thenThrows(InvalidRequestError, /already exists/);
   });
 

@@ -1,0 +1,138 @@
+import type { CardPaymentFailure } from '../domain/card/card-payment-failure.ts';
+import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
+import { findMatchingRule } from '../domain/blacklist/blacklist-matcher.ts';
+import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
+import type { Decider, DomainEvent } from '../domain/decider.ts';
+import { CardError } from '../domain/errors.ts';
+import type { Metadata } from '../domain/metadata.ts';
+import type { TokenUse } from '../domain/token/token-events.ts';
+import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
+import type { AggregateStore, ExecuteResult, LoadedAggregate } from './aggregate-store.ts';
+import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
+import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandOutcome } from './command-outcome.ts';
+import { PaymentDeclined } from './payment-declined.ts';
+
+/**
+ * A card payment (a charge or a credit) being created, as its command service describes it to
+ * `createCardPayment`: its stream, the card the request names, how it is decided and recorded,
+ * and how the request is answered once it is recorded.
+ */
+export interface NewCardPayment<Command, Event extends DomainEvent, State> {
+  id: string;
+  decider: Decider<Command, Event, State>;
+  streamId: string;
+  /** The id was drawn at random for this request: no earlier run can have recorded it. */
+  streamIsNew: boolean;
+  customerId: string | null;
+  card: CardReference | undefined;
+  /** What a token named as the card is used up for. */
+  use: TokenUse;
+  /** The vault reference of the card a recorded payment holds; null when there is no payment. */
+  recordedVaultRef: (state: State) => string | null;
+  /** Fetches what the decision needs, decides the payment with its resolved card, and records it. */
+  decideAndRecord: (resolved: ResolvedCard) => Promise<ExecuteResult<State, Event>>;
+  /** The answer to the request once this run recorded the payment. */
+  answerNew: (recorded: CommandOutcome, state: State, resolved: ResolvedCard) => Promise<CommandOutcome>;
+  /** The answer to the request whose payment an earlier run (or another run meanwhile) recorded. */
+  answerRecorded: (loaded: LoadedAggregate<State>) => Promise<CommandOutcome>;
+}
+
+/**
+ * Creates a charge or a credit. Safe to run again for the same payment id (the retry of an
+ * idempotent request cut short by a crash, whose id derives from the request): a recorded
+ * payment is answered as it was recorded. A card number this run took into the vault and no
+ * event recorded is erased when the run fails.
+ */
+export async function createCardPayment<Command, Event extends DomainEvent, State>(
+  deps: { aggregates: AggregateStore; cardSources: CardSources },
+  payment: NewCardPayment<Command, Event, State>,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  const { aggregates, cardSources } = deps;
+  const { decider, streamId } = payment;
+  const existing = await aggregates.loadBeforeCreating(decider, streamId, context, payment.streamIsNew);
+  if (existing.revision !== null) return payment.answerRecorded(existing);
+
+  if (payment.customerId !== null) await cardSources.liveCustomer(payment.customerId, context);
+  // Invalid card details fail here with a 402 before anything is recorded: there is no payment yet.
+  const resolved = await cardSources.forPayment(payment.card, payment.customerId, payment.use, context);
+  let recorded: ExecuteResult<State, Event>;
+  try {
+    recorded = await payment.decideAndRecord(resolved);
+  } catch (error) {
+    // Another run of the same request (one that was thought dead) may have recorded the payment
+    // meanwhile, with the card it took in. No event records the card this run took in otherwise.
+    const meanwhile = await aggregates.load(decider, streamId, context);
+    if (payment.recordedVaultRef(meanwhile.state) !== resolved.card.vaultRef)
+      await cardSources.discardUnrecorded(resolved);
+    if (meanwhile.revision === null) throw error;
+    return payment.answerRecorded(meanwhile);
+  }
+  const outcome = { id: payment.id, position: recorded.position };
+  return payment.answerNew(outcome, recorded.state, resolved);
+}
+
+/**
+ * Asks the card network once per payment: the intent is recorded first, in a stream of its own.
+ * When it was recorded already, an earlier run of this request was cut short and may have
+ * reached the network: its answer is looked up first, so the card is never charged (or
+ * credited) twice for one payment.
+ */
+export async function askNetworkOnce<Answer>(steps: {
+  /** Records the intent; answers the events it recorded (none when an earlier run recorded it). */
+  recordIntent: () => Promise<{ events: unknown[] }>;
+  afterIntent?: () => void;
+  findEarlierAnswer: () => Promise<Answer | null>;
+  ask: () => Promise<Answer>;
+}): Promise<Answer> {
+  const intent = await steps.recordIntent();
+  steps.afterIntent?.();
+  const startedBefore = intent.events.length === 0;
+  const known = startedBefore ? await steps.findEarlierAnswer() : null;
+  return known ?? steps.ask();
+}
+
+/**
+ * The blacklist rule a payment matches, if any. What the blacklist looks at: the card, the
+ * payer's data and the payment's metadata. The payer is known only from the card's
+ * `fraudCheckData` (recorded from the payer's browser when the token was created with the public
+ * key, or given by the merchant): the request creating the payment comes from the merchant's
+ * server, whose address and headers say nothing about the payer.
+ */
+export async function matchingBlacklistRule(
+  blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>,
+  payment: { card: CardSnapshot; email: string | null; metadata: Metadata },
+  tenant: Tenant,
+): Promise<BlacklistRule | null> {
+  const fraud = payment.card.fraudCheckData;
+  return findMatchingRule(await blacklistRules(tenant), {
+    fingerprint: tenantFingerprint(payment.card.fingerprint, tenant),
+    storedFingerprint: payment.card.fingerprint,
+    ipAddress: fraud?.ipAddress ?? null,
+    ipCountry: fraud?.ipCountry ?? null,
+    email: payment.email ?? fraud?.email ?? null,
+    userAgent: fraud?.userAgent ?? null,
+    acceptLanguage: fraud?.acceptLanguage ?? null,
+    metadata: payment.metadata,
+  });
+}
+
+/** The CVC given with card details, for the network only (it is never recorded). */
+export function cvcOf(reference: CardReference | undefined): string | undefined {
+  return typeof reference === 'object' && reference.cvc !== undefined ? String(reference.cvc).trim() : undefined;
+}
+
+/** The 402 of a failed payment, recorded as `recorded`: its id under `idField`, and why it failed. */
+export function paymentDeclined(
+  recorded: CommandOutcome,
+  failure: CardPaymentFailure,
+  idField: 'chargeId' | 'creditId',
+): PaymentDeclined {
+  const details = {
+    [idField]: recorded.id,
+    ...(failure.failureIssuerDeclineCode ? { issuerDeclineCode: failure.failureIssuerDeclineCode } : {}),
+    ...(failure.blacklistRuleId ? { blacklistRuleId: failure.blacklistRuleId } : {}),
+  };
+  return new PaymentDeclined(recorded, new CardError(failure.failureCode, failure.failureMessage, details));
+}
