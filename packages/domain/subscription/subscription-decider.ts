@@ -2,14 +2,9 @@ import type { Billing, CrossSaleChargeReference, Shipping } from '../charge/char
 import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
-import type { PlanInterval } from '../plan/plan-events.ts';
 import { firstCycle, nextCycle, periodEndOf, type BillingCycle } from './billing-period.ts';
-import type {
-  SubscriptionChanges,
-  SubscriptionEvent,
-  SubscriptionPaymentStarted,
-  SubscriptionUpdated,
-} from './subscription-events.ts';
+import type { SubscriptionChanges, SubscriptionEvent, SubscriptionUpdated } from './subscription-events.ts';
+import { paymentStarted, type PlanSnapshot } from './subscription-payment.ts';
 import { RETRY_DELAYS_SECONDS } from './subscription-schedule.ts';
 import {
   evolveSubscription,
@@ -18,16 +13,7 @@ import {
   type SubscriptionState,
 } from './subscription-state.ts';
 
-/** A plan's terms as read when deciding (plans are their own streams; the amount applies at each charge). */
-export interface PlanSnapshot {
-  planId: string;
-  amount: number;
-  currency: string;
-  interval: PlanInterval;
-  intervalCount: number;
-  billingCycles: number | null;
-  trialPeriodDays: number | null;
-}
+export type { PlanSnapshot } from './subscription-payment.ts';
 
 /** What became of a subscription's charge. `charged` false: no charge could be made at all. */
 /**
@@ -38,71 +24,109 @@ export type PaymentOutcome =
   | { succeeded: true; captured?: boolean }
   | { succeeded: false; charged: boolean; failureCode: string | null; failureMessage: string };
 
-/** `trialEnd` -1 means "no trial" on create and "end the trial now" on update. Times are Unix seconds. */
+/** `trialEnd` -1 means "no trial". Times are Unix seconds. */
+export interface CreateSubscription {
+  type: 'CreateSubscription';
+  subscriptionId: string;
+  customerId: string;
+  testClockId: string | null;
+  plan: PlanSnapshot;
+  quantity: number;
+  captureCharges: boolean;
+  remainingBillingCycles?: number;
+  trialEnd?: number;
+  shipping: Shipping | null;
+  billing: Billing | null;
+  merchantAccountId: string | null;
+  metadata: Metadata;
+  /** Id of the first charge, when one is made now. */
+  chargeId: string;
+  now: number;
+}
+
+/** `changes.trialEnd` -1 means "end the trial now". */
+export interface UpdateSubscription {
+  type: 'UpdateSubscription';
+  subscriptionId: string;
+  changes: SubscriptionChanges;
+  plan?: PlanSnapshot;
+  chargeId: string;
+  now: number;
+}
+
+export interface StartPeriod {
+  type: 'StartPeriod';
+  subscriptionId: string;
+  periodStart: number;
+  plan: PlanSnapshot;
+  chargeId: string;
+  now: number;
+}
+
+export interface RecurToPlan {
+  type: 'RecurToPlan';
+  subscriptionId: string;
+  periodStart: number;
+  plan: PlanSnapshot;
+  chargeId: string;
+  now: number;
+}
+
+export interface RetryPayment {
+  type: 'RetryPayment';
+  subscriptionId: string;
+  periodStart: number;
+  attempt: number;
+  plan: PlanSnapshot;
+  chargeId: string;
+  now: number;
+}
+
+export interface EndPeriod {
+  type: 'EndPeriod';
+  subscriptionId: string;
+  periodEnd: number;
+}
+
+export interface SettlePayment {
+  type: 'SettlePayment';
+  subscriptionId: string;
+  chargeId: string;
+  outcome: PaymentOutcome;
+  failureStatus: 'canceled' | 'unpaid';
+  now: number;
+}
+
+export interface CancelSubscription {
+  type: 'CancelSubscription';
+  subscriptionId: string;
+  atPeriodEnd: boolean;
+  now: number;
+}
+
+export interface CancelForDeletedCustomer {
+  type: 'CancelForDeletedCustomer';
+  subscriptionId: string;
+  now: number;
+}
+
+export interface AddCrossSaleCharge {
+  type: 'AddCrossSaleCharge';
+  subscriptionId: string;
+  crossSaleCharge: CrossSaleChargeReference;
+}
+
 export type SubscriptionCommand =
-  | {
-      type: 'CreateSubscription';
-      subscriptionId: string;
-      customerId: string;
-      testClockId: string | null;
-      plan: PlanSnapshot;
-      quantity: number;
-      captureCharges: boolean;
-      remainingBillingCycles?: number;
-      trialEnd?: number;
-      shipping: Shipping | null;
-      billing: Billing | null;
-      merchantAccountId: string | null;
-      metadata: Metadata;
-      /** Id of the first charge, when one is made now. */
-      chargeId: string;
-      now: number;
-    }
-  | {
-      type: 'UpdateSubscription';
-      subscriptionId: string;
-      changes: SubscriptionChanges;
-      plan?: PlanSnapshot;
-      chargeId: string;
-      now: number;
-    }
-  | {
-      type: 'StartPeriod';
-      subscriptionId: string;
-      periodStart: number;
-      plan: PlanSnapshot;
-      chargeId: string;
-      now: number;
-    }
-  | {
-      type: 'RecurToPlan';
-      subscriptionId: string;
-      periodStart: number;
-      plan: PlanSnapshot;
-      chargeId: string;
-      now: number;
-    }
-  | {
-      type: 'RetryPayment';
-      subscriptionId: string;
-      periodStart: number;
-      attempt: number;
-      plan: PlanSnapshot;
-      chargeId: string;
-      now: number;
-    }
-  | { type: 'EndPeriod'; subscriptionId: string; periodEnd: number }
-  | {
-      type: 'SettlePayment';
-      subscriptionId: string;
-      chargeId: string;
-      outcome: PaymentOutcome;
-      failureStatus: 'canceled' | 'unpaid';
-      now: number;
-    }
-  | { type: 'CancelSubscription'; subscriptionId: string; atPeriodEnd: boolean; now: number }
-  | { type: 'CancelForDeletedCustomer'; subscriptionId: string; now: number }
-  | { type: 'AddCrossSaleCharge'; subscriptionId: string; crossSaleCharge: CrossSaleChargeReference };
+  | CreateSubscription
+  | UpdateSubscription
+  | StartPeriod
+  | RecurToPlan
+  | RetryPayment
+  | EndPeriod
+  | SettlePayment
+  | CancelSubscription
+  | CancelForDeletedCustomer
+  | AddCrossSaleCharge;
 
 /**
  * Subscriptions (spec: States and transitions › Subscription). Every command that the due work
@@ -119,151 +143,149 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionEvent
         return create(command, state);
       case 'UpdateSubscription':
         return update(command, requireLive(state, command.subscriptionId));
-      case 'StartPeriod': {
-        const sub = requireExisting(state, command.subscriptionId);
-        const due =
-          atBoundary(sub, command.periodStart, ['trialing', 'active']) &&
-          !sub.cancelAtPeriodEnd &&
-          sub.remainingBillingCycles !== 0;
-        if (!due || sub.planId !== command.plan.planId) return [];
-        const cycle =
-          sub.status === 'trialing'
-            ? firstCycle(command.periodStart, command.plan)
-            : nextCycle(sub.cycle, command.periodStart, command.plan);
-        return [
-          {
-            type: 'SubscriptionPeriodStarted',
-            data: {
-              subscriptionId: sub.subscriptionId,
-              currentPeriodStart: command.periodStart,
-              currentPeriodEnd: periodEndOf(cycle),
-              cycle,
-              remainingBillingCycles: sub.remainingBillingCycles === null ? null : sub.remainingBillingCycles - 1,
-            },
-          },
-          paymentStarted(
-            sub,
-            command.periodStart,
-            0,
-            command.plan,
-            sub.quantity,
-            sub.captureCharges,
-            command.chargeId,
-            command.now,
-          ),
-        ];
-      }
-      case 'RecurToPlan': {
-        const sub = requireExisting(state, command.subscriptionId);
-        if (
-          !atBoundary(sub, command.periodStart, ['trialing', 'active']) ||
-          sub.cancelAtPeriodEnd ||
-          sub.remainingBillingCycles !== 0
-        )
-          return [];
-        const cycle = firstCycle(command.periodStart, command.plan);
-        return [
-          {
-            type: 'SubscriptionPlanChanged',
-            data: {
-              subscriptionId: sub.subscriptionId,
-              planId: command.plan.planId,
-              previousPlanId: sub.planId,
-              reason: 'recursion',
-              start: command.periodStart,
-              currentPeriodStart: command.periodStart,
-              currentPeriodEnd: periodEndOf(cycle),
-              cycle,
-              remainingBillingCycles: command.plan.billingCycles === null ? null : command.plan.billingCycles - 1,
-            },
-          },
-          paymentStarted(
-            sub,
-            command.periodStart,
-            0,
-            command.plan,
-            sub.quantity,
-            sub.captureCharges,
-            command.chargeId,
-            command.now,
-          ),
-        ];
-      }
-      case 'RetryPayment': {
-        const sub = requireExisting(state, command.subscriptionId);
-        const due =
-          sub.status === 'past_due' &&
-          !sub.pendingPayment &&
-          sub.nextRetryAt !== null &&
-          sub.currentPeriodStart === command.periodStart &&
-          sub.failedAttempts === command.attempt &&
-          sub.planId === command.plan.planId;
-        if (!due) return [];
-        return [
-          paymentStarted(
-            sub,
-            command.periodStart,
-            command.attempt,
-            command.plan,
-            sub.quantity,
-            sub.captureCharges,
-            command.chargeId,
-            command.now,
-          ),
-        ];
-      }
-      case 'EndPeriod': {
-        const sub = requireExisting(state, command.subscriptionId);
-        if (!atBoundary(sub, command.periodEnd, ['trialing', 'active', 'past_due'])) return [];
-        if (sub.cancelAtPeriodEnd) {
-          return [canceled(sub, sub.canceledAt ?? command.periodEnd, command.periodEnd, 'period_end')];
-        }
-        if (sub.remainingBillingCycles === 0 && sub.status !== 'past_due') {
-          return [canceled(sub, command.periodEnd, command.periodEnd, 'billing_cycles_ended')];
-        }
-        return [];
-      }
+      case 'StartPeriod':
+        return startPeriod(command, requireExisting(state, command.subscriptionId));
+      case 'RecurToPlan':
+        return recurToPlan(command, requireExisting(state, command.subscriptionId));
+      case 'RetryPayment':
+        return retryPayment(command, requireExisting(state, command.subscriptionId));
+      case 'EndPeriod':
+        return endPeriod(command, requireExisting(state, command.subscriptionId));
       case 'SettlePayment':
         return settle(command, requireExisting(state, command.subscriptionId));
-      case 'CancelSubscription': {
-        const sub = requireExisting(state, command.subscriptionId);
-        if (sub.status === 'canceled')
-          throw new InvalidRequestError(`Subscription '${command.subscriptionId}' has already been canceled`);
-        // Only a subscription that is being served has a period end to wait for.
-        if (command.atPeriodEnd && ['trialing', 'active', 'past_due'].includes(sub.status)) {
-          if (sub.cancelAtPeriodEnd) return [];
-          return [
-            {
-              type: 'SubscriptionCancellationScheduled',
-              data: { subscriptionId: sub.subscriptionId, canceledAt: command.now, endedAt: sub.currentPeriodEnd },
-            },
-          ];
-        }
-        return [canceled(sub, command.now, command.now, 'requested')];
-      }
-      case 'CancelForDeletedCustomer': {
-        const sub = requireExisting(state, command.subscriptionId);
-        return sub.status === 'canceled' ? [] : [canceled(sub, command.now, command.now, 'customer_deleted')];
-      }
-      case 'AddCrossSaleCharge': {
-        const sub = requireExisting(state, command.subscriptionId);
-        // Listed already (the same purchase again): nothing recorded.
-        if (sub.crossSaleCharges?.some((listed) => listed.chargeId === command.crossSaleCharge.chargeId)) return [];
-        return [
-          {
-            type: 'SubscriptionCrossSaleChargeAdded',
-            data: { subscriptionId: command.subscriptionId, crossSaleCharge: command.crossSaleCharge },
-          },
-        ];
-      }
+      case 'CancelSubscription':
+        return cancel(command, requireExisting(state, command.subscriptionId));
+      case 'CancelForDeletedCustomer':
+        return cancelForDeletedCustomer(command, requireExisting(state, command.subscriptionId));
+      case 'AddCrossSaleCharge':
+        return addCrossSaleCharge(command, requireExisting(state, command.subscriptionId));
     }
   },
 };
 
-function create(
-  command: Extract<SubscriptionCommand, { type: 'CreateSubscription' }>,
-  state: SubscriptionState,
-): SubscriptionEvent[] {
+/** The next period of a trialing or active subscription, charged at its start. */
+function startPeriod(command: StartPeriod, sub: ExistingSubscription): SubscriptionEvent[] {
+  const due =
+    atBoundary(sub, command.periodStart, ['trialing', 'active']) &&
+    !sub.cancelAtPeriodEnd &&
+    sub.remainingBillingCycles !== 0;
+  if (!due || sub.planId !== command.plan.planId) return [];
+  const cycle =
+    sub.status === 'trialing'
+      ? firstCycle(command.periodStart, command.plan)
+      : nextCycle(sub.cycle, command.periodStart, command.plan);
+  return [
+    {
+      type: 'SubscriptionPeriodStarted',
+      data: {
+        subscriptionId: sub.subscriptionId,
+        currentPeriodStart: command.periodStart,
+        currentPeriodEnd: periodEndOf(cycle),
+        cycle,
+        remainingBillingCycles: sub.remainingBillingCycles === null ? null : sub.remainingBillingCycles - 1,
+      },
+    },
+    paymentStarted(sub, firstAttempt(command)),
+  ];
+}
+
+/** The plan's billing cycles are used up: the subscription goes on with the plan it recurs to. */
+function recurToPlan(command: RecurToPlan, sub: ExistingSubscription): SubscriptionEvent[] {
+  if (
+    !atBoundary(sub, command.periodStart, ['trialing', 'active']) ||
+    sub.cancelAtPeriodEnd ||
+    sub.remainingBillingCycles !== 0
+  )
+    return [];
+  const cycle = firstCycle(command.periodStart, command.plan);
+  return [
+    {
+      type: 'SubscriptionPlanChanged',
+      data: {
+        subscriptionId: sub.subscriptionId,
+        planId: command.plan.planId,
+        previousPlanId: sub.planId,
+        reason: 'recursion',
+        start: command.periodStart,
+        currentPeriodStart: command.periodStart,
+        currentPeriodEnd: periodEndOf(cycle),
+        cycle,
+        remainingBillingCycles: command.plan.billingCycles === null ? null : command.plan.billingCycles - 1,
+      },
+    },
+    paymentStarted(sub, firstAttempt(command)),
+  ];
+}
+
+/** A past-due subscription's next attempt at the period's payment, when it is the one due. */
+function retryPayment(command: RetryPayment, sub: ExistingSubscription): SubscriptionEvent[] {
+  const due =
+    sub.status === 'past_due' &&
+    !sub.pendingPayment &&
+    sub.nextRetryAt !== null &&
+    sub.currentPeriodStart === command.periodStart &&
+    sub.failedAttempts === command.attempt &&
+    sub.planId === command.plan.planId;
+  if (!due) return [];
+  const { periodStart, attempt, plan, chargeId, now } = command;
+  return [paymentStarted(sub, { periodStart, attempt, plan, chargeId, startedAt: now })];
+}
+
+/** The end of a period: a cancellation scheduled for it, or the last billing cycle, ends the subscription. */
+function endPeriod(command: EndPeriod, sub: ExistingSubscription): SubscriptionEvent[] {
+  if (!atBoundary(sub, command.periodEnd, ['trialing', 'active', 'past_due'])) return [];
+  if (sub.cancelAtPeriodEnd) {
+    return [canceled(sub, sub.canceledAt ?? command.periodEnd, command.periodEnd, 'period_end')];
+  }
+  if (sub.remainingBillingCycles === 0 && sub.status !== 'past_due') {
+    return [canceled(sub, command.periodEnd, command.periodEnd, 'billing_cycles_ended')];
+  }
+  return [];
+}
+
+function cancel(command: CancelSubscription, sub: ExistingSubscription): SubscriptionEvent[] {
+  if (sub.status === 'canceled')
+    throw new InvalidRequestError(`Subscription '${command.subscriptionId}' has already been canceled`);
+  // Only a subscription that is being served has a period end to wait for.
+  if (command.atPeriodEnd && ['trialing', 'active', 'past_due'].includes(sub.status)) {
+    if (sub.cancelAtPeriodEnd) return [];
+    return [
+      {
+        type: 'SubscriptionCancellationScheduled',
+        data: { subscriptionId: sub.subscriptionId, canceledAt: command.now, endedAt: sub.currentPeriodEnd },
+      },
+    ];
+  }
+  return [canceled(sub, command.now, command.now, 'requested')];
+}
+
+function cancelForDeletedCustomer(command: CancelForDeletedCustomer, sub: ExistingSubscription): SubscriptionEvent[] {
+  return sub.status === 'canceled' ? [] : [canceled(sub, command.now, command.now, 'customer_deleted')];
+}
+
+function addCrossSaleCharge(command: AddCrossSaleCharge, sub: ExistingSubscription): SubscriptionEvent[] {
+  // Listed already (the same purchase again): nothing recorded.
+  if (sub.crossSaleCharges?.some((listed) => listed.chargeId === command.crossSaleCharge.chargeId)) return [];
+  return [
+    {
+      type: 'SubscriptionCrossSaleChargeAdded',
+      data: { subscriptionId: command.subscriptionId, crossSaleCharge: command.crossSaleCharge },
+    },
+  ];
+}
+
+/** The first attempt at a period's payment, started when the command runs. */
+function firstAttempt(command: { periodStart: number; plan: PlanSnapshot; chargeId: string; now: number }) {
+  return {
+    periodStart: command.periodStart,
+    attempt: 0,
+    plan: command.plan,
+    chargeId: command.chargeId,
+    startedAt: command.now,
+  };
+}
+
+function create(command: CreateSubscription, state: SubscriptionState): SubscriptionEvent[] {
   if (state.status !== 'none') throw new InvalidRequestError(`Subscription '${command.subscriptionId}' already exists`);
   const { now, plan } = command;
   let trialEnd: number | null = null;
@@ -320,13 +342,13 @@ function create(
     },
   };
   const sub = evolveSubscription(state, created) as ExistingSubscription;
-  return [created, paymentStarted(sub, now, 0, plan, command.quantity, command.captureCharges, command.chargeId, now)];
+  return [
+    created,
+    paymentStarted(sub, { periodStart: now, attempt: 0, plan, chargeId: command.chargeId, startedAt: now }),
+  ];
 }
 
-function update(
-  command: Extract<SubscriptionCommand, { type: 'UpdateSubscription' }>,
-  sub: ExistingSubscription,
-): SubscriptionEvent[] {
+function update(command: UpdateSubscription, sub: ExistingSubscription): SubscriptionEvent[] {
   const { changes: asked, now } = command;
   const planChange = command.plan !== undefined && command.plan.planId !== sub.planId ? command.plan : null;
   const changes: SubscriptionUpdated['data'] = { subscriptionId: sub.subscriptionId };
@@ -400,15 +422,18 @@ function update(
     },
   });
   events.push(
-    paymentStarted(updated, now, 0, planChange, updated.quantity, updated.captureCharges, command.chargeId, now),
+    paymentStarted(updated, {
+      periodStart: now,
+      attempt: 0,
+      plan: planChange,
+      chargeId: command.chargeId,
+      startedAt: now,
+    }),
   );
   return events;
 }
 
-function settle(
-  command: Extract<SubscriptionCommand, { type: 'SettlePayment' }>,
-  sub: ExistingSubscription,
-): SubscriptionEvent[] {
+function settle(command: SettlePayment, sub: ExistingSubscription): SubscriptionEvent[] {
   const pending = sub.pendingPayment;
   if (!pending || pending.chargeId !== command.chargeId) return [];
   const { periodStart, attempt } = pending;
@@ -458,33 +483,6 @@ function settle(
     { type: 'SubscriptionPaymentFailed', data: { ...failure, status: 'past_due', nextRetryAt: null } },
     canceled(sub, command.now, command.now, 'payment_failed'),
   ];
-}
-
-function paymentStarted(
-  sub: ExistingSubscription,
-  periodStart: number,
-  attempt: number,
-  plan: PlanSnapshot,
-  quantity: number,
-  capture: boolean,
-  chargeId: string,
-  now: number,
-): SubscriptionPaymentStarted {
-  return {
-    type: 'SubscriptionPaymentStarted',
-    data: {
-      subscriptionId: sub.subscriptionId,
-      periodStart,
-      attempt,
-      chargeId,
-      // The plan's amount at the time of charging (spec: plan changes affect later charges only).
-      amount: plan.amount * quantity,
-      currency: plan.currency,
-      chargeType: sub.paidOnce ? 'subsequent_recurring' : 'first_recurring',
-      capture,
-      startedAt: now,
-    },
-  };
 }
 
 function canceled(
