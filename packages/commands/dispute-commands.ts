@@ -1,4 +1,4 @@
-import { assertEvidenceAccepted } from '../domain/charge/charge-aftermath-decider.ts';
+import { assertEvidenceAccepted } from '../domain/charge/charge-dispute-decider.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeStream } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence } from '../domain/charge/dispute-events.ts';

@@ -2,7 +2,7 @@ import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { ChargeFailure, ChargeUpdated, CrossSaleChargeReference, FraudStatus } from './charge-events.ts';
-import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
+import { decideAftermath, type ChargeAftermathCommand } from './charge-dispute-decider.ts';
 import { decideChargeCreation, type CreateChargeCommand } from './charge-creation-decider.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
 import {

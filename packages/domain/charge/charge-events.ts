@@ -3,7 +3,7 @@ import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
-import type { ChargeAftermathEvent } from './charge-aftermath.ts';
+import type { ChargeAftermathEvent } from './charge-disputes.ts';
 import { everyType } from '../event-types.ts';
 
 export const chargeResource = resourceIdentity({ name: 'charge', idPrefix: 'char', stream: 'own' });
@@ -184,7 +184,7 @@ export type ChargeEvent =
   | RefundSettled
   | RefundUpdated
   | CrossSaleChargeAdded
-  // Disputes, fraud warnings and announced network outcomes (`charge-aftermath.ts`).
+  // Disputes, fraud warnings and announced network outcomes (`charge-disputes.ts`).
   | ChargeAftermathEvent;
 
 export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEvent>>()([

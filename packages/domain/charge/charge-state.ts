@@ -1,7 +1,7 @@
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { Metadata } from '../metadata.ts';
 import type { ChargeAttempt, ChargeEvent, ChargeFailure, CrossSaleChargeReference } from './charge-events.ts';
-import { evolveAftermath, type ChargeAftermath } from './charge-aftermath.ts';
+import { evolveAftermath, type ChargeAftermath } from './charge-disputes.ts';
 import type { PaymentMethodChargeEvent, PaymentMethodChargeState } from './payment-method-charge.ts';
 
 /** Every event of a charge's stream: card charges, payment-method charges, refunds and aftermath. */

@@ -1,7 +1,7 @@
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import type { ChargeEvent } from './charge-events.ts';
 import { refundableAmount, type ChargeState } from './charge-state.ts';
-import type { DisputeState } from './charge-aftermath.ts';
+import type { DisputeState } from './charge-disputes.ts';
 import type { DisputeEvidence } from './dispute-events.ts';
 import type { NetworkOutcomeKind } from './network-outcome-events.ts';
 
