@@ -2,7 +2,7 @@ import type { Decider } from '../decider.ts';
 import { InvalidRequestError, NotFoundError } from '../errors.ts';
 import { sameMetadata, type Metadata } from '../metadata.ts';
 import type { ChargeFailure, ChargeUpdated, CrossSaleChargeReference, FraudStatus } from './charge-events.ts';
-import { decideAftermath, type ChargeAftermathCommand } from './charge-dispute-decider.ts';
+import { decideDisputes, type ChargeDisputeCommand } from './charge-dispute-decider.ts';
 import { decideChargeCreation, type CreateChargeCommand } from './charge-creation-decider.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
 import {
@@ -47,7 +47,7 @@ export type ChargeCommand =
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
   | { type: 'AddCrossSaleCharge'; chargeId: string; crossSaleCharge: CrossSaleChargeReference }
-  | ChargeAftermathCommand
+  | ChargeDisputeCommand
   | PaymentMethodChargeCommand;
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
@@ -171,7 +171,7 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
       case 'DeliverNetworkOutcome':
       case 'SubmitDisputeEvidence':
       case 'CloseDispute':
-        return decideAftermath(command, state);
+        return decideDisputes(command, state);
       case 'RecordPaymentMethodCharge':
       case 'ChooseProviderOutcome':
       case 'SettlePaymentMethodCharge':

@@ -6,7 +6,7 @@ import type { DisputeEvidence } from './dispute-events.ts';
 import type { NetworkOutcomeKind } from './network-outcome-events.ts';
 
 /** Commands about what happens to a charge after it was made (the charge decider delegates them here). */
-export type ChargeAftermathCommand =
+export type ChargeDisputeCommand =
   /**
    * Delivers an announced network outcome. Ids are generated before deciding and used only when
    * the outcome is recorded now; a delivered, unannounced or moot outcome records nothing.
@@ -33,7 +33,7 @@ export type ChargeAftermathCommand =
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
 
-export function decideAftermath(command: ChargeAftermathCommand, state: ChargeState): ChargeEvent[] {
+export function decideDisputes(command: ChargeDisputeCommand, state: ChargeState): ChargeEvent[] {
   switch (command.type) {
     case 'DeliverNetworkOutcome':
       if (state.status === 'none') throw new NotFoundError('Charge', command.chargeId);
@@ -108,7 +108,7 @@ function openDispute(state: ChargeState, disputeId: string): DisputeState {
 
 function deliverNetworkOutcome(
   charge: ExistingCharge,
-  command: Extract<ChargeAftermathCommand, { type: 'DeliverNetworkOutcome' }>,
+  command: Extract<ChargeDisputeCommand, { type: 'DeliverNetworkOutcome' }>,
 ): ChargeEvent[] {
   const expected = charge.networkOutcomes?.find((outcome) => outcome.kind === command.kind);
   if (!expected || charge.status !== 'successful') return [];

@@ -2,11 +2,7 @@ import type { DisputeEvent, DisputeEvidence, DisputeReason, DisputeStatus } from
 import type { FraudWarningReceived } from './fraud-warning-events.ts';
 import type { NetworkOutcomeDue, NetworkOutcomesExpected } from './network-outcome-events.ts';
 
-/**
- * What happens to a charge after it was made, reported by the card network: announced outcomes,
- * the dispute, the fraud warning. Part of the charge's state (same stream); the fields are absent
- * until something happened.
- */
+/** A charge's dispute (spec: Disputes). */
 export interface DisputeState {
   disputeId: string;
   amount: number;
@@ -17,19 +13,24 @@ export interface DisputeState {
   evidence: DisputeEvidence | null;
 }
 
-export interface ChargeAftermath {
+/**
+ * What happens to a charge after it was made, reported by the card network: announced outcomes,
+ * the dispute, the fraud warning. Part of the charge's state (same stream); the fields are absent
+ * until something happened.
+ */
+export interface ChargeDisputes {
   /** Outcomes the network announced, one per kind (a later announcement of a kind replaces it). */
   networkOutcomes?: NetworkOutcomeDue[];
   dispute?: DisputeState;
   fraudWarningId?: string;
 }
 
-export type ChargeAftermathEvent = NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived;
+export type ChargeDisputeEvent = NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived;
 
-/** Folds an aftermath event into a charge's state (a fraud warning also sets its `fraudDetails`). */
-export function evolveAftermath<State extends ChargeAftermath & { fraudDetails: { status: string; score: number } }>(
+/** Folds a dispute, fraud warning or announced outcome into a charge's state (a fraud warning also sets its `fraudDetails`). */
+export function evolveDisputes<State extends ChargeDisputes & { fraudDetails: { status: string; score: number } }>(
   state: State,
-  event: ChargeAftermathEvent,
+  event: ChargeDisputeEvent,
 ): State {
   switch (event.type) {
     case 'NetworkOutcomesExpected': {

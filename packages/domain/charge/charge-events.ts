@@ -3,7 +3,7 @@ import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { CardErrorCode } from '../errors.ts';
 import type { Metadata } from '../metadata.ts';
-import type { ChargeAftermathEvent } from './charge-disputes.ts';
+import type { ChargeDisputeEvent } from './charge-disputes.ts';
 import { everyType } from '../event-types.ts';
 
 export const chargeResource = resourceIdentity({ name: 'charge', idPrefix: 'char', stream: 'own' });
@@ -185,9 +185,9 @@ export type ChargeEvent =
   | RefundUpdated
   | CrossSaleChargeAdded
   // Disputes, fraud warnings and announced network outcomes (`charge-disputes.ts`).
-  | ChargeAftermathEvent;
+  | ChargeDisputeEvent;
 
-export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeAftermathEvent>>()([
+export const chargeEventTypes = everyType<Exclude<ChargeEvent, ChargeDisputeEvent>>()([
   'ChargeSucceeded',
   'ChargeFailed',
   'CardChargePending',

@@ -1,10 +1,10 @@
 import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { Metadata } from '../metadata.ts';
 import type { ChargeAttempt, ChargeEvent, ChargeFailure, CrossSaleChargeReference } from './charge-events.ts';
-import { evolveAftermath, type ChargeAftermath } from './charge-disputes.ts';
+import { evolveDisputes, type ChargeDisputes } from './charge-disputes.ts';
 import type { PaymentMethodChargeEvent, PaymentMethodChargeState } from './payment-method-charge.ts';
 
-/** Every event of a charge's stream: card charges, payment-method charges, refunds and aftermath. */
+/** Every event of a charge's stream: card charges, payment-method charges, refunds, disputes and fraud warnings. */
 export type ChargeStreamEvent = ChargeEvent | PaymentMethodChargeEvent;
 
 export interface RefundState {
@@ -30,7 +30,7 @@ export type ChargeState =
       /** Cross-sale offers bought after this charge (absent until the first). */
       crossSaleCharges?: CrossSaleChargeReference[];
     } & ChargeRecord &
-      ChargeAftermath);
+      ChargeDisputes);
 
 export const initialChargeState = (): ChargeState => ({ status: 'none' });
 
@@ -137,7 +137,7 @@ export function evolveCharge(state: ChargeState, event: ChargeStreamEvent): Char
     case 'CrossSaleChargeAdded':
       return { ...state, crossSaleCharges: [...(state.crossSaleCharges ?? []), event.data.crossSaleCharge] };
     default:
-      return evolveAftermath(state, event);
+      return evolveDisputes(state, event);
   }
 }
 
