@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
+import { CheckoutPaymentCommands } from '../../../packages/commands/checkout-payment-commands.ts';
 import type { CommandContext } from '../../../packages/commands/command-context.ts';
 import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
 import {
@@ -108,9 +109,10 @@ export async function payCheckout(
       verified.view.subscription!,
       context,
     );
+  const payer = { customerId, card, email: email! };
   const paid = request.subscription
-    ? await subscribe(deps, request.subscription, customerId, card, email!, context)
-    : await charge(deps, request, chargedAmount(request, input.amount), customerId, card, email!, context);
+    ? await subscribe(deps, request.subscription, payer, context)
+    : await charge(deps, request, chargedAmount(request, input.amount), payer, context);
 
   const customer = await deps.reader.getAfter(paid.position, customersCollection, paid.customerId, auth);
   const cardId = paid.cardId ?? customer.defaultCardId;
@@ -161,12 +163,11 @@ async function payWithPaymentMethod(
     );
   const { amount, currency } = chargedAmount(request, chosen);
   const terms = request.charge ?? request.customCharge!;
-  const customerId = request.customerId ?? (await deps.commands.customers.create({ email: email! }, context)).id;
-  const outcome = await deps.commands.paymentMethodCharges.create(
+  const { customerId, ...outcome } = await checkoutPayments(deps).payWithPaymentMethod(
+    { customerId: request.customerId ?? null, email },
     {
       amount,
       currency,
-      customerId,
       paymentMethod: { type, ...(email ? { billing: { email } } : {}) },
       returnUrl: `${address.baseUrl}${checkoutReturnPath}`,
       ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
@@ -247,80 +248,68 @@ function chargedAmount(request: CheckoutRequest, chosen: number | undefined): { 
   );
 }
 
-/**
- * A charge. A new customer is made only once the charge succeeded (from the charge, which saves
- * its card), so that a declined card leaves nothing behind but the declined charge.
- */
+/** The checkout's workflows, made of the API's command services. */
+const checkoutPayments = (deps: CheckoutPaymentDependencies) => new CheckoutPaymentCommands(deps.commands);
+
+/** A charge of the checkout's terms (`CheckoutPaymentCommands.charge`), answered as the charge reads then. */
 async function charge(
   deps: CheckoutPaymentDependencies,
   request: CheckoutRequest,
   { amount, currency }: { amount: number; currency: string },
-  customerId: string | null,
-  card: string,
-  email: string,
+  payer: { customerId: string | null; card: string; email: string },
   context: CommandContext,
 ): Promise<Paid> {
   const terms = request.charge ?? request.customCharge!;
-  const threeDSecure = checkoutThreeDSecure(request, card);
+  const threeDSecure = checkoutThreeDSecure(request, payer.card);
+  let paidBy: { customerId: string; position: number | null } | undefined;
   const charged = await deps.reader.paymentAfter(
-    () =>
-      deps.commands.charges.create(
+    async () => {
+      const paid = await checkoutPayments(deps).charge(
+        payer,
         {
           amount,
           currency,
-          card,
-          ...(customerId ? { customerId } : {}),
           ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
           ...(terms.metadata ? { metadata: terms.metadata } : {}),
           ...(threeDSecure ? { threeDSecure } : {}),
         },
         context,
-      ),
+      );
+      paidBy = paid;
+      return paid;
+    },
     chargesCollection,
     context,
   );
-  const cardId = (charged.card as { id?: string } | null)?.id ?? null;
-  if (customerId) return { charge: charged, customerId, cardId, position: null };
-  const created = await deps.commands.customers.create({ email, card: charged.id }, context);
-  const assigned = await deps.commands.charges.update(charged.id, { customerId: created.id }, context);
-  // Saving the charge's card may have assigned it already: then the update records nothing.
-  const position = latest(created.position, assigned.position);
-  const updated = await deps.reader.getAfter(position, chargesCollection, charged.id, context);
-  return { charge: updated, customerId: created.id, cardId: null, position };
+  // A new customer's card is its default card.
+  const cardId = payer.customerId ? ((charged.card as { id?: string } | null)?.id ?? null) : null;
+  return { charge: charged, customerId: paidBy!.customerId, cardId, position: paidBy!.position };
 }
 
-/**
- * A subscription: the card becomes the customer's default card first, which renewals charge. The
- * first payment, made at once, carries the token's 3-D Secure verification; renewals do not.
- */
+/** A subscription to the checkout's plan (`CheckoutPaymentCommands.subscribe`), answered as it reads then. */
 async function subscribe(
   deps: CheckoutPaymentDependencies,
   terms: NonNullable<CheckoutRequest['subscription']>,
-  customerId: string | null,
-  card: string,
-  email: string,
+  payer: { customerId: string | null; card: string; email: string },
   context: CommandContext,
 ): Promise<Paid> {
-  const remembered = card.startsWith('card_');
-  let subscriber: string;
-  if (customerId === null) subscriber = (await deps.commands.customers.create({ email, card }, context)).id;
-  else {
-    subscriber = customerId;
-    await deps.commands.customers.update(customerId, remembered ? { defaultCardId: card } : { card }, context);
-  }
-  const outcome = await deps.commands.subscriptions.create(
+  const cardIsSaved = payer.card.startsWith('card_');
+  const outcome = await checkoutPayments(deps).subscribe(
+    { ...payer, cardIsSaved },
     {
-      customerId: subscriber,
       planId: terms.planId,
-      // The first payment is made with the card just saved from the token, and its 3-D Secure.
-      ...(remembered ? {} : { cardSavedFromToken: card }),
       ...(terms.captureCharges !== undefined ? { captureCharges: terms.captureCharges } : {}),
       ...(terms.metadata ? { metadata: terms.metadata } : {}),
     },
     context,
   );
   const subscription = await deps.reader.getAfter(outcome.position, subscriptionsCollection, outcome.id, context);
-  return { subscription, customerId: subscriber, cardId: remembered ? card : null, position: outcome.position };
+  return {
+    subscription,
+    customerId: outcome.customerId,
+    cardId: cardIsSaved ? payer.card : null,
+    position: outcome.position,
+  };
 }
 
 async function redeemed(
@@ -345,6 +334,3 @@ async function redeemed(
     );
   return card;
 }
-
-const latest = (a: number | null, b: number | null): number | null =>
-  a === null ? b : b === null ? a : Math.max(a, b);
