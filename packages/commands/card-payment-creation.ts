@@ -30,8 +30,11 @@ export interface NewCardPayment<Command, Event extends DomainEvent, State> {
   use: TokenUse;
   /** The vault reference of the card a recorded payment holds; null when there is no payment. */
   recordedVaultRef: (state: State) => string | null;
-  /** Fetches what the decision needs, decides the payment with its resolved card, and records it. */
-  decideAndRecord: (resolved: ResolvedCard) => Promise<ExecuteResult<State, Event>>;
+  /**
+   * Fetches what the decision needs with the resolved card, and records what the decider decides
+   * with it (`AggregateStore.execute`).
+   */
+  record: (resolved: ResolvedCard) => Promise<ExecuteResult<State, Event>>;
   /** The answer to the request once this run recorded the payment. */
   answerNew: (recorded: CommandOutcome, state: State, resolved: ResolvedCard) => Promise<CommandOutcome>;
   /** The answer to the request whose payment an earlier run (or another run meanwhile) recorded. */
@@ -59,7 +62,7 @@ export async function createCardPayment<Command, Event extends DomainEvent, Stat
   const resolved = await cardSources.forPayment(payment.card, payment.customerId, payment.use, context);
   let recorded: ExecuteResult<State, Event>;
   try {
-    recorded = await payment.decideAndRecord(resolved);
+    recorded = await payment.record(resolved);
   } catch (error) {
     // Another run of the same request (one that was thought dead) may have recorded the payment
     // meanwhile, with the card it took in. No event records the card this run took in otherwise.

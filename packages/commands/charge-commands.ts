@@ -6,6 +6,7 @@ import {
   chargeRefusal,
   type AuthorizationAnswer,
   type AuthorizationUnknown,
+  type CreateChargeCommand,
 } from '../domain/charge/charge-creation-decider.ts';
 import {
   chargeResource,
@@ -32,9 +33,9 @@ import {
 } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
-import type { ChargeState, ChargeStreamEvent } from '../domain/charge/charge-state.ts';
+import type { ChargeState } from '../domain/charge/charge-state.ts';
 import type { CardSource } from '../domain/customer/customer-events.ts';
-import type { AggregateStore, ExecuteResult, LoadedAggregate } from './aggregate-store.ts';
+import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
@@ -116,18 +117,26 @@ export class ChargeCommands {
   async create(input: CreateChargeInput, context: CommandContext): Promise<CommandOutcome> {
     const chargeId = input.chargeId ?? createdObjectId(chargeResource, context);
     const customerId = input.customerId ?? null;
+    const streamIsNew = input.chargeId === undefined && createsNewIds(context);
     return createCardPayment(
       this.deps,
       {
         id: chargeId,
         decider: chargeDecider,
         streamId: chargeStream(chargeId),
-        streamIsNew: input.chargeId === undefined && createsNewIds(context),
+        streamIsNew,
         customerId,
         card: input.card,
         use: { kind: 'charge', chargeId },
         recordedVaultRef: (state) => (state.status === 'none' ? null : (state.card?.vaultRef ?? null)),
-        decideAndRecord: (resolved) => this.decideAndRecord(chargeId, input, resolved, context),
+        record: async (resolved) =>
+          this.deps.aggregates.execute(
+            chargeDecider,
+            chargeStream(chargeId),
+            await this.createChargeCommand(chargeId, input, resolved, context),
+            context,
+            { streamIsNew },
+          ),
         answerNew: async (recorded, charge, resolved) => {
           faultPoint('charge.after-append', context);
           if (charge.status === 'none') throw new Error('unreachable: a recorded charge exists');
@@ -151,16 +160,16 @@ export class ChargeCommands {
   }
 
   /**
-   * Fetches what the charge's decision needs (the account's settings, the blacklist rule its
-   * screening matches, and, unless the charge is refused by those, the network's answer), then
-   * records what the charge decider decides with them.
+   * The `CreateCharge` command with everything its decision needs: the account's settings, the
+   * blacklist rule the charge's screening matches and, unless the decider refuses the charge with
+   * those (`chargeRefusal`), the network's answer.
    */
-  private async decideAndRecord(
+  private async createChargeCommand(
     chargeId: string,
     input: CreateChargeInput,
     resolved: ResolvedCard,
     context: CommandContext,
-  ): Promise<ExecuteResult<ChargeState, ChargeStreamEvent>> {
+  ): Promise<CreateChargeCommand> {
     const cardId = resolved.savedCardId ?? createdObjectId(cardResource, context);
     const attempt = requestedAttempt(chargeId, input, resolved.card, cardId);
     const settings = await this.deps.accountSettings(context.accountId);
@@ -173,13 +182,7 @@ export class ChargeCommands {
       chargeRefusal(attempt, settings, blacklistRule) === null
         ? await this.askNetwork(attempt, input, resolved, context)
         : null;
-    return this.deps.aggregates.execute(
-      chargeDecider,
-      chargeStream(chargeId),
-      { type: 'CreateCharge', attempt, accepted: settings, blacklistRule, authorization },
-      context,
-      { streamIsNew: input.chargeId === undefined && createsNewIds(context) },
-    );
+    return { type: 'CreateCharge', attempt, accepted: settings, blacklistRule, authorization };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { cardResource } from '../domain/customer/customer-events.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import { creditDecider, creditRefusal } from '../domain/credit/credit-decider.ts';
-import { creditResource, creditStream, type CreditAttempt, type CreditEvent } from '../domain/credit/credit-events.ts';
+import { creditDecider, creditRefusal, type CreateCreditCommand } from '../domain/credit/credit-decider.ts';
+import { creditResource, creditStream, type CreditAttempt } from '../domain/credit/credit-events.ts';
 import type { CreditState } from '../domain/credit/credit-state.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
@@ -10,7 +10,7 @@ import type { Metadata } from '../domain/metadata.ts';
 import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
-import type { AggregateStore, ExecuteResult } from './aggregate-store.ts';
+import type { AggregateStore } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
@@ -85,7 +85,13 @@ export class CreditCommands {
         card: input.card,
         use: { kind: 'credit', creditId },
         recordedVaultRef: (state) => (state.status === 'none' ? null : state.card.vaultRef),
-        decideAndRecord: (resolved) => this.decideAndRecord(creditId, input, resolved, context),
+        record: async (resolved) =>
+          this.deps.aggregates.execute(
+            creditDecider,
+            creditStream(creditId),
+            await this.createCreditCommand(creditId, input, resolved, context),
+            context,
+          ),
         answerNew: (recorded, credit) => answer(recorded, credit),
         answerRecorded: ({ state, events }) =>
           answer({ id: creditId, position: events.at(-1)?.position ?? null }, state),
@@ -95,15 +101,15 @@ export class CreditCommands {
   }
 
   /**
-   * Fetches what the credit's decision needs (the blacklist rule its screening matches and,
-   * unless that blocks it, the network's answer), then records what the credit decider decides.
+   * The `CreateCredit` command with everything its decision needs: the blacklist rule the
+   * credit's screening matches and, unless that blocks it (`creditRefusal`), the network's answer.
    */
-  private async decideAndRecord(
+  private async createCreditCommand(
     creditId: string,
     input: CreateCreditInput,
     resolved: ResolvedCard,
     context: CommandContext,
-  ): Promise<ExecuteResult<CreditState, CreditEvent>> {
+  ): Promise<CreateCreditCommand> {
     const attempt: CreditAttempt = {
       creditId,
       amount: input.amount,
@@ -124,12 +130,7 @@ export class CreditCommands {
     );
     const transfer =
       creditRefusal(blacklistRule) === null ? await this.transfer(attempt, cvcOf(input.card), context) : null;
-    return this.deps.aggregates.execute(
-      creditDecider,
-      creditStream(creditId),
-      { type: 'CreateCredit', attempt, blacklistRule, transfer },
-      context,
-    );
+    return { type: 'CreateCredit', attempt, blacklistRule, transfer };
   }
 
   /** The network's answer to the transfer of the funds (`askNetworkOnce`: never sent twice for one credit). */
