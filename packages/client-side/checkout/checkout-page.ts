@@ -137,7 +137,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
   const format = (amount: number, code = currency) => formatMoney(amount, code, locale);
-  const t = (key: MessageKey, values?: Record<string, string>) => fill(input.messages[key], values);
+  const t = (key: MessageKey, values?: Record<string, string>) => fill(input.messages[key], values, locale);
 
   const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin, locale });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');

@@ -11,9 +11,16 @@ export const en = {
   pay: 'Pay',
   payAmount: 'Pay {amount}',
   subscribeFor: 'Subscribe for {price}',
-  perInterval: '{amount} / {interval}',
-  everyIntervals: '{amount} every {count} {interval}',
-  trial: '{days}-day free trial: the first payment is after it ends.',
+  // A plan's price: one form per plural category of the language (`{count}` chooses it)
+  everyHour: { one: '{amount} / hour', other: '{amount} every {count} hours' },
+  everyDay: { one: '{amount} / day', other: '{amount} every {count} days' },
+  everyWeek: { one: '{amount} / week', other: '{amount} every {count} weeks' },
+  everyMonth: { one: '{amount} / month', other: '{amount} every {count} months' },
+  everyYear: { one: '{amount} / year', other: '{amount} every {count} years' },
+  trial: {
+    one: '{count}-day free trial: the first payment is after it ends.',
+    other: '{count}-day free trial: the first payment is after it ends.',
+  },
   amount: 'Amount',
   otherAmount: 'Other amount',
   amountRange: 'From {min} to {max}',
@@ -64,4 +71,13 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
-export type Catalog = Record<MessageKey, string>;
+
+/**
+ * A message that depends on a number (`{count}`): a form for each plural category the language
+ * uses for whole numbers (`Intl.PluralRules`: English one / other, Polish one / few / many / other).
+ */
+export type PluralMessage = { readonly [category in Intl.LDMLPluralRule]?: string } & { readonly other: string };
+export type Message = string | PluralMessage;
+
+/** Every key of English, each a plain message where English has one, else a plural one. */
+export type Catalog = { readonly [K in MessageKey]: (typeof en)[K] extends string ? string : PluralMessage };

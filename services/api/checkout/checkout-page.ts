@@ -130,12 +130,18 @@ function payLabel(view: CheckoutView, locale: Locale): string {
   return translate(locale, 'pay');
 }
 
-/** `10.00 EUR / month`, `30.00 EUR every 3 months`. */
+/** The catalog's price of each plan interval: `10.00 EUR / month`, `30.00 EUR every 3 months`. */
+const PRICE_EVERY = {
+  hour: 'everyHour',
+  day: 'everyDay',
+  week: 'everyWeek',
+  month: 'everyMonth',
+  year: 'everyYear',
+} as const satisfies Record<NonNullable<CheckoutView['subscription']>['interval'], MessageKey>;
+
 function price(plan: NonNullable<CheckoutView['subscription']>, locale: Locale): string {
   const amount = formatAmount(plan.amount, plan.currency, locale);
-  return plan.intervalCount === 1
-    ? translate(locale, 'perInterval', { amount, interval: plan.interval })
-    : translate(locale, 'everyIntervals', { amount, count: plan.intervalCount, interval: `${plan.interval}s` });
+  return translate(locale, PRICE_EVERY[plan.interval], { amount, count: plan.intervalCount });
 }
 
 function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money): string {
@@ -146,7 +152,7 @@ function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money
     return `<div class="plan">
 <p class="plan-name" id="plan-name">${escapeHtml(plan.name)}</p>
 <p class="total"><span id="total">${escapeHtml(price(plan, locale))}</span></p>
-${plan.trialPeriodDays ? `<p class="trial" id="trial">${t('trial', { days: plan.trialPeriodDays })}</p>` : ''}
+${plan.trialPeriodDays ? `<p class="trial" id="trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
 </div>`;
   }
   const custom = view.customCharge!;
