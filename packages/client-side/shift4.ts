@@ -12,6 +12,7 @@ import { callApi, onServiceMessage, openOverlay, randomId, serviceOrigin, Shift4
 declare const SHIFT4_JS_VERSION: string;
 
 const FIELD_TYPES: readonly FieldName[] = ['number', 'expiry', 'cvc', 'cardholderName'];
+/** Until the frame tells its title in the payer's language (its `ready` message). */
 const FIELD_TITLES: Record<FieldName, string> = {
   number: 'Card number',
   expiry: 'Expiration date (MM / YY)',
@@ -80,6 +81,8 @@ export class Component {
       for (const listener of this.listeners) listener(message.state);
     } else if (message.type === 'resize') {
       this.frame.style.height = `${Math.max(24, Math.ceil(message.height))}px`;
+    } else if (message.type === 'ready') {
+      this.frame.title = message.title;
     } else if (message.type === 'escape') {
       // Escape typed in the field reaches the page as if the frame were one of its elements.
       this.frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -184,12 +187,16 @@ export class ComponentGroup {
   }
 }
 
-/** How `verifyThreeDSecure` rejects when the cardholder leaves the challenge. */
+/**
+ * How `verifyThreeDSecure` rejects when the cardholder leaves the challenge, and the dialog's
+ * labels, until the challenge page gives them in the payer's language (its `ready` message).
+ */
 const CHALLENGE_CANCELLED = {
   type: 'card_error',
   code: 'authentication_cancelled',
   message: '3-D Secure authentication was cancelled.',
 };
+const CHALLENGE_LABELS = { dialog: '3-D Secure authentication', close: 'Cancel authentication' };
 
 interface Token {
   id: string;
@@ -256,18 +263,23 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
           dialog.close();
           outcome();
         };
+        let cancelled = CHALLENGE_CANCELLED;
         // The token keeps its open challenge: a charge with it fails authentication_required.
-        const cancel = () => settle(() => reject(new Shift4Error(CHALLENGE_CANCELLED)));
-        const dialog = openOverlay(url, '3-D Secure authentication', {
+        const cancel = () => settle(() => reject(new Shift4Error(cancelled)));
+        const dialog = openOverlay(url, CHALLENGE_LABELS.dialog, {
           onDismiss: cancel,
-          closeLabel: 'Cancel authentication',
+          closeLabel: CHALLENGE_LABELS.close,
           closeAbove: true,
         });
         const stop = onServiceMessage<ChallengeToPage>(
           'shift4-challenge',
           () => dialog.frame.contentWindow,
           (message) => {
-            if (message.type === 'escape') cancel();
+            if (message.type === 'ready') {
+              // The challenge page speaks the payer's language: the dialog around it does too.
+              dialog.relabel(message.labels.dialog, message.labels.close);
+              cancelled = { ...CHALLENGE_CANCELLED, message: message.labels.cancelled };
+            } else if (message.type === 'escape') cancel();
             else settle(() => resolve(message.token));
           },
         );

@@ -36,6 +36,23 @@ const AUTHENTICATION_MESSAGES: Record<string, MessageKey> = {
   authentication_cancelled: 'authenticationCancelled',
 };
 
+/**
+ * What the payer is told of a card the service refused, in the payer's language (the API's own
+ * message is written for the merchant's developers); a decline not listed is a plain decline.
+ */
+const CARD_ERROR_MESSAGES: Record<string, MessageKey> = {
+  invalid_number: 'numberInvalid',
+  invalid_expiry: 'expiryPast',
+  invalid_expiry_month: 'expiryMonthInvalid',
+  invalid_expiry_year: 'expiryYearInvalid',
+  invalid_cvc: 'cvcInvalid',
+  incorrect_cvc: 'incorrectCvc',
+  expired_card: 'expiredCard',
+  insufficient_funds: 'insufficientFunds',
+  processing_error: 'processingError',
+  expired_token: 'tokenExpired',
+};
+
 /** Error types of a payment that may not have been made or answered: it is sent again as it was. */
 const UNANSWERED = ['gateway_error', 'api_error', 'rate_limit_error'];
 
@@ -137,7 +154,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
   const format = (amount: number, code = currency) => formatMoney(amount, code, locale);
-  const t = (key: MessageKey, values?: Record<string, string>) => fill(input.messages[key], values, locale);
+  const t: Translate = (key, values) => fill(input.messages[key], values, locale);
 
   const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin, locale });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');
@@ -177,7 +194,9 @@ function startCheckout(input: CheckoutPageInput): void {
   const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
-  const savedCard = view.rememberMe ? rememberedCards(view, email, () => group.getComponent('number')?.focus()) : null;
+  const savedCard = view.rememberMe
+    ? rememberedCards(view, email, t, () => group.getComponent('number')?.focus())
+    : null;
 
   function showError(element: HTMLElement | null, input: HTMLElement | null, message: string): void {
     if (!element) return;
@@ -194,7 +213,7 @@ function startCheckout(input: CheckoutPageInput): void {
           : t('enterEmail')
         : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
           ? ''
-          : 'Enter a valid email address.';
+          : t('enterValidEmail');
     showError(byId('email-error'), email, message);
     return message === '';
   }
@@ -212,18 +231,24 @@ function startCheckout(input: CheckoutPageInput): void {
     return amount.value();
   }
 
-  /** Shows an API error next to what it is about; the first such place gets the focus. */
+  /**
+   * Shows an API error next to what it is about, in the payer's language; the first such place
+   * gets the focus. The service's own words, written for developers, go to the console.
+   */
   function showApiError(error: Shift4Error): void {
     const param = error.param ?? '';
+    if (!(error.type === 'card_error' && error.code === 'authentication_cancelled'))
+      console.error(`Checkout payment refused: ${error.type}${error.code ? ` (${error.code})` : ''}: ${error.message}`);
     if (param === 'email') {
-      showError(byId('email-error'), email, 'Enter a valid email address.');
+      showError(byId('email-error'), email, t('enterValidEmail'));
       email.focus();
     } else if (param === 'amount' && byId('amount-error')) {
-      amount.showError(error.message);
+      // The amount the service refused is said as the field says it, else in general words.
+      if (amount.check()) amount.showError(payerMessage(error, t));
     } else if (param === 'rememberedCard' && savedCard) {
       // The confirmed card can no longer pay (used, expired or deleted): back to the card fields.
       savedCard.forget();
-      formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
+      formError.textContent = t('savedCardUnusable');
     } else if (error.type === 'card_error' && error.code !== undefined && error.code in AUTHENTICATION_MESSAGES) {
       // Nothing was paid: the payer may answer a new challenge, or change the card.
       formError.textContent = t(AUTHENTICATION_MESSAGES[error.code]!);
@@ -235,9 +260,10 @@ function startCheckout(input: CheckoutPageInput): void {
       const field = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
       const component = group.getComponent(field[error.code as keyof typeof field]);
       component?.focus();
-      if (component?.state.error !== error.message) cardError.textContent = error.message;
+      const message = component?.state.error ?? t(CARD_ERROR_MESSAGES[error.code!]!);
+      if (component?.state.error !== message) cardError.textContent = message;
     } else {
-      formError.textContent = error.message;
+      formError.textContent = payerMessage(error, t);
     }
   }
 
@@ -267,7 +293,7 @@ function startCheckout(input: CheckoutPageInput): void {
   function asShift4Error(error: unknown): Shift4Error {
     return error instanceof Shift4Error
       ? error
-      : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' });
+      : new Shift4Error({ type: 'api_error', message: error instanceof Error ? error.message : String(error) });
   }
 
   /** What every payment of this checkout sends, whatever pays it. */
@@ -289,7 +315,7 @@ function startCheckout(input: CheckoutPageInput): void {
     payButton.disabled = true;
     payButton.setAttribute('aria-busy', 'true');
     const labelBefore = payButton.textContent;
-    payButton.textContent = 'Paying…';
+    payButton.textContent = t('paying');
     try {
       const remembered = savedCard?.current();
       const rememberMe = byId<HTMLInputElement>('remember-me');
@@ -343,7 +369,7 @@ function startCheckout(input: CheckoutPageInput): void {
     paying = true;
     const buttons = [payButton, ...methodButtons];
     for (const each of buttons) each.disabled = true;
-    payStatus.textContent = `Waiting for ${name}…`;
+    payStatus.textContent = t('waitingFor', { method: name });
     try {
       const started = await callApi<PayAnswer & { charge: { clientObjectId: string } }>(
         view.publicKey,
@@ -361,7 +387,8 @@ function startCheckout(input: CheckoutPageInput): void {
         succeeded({ ...decided, session: started.session }, null, name);
         return;
       }
-      formError.textContent = `The payment with ${name} was not completed${charge?.failureMessage ? `: ${charge.failureMessage}` : '.'}`;
+      if (charge?.failureMessage) console.error(`The payment with ${name} failed: ${charge.failureMessage}`);
+      formError.textContent = t('methodNotCompleted', { method: name });
     } catch (error) {
       popup?.close();
       showApiError(asShift4Error(error));
@@ -383,13 +410,13 @@ function startCheckout(input: CheckoutPageInput): void {
     toPage({ source: 'shift4-checkout', type: 'success', result }, origin);
     const paid = answer.charge?.card ?? card;
     const rows: Array<[string, string]> = [];
-    if (view.subscription) rows.push(['Plan', view.subscription.name]);
-    if (answer.charge) rows.push(['Paid', format(answer.charge.amount, answer.charge.currency)]);
-    if (paid) rows.push(['Card', `${paid.brand} •••• ${paid.last4}`]);
-    if (method) rows.push(['Paid with', method]);
+    if (view.subscription) rows.push([t('receiptPlan'), view.subscription.name]);
+    if (answer.charge) rows.push([t('receiptPaid'), format(answer.charge.amount, answer.charge.currency)]);
+    if (paid) rows.push([t('card'), `${paid.brand} •••• ${paid.last4}`]);
+    if (method) rows.push([t('receiptPaidWith'), method]);
     const receiptEmail = email.value.trim() || answer.customer.email;
-    if (receiptEmail) rows.push(['Email', receiptEmail]);
-    rows.push(['Reference', answer.charge?.id ?? answer.subscription?.id ?? answer.customer.id]);
+    if (receiptEmail) rows.push([t('email'), receiptEmail]);
+    rows.push([t('receiptReference'), answer.charge?.id ?? answer.subscription?.id ?? answer.customer.id]);
     const receipt = byId('receipt')!;
     receipt.replaceChildren(
       ...rows.flatMap(([term, value]) => {
@@ -405,15 +432,27 @@ function startCheckout(input: CheckoutPageInput): void {
     byId('success-title')!.focus();
     // Offers are charged to the card that paid: a payment method leaves none to charge.
     if (method) byId('offers')?.remove();
-    else offers(view, answer.session, format);
+    else offers(view, answer.session, format, t);
   }
+}
+
+/** A message of the payer's language's catalog, its placeholders filled in. */
+type Translate = (key: MessageKey, values?: Record<string, string>) => string;
+
+/** A refusal as the payer reads it: a card's in the payer's words, anything else as a general failure. */
+function payerMessage(error: Shift4Error, t: Translate): string {
+  const code = error.code ?? '';
+  if (error.type === 'card_error')
+    return t(AUTHENTICATION_MESSAGES[code] ?? CARD_ERROR_MESSAGES[code] ?? 'cardDeclined');
+  if (error.type === 'gateway_error') return t('serviceUnreachable');
+  return t('somethingWentWrong');
 }
 
 /** The amount of a `customCharge`: an option button (aria-pressed) or a typed amount within bounds. */
 function customAmount(
   view: CheckoutView,
   format: (amount: number) => string,
-  t: (key: MessageKey, values?: Record<string, string>) => string,
+  t: Translate,
   setPayLabel: (label: string) => void,
 ) {
   const options = [...document.querySelectorAll<HTMLButtonElement>('.amount-option')];
@@ -471,7 +510,7 @@ function customAmount(
         return false;
       }
       if (chosen === null) {
-        showError(options.length > 0 ? 'Choose an amount.' : 'Enter an amount.');
+        showError(t(options.length > 0 ? 'chooseAmount' : 'enterAmount'));
         return false;
       }
       return true;
@@ -484,7 +523,7 @@ function customAmount(
  * "Use my saved card": a code is sent to the typed email (in test mode the service answers it and
  * the page shows it), and once confirmed the payment uses the remembered card instead of the fields.
  */
-function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard: () => void) {
+function rememberedCards(view: CheckoutView, email: HTMLInputElement, t: Translate, focusCard: () => void) {
   const offer = byId('saved-card')!;
   const useSaved = byId<HTMLButtonElement>('use-saved-card')!;
   const codeStep = byId('code-step')!;
@@ -532,16 +571,17 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
         '/checkout/remembered-cards/code',
         { checkoutRequest: view.checkoutRequest, email: email.value.trim() },
       );
-      codeSent.textContent = `If a card is saved for ${email.value.trim()}, we have sent a code to that address.`;
+      codeSent.textContent = t('codeSent', { email: email.value.trim() });
       testCode.hidden = !answer.testCode;
-      testCode.textContent = answer.testCode ? `Test mode: your code is ${answer.testCode}` : '';
+      testCode.textContent = answer.testCode ? t('testModeCode', { code: answer.testCode }) : '';
       useSaved.hidden = true;
       codeStep.hidden = false;
       code.value = '';
       code.focus();
     } catch (error) {
       codeStep.hidden = false;
-      showCodeError(error instanceof Error ? error.message : 'The code could not be sent.');
+      if (error instanceof Error) console.error(`The code was not sent: ${error.message}`);
+      showCodeError(t(error instanceof Shift4Error && error.param === 'email' ? 'enterValidEmail' : 'codeNotSent'));
     } finally {
       useSaved.disabled = false;
     }
@@ -560,7 +600,7 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
 
   onClick(confirm, async () => {
     if (!/^\d{6}$/.test(code.value)) {
-      showCodeError('Enter the 6-digit code.');
+      showCodeError(t('enterCode'));
       return;
     }
     confirm.disabled = true;
@@ -574,9 +614,14 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
       current = answer;
       showCodeError('');
       const { brand, last4, expMonth, expYear } = answer.card;
-      const expiry =
-        expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
-      usingLabel.textContent = `${brand} •••• ${last4}${expiry}`;
+      const cardName = `${brand} •••• ${last4}`;
+      usingLabel.textContent =
+        expMonth && expYear
+          ? t('savedCardExpires', {
+              card: cardName,
+              expiry: `${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}`,
+            })
+          : cardName;
       offer.hidden = true;
       card.hidden = true;
       if (remember) remember.hidden = true;
@@ -584,9 +629,8 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
       byId('pay')?.focus();
     } catch (error) {
       const wrongCode = error instanceof Shift4Error && error.param === 'code';
-      showCodeError(
-        wrongCode || !(error instanceof Error) ? 'This code is not right, or it has expired.' : error.message,
-      );
+      if (!wrongCode && error instanceof Error) console.error(`The code was not confirmed: ${error.message}`);
+      showCodeError(wrongCode || !(error instanceof Shift4Error) ? t('wrongCode') : payerMessage(error, t));
     } finally {
       confirm.disabled = false;
     }
@@ -610,7 +654,12 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
 }
 
 /** The offers after the payment: each "Buy" charges the payer's card for that offer, once. */
-function offers(view: CheckoutView, session: string, format: (amount: number, currency?: string) => string): void {
+function offers(
+  view: CheckoutView,
+  session: string,
+  format: (amount: number, currency?: string) => string,
+  t: Translate,
+): void {
   for (const item of document.querySelectorAll<HTMLElement>('.offer')) {
     const offerId = item.dataset.offerId ?? '';
     const button = item.querySelector<HTMLButtonElement>('.buy')!;
@@ -618,7 +667,7 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
     onClick(button, async () => {
       button.disabled = true;
       outcome.removeAttribute('data-status');
-      outcome.textContent = 'Buying…';
+      outcome.textContent = t('buying');
       try {
         const answer = await callApi<{ charge: { amount: number; currency: string } }>(
           view.publicKey,
@@ -627,15 +676,14 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
           { checkoutRequest: view.checkoutRequest, session, offerId },
         );
         outcome.dataset.status = 'bought';
-        outcome.textContent = `Bought: ${format(answer.charge.amount, answer.charge.currency)} paid.`;
+        outcome.textContent = t('bought', { amount: format(answer.charge.amount, answer.charge.currency) });
         button.remove();
       } catch (error) {
         outcome.dataset.status = 'failed';
         // A decline is the payer's to know; anything else is the offer's or the service's side.
+        if (error instanceof Error) console.error(`The offer was not bought: ${error.message}`);
         outcome.textContent =
-          error instanceof Shift4Error && error.type === 'card_error'
-            ? error.message
-            : 'This offer cannot be bought now.';
+          error instanceof Shift4Error && error.type === 'card_error' ? payerMessage(error, t) : t('offerUnavailable');
         button.disabled = false;
       }
     });

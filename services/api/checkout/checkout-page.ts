@@ -1,6 +1,6 @@
 import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
-import { escapeHtml } from '../client-side/html.ts';
+import { escapeHtml, jsonForScript } from '../client-side/html.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { METHOD_NAMES } from '../payment-redirect-page.ts';
 
@@ -35,7 +35,7 @@ ${purchase(view, locale, t, money)}
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${escapeHtml(email)}"${view.customer ? '' : ' required aria-required="true"'} aria-invalid="false" aria-describedby="email-error">
 <p id="email-error" class="error" aria-live="polite"></p>
 </div>
-${view.rememberMe ? rememberedCard() : ''}
+${view.rememberMe ? rememberedCard(t) : ''}
 <fieldset id="card" class="group">
 <legend class="visually-hidden">${t('card')}</legend>
 <span class="label" id="number-label">${t('cardNumber')}</span>
@@ -192,23 +192,23 @@ ${buttons}
 </div>`;
 }
 
-function rememberedCard(): string {
+function rememberedCard(t: Translate): string {
   return `<div id="saved-card" class="saved-card" hidden>
-<button id="use-saved-card" class="link" type="button">Use my saved card</button>
+<button id="use-saved-card" class="link" type="button">${t('useSavedCard')}</button>
 <div id="code-step" hidden>
 <p id="code-sent" class="hint" aria-live="polite"></p>
 <p id="test-code" class="test-code" hidden></p>
-<label for="code">One-time code</label>
+<label for="code">${t('oneTimeCode')}</label>
 <div class="code-row">
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-invalid="false" aria-describedby="code-error">
-<button id="confirm-code" class="secondary" type="button">Confirm</button>
+<button id="confirm-code" class="secondary" type="button">${t('confirm')}</button>
 </div>
 <p id="code-error" class="error" aria-live="polite"></p>
 </div>
 </div>
 <div id="using-saved-card" class="using-saved-card group" hidden>
-<p><span class="label">Card</span> <span id="saved-card-label"></span></p>
-<button id="use-other-card" class="link" type="button">Use another card</button>
+<p><span class="label">${t('card')}</span> <span id="saved-card-label"></span></p>
+<button id="use-other-card" class="link" type="button">${t('useAnotherCard')}</button>
 </div>`;
 }
 
@@ -237,11 +237,6 @@ ${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(of
 <p class="offer-outcome" aria-live="polite"></p>
 </div>
 </li>`;
-}
-
-/** JSON inside `<script>`: no `<` can end the element or open a comment. */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 const STYLE = `

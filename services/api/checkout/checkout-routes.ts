@@ -86,10 +86,10 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
 
   // The payment-method provider's page sends the payer back here, in the popup Shift4.js opened
   // (which it closes once the charge is decided) or, when popups are blocked, in the whole tab.
-  router.get(checkoutReturnPath, (_req, res) => {
+  router.get(checkoutReturnPath, (req, res) => {
     res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     // A plain page in the service's look (the checkout's error page would show it as an error).
-    sendPage(res, 200, errorPage('Payment completed', 'You can close this window and go back to the checkout.'));
+    sendPage(res, 200, errorPage(payerLocale(req), 'paymentReturnedTitle', 'paymentReturned'));
   });
 
   /** A JSON call's body and the signed request it carries, verified with the call's public key. */

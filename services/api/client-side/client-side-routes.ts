@@ -62,7 +62,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       typeof req.query.key === 'string' &&
       /^pk_(test|live)_\w+$/.test(req.query.key);
     if (!valid) {
-      sendPage(res, 400, errorPage('Invalid card field', 'This card field was requested with invalid parameters.'));
+      sendPage(res, 400, errorPage(payerLocale(req), 'fieldUnavailableTitle', 'fieldUnavailable'));
       return;
     }
     // Only the page that will talk to the field may frame it.
@@ -75,18 +75,18 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
     const ancestor = ancestorOf(req.query.ancestor);
     const { token: tokenId, key } = req.query;
     if (typeof tokenId !== 'string' || typeof key !== 'string' || origin === null || ancestor === undefined) {
-      sendPage(res, 400, errorPage('Invalid request', 'This authentication was requested with invalid parameters.'));
+      sendPage(res, 400, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
     const auth = await deps.authenticate(key);
     if (!auth) {
-      sendPage(res, 401, errorPage('Invalid request', 'The key of this authentication is not valid.'));
+      sendPage(res, 401, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
     const token = await deps.reader.get(tokensCollection, tokenId, auth).catch(() => null);
     const info = token?.threeDSecureInfo ?? null;
     if (!token || !challengeOpen(info) || token.used) {
-      sendPage(res, 409, errorPage('Nothing to authenticate', 'No authentication is waiting for this card.'));
+      sendPage(res, 409, errorPage(payerLocale(req), 'nothingToAuthenticateTitle', 'nothingToAuthenticate'));
       return;
     }
     res.set('Content-Security-Policy', framedBy(origin, ancestor));
