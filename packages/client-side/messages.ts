@@ -88,6 +88,8 @@ export interface CheckoutResult {
 
 /** From the checkout frame to the merchant's page that opened it (`/js/checkout.js`). */
 export type CheckoutToPage =
+  /** The dialog's and its close button's names in the payer's language. */
+  | { source: 'shift4-checkout'; type: 'ready'; labels: { dialog: string; close: string } }
   | { source: 'shift4-checkout'; type: 'resize'; height: number }
   | { source: 'shift4-checkout'; type: 'success'; result: CheckoutResult }
   | { source: 'shift4-checkout'; type: 'error'; error: ApiErrorBody }

@@ -261,6 +261,9 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     const email = 'jan.kowalski@example.com';
     const first = await openCheckout(polish, request);
     await first.checkout.getByRole('button', { name: 'Zapłać 12,00 EUR' }).waitFor();
+    // The dialog around checkout on the merchant's page, and its close button, are named in Polish too.
+    await first.page.getByRole('dialog', { name: 'Płatność' }).waitFor();
+    await first.page.getByRole('button', { name: 'Zamknij płatność' }).waitFor();
     await first.checkout.getByLabel('E-mail', { exact: true }).fill(email);
     await typeCard(first.page, first.checkout, '4242424242424242');
     await first.checkout.getByLabel('Zapamiętaj mnie').check();

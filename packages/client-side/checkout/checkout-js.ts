@@ -99,6 +99,10 @@ function openCheckout(
     () => overlay.frame.contentWindow,
     (message) => {
       switch (message.type) {
+        case 'ready':
+          // Until then the names are English: the page tells them in the payer's language.
+          overlay.relabel(message.labels.dialog, message.labels.close);
+          break;
         case 'resize':
           overlay.resize(message.height);
           break;

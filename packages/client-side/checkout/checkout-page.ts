@@ -108,6 +108,13 @@ function reportChallenge(origin: string | null): void {
   }).observe(document.body, { childList: true });
 }
 
+/** The merchant's page names the dialog around checkout and its close button in the page's language. */
+function reportLabels(origin: string | null): void {
+  const { dialogLabel, closeLabel } = document.documentElement.dataset;
+  if (dialogLabel && closeLabel)
+    toPage({ source: 'shift4-checkout', type: 'ready', labels: { dialog: dialogLabel, close: closeLabel } }, origin);
+}
+
 /** Escape and the Done/Close button close checkout, wherever the focus is in this page. */
 function closeOnRequest(origin: string | null): void {
   const close = () => toPage({ source: 'shift4-checkout', type: 'close' }, origin);
@@ -127,6 +134,7 @@ else reportError();
  */
 function reportError(): void {
   const origin = originParameter();
+  reportLabels(origin);
   closeOnRequest(origin);
   reportHeight(origin);
   const details = byId('checkout-error-details');
@@ -165,6 +173,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const payStatus = byId('pay-status')!;
   const cardError = byId('card-error')!;
 
+  reportLabels(origin);
   closeOnRequest(origin);
   reportHeight(origin);
   reportChallenge(origin);

@@ -35,6 +35,8 @@ export const de: Catalog = {
   subscriptionStarted: 'Abonnement gestartet',
   done: 'Fertig',
   close: 'Schließen',
+  checkoutTitle: 'Checkout',
+  closeCheckout: 'Checkout schließen',
   youMayAlsoLike: 'Das könnte Ihnen auch gefallen',
   buyFor: 'Für {amount} kaufen',
   offeredBy: 'Angeboten von {company}',

@@ -34,6 +34,8 @@ export const en = {
   subscriptionStarted: 'Subscription started',
   done: 'Done',
   close: 'Close',
+  checkoutTitle: 'Checkout',
+  closeCheckout: 'Close checkout',
   youMayAlsoLike: 'You may also like',
   buyFor: 'Buy for {amount}',
   offeredBy: 'Offered by {company}',

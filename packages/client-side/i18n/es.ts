@@ -34,6 +34,8 @@ export const es: Catalog = {
   subscriptionStarted: 'Suscripción iniciada',
   done: 'Hecho',
   close: 'Cerrar',
+  checkoutTitle: 'Pago',
+  closeCheckout: 'Cerrar el pago',
   youMayAlsoLike: 'También le puede interesar',
   buyFor: 'Comprar por {amount}',
   offeredBy: 'Ofrecido por {company}',

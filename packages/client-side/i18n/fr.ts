@@ -35,6 +35,8 @@ export const fr: Catalog = {
   subscriptionStarted: 'Abonnement commencé',
   done: 'Terminé',
   close: 'Fermer',
+  checkoutTitle: 'Paiement',
+  closeCheckout: 'Fermer le paiement',
   youMayAlsoLike: 'Vous aimerez peut-être aussi',
   buyFor: 'Acheter pour {amount}',
   offeredBy: 'Proposé par {company}',

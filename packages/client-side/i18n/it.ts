@@ -35,6 +35,8 @@ export const it: Catalog = {
   subscriptionStarted: 'Abbonamento avviato',
   done: 'Fatto',
   close: 'Chiudi',
+  checkoutTitle: 'Pagamento',
+  closeCheckout: 'Chiudi il pagamento',
   youMayAlsoLike: 'Potrebbe interessarti anche',
   buyFor: 'Acquista per {amount}',
   offeredBy: 'Offerto da {company}',

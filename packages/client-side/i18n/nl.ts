@@ -35,6 +35,8 @@ export const nl: Catalog = {
   subscriptionStarted: 'Abonnement gestart',
   done: 'Klaar',
   close: 'Sluiten',
+  checkoutTitle: 'Afrekenen',
+  closeCheckout: 'Afrekenen sluiten',
   youMayAlsoLike: 'Misschien vindt u dit ook leuk',
   buyFor: 'Kopen voor {amount}',
   offeredBy: 'Aangeboden door {company}',

@@ -62,6 +62,8 @@ export const pl: Catalog = {
   subscriptionStarted: 'Subskrypcja rozpoczęta',
   done: 'Gotowe',
   close: 'Zamknij',
+  checkoutTitle: 'Płatność',
+  closeCheckout: 'Zamknij płatność',
   youMayAlsoLike: 'Może Cię też zainteresować',
   buyFor: 'Kup za {amount}',
   offeredBy: 'Oferuje {company}',

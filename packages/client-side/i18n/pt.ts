@@ -34,6 +34,8 @@ export const pt: Catalog = {
   subscriptionStarted: 'Assinatura iniciada',
   done: 'Concluído',
   close: 'Fechar',
+  checkoutTitle: 'Pagamento',
+  closeCheckout: 'Fechar o pagamento',
   youMayAlsoLike: 'Também pode gostar de',
   buyFor: 'Comprar por {amount}',
   offeredBy: 'Oferecido por {company}',

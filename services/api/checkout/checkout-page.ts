@@ -105,9 +105,11 @@ export interface CheckoutErrorDetails {
   message: string;
 }
 
+/** The page; its root names the dialog around it and its close button, for `checkout.js` to label them. */
 function htmlDocument(locale: Locale, title: string, body: string): string {
+  const labels = `data-dialog-label="${escapeHtml(translate(locale, 'checkoutTitle'))}" data-close-label="${escapeHtml(translate(locale, 'closeCheckout'))}"`;
   return `<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${locale}" ${labels}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head><body>
