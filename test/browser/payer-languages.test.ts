@@ -304,6 +304,25 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     await page.close();
   });
 
+  it('the checkout error page in Polish: a plain sentence, its dialog and close button named in Polish', async () => {
+    const signed = sign({ charge: { amount: 100, currency: 'EUR' } });
+    const [signature, json] = Buffer.from(signed, 'base64').toString('utf8').split('|');
+    const tampered = Buffer.from(`${signature}|${json!.replace('100', '1')}`).toString('base64');
+    const page = await polish.newPage();
+    await page.goto(`${shop.url}/`);
+    await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: tampered })})`);
+    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    await checkout.locator('#checkout-error').waitFor();
+    expect(await checkout.locator('h1').textContent()).to.equal('Nieprawidłowy link do płatności');
+    expect(await checkout.locator('#error-message').textContent()).to.equal(
+      'Ten link do płatności jest nieprawidłowy. Wróć do sklepu.',
+    );
+    await page.getByRole('dialog', { name: 'Płatność' }).waitFor();
+    await checkout.getByRole('button', { name: 'Zamknij', exact: true }).click();
+    await page.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    await page.close();
+  });
+
   it("payment-method page in German and Polish: the choice, the answered payment's status, a missing payment", async () => {
     const returnUrl = `${shop.url}/returned`;
     const germanCharge = await createPaymentMethodCharge(api, { flow: { returnUrl } });
