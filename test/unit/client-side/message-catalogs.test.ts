@@ -85,5 +85,8 @@ describe('message catalogs of the payer-facing pages', () => {
     expect(translate('pl', 'trial', { count: 1 })).to.include('1 dzień');
     expect(translate('pl', 'trial', { count: 14 })).to.include('14 dni');
     expect(translate('fr', 'everyWeek', { amount: 'X', count: 2 })).to.equal('X toutes les 2 semaines');
+    // A category a catalog has no form for (French "many", for millions) takes the `other` form.
+    expect(new Intl.PluralRules('fr').select(1_000_000)).to.equal('many');
+    expect(translate('fr', 'everyWeek', { amount: 'X', count: 1_000_000 })).to.equal('X toutes les 1000000 semaines');
   });
 });
