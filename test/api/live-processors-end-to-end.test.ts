@@ -44,6 +44,8 @@ const MERCHANT_ORIGIN = 'http://shop.localhost:4100';
 async function shift4Peer(): Promise<Peer> {
   const peer: ServiceProcess = await startService();
   const api = new ApiClient(peer.baseUrl, peer.keys!.testSecretKey);
+  const allowed = await runCli(['accounts', 'settings', peer.keys!.id, '--credits', 'allowed'], peer.dataDir);
+  expect(allowed.code, allowed.stderr).to.equal(0);
   return {
     kind: 'shift4',
     url: peer.baseUrl,
@@ -273,6 +275,19 @@ describe('live mode end to end through each processor', function () {
         });
         expect(byToken.status, JSON.stringify(byToken.body)).to.equal(200);
         expect(byToken.body.status).to.equal('successful');
+
+        if (peer.kind === 'shift4') {
+          // A credit to the saved card: Shift4 takes credits, to the card it keeps too.
+          const credited = await live.post<{ id: string; status: string } & ApiError>('/credits', {
+            json: { amount: 400, currency: 'EUR', customerId: customer.body.id },
+          });
+          expect(credited.status, JSON.stringify(credited.body)).to.equal(200);
+          expect(credited.body.status).to.equal('successful');
+          const peerApi = new ApiClient(peer.url, peer.secretKey);
+          const credits = (await peerApi.get<Page<{ amount: number; metadata: Record<string, string> }>>('/credits'))
+            .body.list;
+          expect(credits.filter((credit) => credit.metadata.reference === credited.body.id)).to.have.length(1);
+        }
 
         const atPeer = await expectSameOnBothSides(live);
         expect([...atPeer.keys()]).to.have.members([byDefault.body.id, authorized.body.id, byToken.body.id]);
