@@ -357,7 +357,7 @@ describe('live mode end to end through each processor', function () {
 
       if (kind !== 'stripe') return;
 
-      it('charges, captures, refunds in part and in full; declines keep the processor code; credits go to a processor that takes them', async () => {
+      it('charges, captures, refunds in part and in full; declines keep the processor code; a credit, which Stripe does not take, is sent nowhere', async () => {
         const { live } = await liveAccount('Stripe payments');
         const authorized = await live.post<Charge & ApiError>('/charges', {
           json: { amount: 3000, currency: 'EUR', card: cardDetails('4242424242424242'), captured: false },
@@ -380,6 +380,9 @@ describe('live mode end to end through each processor', function () {
         });
         expect(declined.status, JSON.stringify(declined.body)).to.equal(402);
         expect(declined.body.error).to.include({ type: 'card_error', code: 'card_declined' });
+        const failed = (await live.get<Charge>(`/charges/${declined.body.error.chargeId}`)).body;
+        expect(failed).to.include({ status: 'failed', failureCode: 'card_declined' });
+        expect(failed.failureIssuerDeclineCode, 'Stripe’s own code').to.equal('card_declined');
         await expectSameOnBothSides(live);
 
         // Stripe takes no card credits: with no other processor nothing is sent anywhere.
@@ -416,8 +419,13 @@ describe('live mode end to end through each processor', function () {
         expect((await peer.payments()).size).to.equal(before);
       });
 
-      it('leaves a charge pending when Stripe answers 500 or hangs after taking it, then settles it by lookup to Stripe’s outcome', async () => {
-        for (const mode of ['fail', 'hang-after'] as const) {
+      it('leaves a charge pending when Stripe answers 500 or hangs, then settles it by lookup to Stripe’s outcome', async () => {
+        // 500 or no answer after Stripe took the payment: successful; the request lost before it: failed.
+        for (const [mode, outcome] of [
+          ['fail', 'successful'],
+          ['hang-after', 'successful'],
+          ['hang-before', 'failed'],
+        ] as const) {
           const proxy = await faultyProxy(() => peer.url, 'pass');
           try {
             const { live } = await liveAccount(`Stripe ${mode}`, { kind: 'stripe', url: proxy.url });
@@ -437,10 +445,16 @@ describe('live mode end to end through each processor', function () {
               const charge = (await live.get<Charge>(`/charges/${pending.body.id}`)).body;
               return charge.status === 'pending' ? null : charge;
             }, `${pending.body.id} settled`);
-            expect(done).to.include({ status: 'successful', captured: true });
             const atPeer = await expectSameOnBothSides(live);
-            expect([...atPeer.keys()], mode).to.deep.equal([pending.body.id]);
-            expect(proxy.forwarded.filter((request) => request === 'POST /v1/payment_intents')).to.have.length(1);
+            if (outcome === 'successful') {
+              expect(done).to.include({ status: 'successful', captured: true });
+              expect([...atPeer.keys()], mode).to.deep.equal([pending.body.id]);
+              expect(proxy.forwarded.filter((request) => request === 'POST /v1/payment_intents')).to.have.length(1);
+            } else {
+              expect(done).to.include({ status: 'failed', failureCode: 'processing_error' });
+              expect([...atPeer.keys()], mode).to.deep.equal([]);
+              expect(proxy.requests.filter((request) => request === 'POST /v1/payment_intents')).to.have.length(1);
+            }
           } finally {
             await proxy.close();
           }
