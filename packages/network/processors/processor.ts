@@ -1,3 +1,5 @@
+import type { CardBrand, CardType } from '../../domain/card/card-snapshot.ts';
+import type { ChargeType } from '../../domain/charge/charge-events.ts';
 import type { CardErrorCode } from '../../domain/errors.ts';
 
 /**
@@ -48,6 +50,13 @@ export interface ProcessorCardPayment {
   expYear: number;
   /** When the request that makes the payment carries one (a processor may require it). */
   cvc?: string;
+  /**
+   * The processor's own reference of this card, kept there by `keepCard` when the card came in with
+   * its CVC: a payment of a stored card addresses it instead of sending the number without a CVC.
+   */
+  storedCard?: string;
+  /** Who initiates the payment, as the card schemes ask of a stored card (the spec's charge `type`). */
+  type?: ChargeType;
   amount: number;
   currency: string;
   description?: string;
@@ -58,6 +67,15 @@ export interface ProcessorAuthorizationRequest extends ProcessorCardPayment {
   capture: boolean;
 }
 
+/** What the processor says about a card (its BIN data), where it says it; absent fields: not said. */
+export interface ProcessorCardInfo {
+  brand?: CardBrand;
+  type?: CardType;
+  /** Two-letter ISO country of the issuer. */
+  country?: string;
+  issuer?: string;
+}
+
 export interface ProcessorAuthorization {
   approved: boolean;
   /** The processor's id of the payment (charge id, payment intent id); null when it made none. */
@@ -65,6 +83,25 @@ export interface ProcessorAuthorization {
   decline: ProcessorDecline | null;
   /** Whether the processor holds the amount captured. */
   captured: boolean;
+  /** The card as the processor's answer describes it, when it does. */
+  card?: ProcessorCardInfo | null;
+}
+
+/** A card to keep at the processor for later payments without its CVC (stored credentials). */
+export interface ProcessorKeepCardRequest {
+  /** This service's reference of the card (idempotency key and metadata). */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  cardholderName?: string;
+}
+
+export interface ProcessorStoredCard {
+  /** The processor's reference of the kept card, which `storedCard` of a later payment names. */
+  storedCard: string;
+  card: ProcessorCardInfo | null;
 }
 
 export interface ProcessorRefundRequest {
@@ -105,6 +142,12 @@ export interface ProcessorRecord {
 
 export interface Processor {
   readonly kind: ProcessorKind;
+  /**
+   * Keeps a card at the processor (a customer of the processor holding it) while its CVC is at
+   * hand, so that later payments of it (a saved card, a token, a renewal) are card-on-file payments
+   * of the kept card; this service never keeps a CVC.
+   */
+  keepCard(request: ProcessorKeepCardRequest): Promise<ProcessorStoredCard>;
   authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
   /**
    * The earlier attempt with this reference, or null when the processor never made one. `since`:
