@@ -117,7 +117,10 @@ export const crossSaleOfferSchema = z
     imageUrl: z
       .string()
       .nullable()
-      .meta({ description: 'Path of the scaled PNG image (GET, no API key needed); null without an image' }),
+      .meta({
+        description:
+          'Address of the scaled PNG image (GET, no API key needed), absolute with the address the request came in with; null without an image',
+      }),
     companyName: z.string().nullable(),
     companyLocation: z.string().nullable(),
     termsAndConditionsUrl: z.string().nullable(),
