@@ -38,6 +38,18 @@ export const en = {
   enterAmountRange: 'Enter an amount from {min} to {max}.',
   authenticationFailed: 'Card authentication failed. Try again, or use another card.',
   authenticationCancelled: 'Card authentication was cancelled. Try again, or use another card.',
+  // Addresses (checkout's billingAddress and shippingAddress options)
+  billingAddress: 'Billing address',
+  shippingAddress: 'Shipping address',
+  fullName: 'Full name',
+  addressLine1: 'Address',
+  addressLine2: 'Address line 2 (optional)',
+  postalCode: 'Postal code',
+  city: 'City',
+  region: 'State or region (optional)',
+  country: 'Country',
+  chooseCountry: 'Choose a country',
+  fillIn: 'Fill in this field.',
   // Card fields
   numberLabel: 'Card number',
   expiryLabel: 'Expiration date (MM / YY)',
