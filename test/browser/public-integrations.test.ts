@@ -138,8 +138,15 @@ describe('public integrations in a browser, only the host swapped', function () 
     const button = page.getByRole('button', { name: 'Open Securion Popup' });
     await button.waitFor();
     expect(await button.getAttribute('class')).to.equal('securionpay-button primary_button');
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
     await button.click();
     const checkout = checkoutFrame(page);
+    // data-image is the image option; data-amount is not taken (the signed request says 4.99 EUR).
+    expect(await checkout.locator('#merchant-image').getAttribute('src')).to.equal(`${shop.url}/logo.png`);
+    expect(warnings.join('\n')).to.include('the option amount is not supported');
     await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await checkout.getByRole('button', { name: 'Pay 4.99 EUR' }).click();
@@ -350,6 +357,8 @@ async function startShop(
   data-name="SecurionPay"
   data-description="Checkout example"
   data-class="primary_button"
+  data-image="${shopUrl}/logo.png"
+  data-amount="499"
   data-checkout-button="Open Securion Popup">
 </script>
 </form>`),
