@@ -22,6 +22,12 @@ const FIELD_TITLES: Record<FieldName, string> = {
 
 type ChangeListener = (state: FieldState) => void;
 
+/**
+ * Where `automount` puts fields. Inputs are left alone: with SecurionPay's older library the page's
+ * own inputs carry `data-securionpay` (`SecurionPay.createCardToken`, `securionpay.ts`).
+ */
+const PLACEHOLDERS = '[data-shift4], [data-securionpay]:not(input, select, textarea)';
+
 /** One card field: a frame of the service mounted into a placeholder element of the page. */
 export class Component {
   readonly frame: HTMLIFrameElement;
@@ -117,13 +123,17 @@ export class ComponentGroup {
     );
   }
 
-  /** Mounts a field into every `[data-shift4]` placeholder inside `container` (element or selector). */
+  /**
+   * Mounts a field into every `[data-shift4]` placeholder inside `container` (element or selector),
+   * and every `[data-securionpay]` one, as pages written for SecurionPay's library name them.
+   */
   automount(container: string | Element = document.body): this {
     const root = typeof container === 'string' ? document.querySelector(container) : container;
     if (!root) throw new Shift4Error({ type: 'invalid_request', message: `No element matches '${container}'` });
-    const placeholders = [...(root.matches('[data-shift4]') ? [root] : []), ...root.querySelectorAll('[data-shift4]')];
+    const placeholders = [...(root.matches(PLACEHOLDERS) ? [root] : []), ...root.querySelectorAll(PLACEHOLDERS)];
     for (const placeholder of placeholders) {
-      const type = placeholder.getAttribute('data-shift4') as FieldName;
+      const type = (placeholder.getAttribute('data-shift4') ??
+        placeholder.getAttribute('data-securionpay')) as FieldName;
       if (!FIELD_TYPES.includes(type)) continue;
       this.createComponent(type).mount(placeholder);
     }
@@ -330,7 +340,7 @@ async function handleNextAction(publicKey: string, clientObjectId: string): Prom
  * `Shift4(pk)` and `new Shift4(pk)` both give the library's object, as with the public Shift4.js;
  * `Shift4(pk, { locale: 'de' })` chooses the language of the card fields and the challenge.
  */
-function Shift4(publicKey: string, options?: { locale?: unknown }): Shift4Instance {
+export function Shift4(publicKey: string, options?: { locale?: unknown }): Shift4Instance {
   return createShift4(publicKey, typeof options?.locale === 'string' ? { locale: options.locale } : {});
 }
 Shift4.version = SHIFT4_JS_VERSION;

@@ -53,6 +53,11 @@ const CARD_ERROR_MESSAGES: Record<string, MessageKey> = {
   expired_token: 'tokenExpired',
 };
 
+/** The parts of an address the page asks for (`billingAddress`, `shippingAddress` options). */
+type AddressPart = 'name' | 'line1' | 'line2' | 'zip' | 'city' | 'state' | 'country';
+type Address = Partial<Record<AddressPart, string>>;
+const ADDRESS_PARTS: readonly AddressPart[] = ['name', 'line1', 'line2', 'zip', 'city', 'state', 'country'];
+
 /** Error types of a payment that may not have been made or answered: it is sent again as it was. */
 const UNANSWERED = ['gateway_error', 'api_error', 'rate_limit_error'];
 
@@ -200,6 +205,9 @@ function startCheckout(input: CheckoutPageInput): void {
     if (state.error === null) cardError.textContent = '';
   });
 
+  const billing = addressForm('billing', t);
+  const shipping = addressForm('shipping', t);
+
   const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
@@ -294,8 +302,11 @@ function startCheckout(input: CheckoutPageInput): void {
   function formReady(): boolean {
     const emailValid = checkEmail();
     const amountValid = amount.check();
-    if (!emailValid || !amountValid) (emailValid ? amount.focusTarget() : email)?.focus();
-    return emailValid && amountValid;
+    const shippingInvalid = shipping?.check() ?? null;
+    const billingInvalid = billing?.check() ?? null;
+    const first = !emailValid ? email : !amountValid ? amount.focusTarget() : (shippingInvalid ?? billingInvalid);
+    first?.focus();
+    return emailValid && amountValid && shippingInvalid === null && billingInvalid === null;
   }
 
   /** A failure as the page shows it: the service's own error, or a general one. */
@@ -311,6 +322,7 @@ function startCheckout(input: CheckoutPageInput): void {
       checkoutRequest: view.checkoutRequest,
       ...(email.value.trim() ? { email: email.value.trim() } : {}),
       ...(view.customCharge && total !== null ? { amount: total } : {}),
+      ...(shipping ? { shipping: shippingOf(shipping.value()) } : {}),
     };
   }
 
@@ -333,7 +345,7 @@ function startCheckout(input: CheckoutPageInput): void {
       if (!attempt) {
         let token: Token | null = null;
         if (!remembered) {
-          token = (await shift4.createToken(group)) as Token;
+          token = (await shift4.createToken(group, billing ? cardAddressOf(billing.value()) : {})) as Token;
           if (view.threeDSecure.enable && total !== null)
             token = (await shift4.verifyThreeDSecure({ amount: total, currency, card: token.id })) as Token;
         }
@@ -455,6 +467,62 @@ function payerMessage(error: Shift4Error, t: Translate): string {
     return t(AUTHENTICATION_MESSAGES[code] ?? CARD_ERROR_MESSAGES[code] ?? 'cardDeclined');
   if (error.type === 'gateway_error') return t('serviceUnreachable');
   return t('somethingWentWrong');
+}
+
+/**
+ * The billing or shipping address the merchant asked for (rendered by the service only then):
+ * its values, and a check that says what is missing next to each field.
+ */
+function addressForm(kind: 'billing' | 'shipping', t: (key: MessageKey) => string) {
+  if (!byId(`${kind}-address`)) return null;
+  const inputs = ADDRESS_PARTS.map((part) => byId<HTMLInputElement | HTMLSelectElement>(`${kind}-${part}`)!);
+  const show = (input: HTMLInputElement | HTMLSelectElement, message: string) => {
+    byId(`${input.id}-error`)!.textContent = message;
+    input.setAttribute('aria-invalid', message ? 'true' : 'false');
+  };
+  for (const input of inputs)
+    input.addEventListener('input', () => {
+      if (input.getAttribute('aria-invalid') === 'true' && input.value.trim() !== '') show(input, '');
+    });
+  return {
+    value(): Address {
+      const address: Address = {};
+      ADDRESS_PARTS.forEach((part, index) => {
+        const value = inputs[index]!.value.trim();
+        if (value) address[part] = value;
+      });
+      return address;
+    },
+    /** Marks each required field left empty; answers the first of them, or null when none is. */
+    check(): HTMLElement | null {
+      let first: HTMLElement | null = null;
+      for (const input of inputs) {
+        const missing = input.required && input.value.trim() === '';
+        show(input, missing ? t('fillIn') : '');
+        if (missing) first ??= input;
+      }
+      return first;
+    },
+  };
+}
+
+/** A billing address as the token records it on the card. */
+function cardAddressOf(address: Address): Record<string, string> {
+  const names: Record<AddressPart, string> = {
+    name: 'cardholderName',
+    line1: 'addressLine1',
+    line2: 'addressLine2',
+    zip: 'addressZip',
+    city: 'addressCity',
+    state: 'addressState',
+    country: 'addressCountry',
+  };
+  return Object.fromEntries(Object.entries(address).map(([part, value]) => [names[part as AddressPart], value]));
+}
+
+/** A shipping address as charges and subscriptions record it. */
+function shippingOf({ name, ...address }: Address): { name?: string; address: Omit<Address, 'name'> } {
+  return { ...(name ? { name } : {}), address };
 }
 
 /** The amount of a `customCharge`: an option button (aria-pressed) or a typed amount within bounds. */

@@ -78,6 +78,18 @@ export const en = {
   offerUnavailable: 'This offer cannot be bought now.',
   paymentReturnedTitle: 'Payment completed',
   paymentReturned: 'You can close this window and go back to the checkout.',
+  // Addresses (checkout's billingAddress and shippingAddress options)
+  billingAddress: 'Billing address',
+  shippingAddress: 'Shipping address',
+  fullName: 'Full name',
+  addressLine1: 'Address',
+  addressLine2: 'Address line 2 (optional)',
+  postalCode: 'Postal code',
+  city: 'City',
+  region: 'State or region (optional)',
+  country: 'Country',
+  chooseCountry: 'Choose a country',
+  fillIn: 'Fill in this field.',
   // Card fields
   numberLabel: 'Card number',
   expiryLabel: 'Expiration date (MM / YY)',

@@ -12,7 +12,7 @@ import { METHOD_NAMES } from '../payment-redirect-page.ts';
  * nothing is loaded from elsewhere (the CSP allows the service's own scripts, images and frames).
  */
 export function checkoutPage(input: CheckoutPageInput): string {
-  const { view, display, locale } = input;
+  const { view, display, locale, countries } = input;
   const t = (key: MessageKey, values?: Record<string, string | number>) => escapeHtml(translate(locale, key, values));
   const money = (amount: number, currency: string) => formatAmount(amount, currency, locale);
   const name = display.name ?? view.merchant.name;
@@ -23,6 +23,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
     name,
     `<main id="checkout" data-kind="${view.kind}" data-currency="${escapeHtml(currency)}">
 <header class="head">
+${display.image ? `<img id="merchant-image" class="logo" src="${escapeHtml(display.image)}" alt="" width="64" height="64">` : ''}
 <h1 id="merchant-name">${escapeHtml(name)}</h1>
 ${display.description ? `<p class="description">${escapeHtml(display.description)}</p>` : ''}
 ${view.mode === 'test' ? `<p class="test-mode">${t('testMode')}</p>` : ''}
@@ -35,6 +36,7 @@ ${purchase(view, locale, t, money)}
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${escapeHtml(email)}"${view.customer ? '' : ' required aria-required="true"'} aria-invalid="false" aria-describedby="email-error">
 <p id="email-error" class="error" aria-live="polite"></p>
 </div>
+${display.shippingAddress ? addressFields('shipping', t('shippingAddress'), t, countries) : ''}
 ${view.rememberMe ? rememberedCard(t) : ''}
 <fieldset id="card" class="group">
 <legend class="visually-hidden">${t('card')}</legend>
@@ -46,6 +48,7 @@ ${view.rememberMe ? rememberedCard(t) : ''}
 </div>
 <p id="card-error" class="error" aria-live="polite"></p>
 </fieldset>
+${display.billingAddress ? addressFields('billing', t('billingAddress'), t, countries) : ''}
 ${
   view.rememberMe
     ? `<div class="group remember" id="remember">
@@ -194,6 +197,46 @@ ${buttons}
 </div>`;
 }
 
+/**
+ * The address the merchant asked for (`billingAddress`, `shippingAddress` options): `billing` goes
+ * on the card (the token's address), `shipping` on the charge or subscription. Ids
+ * `<kind>-<part>`, each input described by its own error line.
+ */
+function addressFields(
+  kind: 'billing' | 'shipping',
+  legend: string,
+  t: Translate,
+  countries: CheckoutPageInput['countries'],
+): string {
+  const field = (part: string, label: MessageKey, autocomplete: string, required: boolean) => {
+    const id = `${kind}-${part}`;
+    return `<div class="address-part ${part}">
+<label for="${id}">${t(label)}</label>
+<input id="${id}" type="text" autocomplete="${kind} ${autocomplete}"${required ? ' required aria-required="true"' : ''} aria-invalid="false" aria-describedby="${id}-error">
+<p id="${id}-error" class="error" aria-live="polite"></p>
+</div>`;
+  };
+  const options = countries
+    .map((country) => `<option value="${escapeHtml(country.code)}">${escapeHtml(country.name)}</option>`)
+    .join('');
+  return `<fieldset id="${kind}-address" class="group address" data-address="${kind}">
+<legend>${legend}</legend>
+${field('name', 'fullName', 'name', true)}
+${field('line1', 'addressLine1', 'address-line1', true)}
+${field('line2', 'addressLine2', 'address-line2', false)}
+<div class="row">
+${field('zip', 'postalCode', 'postal-code', true)}
+${field('city', 'city', 'address-level2', true)}
+</div>
+${field('state', 'region', 'address-level1', false)}
+<div class="address-part country">
+<label for="${kind}-country">${t('country')}</label>
+<select id="${kind}-country" autocomplete="${kind} country" required aria-required="true" aria-invalid="false" aria-describedby="${kind}-country-error"><option value="">${t('chooseCountry')}</option>${options}</select>
+<p id="${kind}-country-error" class="error" aria-live="polite"></p>
+</div>
+</fieldset>`;
+}
+
 function rememberedCard(t: Translate): string {
   return `<div id="saved-card" class="saved-card" hidden>
 <button id="use-saved-card" class="link" type="button">${t('useSavedCard')}</button>
@@ -261,7 +304,12 @@ fieldset{border:0;padding:0;min-width:0}
 legend,label,.label{display:block;font-weight:600;font-size:14px;margin:0 0 4px;padding:0}
 fieldset .label{margin-top:8px}
 #card>.label:first-of-type{margin-top:0}
-input[type=email],input[type=text]{width:100%;font:inherit;padding:9px 12px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:inherit}
+input[type=email],input[type=text],select{width:100%;font:inherit;padding:9px 12px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:inherit}
+select:focus{outline:0;border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
+select[aria-invalid=true]{border-color:#b91c1c}
+.address .address-part{margin:0 0 8px}
+.address legend{font-size:15px;margin-bottom:6px}
+.logo{display:block;width:64px;height:64px;object-fit:contain;border-radius:8px;margin:0 0 8px}
 input:focus{outline:0;border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
 input[aria-invalid=true]{border-color:#b91c1c}
 .field{border:1px solid #94a3b8;border-radius:8px;padding:0 12px;background:#fff}

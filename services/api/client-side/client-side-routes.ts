@@ -28,7 +28,8 @@ const BROWSER_API_PATHS = [/^\/tokens$/, /^\/tokens\/[^/]+\/three-d-secure$/, /^
 const SCRIPT_CACHE_CONTROL = 'public, max-age=300';
 
 /**
- * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), the checkout
+ * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), SecurionPay's
+ * (`/js/securionpay.js`), the checkout
  * library (`/js/checkout.js`) and the checkout page's script, the card field frames (`/js/fields/…`), the issuer's 3-D Secure challenge page (`/three-d-secure/challenge`),
  * and CORS for the API calls the library makes from merchants' pages. Served without an API key.
  */
@@ -37,9 +38,12 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   const router = express.Router();
 
   router.get('/js/shift4.js', script(bundles, 'shift4'));
+  // SecurionPay's library, both generations in one (`SecurionPay(pk)` and `SecurionPay.setPublicKey`).
+  router.get('/js/securionpay.js', script(bundles, 'securionpay'));
   // The paths the public libraries are loaded from on their own hosts: a page that changes only
   // the host of its script URLs loads the same scripts.
-  router.get('/shift4.js', script(bundles, 'shift4'));
+  router.get(['/shift4.js', '/v1/shift4.js'], script(bundles, 'shift4'));
+  router.get('/v2/securionpay.js', script(bundles, 'securionpay'));
   router.get('/checkout.js', script(bundles, 'checkout'));
   router.get('/js/fields/fields.js', script(bundles, 'field'));
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));

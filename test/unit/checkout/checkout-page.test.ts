@@ -27,7 +27,16 @@ function view(extra: Partial<CheckoutView> = {}): CheckoutView {
 
 const input = (extra: Partial<CheckoutView> = {}, display: Partial<CheckoutPageInput['display']> = {}) => ({
   view: view(extra),
-  display: { name: null, description: null, email: null, ...display },
+  display: {
+    name: null,
+    description: null,
+    email: null,
+    image: null,
+    billingAddress: false,
+    shippingAddress: false,
+    ...display,
+  },
+  countries: [],
   ancestorOrigin: 'https://shop.example',
   locale: 'en' as const,
   messages: CATALOGS.en,
