@@ -62,6 +62,9 @@ const PURGE_INTERVAL_MS = 60_000;
 /** Documents without `_seq` sort below every sequenced one, as a missing field does in MongoDB. */
 const MISSING_SEQ = Number.MIN_SAFE_INTEGER;
 const CHECKPOINTS_TABLE = '_checkpoints';
+/** The file that replaced this one, written once by the process that switched (`SqliteReadFiles`). */
+const SUCCESSOR_TABLE = '_successor';
+const INTERNAL_TABLES = new Set([CHECKPOINTS_TABLE, SUCCESSOR_TABLE]);
 
 /** Documents not expired; binds the current time in ms. */
 const LIVE = '(expires_at IS NULL OR expires_at >= ?)';
@@ -89,6 +92,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly moveCheckpoint: Database.Statement<[string, number]>;
   private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
   private readonly tableNames: Database.Statement<[], { name: string }>;
+  private readonly readSuccessor: Database.Statement<[], { file: string }>;
   private readonly applyBatch: Database.Transaction<
     (writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => void
   >;
@@ -125,6 +129,8 @@ export class SqliteDocumentStore implements DocumentStore {
     );
     this.readCheckpoint = this.db.prepare(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`);
     this.tableNames = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${SUCCESSOR_TABLE} (file TEXT NOT NULL)`);
+    this.readSuccessor = this.db.prepare(`SELECT file FROM ${SUCCESSOR_TABLE} LIMIT 1`);
     this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => {
       for (const write of lastWritePerDocument(writes)) {
         const collection = this.collections.get(write.collection) ?? this.collection(write.collection);
@@ -162,6 +168,20 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.readCheckpoint.get(key)?.position ?? null;
   }
 
+  /**
+   * Names the file that serves instead of this one from now on. Written in this file before the
+   * pointer changes, so a process still reading here learns of the switch from the same file it
+   * read (`SqliteReadFiles`), however late it looks at the pointer.
+   */
+  markReplacedBy(file: string): void {
+    this.db.prepare(`INSERT INTO ${SUCCESSOR_TABLE} (file) VALUES (?)`).run(file);
+  }
+
+  /** The file that replaced this one, or null while this one serves. */
+  replacedBy(): string | null {
+    return this.readSuccessor.get()?.file ?? null;
+  }
+
   async dropCollection(name: string): Promise<void> {
     assertCollectionName(name);
     this.db.exec(`DROP TABLE IF EXISTS ${quote(name)}`);
@@ -172,7 +192,7 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.tableNames
       .all()
       .map((row) => row.name)
-      .filter((name) => name !== CHECKPOINTS_TABLE && !name.startsWith('sqlite_') && name.startsWith(prefix));
+      .filter((name) => !INTERNAL_TABLES.has(name) && !name.startsWith('sqlite_') && name.startsWith(prefix));
   }
 
   async close(): Promise<void> {
@@ -534,7 +554,7 @@ function hasFilterTypes(doc: Document, filter: Record<string, FieldValue>): bool
 const quote = (identifier: string): string => `"${identifier}"`;
 
 function assertCollectionName(name: string): void {
-  if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_TABLE || name.startsWith('sqlite_')) {
+  if (!COLLECTION_NAME.test(name) || INTERNAL_TABLES.has(name) || name.startsWith('sqlite_')) {
     throw new TypeError(`Invalid collection name: ${name}`);
   }
 }

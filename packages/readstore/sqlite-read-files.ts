@@ -11,7 +11,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Collection, CollectionOptions, Document, DocumentStore, UntypedDocument } from './document-store.ts';
+import type {
+  Collection,
+  CollectionOptions,
+  Document,
+  DocumentStore,
+  FieldValue,
+  ListPage,
+  ListQuery,
+  UntypedDocument,
+} from './document-store.ts';
 import { SqliteDocumentStore, type SqliteDocumentStoreOptions } from './sqlite-document-store.ts';
 
 /** The file that names the read store being served; without it, `read.sqlite`. */
@@ -98,6 +107,9 @@ export class SqliteReadFiles extends EventEmitter<ReadFileEvents> implements Doc
     if (!READ_FILE.test(name) || !existsSync(this.path(name))) throw new Error(`Not a read store file: ${path}`);
     const pointer = this.path(CURRENT_READ_FILE_POINTER);
     const written = `${pointer}.${process.pid}`;
+    // The replaced file names its successor first: a process that reads it after this point
+    // moves on from what it read there, before it has looked at the pointer.
+    if (name !== this.currentFile) this.current.markReplacedBy(name);
     writeFileSync(written, `${name}\n`, { mode: PRIVATE_FILE_MODE });
     syncPath(written, 'r+');
     renameSync(written, pointer);
@@ -106,7 +118,19 @@ export class SqliteReadFiles extends EventEmitter<ReadFileEvents> implements Doc
   }
 
   collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): Collection<T> {
-    return this.current.collection<T>(name, options);
+    return new FollowingCollection<T>(this, name, options);
+  }
+
+  /**
+   * Runs a read on the file that serves, and again on its successor when that file turns out to
+   * have been replaced by then (`markReplacedBy`): what a replaced file holds may be older than a
+   * write another process has already acknowledged from the new one. The successor is complete
+   * up to the switch, so the second answer is never older than the first.
+   */
+  async read<R>(read: (store: SqliteDocumentStore) => Promise<R>): Promise<R> {
+    let result = await read(this.current);
+    while (this.moveToSuccessor()) result = await read(this.current);
+    return result;
   }
 
   commitProjection(...args: Parameters<DocumentStore['commitProjection']>): Promise<void> {
@@ -118,7 +142,7 @@ export class SqliteReadFiles extends EventEmitter<ReadFileEvents> implements Doc
   }
 
   getCheckpoint(key: string): Promise<number | null> {
-    return this.current.getCheckpoint(key);
+    return this.read((store) => store.getCheckpoint(key));
   }
 
   dropCollection(name: string): Promise<void> {
@@ -136,6 +160,13 @@ export class SqliteReadFiles extends EventEmitter<ReadFileEvents> implements Doc
     for (const store of this.replaced) await store.close();
     this.replaced.clear();
     await this.current.close();
+  }
+
+  private moveToSuccessor(): boolean {
+    const successor = this.current.replacedBy();
+    if (successor === null || successor === this.currentFile || !existsSync(this.path(successor))) return false;
+    this.serve(successor);
+    return true;
   }
 
   private serve(name: string): void {
@@ -156,6 +187,51 @@ export class SqliteReadFiles extends EventEmitter<ReadFileEvents> implements Doc
 
   private path(name: string): string {
     return join(this.dataDir, name);
+  }
+}
+
+/**
+ * A collection of whichever file serves: each read checks, after reading, that its file had not
+ * been replaced meanwhile (`SqliteReadFiles.read`). Writes go to the serving file: only the
+ * process that switches writes read models.
+ */
+class FollowingCollection<T extends Document> implements Collection<T> {
+  constructor(
+    private readonly files: SqliteReadFiles,
+    readonly name: string,
+    private readonly options: CollectionOptions | undefined,
+  ) {}
+
+  get(id: string): Promise<T | null> {
+    return this.files.read((store) => this.in(store).get(id));
+  }
+
+  getMany(ids: string[]): Promise<T[]> {
+    return this.files.read((store) => this.in(store).getMany(ids));
+  }
+
+  list(query: ListQuery): Promise<ListPage<T>> {
+    return this.files.read((store) => this.in(store).list(query));
+  }
+
+  count(filter?: Record<string, FieldValue>): Promise<number> {
+    return this.files.read((store) => this.in(store).count(filter));
+  }
+
+  insert(doc: T): Promise<boolean> {
+    return this.in(this.files.store).insert(doc);
+  }
+
+  put(doc: T): Promise<void> {
+    return this.in(this.files.store).put(doc);
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.in(this.files.store).delete(id);
+  }
+
+  private in(store: SqliteDocumentStore): Collection<T> {
+    return store.collection<T>(this.name, this.options);
   }
 }
 

@@ -57,6 +57,31 @@ describe('SqliteDocumentStore', () => {
         await projector.close();
       }
     });
+    it('answers a read in a process that has not looked at the pointer yet from the new file, with what was written there after the switch', async () => {
+      const dataDir = mkdtempSync(join(dir, 'late-'));
+      const api = new SqliteReadFiles(dataDir); // never follows the pointer by itself
+      const projector = new SqliteReadFiles(dataDir);
+      try {
+        await projector.collection('charges').put({ id: 'char_before', created: 1 });
+        expect(await api.collection('charges').get('char_before')).to.not.equal(null);
+        const path = projector.newFile();
+        const build = new SqliteDocumentStore(path, { bulkBuild: true });
+        await build.collection('charges').put({ id: 'char_before', created: 1 });
+        await build.seal();
+
+        projector.switchTo(path);
+        // Acknowledged by another process once the projector wrote it to the new file.
+        await projector.collection('charges').put({ id: 'char_after', created: 2 });
+
+        expect(await api.collection('charges').get('char_after')).to.not.equal(null);
+        const listed = await api.collection('charges').list({ limit: 10 });
+        expect(listed.list.map((doc) => doc.id)).to.deep.equal(['char_after', 'char_before']);
+        expect(api.currentPath).to.equal(path);
+      } finally {
+        await api.close();
+        await projector.close();
+      }
+    });
   });
 
   describe('SQLite specifics', () => {
