@@ -16,7 +16,7 @@ import { useService } from '../support/use-service.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Bookkeeping of the read store rather than read models: the rebuild writes its own. */
-const NOT_READ_MODELS = new Set(['_checkpoints', '_projections', '_read_store_switch']);
+const NOT_READ_MODELS = new Set(['_successor', '_checkpoints', '_projections', '_read_store_switch']);
 
 type Rows = Record<string, unknown[]>;
 
