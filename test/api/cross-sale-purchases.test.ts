@@ -117,6 +117,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
       description: null,
       imageUrl: null,
       charge: { amount: 990, currency: 'USD' },
+      subscription: null,
       companyName: null,
       companyLocation: null,
       termsAndConditionsUrl: null,
@@ -163,7 +164,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     // Nothing of it on the merchant's own charges but the list on its main charge.
     expect((await api.get(`/charges/${first.chargeId}`)).status).to.equal(404);
 
-    const ownerEvents = await eventsOf<CrossSaleCharge>(owner.api, first.chargeId);
+    const ownerEvents = await eventsOf<CrossSaleCharge>(owner.api, first.chargeId!);
     expect(ownerEvents.map((event) => event.type)).to.deep.equal(['CHARGE_SUCCEEDED']);
     expect(JSON.stringify(ownerEvents)).to.not.contain('4242424242424242');
 

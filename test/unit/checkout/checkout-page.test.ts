@@ -53,6 +53,7 @@ describe('checkout page', () => {
               description: HOSTILE,
               imageUrl: null,
               charge: { amount: 499, currency: 'EUR' },
+              subscription: null,
               companyName: HOSTILE,
               companyLocation: 'GB',
               termsAndConditionsUrl: 'https://example.com/?a="b"',
