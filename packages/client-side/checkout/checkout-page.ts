@@ -405,7 +405,7 @@ function startCheckout(input: CheckoutPageInput): void {
     byId('success-title')!.focus();
     // Offers are charged to the card that paid: a payment method leaves none to charge.
     if (method) byId('offers')?.remove();
-    else offers(view, answer.session, format);
+    else offers(view, answer.session, format, t);
   }
 }
 
@@ -609,8 +609,16 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
   };
 }
 
-/** The offers after the payment: each "Buy" charges the payer's card for that offer, once. */
-function offers(view: CheckoutView, session: string, format: (amount: number, currency?: string) => string): void {
+/**
+ * The offers after the payment: each "Buy" charges the payer's card for that offer, once; a
+ * subscription offer's "Subscribe" subscribes the payer with that card, and the receipt lists it.
+ */
+function offers(
+  view: CheckoutView,
+  session: string,
+  format: (amount: number, currency?: string) => string,
+  t: (key: MessageKey, values?: Record<string, string>) => string,
+): void {
   for (const item of document.querySelectorAll<HTMLElement>('.offer')) {
     const offerId = item.dataset.offerId ?? '';
     const button = item.querySelector<HTMLButtonElement>('.buy')!;
@@ -620,14 +628,22 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
       outcome.removeAttribute('data-status');
       outcome.textContent = 'Buying…';
       try {
-        const answer = await callApi<{ charge: { amount: number; currency: string } }>(
-          view.publicKey,
-          'POST',
-          '/checkout/cross-sale-purchases',
-          { checkoutRequest: view.checkoutRequest, session, offerId },
-        );
+        const answer = await callApi<
+          { charge: { amount: number; currency: string } } | { subscription: { id: string } }
+        >(view.publicKey, 'POST', '/checkout/cross-sale-purchases', {
+          checkoutRequest: view.checkoutRequest,
+          session,
+          offerId,
+        });
         outcome.dataset.status = 'bought';
-        outcome.textContent = `Bought: ${format(answer.charge.amount, answer.charge.currency)} paid.`;
+        if ('subscription' in answer) {
+          const price = item.dataset.price ?? '';
+          const days = item.dataset.trialDays ?? '0';
+          outcome.textContent =
+            days === '0' ? t('subscribedOutcome', { price }) : t('subscribedTrialOutcome', { days, price });
+          const title = item.querySelector('h4')?.textContent ?? '';
+          addToReceipt(t('subscribedTo'), `${title}, ${price}`);
+        } else outcome.textContent = `Bought: ${format(answer.charge.amount, answer.charge.currency)} paid.`;
         button.remove();
       } catch (error) {
         outcome.dataset.status = 'failed';
@@ -640,4 +656,13 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
       }
     });
   }
+}
+
+/** A line added to the receipt after the payment (an offer subscribed to). */
+function addToReceipt(term: string, value: string): void {
+  const dt = document.createElement('dt');
+  dt.textContent = term;
+  const dd = document.createElement('dd');
+  dd.textContent = value;
+  byId('receipt')?.append(dt, dd);
 }
