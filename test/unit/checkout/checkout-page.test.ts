@@ -87,6 +87,35 @@ describe('checkout page', () => {
     expect(page).to.include('Subscribe for 15.00 EUR every 3 months').and.include('14-day free trial');
   });
 
+  it('shows a subscription offer with its plan’s price per interval, its trial and a Subscribe button', () => {
+    const offer = {
+      id: 'cso_1',
+      accountId: 'acct_2',
+      template: 'text_only' as const,
+      title: 'Magazine',
+      description: null,
+      imageUrl: null,
+      charge: null,
+      subscription: {
+        planId: 'plan_2',
+        name: 'Magazine',
+        amount: 1500,
+        currency: 'EUR',
+        interval: 'month' as const,
+        intervalCount: 1,
+        trialPeriodDays: 14,
+      },
+      companyName: null,
+      companyLocation: null,
+      termsAndConditionsUrl: null,
+    };
+    const page = checkoutPage({ ...input({ crossSaleOffers: [offer] }), locale: 'de', messages: CATALOGS.de });
+    expect(page).to.include('data-kind="subscription" data-price="15,00 EUR / month" data-trial-days="14"');
+    expect(page).to.include('<p class="offer-price">15,00 EUR / month</p>');
+    expect(page).to.include('<p class="offer-trial">14 Tage kostenlos testen: die erste Zahlung folgt danach.</p>');
+    expect(page).to.include('>Für 15,00 EUR / month abonnieren</button>');
+  });
+
   it('offers custom amounts as toggle buttons and a bounded input in major units', () => {
     const page = checkoutPage(
       input({
