@@ -305,6 +305,7 @@ export class CrossSaleOfferCommands {
         },
         ownerContext,
       );
+      await this.requireFirstChargeNotDeclined(ownerContext);
       return { accountId: ownerContext.accountId, chargeId: null, subscriptionId, position: outcome.position };
     });
   }
@@ -319,7 +320,17 @@ export class CrossSaleOfferCommands {
     const subscriptionId = createdObjectId(subscriptionResource, ownerContext);
     const position = await this.aggregates.createdEarlier(subscriptionStream(subscriptionId), ownerContext);
     if (position === undefined) return null;
+    await this.requireFirstChargeNotDeclined(ownerContext);
     return { accountId: owner.accountId, chargeId: null, subscriptionId, position };
+  }
+
+  /**
+   * A subscription whose first charge was declined stays `incomplete`, as the API leaves it; the
+   * purchase answers the decline (`PaymentDeclined`), as a declined charge offer does.
+   */
+  private async requireFirstChargeNotDeclined(ownerContext: CommandContext): Promise<void> {
+    const firstCharge = createdObjectId(chargeResource, ownerContext, 'first-charge');
+    await this.deps.charges.recordedOutcome(firstCharge, ownerContext);
   }
 
   /** The answer of a purchase whose charge is recorded already (its decline, for a declined one). */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { CrossSalePurchaseInput } from '../../packages/commands/cross-sale-offer-commands.ts';
+import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { loadConfig } from '../../packages/config/environment.ts';
 import { CardError, InvalidRequestError } from '../../packages/domain/errors.ts';
 import { openPlatform, type Platform } from '../../services/platform.ts';
@@ -339,6 +340,37 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
         bought.subscriptionId,
       );
       expect(await customersOf(owner.api)).to.have.length(customers);
+    });
+
+    it('answers a declined first charge with the decline, again when bought again; the subscription stays incomplete', async () => {
+      const { offerId: own } = await subscriptionOffer(api, { amount: 2_222, name: 'Declined box' });
+      const declining = (
+        await api.post<Customer>('/customers', {
+          json: { email: 'declined@example.com', card: cardDetails('4000000000000341') },
+        })
+      ).body;
+      await eventually(
+        () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+        (offers) => offers.some((offered) => offered.id === own),
+      );
+      const buy = () =>
+        purchase({
+          offerId: own,
+          card: { customerId: declining.id, cardId: declining.defaultCardId! },
+          purchaseKey: 'session-declined-sub',
+        }).then(
+          () => null,
+          (thrown: unknown) => thrown,
+        );
+      for (const error of [await buy(), await buy()]) {
+        expect(error).to.be.instanceOf(PaymentDeclined);
+        expect((error as PaymentDeclined).cardError).to.include({ code: 'card_declined' });
+      }
+      const subscriptions = await eventually(
+        async () => (await subscriptionsOf(api)).filter((listed) => listed.customerId === declining.id),
+        (listed) => listed.length === 1,
+      );
+      expect(subscriptions[0]!.status).to.equal('incomplete');
     });
 
     it('refuses a card whose issuer demands 3-D Secure, also with a trial, and an offer whose plan is gone: nothing is made', async () => {
