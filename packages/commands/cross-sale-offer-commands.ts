@@ -310,7 +310,11 @@ export class CrossSaleOfferCommands {
     });
   }
 
-  /** The answer of a subscription offer bought already with this purchase's seed. */
+  /**
+   * The answer of a subscription offer bought already with this purchase's seed, even if the offer
+   * changed or went since. A run cut short may have left the first charge unmade: creating the
+   * subscription again with the same seed finishes it, without a second one.
+   */
   private async earlierSubscription(
     owner: Tenant,
     seed: string,
@@ -318,10 +322,15 @@ export class CrossSaleOfferCommands {
   ): Promise<CrossSalePurchase | null> {
     const ownerContext: CommandContext = { ...context, ...owner, requestToken: seed };
     const subscriptionId = createdObjectId(subscriptionResource, ownerContext);
-    const position = await this.aggregates.createdEarlier(subscriptionStream(subscriptionId), ownerContext);
-    if (position === undefined) return null;
-    await this.requireFirstChargeNotDeclined(ownerContext);
-    return { accountId: owner.accountId, chargeId: null, subscriptionId, position };
+    const stream = subscriptionStream(subscriptionId);
+    const { state } = await this.aggregates.load(subscriptionDecider, stream, owner);
+    if (state.status === 'none') return null;
+    return this.purchases.run(subscriptionId, async () => {
+      const { customerId, planId } = state;
+      const outcome = await this.deps.subscriptions.create({ customerId, planId }, ownerContext);
+      await this.requireFirstChargeNotDeclined(ownerContext);
+      return { accountId: owner.accountId, chargeId: null, subscriptionId, position: outcome.position };
+    });
   }
 
   /**
