@@ -1,4 +1,9 @@
-import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
+import type {
+  CheckoutOfferView,
+  CheckoutPageInput,
+  CheckoutView,
+  OfferedPlan,
+} from '../../../packages/checkout/checkout-view.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
 import { escapeHtml, jsonForScript } from '../client-side/html.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
@@ -71,7 +76,7 @@ ${
 <section id="success-step" hidden aria-labelledby="success-title">
 <h2 id="success-title" tabindex="-1">${view.kind === 'subscription' ? t('subscriptionStarted') : t('paymentSuccessful')}</h2>
 <dl id="receipt" class="receipt"></dl>
-${offers(view.crossSaleOffers, t, money)}
+${offers(view.crossSaleOffers, locale, t, money)}
 <button id="done" class="primary" type="button">${t('done')}</button>
 </section>
 </main>
@@ -142,9 +147,9 @@ const PRICE_EVERY = {
   week: 'everyWeek',
   month: 'everyMonth',
   year: 'everyYear',
-} as const satisfies Record<NonNullable<CheckoutView['subscription']>['interval'], MessageKey>;
+} as const satisfies Record<OfferedPlan['interval'], MessageKey>;
 
-function price(plan: NonNullable<CheckoutView['subscription']>, locale: Locale): string {
+function price(plan: OfferedPlan, locale: Locale): string {
   const amount = formatAmount(plan.amount, plan.currency, locale);
   return translate(locale, PRICE_EVERY[plan.interval], { amount, count: plan.intervalCount });
 }
@@ -257,28 +262,39 @@ function rememberedCard(t: Translate): string {
 </div>`;
 }
 
-function offers(list: CheckoutOfferView[], t: Translate, money: Money): string {
+function offers(list: CheckoutOfferView[], locale: Locale, t: Translate, money: Money): string {
   if (list.length === 0) return '';
   return `<section id="offers" class="offers" aria-labelledby="offers-title">
 <h3 id="offers-title">${t('youMayAlsoLike')}</h3>
 <ul>
-${list.map((item) => offer(item, t, money)).join('\n')}
+${list.map((item) => offer(item, locale, t, money)).join('\n')}
 </ul>
 </section>`;
 }
 
-function offer(offer: CheckoutOfferView, t: Translate, money: Money): string {
+/**
+ * One offer: a charge's price and "Buy for …", or a subscription's price per interval, its trial
+ * and "Subscribe for …" (the price and trial also as data, for what the script writes once bought).
+ */
+function offer(offer: CheckoutOfferView, locale: Locale, t: Translate, money: Money): string {
   const company = [offer.companyName, offer.companyLocation].filter(Boolean).join(', ');
   const titleId = `offer-${escapeHtml(offer.id)}-title`;
-  return `<li class="offer" data-offer-id="${escapeHtml(offer.id)}" aria-labelledby="${titleId}">
+  const plan = offer.subscription;
+  const shownPrice = plan ? price(plan, locale) : money(offer.charge!.amount, offer.charge!.currency);
+  const buy = plan ? t('subscribeFor', { price: shownPrice }) : t('buyFor', { amount: shownPrice });
+  const subscriptionData = plan
+    ? ` data-kind="subscription" data-price="${escapeHtml(shownPrice)}" data-trial-days="${plan.trialPeriodDays ?? 0}"`
+    : '';
+  return `<li class="offer" data-offer-id="${escapeHtml(offer.id)}"${subscriptionData} aria-labelledby="${titleId}">
 ${offer.imageUrl && offer.template === 'image_and_text' ? `<img src="${escapeHtml(offer.imageUrl)}" alt="" width="247" height="156">` : ''}
 <div class="offer-body">
 <h4 id="${titleId}">${escapeHtml(offer.title)}</h4>
 ${offer.description ? `<p class="offer-description">${escapeHtml(offer.description)}</p>` : ''}
-<p class="offer-price">${escapeHtml(money(offer.charge.amount, offer.charge.currency))}</p>
+<p class="offer-price">${escapeHtml(shownPrice)}</p>
+${plan?.trialPeriodDays ? `<p class="offer-trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
 ${company ? `<p class="offer-company">${t('offeredBy', { company })}</p>` : ''}
 ${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(offer.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">${t('terms')}</a></p>` : ''}
-<button class="secondary buy" type="button" aria-describedby="${titleId}">${t('buyFor', { amount: money(offer.charge.amount, offer.charge.currency) })}</button>
+<button class="secondary buy" type="button" aria-describedby="${titleId}">${buy}</button>
 <p class="offer-outcome" aria-live="polite"></p>
 </div>
 </li>`;
@@ -358,7 +374,7 @@ a{color:#1d4ed8}
 .offer p{margin:4px 0 0}
 .offer-description{color:#334155;font-size:15px}
 .offer-price{font-weight:700}
-.offer-company,.offer-terms{font-size:13px;color:#475569}
+.offer-company,.offer-terms,.offer-trial{font-size:13px;color:#475569}
 .offer .buy{margin-top:10px}
 .offer-outcome{font-weight:600;font-size:14px}
 .offer-outcome:empty{display:none}
