@@ -12,6 +12,7 @@ import type {
 import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
 import type { NetworkOutcomeDue } from './network-outcome-events.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
+import { decideProcessorReport, type ProcessorReportCommand } from './processor-report-decider.ts';
 import {
   evolveCharge,
   initialChargeState,
@@ -63,7 +64,8 @@ export type ChargeCommand =
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
   | { type: 'AddCrossSaleCharge'; chargeId: string; crossSaleCharge: CrossSaleChargeReference }
   | ChargeAftermathCommand
-  | PaymentMethodChargeCommand;
+  | PaymentMethodChargeCommand
+  | ProcessorReportCommand;
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
 
@@ -205,6 +207,9 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
       case 'ChooseProviderOutcome':
       case 'SettlePaymentMethodCharge':
         return decidePaymentMethodCharge(command, state);
+      case 'RecordProcessorRefund':
+      case 'RecordProcessorDispute':
+        return decideProcessorReport(command, state);
     }
   },
 };
