@@ -31,10 +31,14 @@ const DISPUTE_REASONS = new Set<DisputeReason>([
 const ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,100}$/;
 const PROCESSOR_ID = /^proc_[A-Za-z0-9]{1,100}$/;
 
-/** What became of one notification: how many domain events it recorded (0 for a repeat or an event not followed). */
+/**
+ * What became of one notification: how many domain events it recorded (0 for a repeat or an event
+ * not followed), and the log position of the last one (null when none).
+ */
 export interface ReceivedNotification {
   recorded: number;
   chargeId: string | null;
+  position: number | null;
 }
 
 export interface ProcessorEventCommandsDeps {
@@ -63,27 +67,30 @@ export class ProcessorEventCommands {
     const config = await this.processor(accountId, processorId);
     const notice = await this.verified(config, notification);
     const chargeId = notice?.charge.reference ?? null;
-    if (!notice || chargeId === null || !chargeId.startsWith('char_')) return { recorded: 0, chargeId: null };
+    const nothing: ReceivedNotification = { recorded: 0, chargeId: null, position: null };
+    if (!notice || chargeId === null || !chargeId.startsWith('char_')) return nothing;
 
     const tenant = { accountId, mode: 'live' as const };
     const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), tenant);
     // Not a charge this processor holds for this account under that id: nothing of ours.
-    if (state.status === 'none' || state.processorId !== processorId) return { recorded: 0, chargeId: null };
+    if (state.status === 'none' || state.processorId !== processorId) return nothing;
     if (state.status === 'pending')
       throw new GatewayError(
         `Charge '${chargeId}' is still pending here; its lookup settles it shortly: deliver the notification again.`,
       );
-    if (state.networkTransactionId !== notice.charge.processorId) return { recorded: 0, chargeId: null };
+    if (state.networkTransactionId !== notice.charge.processorId) return nothing;
 
     let recorded = 0;
+    let position: number | null = null;
     for (const command of commandsOf(notice, chargeId, `${accountId}:${processorId}`)) {
       const result = await this.deps.aggregates.execute(chargeDecider, chargeStream(chargeId), command, {
         ...context,
         ...tenant,
       });
       recorded += result.events.length;
+      position = result.position ?? position;
     }
-    return { recorded, chargeId };
+    return { recorded, chargeId, position };
   }
 
   /** The account's processor the notification's address names; 404 for any other. */

@@ -71,7 +71,15 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       // Live processors' notifications: verified with the processor, not an API key.
       {
         pathPrefix: '/processor-events',
-        handler: processorEventsPage({ commands: platform.commands, maxBodyBytes: config.maxBodyBytes }, logger),
+        handler: processorEventsPage(
+          {
+            commands: platform.commands,
+            readModels: platform.readModels,
+            maxBodyBytes: config.maxBodyBytes,
+            readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+          },
+          logger,
+        ),
       },
       // The hosted checkout page and its calls: public key and a signed request, verified on each.
       {

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import { readRawBody } from '../../packages/http/request-body.ts';
 import { requestState } from '../../packages/http/request-state.ts';
 import type { Logger } from '../../packages/observability/logger.ts';
+import type { ReadModels } from '../../packages/projection/read-models.ts';
 import type { Commands } from '../commands.ts';
 
 /** Where an operator registers this service as the webhook of an account's processor. */
@@ -15,9 +16,13 @@ export const processorEventsPath = (accountId: string, processorId: string): str
  * (`ProcessorEventCommands`). Answers 200 `{ received: true }` for a notification taken (also one
  * about something not followed, or a repeat, which record nothing), 400 for one refused, 404 for
  * an address that names no processor of an account, 502 while it cannot be verified or its charge
- * is still pending here (the processor delivers it again).
+ * is still pending here (the processor delivers it again). What it recorded is readable through the
+ * API when it answers.
  */
-export function processorEventsPage(deps: { commands: Commands; maxBodyBytes: number }, logger: Logger): Router {
+export function processorEventsPage(
+  deps: { commands: Commands; readModels: ReadModels; maxBodyBytes: number; readYourWritesTimeoutMs: number },
+  logger: Logger,
+): Router {
   const router = express.Router();
   router.post(processorEventsPath(':accountId', ':processorId'), readRawBody(deps.maxBodyBytes), async (req, res) => {
     const accountId = String(req.params.accountId);
@@ -30,8 +35,11 @@ export function processorEventsPage(deps: { commands: Commands; maxBodyBytes: nu
       { body: req.body as Buffer, headers },
       { actor: `system:processor:${processorId}`, requestId: requestState(res).log.requestId, now: () => new Date() },
     );
-    if (received.recorded > 0)
+    if (received.position !== null) {
       logger.info('Processor notification recorded', { accountId, processorId, chargeId: received.chargeId });
+      // Answered once the API shows what it recorded, like every command (read-your-writes).
+      await deps.readModels.waitFor(received.position, deps.readYourWritesTimeoutMs);
+    }
     res.status(200).json({ received: true });
   });
   return router;
