@@ -1,7 +1,8 @@
-import type { CardChargeSettled } from '../packages/domain/charge/charge-events.ts';
+import type { CardChargeSettled, RefundSettled } from '../packages/domain/charge/charge-events.ts';
 import type { DisputeEvent } from '../packages/domain/charge/dispute-events.ts';
 import type { FraudWarningReceived } from '../packages/domain/charge/fraud-warning-events.ts';
 import {
+  jobIdOfOutcome,
   networkOutcomeJobId,
   type NetworkOutcomeKind,
   type NetworkOutcomesExpected,
@@ -14,7 +15,7 @@ import { eventProjection } from './event-projection.ts';
 
 /**
  * One announced network outcome not delivered yet (a dispute to open, a fraud warning, a dispute
- * decision): what the worker's scheduler scans (`docs/disputes.md`), a due list (`due-list.ts`).
+ * decision, a lookup of a pending live charge or refund): what the worker's scheduler scans (`docs/disputes.md`), a due list (`due-list.ts`).
  * Its id is the job id.
  */
 export interface NetworkOutcomeDueDoc {
@@ -23,6 +24,8 @@ export interface NetworkOutcomeDueDoc {
   _seq: number;
   chargeId: string;
   kind: NetworkOutcomeKind;
+  /** The refund a `refund` lookup settles (absent for every other kind). */
+  refundId?: string;
   /**
    * When it is due in real time, ms since epoch: when the announcement was recorded plus the
    * network's delay (`dueAt` - `occurredAt` of the event). The same as the recorded business `dueAt`
@@ -43,7 +46,7 @@ const settles =
 
 /** `network-outcomes-due`: announced network outcomes until they are delivered (or moot). */
 export const networkOutcomesDueProjection = eventProjection<
-  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived | CardChargeSettled
+  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived | CardChargeSettled | RefundSettled
 >({
   name: 'network-outcomes-due',
   collections: ownedCollections(networkOutcomesDueCollection),
@@ -54,10 +57,11 @@ export const networkOutcomesDueProjection = eventProjection<
         const delayMs = Math.max(0, Date.parse(outcome.dueAt) - Date.parse(event.metadata.occurredAt));
         const dueAtMs = event.recordedAt.getTime() + delayMs;
         tx.put(networkOutcomesDueCollection, {
-          id: networkOutcomeJobId(chargeId, outcome.kind),
+          id: jobIdOfOutcome(chargeId, outcome),
           ...dueListKeys(dueAtMs, event.position),
           chargeId,
           kind: outcome.kind,
+          ...(outcome.kind === 'refund' ? { refundId: outcome.refundId } : {}),
           dueAtMs,
           _accountId: event.metadata.accountId,
           _mode: event.metadata.mode,
@@ -70,6 +74,8 @@ export const networkOutcomesDueProjection = eventProjection<
     DisputeLost: settles('dispute_decision'),
     CardChargeSettled: (event, tx) =>
       tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'authorization')),
+    RefundSettled: (event, tx) =>
+      tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'refund', event.data.refundId)),
     // Evidence asks the network for a decision: the `dispute_decision` announcement follows it.
     DisputeEvidenceSubmitted: () => undefined,
   },

@@ -51,7 +51,10 @@ export type ChargeCommand =
       fraudStatus?: FraudStatus;
       metadata?: Metadata;
     }
-  /** `amount` undefined refunds everything still refundable. */
+  /**
+   * `amount` undefined refunds everything still refundable. `lookupDueAt` (ISO; live mode): when the
+   * refund's lookup at the processor falls due should its answer never be recorded.
+   */
   | {
       type: 'RequestRefund';
       chargeId: string;
@@ -59,6 +62,7 @@ export type ChargeCommand =
       amount?: number;
       reason: 'fraudulent' | null;
       metadata: Metadata;
+      lookupDueAt?: string;
     }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
@@ -164,6 +168,11 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
               metadata: command.metadata,
             },
           },
+          ...(command.lookupDueAt
+            ? expectedOutcomes(command.chargeId, [
+                { kind: 'refund', dueAt: command.lookupDueAt, refundId: command.refundId },
+              ])
+            : []),
         ];
       }
       case 'SettleRefund': {
