@@ -1,4 +1,5 @@
 import type { CardChargeSettled, RefundSettled } from '../packages/domain/charge/charge-events.ts';
+import type { CreditPending, CreditSettled } from '../packages/domain/credit/credit-events.ts';
 import type { DisputeEvent } from '../packages/domain/charge/dispute-events.ts';
 import type { FraudWarningReceived } from '../packages/domain/charge/fraud-warning-events.ts';
 import {
@@ -22,6 +23,7 @@ export interface NetworkOutcomeDueDoc {
   id: string;
   created: number;
   _seq: number;
+  /** The charge; for a `credit` lookup, the credit. */
   chargeId: string;
   kind: NetworkOutcomeKind;
   /** The refund a `refund` lookup settles (absent for every other kind). */
@@ -46,7 +48,13 @@ const settles =
 
 /** `network-outcomes-due`: announced network outcomes until they are delivered (or moot). */
 export const networkOutcomesDueProjection = eventProjection<
-  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived | CardChargeSettled | RefundSettled
+  | NetworkOutcomesExpected
+  | DisputeEvent
+  | FraudWarningReceived
+  | CardChargeSettled
+  | RefundSettled
+  | CreditPending
+  | CreditSettled
 >({
   name: 'network-outcomes-due',
   collections: ownedCollections(networkOutcomesDueCollection),
@@ -74,6 +82,23 @@ export const networkOutcomesDueProjection = eventProjection<
     DisputeLost: settles('dispute_decision'),
     CardChargeSettled: (event, tx) =>
       tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'authorization')),
+    // A pending live credit's lookup: `chargeId` holds the credit's id, the one object it settles.
+    CreditPending(event, tx) {
+      const { creditId, lookupDueAt } = event.data;
+      const delayMs = Math.max(0, Date.parse(lookupDueAt) - Date.parse(event.metadata.occurredAt));
+      const dueAtMs = event.recordedAt.getTime() + delayMs;
+      tx.put(networkOutcomesDueCollection, {
+        id: networkOutcomeJobId(creditId, 'credit'),
+        ...dueListKeys(dueAtMs, event.position),
+        chargeId: creditId,
+        kind: 'credit',
+        dueAtMs,
+        _accountId: event.metadata.accountId,
+        _mode: event.metadata.mode,
+      });
+    },
+    CreditSettled: (event, tx) =>
+      tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.creditId, 'credit')),
     RefundSettled: (event, tx) =>
       tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'refund', event.data.refundId)),
     // Evidence asks the network for a decision: the `dispute_decision` announcement follows it.

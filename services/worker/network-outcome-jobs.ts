@@ -62,6 +62,7 @@ export function networkOutcomeProcessor(platform: Platform): JobProcessor {
       // A pending live charge or refund is settled by a lookup at its processors; it throws while
       // they cannot tell, and the job (or the next scan) asks again.
       if (kind === 'authorization') await platform.commands.charges.settlePending(chargeId, jobContext(job, tenant));
+      else if (kind === 'credit') await platform.commands.credits.settlePending(chargeId, jobContext(job, tenant));
       else if (kind === 'refund' && refundId !== undefined)
         await platform.commands.charges.settlePendingRefund(chargeId, refundId, jobContext(job, tenant));
       else await platform.commands.networkOutcomes.deliver(chargeId, kind, jobContext(job, tenant));

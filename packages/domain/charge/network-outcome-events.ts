@@ -10,7 +10,9 @@ import { everyType } from '../event-types.ts';
  * any restart or lost queue (`docs/architecture.md`, "Jobs are derived from state"); delivering one is a charge command that records nothing
  * the second time.
  */
-export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision' | 'authorization' | 'refund';
+/** `credit`: the lookup that settles a pending live credit (recorded by `CreditPending`, in the credit's stream). */
+export type NetworkOutcomeKind =
+  'dispute' | 'fraud_warning' | 'dispute_decision' | 'authorization' | 'refund' | 'credit';
 
 /**
  * How a dispute opens: as a chargeback (the funds are withdrawn at once), or as a retrieval request
