@@ -36,7 +36,9 @@ describe('processor events from a Shift4 processor (a second instance as the pee
   const processorKeys: string[] = [];
 
   before('start the peer, whose disputes open quickly', async () => {
-    peer = await startService({ env: { SCHEDULER_INTERVAL_MS: '200', NETWORK_DISPUTE_DELAY_MS: '300' } });
+    peer = await startService({
+      env: { SCHEDULER_INTERVAL_MS: '200', NETWORK_DISPUTE_DELAY_MS: '300', NETWORK_DISPUTE_DECISION_DELAY_MS: '300' },
+    });
     peerApi = new ApiClient(peer.baseUrl, peer.keys!.testSecretKey);
   });
   after('stop the peer', async () => {
@@ -108,7 +110,7 @@ describe('processor events from a Shift4 processor (a second instance as the pee
 
   const typesOf = (deliveries: WebhookDelivery[]) => deliveries.map((delivery) => delivery.eventType).sort();
 
-  it('records a dispute opened at the processor once, with its webhook to the merchant', async () => {
+  it('records a dispute opened and won at the processor once each, with its webhooks to the merchant', async () => {
     const { live, peerAccount, peerEndpoint, merchantEndpoint } = await liveAccount('Disputed at the processor');
     const paid = await charge(live, '4242000000000018');
     expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
@@ -142,11 +144,33 @@ describe('processor events from a Shift4 processor (a second instance as the pee
     expect(await liveEvents(live)).to.deep.equal(before);
     expect(before.filter((event) => event.type === 'CHARGE_DISPUTE_CREATED')).to.have.length(1);
 
+    // The merchant contests it at the processor and wins there: the dispute is won here too, once.
+    const contested = await peerAccount.post(`/disputes/${peerDispute.id}`, {
+      json: { evidence: { uncategorizedText: 'winning_evidence' } },
+    });
+    expect(contested.status, JSON.stringify(contested.body)).to.equal(200);
+    const won = await eventually(
+      async () => (await live.get<Charge & { dispute: Dispute }>(`/charges/${paid.body.id}`)).body,
+      (current) => current.dispute.status !== 'CHARGEBACK_NEW',
+      30_000,
+    );
+    expect(won.dispute).to.include({ id: disputed.dispute!.id, status: 'CHARGEBACK_REPRESENTED_SUCCESSFULLY' });
+    expect(typesOf(await allDelivered(peerAccount, peerEndpoint.id, 2))).to.deep.equal([
+      'CHARGE_DISPUTE_CREATED',
+      'CHARGE_DISPUTE_WON',
+    ]);
+    const types = (await liveEvents(live)).map((event) => event.type);
+    expect(types.filter((type) => type === 'CHARGE_DISPUTE_WON')).to.have.length(1);
+
     // The merchant's endpoint gets the dispute's events, once each.
     const toMerchant = await waitForDeliveries(live, merchantEndpoint.id, (list) =>
-      list.some((delivery) => delivery.eventType === 'CHARGE_DISPUTE_CREATED'),
+      ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_WON'].every((type) => list.some((d) => d.eventType === type)),
     );
-    expect(toMerchant.filter((delivery) => delivery.eventType === 'CHARGE_DISPUTE_CREATED')).to.have.length(1);
+    for (const type of ['CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_WON'])
+      expect(
+        toMerchant.filter((delivery) => delivery.eventType === type),
+        type,
+      ).to.have.length(1);
   });
 
   it('records a refund made at the processor once, and none for a refund made here', async () => {
