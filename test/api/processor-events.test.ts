@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
 import { findSecrets } from '../support/card-data-scan.ts';
+import { faultyProxy } from '../support/faulty-peers.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   cardDetails,
@@ -37,7 +38,13 @@ describe('processor events from a Shift4 processor (a second instance as the pee
 
   before('start the peer, whose disputes open quickly', async () => {
     peer = await startService({
-      env: { SCHEDULER_INTERVAL_MS: '200', NETWORK_DISPUTE_DELAY_MS: '300', NETWORK_DISPUTE_DECISION_DELAY_MS: '300' },
+      env: {
+        SCHEDULER_INTERVAL_MS: '200',
+        NETWORK_DISPUTE_DELAY_MS: '300',
+        NETWORK_DISPUTE_DECISION_DELAY_MS: '300',
+        // A notification this service could not verify yet is sent again soon.
+        WEBHOOK_RETRY_DELAYS: '300,300,300,300,300',
+      },
     });
     peerApi = new ApiClient(peer.baseUrl, peer.keys!.testSecretKey);
   });
@@ -51,7 +58,7 @@ describe('processor events from a Shift4 processor (a second instance as the pee
    * peer's webhook pointed at this service's processor-events endpoint; and a live webhook endpoint
    * of the merchant here (a public address: live mode sends nowhere else).
    */
-  async function liveAccount(name: string) {
+  async function liveAccount(name: string, processorUrl?: string) {
     const { keys: atPeer, api: peerAccount } = await createOtherAccount(peerApi, peer.dataDir, `${name} at the peer`);
     const { keys } = await createOtherAccount(api, service.dataDir, name);
     const added = await runCli(
@@ -63,9 +70,12 @@ describe('processor events from a Shift4 processor (a second instance as the pee
         '--kind',
         'shift4',
         '--url',
-        peer.baseUrl,
+        processorUrl ?? peer.baseUrl,
         '--secret-key',
         atPeer.testSecretKey,
+        // A lost refund answer is looked up by the worker only 12 s after the request.
+        '--timeout-ms',
+        '6000',
         '--json',
       ],
       service.dataDir,
@@ -210,6 +220,38 @@ describe('processor events from a Shift4 processor (a second instance as the pee
       (list) => list.filter((delivery) => delivery.eventType === 'CHARGE_REFUNDED').length === 2,
     );
     expect(toMerchant.filter((delivery) => delivery.eventType === 'CHARGE_REFUNDED')).to.have.length(2);
+  });
+
+  it("settles a refund whose answer was lost by the processor's notification of it", async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live, peerAccount, peerEndpoint } = await liveAccount('Refund answer lost', proxy.url);
+      const paid = await charge(live, '4242424242424242');
+      proxy.mode = 'hang-after';
+      const pending = await live.post<{ id: string; status: string }>('/refunds', {
+        json: { chargeId: paid.body.id, amount: 400 },
+      });
+      expect(pending.body.status).to.equal('pending');
+      proxy.mode = 'pass';
+      await allDelivered(peerAccount, peerEndpoint.id, 1);
+      const refund = (await live.get<{ status: string }>(`/refunds/${pending.body.id}`)).body;
+      expect(refund.status).to.equal('successful');
+      // Settled by the notification, not by the worker's lookup (due later).
+      const shown = await runCli(['streams', 'show', paid.body.id, '--json'], service.dataDir);
+      const settledBy = shown.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; actor: string })
+        .filter((event) => event.type === 'RefundSettled')
+        .map((event) => event.actor);
+      expect(settledBy).to.have.length(1);
+      expect(settledBy[0]).to.match(/^system:processor:proc_/);
+      expect(
+        (await peerAccount.get<Charge>(`/charges/${(await atPeer(peerAccount, paid.body.id)).id}`)).body.refunds,
+      ).to.have.length(1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses forged notifications and records nothing', async () => {
