@@ -8,6 +8,17 @@ import type { Catalog, Locale } from '../client-side/i18n/index.ts';
 
 export type CheckoutKind = 'charge' | 'subscription' | 'customCharge';
 
+/** A plan as the payer is told it: its name, price per interval and trial. */
+export interface OfferedPlan {
+  planId: string;
+  name: string;
+  amount: number;
+  currency: string;
+  interval: 'hour' | 'day' | 'week' | 'month' | 'year';
+  intervalCount: number;
+  trialPeriodDays: number | null;
+}
+
 export interface CheckoutOfferView {
   id: string;
   /** Account the offer belongs to (the merchant's own, or a partner's). */
@@ -16,7 +27,10 @@ export interface CheckoutOfferView {
   title: string;
   description: string | null;
   imageUrl: string | null;
-  charge: { amount: number; currency: string };
+  /** A charge offer's price; null for a subscription offer. */
+  charge: { amount: number; currency: string } | null;
+  /** A subscription offer's plan (of the offer's account), as the payer is told it; null for a charge offer. */
+  subscription: OfferedPlan | null;
   companyName: string | null;
   companyLocation: string | null;
   termsAndConditionsUrl: string | null;
@@ -32,15 +46,7 @@ export interface CheckoutView {
   /** `kind: 'charge'`: the fixed amount. */
   charge: { amount: number; currency: string } | null;
   /** `kind: 'subscription'`: the plan, as the payer is told it. */
-  subscription: {
-    planId: string;
-    name: string;
-    amount: number;
-    currency: string;
-    interval: 'hour' | 'day' | 'week' | 'month' | 'year';
-    intervalCount: number;
-    trialPeriodDays: number | null;
-  } | null;
+  subscription: OfferedPlan | null;
   /** `kind: 'customCharge'`: amounts offered as buttons and/or typed within bounds. */
   customCharge: {
     currency: string;
@@ -67,7 +73,18 @@ export interface CheckoutView {
 export interface CheckoutPageInput {
   view: CheckoutView;
   /** What the merchant's `Shift4Checkout.open` asked to show (already length-limited; not yet escaped). */
-  display: { name: string | null; description: string | null; email: string | null };
+  display: {
+    name: string | null;
+    description: string | null;
+    email: string | null;
+    /** The merchant's logo: an http(s) URL, which the page's policy lets it load. */
+    image: string | null;
+    /** Ask for the card's billing address; ask for a shipping address. */
+    billingAddress: boolean;
+    shippingAddress: boolean;
+  };
+  /** The countries an address may name, by code, with their names in the page's language. */
+  countries: Array<{ code: string; name: string }>;
   /** Origin of the merchant's page that opened checkout: the only target of the page's messages. */
   ancestorOrigin: string | null;
   /** The payer's language: the merchant's `locale` option, else the browser's, else English. */

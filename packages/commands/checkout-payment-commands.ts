@@ -1,11 +1,9 @@
-import type { Metadata } from '../domain/metadata.ts';
-import type { ThreeDSecureRequest } from '../network/card-network.ts';
-import type { ChargeCommands } from './charge-commands.ts';
+import type { ChargeCommands, CreateChargeInput } from './charge-commands.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { CustomerCommands } from './customer-commands.ts';
 import type { CreatePaymentMethodChargeInput, PaymentMethodChargeCommands } from './payment-method-charge-commands.ts';
-import type { SubscriptionCommands } from './subscription-commands.ts';
+import type { CreateSubscriptionInput, SubscriptionCommands } from './subscription-commands.ts';
 
 export interface CheckoutPaymentCommandsDeps {
   charges: ChargeCommands;
@@ -43,13 +41,10 @@ export class CheckoutPaymentCommands {
    */
   async charge(
     payer: CardPayer,
-    terms: {
-      amount: number;
-      currency: string;
-      captured?: boolean;
-      metadata?: Metadata;
-      threeDSecure?: Partial<ThreeDSecureRequest>;
-    },
+    terms: Pick<
+      CreateChargeInput,
+      'amount' | 'currency' | 'description' | 'shipping' | 'captured' | 'metadata' | 'threeDSecure'
+    >,
     context: CommandContext,
   ): Promise<CheckoutPaid> {
     const { customerId, card, email } = payer;
@@ -67,7 +62,7 @@ export class CheckoutPaymentCommands {
    */
   async subscribe(
     payer: CardPayer & { cardIsSaved: boolean },
-    terms: { planId: string; captureCharges?: boolean; metadata?: Metadata },
+    terms: Pick<CreateSubscriptionInput, 'planId' | 'captureCharges' | 'metadata' | 'shipping'>,
     context: CommandContext,
   ): Promise<CheckoutPaid> {
     const { customerId, card, email, cardIsSaved } = payer;

@@ -1,13 +1,25 @@
 import { cardResource } from '../domain/customer/customer-events.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import { creditDecider, creditRefusal, type CreateCreditCommand } from '../domain/credit/credit-decider.ts';
-import { creditResource, creditStream, type CreditAttempt } from '../domain/credit/credit-events.ts';
+import {
+  creditDecider,
+  creditRefusal,
+  type CreateCreditCommand,
+  type TransferAnswer,
+  type TransferUnknown,
+} from '../domain/credit/credit-decider.ts';
+import { declinedByNetwork } from '../domain/card/card-payment-failure.ts';
+import {
+  creditResource,
+  creditStream,
+  type CreditAttempt,
+  type CreditFailure,
+} from '../domain/credit/credit-events.ts';
 import type { CreditState } from '../domain/credit/credit-state.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
+import { NetworkOutcomeUnknown, type CardNetwork, type CreditOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
 import type { AggregateStore } from './aggregate-store.ts';
@@ -55,7 +67,9 @@ export const CREDITS_NOT_ALLOWED =
 
 /**
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
- * decision (`docs/architecture.md`, "Pure deciders"); its answer is final, so a credit is recorded once, successful or failed.
+ * decision (`docs/architecture.md`, "Pure deciders"); its answer is final, so a credit is recorded once, successful or
+ * failed. In live mode a credit whose processor's answer is unknown is recorded pending, and the lookup at the
+ * processors settles it (`settlePending`).
  */
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
@@ -102,7 +116,8 @@ export class CreditCommands {
 
   /**
    * The `CreateCredit` command with everything its decision needs: the blacklist rule the
-   * credit's screening matches and, unless that blocks it (`creditRefusal`), the network's answer.
+   * credit's screening matches and, unless that blocks it (`creditRefusal`), the network's answer
+   * (in live mode unknown when the processor's answer never came).
    */
   private async createCreditCommand(
     creditId: string,
@@ -133,48 +148,91 @@ export class CreditCommands {
     return { type: 'CreateCredit', attempt, blacklistRule, transfer };
   }
 
-  /** The network's answer to the transfer of the funds (`askNetworkOnce`: never sent twice for one credit). */
+  /**
+   * The network's answer to the transfer of the funds (`askNetworkOnce`: never sent twice for one
+   * credit); unknown when the processor may have sent them and its answer never came.
+   */
   private async transfer(
     attempt: CreditAttempt,
     cvc: string | undefined,
     context: CommandContext,
-  ): Promise<CreditOutcome> {
+  ): Promise<TransferAnswer | TransferUnknown> {
     const { creditId, card } = attempt;
-    return askNetworkOnce({
-      recordIntent: () =>
-        this.deps.aggregates.execute(
-          creditTransferDecider,
-          creditTransferStream(creditId),
-          {
-            type: 'StartTransfer',
-            creditId,
-            networkReference: creditId,
+    let outcome: CreditOutcome;
+    try {
+      outcome = await askNetworkOnce({
+        recordIntent: () =>
+          this.deps.aggregates.execute(
+            creditTransferDecider,
+            creditTransferStream(creditId),
+            {
+              type: 'StartTransfer',
+              creditId,
+              networkReference: creditId,
+              amount: attempt.amount,
+              currency: attempt.currency,
+              cardId: attempt.cardId,
+            },
+            context,
+          ),
+        findEarlierAnswer: () =>
+          this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId }),
+        ask: async () => {
+          const number = await this.deps.intake.revealNumber(card);
+          const answer = await this.deps.network.credit({
+            mode: context.mode,
+            accountId: context.accountId,
+            reference: creditId,
+            number,
+            expMonth: cardExpiry(card).month,
+            expYear: cardExpiry(card).year,
+            ...(cvc ? { cvc } : {}),
+            ...(card.processorCards ? { processorCards: card.processorCards } : {}),
             amount: attempt.amount,
             currency: attempt.currency,
-            cardId: attempt.cardId,
-          },
-          context,
-        ),
-      findEarlierAnswer: () =>
-        this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId }),
-      ask: async () => {
-        const number = await this.deps.intake.revealNumber(card);
-        const outcome = await this.deps.network.credit({
-          mode: context.mode,
-          accountId: context.accountId,
-          reference: creditId,
-          number,
-          expMonth: cardExpiry(card).month,
-          expYear: cardExpiry(card).year,
-          ...(cvc ? { cvc } : {}),
-          amount: attempt.amount,
-          currency: attempt.currency,
-          now: context.now(),
-        });
-        faultPoint('credit.after-network-call', context);
-        return outcome;
-      },
+            now: context.now(),
+          });
+          faultPoint('credit.after-network-call', context);
+          return answer;
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof NetworkOutcomeUnknown)) throw error;
+      // The processor may have sent the funds: pending, never failed, never sent elsewhere.
+      return { answered: false, lookupDueAt: context.now().toISOString() };
+    }
+    return { answered: true, failure: outcome.failure };
+  }
+
+  /**
+   * Settles a pending live credit by asking the account's processors what became of it (the
+   * due-work scheduler runs this; `docs/payments.md`). Found: sent or declined as the processor
+   * says. Received by none: failed, nothing was sent. Any processor that cannot be asked leaves it
+   * pending (throws), and the next scan asks again. Records nothing for a credit that is not pending.
+   */
+  async settlePending(creditId: string, context: CommandContext): Promise<CommandOutcome> {
+    const { state, events } = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+    if (state.status !== 'pending') return { id: creditId, position: events.at(-1)?.position ?? null };
+    const found = await this.deps.network.findCredit({
+      mode: context.mode,
+      accountId: context.accountId,
+      reference: creditId,
     });
+    const failure: CreditFailure | null = found
+      ? declinedByNetwork(found.failure)
+      : {
+          failureCode: 'processing_error',
+          failureMessage: 'The processor never received the credit; nothing was sent.',
+          failureIssuerDeclineCode: null,
+          blacklistRuleId: null,
+        };
+    return this.deps.aggregates.executeOn(
+      creditDecider,
+      creditStream,
+      creditId,
+      { type: 'SettleCredit', creditId, failure },
+      context,
+    );
   }
 
   /** Changes description and metadata only: the transfer itself is final. */

@@ -1,5 +1,5 @@
-import type { CardBrand, CardType } from '../domain/card/card-snapshot.ts';
-import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
+import type { CardBrand, CardType, ProcessorCardRef } from '../domain/card/card-snapshot.ts';
+import type { ChargeType, ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
 import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
@@ -85,6 +85,10 @@ export interface AuthorizationRequest extends NetworkTenant {
   expYear: number;
   /** The CVC, when the request carries one (in memory only; processors may require it). */
   cvc?: string;
+  /** Live mode: where the account's processors keep this card (`keepCard`), when they do. */
+  processorCards?: ProcessorCardRef[];
+  /** Who initiates the payment (the spec's charge `type`), sent with a stored card's payment. */
+  type?: ChargeType;
   amount: number;
   currency: string;
   /** false: authorize only, captured later (default true). */
@@ -126,6 +130,26 @@ export interface AuthorizationOutcome {
   later: LaterNetworkEvent[];
   /** Live mode: the account's processor that answered (`proc_…`); absent in test mode. */
   processorId?: string;
+  /** Live mode: the card's BIN data as the processor's answer gives it (what it gives). */
+  card?: Partial<BinInfo> | null;
+}
+
+/** A card as it enters the service with its CVC, to be kept at the processors (`keepCard`). */
+export interface KeepCardRequest extends NetworkTenant {
+  /** This service's reference of the card, sent as the processors' idempotency key and metadata. */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  cardholderName: string | null;
+}
+
+export interface KeptCard {
+  /** Where each processor that kept it keeps it; empty in test mode or when none could. */
+  processorCards: ProcessorCardRef[];
+  /** The card's BIN data as the first processor that kept it describes it. */
+  card: Partial<BinInfo> | null;
 }
 
 /** What the directory server says about a card for a 3-D Secure authentication. */
@@ -151,6 +175,8 @@ export interface CreditRequest extends NetworkTenant {
   expYear: number;
   /** The CVC, when the request carries one (in memory only). */
   cvc?: string;
+  /** Live mode: where the account's processors keep this card, when they do. */
+  processorCards?: ProcessorCardRef[];
   amount: number;
   currency: string;
   now: Date;
@@ -188,6 +214,13 @@ export interface CardNetwork {
   binInfo(number: string): BinInfo;
   /** Validation before any network call (Luhn, expiry, CVC length); null when valid. */
   validate(entry: CardEntry, now: Date): CardValidationFailure | null;
+  /**
+   * Keeps a card that came in with its CVC at the account's live processors (stored credentials),
+   * so that its later payments need no CVC, which this service never keeps. Test mode keeps
+   * nothing; a processor that cannot keep it is left out (its payments of the card then go
+   * without a CVC).
+   */
+  keepCard(request: KeepCardRequest): Promise<KeptCard>;
   /** Whether the card can be saved at all (every test card can). */
   authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
   /**
@@ -206,6 +239,16 @@ export interface CardNetwork {
   refund(
     request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
   ): Promise<RefundOutcome>;
+  /**
+   * What became of the refund with this reference (the refund id) of the payment: its answer, or
+   * null when the network never received it. Asked when a refund's answer was lost.
+   */
+  findRefund(request: NetworkTenant & PaymentAddress & { reference: string }): Promise<RefundOutcome | null>;
+  /**
+   * How long after a request about this payment is sent nothing of it can still be running (live
+   * mode: twice its processor's timeout), so that a lookup that finds nothing means nothing was done.
+   */
+  lookupAfterMs(request: NetworkTenant & { processorId: string | null }): Promise<number>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
   findCredit(request: NetworkTenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;

@@ -8,6 +8,7 @@ import type {
   CardValidationFailure,
   CreditOutcome,
   CreditRequest,
+  KeptCard,
   LaterNetworkEvent,
   RefundOutcome,
   RepresentmentOutcome,
@@ -90,6 +91,11 @@ export class SimulatedCardNetwork implements CardNetwork {
     return validateCardEntry(entry, now);
   }
 
+  /** The simulator needs no stored credentials: it answers by the card number alone. */
+  keepCard(): Promise<KeptCard> {
+    return Promise.resolve({ processorCards: [], card: null });
+  }
+
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
     const answered = await this.authorizations.find(request.mode, request.reference);
     if (answered) return answered;
@@ -147,6 +153,16 @@ export class SimulatedCardNetwork implements CardNetwork {
     currency: string;
   }): Promise<RefundOutcome> {
     return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
+  }
+
+  /** The simulator's refund answer depends on the payment only: asking again is asking what it answered. */
+  async findRefund(request: { mode: Mode; transactionId: string }): Promise<RefundOutcome> {
+    return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
+  }
+
+  /** The simulator answers within the request. */
+  async lookupAfterMs(): Promise<number> {
+    return 0;
   }
 
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */

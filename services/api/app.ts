@@ -15,6 +15,7 @@ import { checkoutSecretKeys } from './checkout/checkout-secret-keys.ts';
 import { CheckoutSessions } from './checkout/checkout-sessions.ts';
 import { RememberedPayers } from './checkout/remembered-payers.ts';
 import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
+import { processorEventsPage } from './processor-events-page.ts';
 import { ObjectStreams } from './object-streams.ts';
 import { objectResources } from '../resources/registries.ts';
 import { buildOpenApi } from './openapi-document.ts';
@@ -63,10 +64,23 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       { pathPrefix: ['/metrics', '/console'], handler: operatorRoutes(platform, platform.metrics) },
       // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
       {
-        pathPrefix: ['/js', '/three-d-secure', '/shift4.js', '/checkout.js'],
+        pathPrefix: ['/js', '/three-d-secure', '/shift4.js', '/checkout.js', '/v1/shift4.js', '/v2/securionpay.js'],
         handler: clientSideRoutes({ commands: platform.commands, reader, streams, authenticate, logger }),
       },
       { pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) },
+      // Live processors' notifications: verified with the processor, not an API key.
+      {
+        pathPrefix: '/processor-events',
+        handler: processorEventsPage(
+          {
+            commands: platform.commands,
+            readModels: platform.readModels,
+            maxBodyBytes: config.maxBodyBytes,
+            readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+          },
+          logger,
+        ),
+      },
       // The hosted checkout page and its calls: public key and a signed request, verified on each.
       {
         pathPrefix: checkoutPagePath,

@@ -25,6 +25,8 @@ export interface AuthorizationAnswer {
   threeDSecureInfo: ThreeDSecureResult | null;
   /** Live mode: the account's processor that answered. */
   processorId?: string;
+  /** Live mode: the card's BIN data as the processor's answer gives it; it replaces the table's. */
+  card?: Partial<ChargeAttempt['card']> | null;
   /** What the network announced for later about the charge (a dispute, a fraud warning), with due times. */
   expectedOutcomes: NetworkOutcomeDue[];
 }
@@ -94,6 +96,7 @@ export function decideChargeCreation(command: CreateChargeCommand, state: Charge
   const answered: ChargeAttempt = {
     ...attempt,
     ...(authorization.processorId ? { processorId: authorization.processorId } : {}),
+    card: authorization.card ? { ...attempt.card, ...authorization.card } : attempt.card,
     threeDSecureInfo: authorization.threeDSecureInfo,
     avsCheck: authorization.avsResult ? { result: authorization.avsResult } : null,
     fraudDetails: authorization.fraud,

@@ -5,6 +5,7 @@ import type { ChargeFailure, ChargeUpdated, CrossSaleChargeReference, FraudStatu
 import { decideDisputes, type ChargeDisputeCommand } from './charge-dispute-decider.ts';
 import { decideChargeCreation, type CreateChargeCommand } from './charge-creation-decider.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
+import { decideProcessorReport, type ProcessorReportCommand } from './processor-report-decider.ts';
 import {
   evolveCharge,
   initialChargeState,
@@ -35,7 +36,10 @@ export type ChargeCommand =
       fraudStatus?: FraudStatus;
       metadata?: Metadata;
     }
-  /** `amount` undefined refunds everything still refundable. */
+  /**
+   * `amount` undefined refunds everything still refundable. `lookupDueAt` (ISO; live mode): when the
+   * refund's lookup at the processor falls due should its answer never be recorded.
+   */
   | {
       type: 'RequestRefund';
       chargeId: string;
@@ -43,12 +47,14 @@ export type ChargeCommand =
       amount?: number;
       reason: 'fraudulent' | null;
       metadata: Metadata;
+      lookupDueAt?: string;
     }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
   | { type: 'AddCrossSaleCharge'; chargeId: string; crossSaleCharge: CrossSaleChargeReference }
   | ChargeDisputeCommand
-  | PaymentMethodChargeCommand;
+  | PaymentMethodChargeCommand
+  | ProcessorReportCommand;
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
 
@@ -133,6 +139,18 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
               metadata: command.metadata,
             },
           },
+          // Recorded with the reservation, so that a refund whose answer is lost is always looked up.
+          ...(command.lookupDueAt
+            ? [
+                {
+                  type: 'NetworkOutcomesExpected' as const,
+                  data: {
+                    chargeId: command.chargeId,
+                    outcomes: [{ kind: 'refund' as const, dueAt: command.lookupDueAt, refundId: command.refundId }],
+                  },
+                },
+              ]
+            : []),
         ];
       }
       case 'SettleRefund': {
@@ -176,6 +194,9 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
       case 'ChooseProviderOutcome':
       case 'SettlePaymentMethodCharge':
         return decidePaymentMethodCharge(command, state);
+      case 'RecordProcessorRefund':
+      case 'RecordProcessorDispute':
+        return decideProcessorReport(command, state);
     }
   },
 };

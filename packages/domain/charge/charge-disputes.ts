@@ -19,7 +19,10 @@ export interface DisputeState {
  * until something happened.
  */
 export interface ChargeDisputes {
-  /** Outcomes the network announced, one per kind (a later announcement of a kind replaces it). */
+  /**
+   * Outcomes the network announced, one per kind (a later announcement of a kind replaces it), one
+   * per refund for refund lookups.
+   */
   networkOutcomes?: NetworkOutcomeDue[];
   dispute?: DisputeState;
   fraudWarningId?: string;
@@ -34,11 +37,14 @@ export function evolveDisputes<State extends ChargeDisputes & { fraudDetails: { 
 ): State {
   switch (event.type) {
     case 'NetworkOutcomesExpected': {
-      const announced = new Set(event.data.outcomes.map((outcome) => outcome.kind));
+      // One announcement per kind, and per refund for refund lookups.
+      const key = (outcome: NetworkOutcomeDue) =>
+        outcome.kind === 'refund' ? `refund:${outcome.refundId}` : outcome.kind;
+      const announced = new Set(event.data.outcomes.map(key));
       return {
         ...state,
         networkOutcomes: [
-          ...(state.networkOutcomes ?? []).filter((outcome) => !announced.has(outcome.kind)),
+          ...(state.networkOutcomes ?? []).filter((outcome) => !announced.has(key(outcome))),
           ...event.data.outcomes,
         ],
       };

@@ -7,8 +7,22 @@ import {
   type MatchingBlacklistRule,
   type NetworkDecline,
 } from '../card/card-payment-failure.ts';
-import type { CreditAttempt, CreditEvent, CreditUpdated } from './credit-events.ts';
+import type { CreditAttempt, CreditEvent, CreditFailure, CreditUpdated } from './credit-events.ts';
 import { evolveCredit, initialCreditState, type CreditState } from './credit-state.ts';
+
+/** The network's answer to a credit's transfer: `failure` null means the funds were sent. */
+export interface TransferAnswer {
+  /** Answers are told from `TransferUnknown` by this flag, which an answer may leave out. */
+  answered?: true;
+  failure: NetworkDecline | null;
+}
+
+/** Live mode: the processor may have sent the funds and its answer never came. */
+export interface TransferUnknown {
+  answered: false;
+  /** When the credit is first looked up at the account's processors (ISO). */
+  lookupDueAt: string;
+}
 
 /**
  * A new credit with everything its decision needs, fetched by the command handler: the credit
@@ -19,11 +33,14 @@ export interface CreateCreditCommand {
   type: 'CreateCredit';
   attempt: CreditAttempt;
   blacklistRule: MatchingBlacklistRule | null;
-  transfer: { failure: NetworkDecline | null } | null;
+  transfer: TransferAnswer | TransferUnknown | null;
 }
 
 export type CreditCommand =
-  CreateCreditCommand | { type: 'UpdateCredit'; creditId: string; description?: string | null; metadata?: Metadata };
+  | CreateCreditCommand
+  /** What the lookup at the processors found for a pending credit. */
+  | { type: 'SettleCredit'; creditId: string; failure: CreditFailure | null }
+  | { type: 'UpdateCredit'; creditId: string; description?: string | null; metadata?: Metadata };
 
 export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
   initialState: initialCreditState,
@@ -34,6 +51,11 @@ export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
         if (state.status !== 'none')
           throw new InvalidRequestError(`Credit '${command.attempt.creditId}' already exists`);
         return decideNewCredit(command);
+      case 'SettleCredit':
+        if (state.status === 'none') throw new NotFoundError('Credit', command.creditId);
+        // Settled already: nothing recorded.
+        if (state.status !== 'pending') return [];
+        return [{ type: 'CreditSettled', data: { creditId: command.creditId, failure: command.failure } }];
       case 'UpdateCredit': {
         if (state.status === 'none') throw new NotFoundError('Credit', command.creditId);
         const changes: CreditUpdated['data'] = { creditId: command.creditId };
@@ -56,11 +78,16 @@ export function creditRefusal(blacklistRule: MatchingBlacklistRule | null) {
   return blacklistRule ? blockedByBlacklist(blacklistRule, 'credit') : null;
 }
 
-/** A new credit: blocked by a blacklist rule, else failed or successful as the network answered (final). */
+/**
+ * A new credit: blocked by a blacklist rule, pending when the processor's answer is unknown
+ * (looked up from then), else failed or successful as the network answered (final).
+ */
 function decideNewCredit({ attempt, blacklistRule, transfer }: CreateCreditCommand): CreditEvent[] {
   const refusal = creditRefusal(blacklistRule);
   if (refusal) return [{ type: 'CreditFailed', data: { ...attempt, ...refusal } }];
   if (transfer === null) throw new Error(`Credit '${attempt.creditId}' was neither blocked nor sent`);
+  if (transfer.answered === false)
+    return [{ type: 'CreditPending', data: { ...attempt, lookupDueAt: transfer.lookupDueAt } }];
   const declined = declinedByNetwork(transfer.failure);
   return declined
     ? [{ type: 'CreditFailed', data: { ...attempt, ...declined } }]

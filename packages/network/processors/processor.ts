@@ -1,3 +1,5 @@
+import type { CardBrand, CardType } from '../../domain/card/card-snapshot.ts';
+import type { ChargeType } from '../../domain/charge/charge-events.ts';
 import type { CardErrorCode } from '../../domain/errors.ts';
 
 /**
@@ -48,6 +50,13 @@ export interface ProcessorCardPayment {
   expYear: number;
   /** When the request that makes the payment carries one (a processor may require it). */
   cvc?: string;
+  /**
+   * The processor's own reference of this card, kept there by `keepCard` when the card came in with
+   * its CVC: a payment of a stored card addresses it instead of sending the number without a CVC.
+   */
+  storedCard?: string;
+  /** Who initiates the payment, as the card schemes ask of a stored card (the spec's charge `type`). */
+  type?: ChargeType;
   amount: number;
   currency: string;
   description?: string;
@@ -58,6 +67,15 @@ export interface ProcessorAuthorizationRequest extends ProcessorCardPayment {
   capture: boolean;
 }
 
+/** What the processor says about a card (its BIN data), where it says it; absent fields: not said. */
+export interface ProcessorCardInfo {
+  brand?: CardBrand;
+  type?: CardType;
+  /** Two-letter ISO country of the issuer. */
+  country?: string;
+  issuer?: string;
+}
+
 export interface ProcessorAuthorization {
   approved: boolean;
   /** The processor's id of the payment (charge id, payment intent id); null when it made none. */
@@ -65,6 +83,25 @@ export interface ProcessorAuthorization {
   decline: ProcessorDecline | null;
   /** Whether the processor holds the amount captured. */
   captured: boolean;
+  /** The card as the processor's answer describes it, when it does. */
+  card?: ProcessorCardInfo | null;
+}
+
+/** A card to keep at the processor for later payments without its CVC (stored credentials). */
+export interface ProcessorKeepCardRequest {
+  /** This service's reference of the card (idempotency key and metadata). */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  cardholderName?: string;
+}
+
+export interface ProcessorStoredCard {
+  /** The processor's reference of the kept card, which `storedCard` of a later payment names. */
+  storedCard: string;
+  card: ProcessorCardInfo | null;
 }
 
 export interface ProcessorRefundRequest {
@@ -105,6 +142,12 @@ export interface ProcessorRecord {
 
 export interface Processor {
   readonly kind: ProcessorKind;
+  /**
+   * Keeps a card at the processor (a customer of the processor holding it) while its CVC is at
+   * hand, so that later payments of it (a saved card, a token, a renewal) are card-on-file payments
+   * of the kept card; this service never keeps a CVC.
+   */
+  keepCard(request: ProcessorKeepCardRequest): Promise<ProcessorStoredCard>;
   authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
   /**
    * The earlier attempt with this reference, or null when the processor never made one. `since`:
@@ -118,6 +161,61 @@ export interface Processor {
   findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null>;
   /** The processor's charges, refunds and credits created in the window, for reconciliation. */
   records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord>;
+  /**
+   * What a notification the processor sent to this service's processor-events endpoint reports,
+   * verified the way the processor documents it (`webhookSecret`: the endpoint's signing secret,
+   * where the processor signs); null for a notification about something this service does not
+   * follow. Throws `NotificationRefused` for one that cannot be trusted.
+   */
+  notice(notification: ProcessorNotification, webhookSecret: string | null): Promise<ProcessorNotice | null>;
+}
+
+/** A notification (webhook request) from a processor, as it arrived: the raw body and the headers. */
+export interface ProcessorNotification {
+  body: Buffer;
+  /** By lower-case name. */
+  headers: Record<string, string | undefined>;
+}
+
+/** The processor's charge a notice is about: its id there, and this service's reference from its metadata. */
+export interface ProcessorChargeOfNotice {
+  processorId: string;
+  reference: string | null;
+}
+
+/** A refund of the charge as the processor records it; `reference` is set for refunds this service made. */
+export interface ProcessorRefundOfNotice {
+  processorRefundId: string;
+  reference: string | null;
+  amount: number;
+  currency: string;
+  status: 'successful' | 'pending' | 'failed';
+}
+
+/**
+ * What the processor reports about a dispute: opened (as a chargeback, or as a retrieval request
+ * that withdraws nothing yet), won or lost. `reason` is the spec's reason (GENERAL when the
+ * processor's has no counterpart).
+ */
+export interface ProcessorDisputeOfNotice {
+  processorDisputeId: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  stage: 'chargeback' | 'retrieval_request' | 'won' | 'lost';
+}
+
+/** A verified notification: the refunds of a charge, or its dispute. */
+export type ProcessorNotice =
+  | { kind: 'refunds'; charge: ProcessorChargeOfNotice; refunds: ProcessorRefundOfNotice[] }
+  | { kind: 'dispute'; charge: ProcessorChargeOfNotice; dispute: ProcessorDisputeOfNotice };
+
+/** A notification that cannot be trusted (forged, unsigned, stale, unknown to the processor): nothing is recorded. */
+export class NotificationRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotificationRefused';
+  }
 }
 
 /** The request never reached the processor: nothing was taken, the next processor may be tried. */

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
 import { CheckoutPaymentCommands } from '../../../packages/commands/checkout-payment-commands.ts';
 import type { CommandContext } from '../../../packages/commands/command-context.ts';
-import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
+import {
+  CardError,
+  InvalidRequestError,
+  missingParameter,
+  type CardErrorCode,
+} from '../../../packages/domain/errors.ts';
 import {
   paymentMethodTypes,
   type PaymentMethodType,
@@ -15,6 +20,7 @@ import { subscriptionsCollection } from '../../../projections/subscriptions-proj
 import type { Commands } from '../../commands.ts';
 import type { ObjectReader } from '../object-reader.ts';
 import { MAX_AMOUNT } from '../schemas/money-schemas.ts';
+import { shippingSchema } from '../schemas/address-schemas.ts';
 import { paymentRedirectPath } from '../payment-redirect-page.ts';
 import type { CheckoutSessions } from './checkout-sessions.ts';
 import { digestOf } from './checkout-sessions.ts';
@@ -30,6 +36,8 @@ export const checkoutPaymentBody = p.object({
   rememberedCard: p.string({ min: 1, max: 512 }).optional(),
   amount: p.int({ min: 1, max: MAX_AMOUNT }).optional(),
   rememberMe: p.bool().optional(),
+  /** The payer's shipping address, when the merchant's page asked for it (`shippingAddress` option). */
+  shipping: shippingSchema.optional(),
   /** Pay with this payment method (one the request offers) instead of a card. */
   paymentMethod: z.enum(paymentMethodTypes, { error: `must be one of ${paymentMethodTypes.join(', ')}` }).optional(),
 });
@@ -91,7 +99,7 @@ export async function payCheckout(
   if (ways.length !== 1)
     throw new InvalidRequestError('Invalid request: pay with one of token, rememberedCard and paymentMethod');
   if (input.paymentMethod !== undefined)
-    return payWithPaymentMethod(deps, verified, input.paymentMethod, input.amount, email, context, address);
+    return payWithPaymentMethod(deps, verified, input, input.paymentMethod, email, context, address);
   const remembered = input.rememberedCard ? await redeemed(deps, verified, email, input.rememberedCard) : null;
   if (remembered && request.customerId && remembered.customerId !== request.customerId)
     throw new InvalidRequestError(
@@ -109,7 +117,7 @@ export async function payCheckout(
       verified.view.subscription!,
       context,
     );
-  const payer = { customerId, card, email: email! };
+  const payer: Payer = { customerId, card, email: email!, shipping: input.shipping };
   const paid = request.subscription
     ? await subscribe(deps, request.subscription, payer, context)
     : await charge(deps, request, chargedAmount(request, input.amount), payer, context);
@@ -149,8 +157,8 @@ export async function payCheckout(
 async function payWithPaymentMethod(
   deps: CheckoutPaymentDependencies,
   verified: VerifiedCheckout,
+  input: CheckoutPaymentBody,
   type: PaymentMethodType,
-  chosen: number | undefined,
   email: string | null,
   context: CommandContext,
   address: PayerAddress,
@@ -161,7 +169,7 @@ async function payWithPaymentMethod(
       'Invalid parameter: paymentMethod is not offered by this checkout request',
       'paymentMethod',
     );
-  const { amount, currency } = chargedAmount(request, chosen);
+  const { amount, currency } = chargedAmount(request, input.amount);
   const terms = request.charge ?? request.customCharge!;
   const { customerId, ...outcome } = await checkoutPayments(deps).payWithPaymentMethod(
     { customerId: request.customerId ?? null, email },
@@ -170,6 +178,8 @@ async function payWithPaymentMethod(
       currency,
       paymentMethod: { type, ...(email ? { billing: { email } } : {}) },
       returnUrl: `${address.baseUrl}${checkoutReturnPath}`,
+      ...(terms.description !== undefined ? { description: terms.description } : {}),
+      ...(input.shipping ? { shipping: input.shipping } : {}),
       ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
       ...(terms.metadata ? { metadata: terms.metadata } : {}),
     },
@@ -221,6 +231,17 @@ export async function checkoutPaymentStatus(
 
 const sessionBody = p.object({ checkoutRequest: p.string({ min: 1 }), session: p.string({ min: 1, max: 128 }) });
 
+/**
+ * Who pays and what the payer gave: the customer the checkout names (or the payer chose), the card
+ * (a token or a remembered card), the email, a shipping address.
+ */
+interface Payer {
+  customerId: string | null;
+  card: string;
+  email: string;
+  shipping: CheckoutPaymentBody['shipping'];
+}
+
 interface Paid {
   charge?: object;
   subscription?: object;
@@ -256,7 +277,7 @@ async function charge(
   deps: CheckoutPaymentDependencies,
   request: CheckoutRequest,
   { amount, currency }: { amount: number; currency: string },
-  payer: { customerId: string | null; card: string; email: string },
+  { shipping, ...payer }: Payer,
   context: CommandContext,
 ): Promise<Paid> {
   const terms = request.charge ?? request.customCharge!;
@@ -269,6 +290,8 @@ async function charge(
         {
           amount,
           currency,
+          ...(terms.description !== undefined ? { description: terms.description } : {}),
+          ...(shipping ? { shipping } : {}),
           ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
           ...(terms.metadata ? { metadata: terms.metadata } : {}),
           ...(threeDSecure ? { threeDSecure } : {}),
@@ -286,11 +309,16 @@ async function charge(
   return { charge: charged, customerId: paidBy!.customerId, cardId, position: paidBy!.position };
 }
 
-/** A subscription to the checkout's plan (`CheckoutPaymentCommands.subscribe`), answered as it reads then. */
+/**
+ * A subscription to the checkout's plan (`CheckoutPaymentCommands.subscribe`), answered as it reads
+ * then. Without a trial its first payment is the answer's `charge`; when it was declined the
+ * subscription stays `incomplete` (as the API leaves it) and the payer is told the decline, as for
+ * a charge, and may pay again with another card.
+ */
 async function subscribe(
   deps: CheckoutPaymentDependencies,
   terms: NonNullable<CheckoutRequest['subscription']>,
-  payer: { customerId: string | null; card: string; email: string },
+  { shipping, ...payer }: Payer,
   context: CommandContext,
 ): Promise<Paid> {
   const cardIsSaved = payer.card.startsWith('card_');
@@ -300,16 +328,35 @@ async function subscribe(
       planId: terms.planId,
       ...(terms.captureCharges !== undefined ? { captureCharges: terms.captureCharges } : {}),
       ...(terms.metadata ? { metadata: terms.metadata } : {}),
+      ...(shipping ? { shipping } : {}),
     },
     context,
   );
   const subscription = await deps.reader.getAfter(outcome.position, subscriptionsCollection, outcome.id, context);
+  const firstCharge = await firstChargeOf(deps, subscription.id, context);
+  if (subscription.status === 'incomplete')
+    throw new CardError(
+      (firstCharge?.failureCode as CardErrorCode | null | undefined) ?? 'card_declined',
+      firstCharge?.failureMessage ?? 'The card was declined.',
+      firstCharge ? { chargeId: firstCharge.id } : {},
+    );
   return {
+    ...(firstCharge ? { charge: firstCharge } : {}),
     subscription,
     customerId: outcome.customerId,
     cardId: cardIsSaved ? payer.card : null,
     position: outcome.position,
   };
+}
+
+/** The charge a subscription made when it was created (none during a trial): the only one it has then. */
+async function firstChargeOf(
+  deps: CheckoutPaymentDependencies,
+  subscriptionId: string,
+  tenant: CommandContext,
+): Promise<{ id: string; failureCode?: string | null; failureMessage?: string | null } | null> {
+  const { list } = await deps.reader.list(chargesCollection, tenant, { limit: 1 }, { subscriptionId });
+  return (list[0] as { id: string; failureCode?: string | null; failureMessage?: string | null } | undefined) ?? null;
 }
 
 async function redeemed(
