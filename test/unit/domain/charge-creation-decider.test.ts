@@ -164,6 +164,41 @@ describe('charge decider: creating a card charge', () => {
       ]);
   });
 
+  it("records the card with the BIN data a live processor's answer gives, over the table's", () => {
+    const bin = { brand: 'MasterCard', type: 'Debit Card', country: 'PL', issuer: 'Bank Polski' } as const;
+    spec([])
+      .when(create({ authorization: { ...approved, processorId: 'proc_1', card: bin } }))
+      .then([
+        {
+          type: 'ChargeSucceeded',
+          data: {
+            ...attempt,
+            card: { ...cardSnapshot, ...bin },
+            processorId: 'proc_1',
+            avsCheck: { result: 'full_match' },
+            fraudDetails: { status: 'safe', score: 3 },
+            networkTransactionId: 'sim_1',
+          },
+        },
+      ]);
+  });
+
+  it("keeps the table's BIN data where the processor's answer gives none, also on a decline", () => {
+    spec([])
+      .when(create({ authorization: { ...declined, card: null } }))
+      .then([
+        failedWith({
+          card: cardSnapshot,
+          avsCheck: { result: 'full_match' },
+          fraudDetails: { status: 'safe', score: 3 },
+          failureCode: 'card_declined',
+          failureMessage: 'The card was declined.',
+          failureIssuerDeclineCode: 'do_not_honor',
+          blacklistRuleId: null,
+        }),
+      ]);
+  });
+
   it("records a live charge whose processor's answer is unknown as pending, with its lookup due", () => {
     spec([])
       .when(

@@ -50,6 +50,7 @@ const create = (transfer: CreateCreditCommand['transfer'], blacklistRule: { rule
   ({ type: 'CreateCredit', attempt, blacklistRule, transfer }) as const;
 const succeeded: CreditEvent = { type: 'CreditSucceeded', data: attempt };
 const failed: CreditEvent = { type: 'CreditFailed', data: { ...attempt, ...failure } };
+const pending: CreditEvent = { type: 'CreditPending', data: { ...attempt, lookupDueAt: '2026-01-01T00:00:00.000Z' } };
 
 describe('credit decider', () => {
   it('records a credit the network approved as succeeded', () => {
@@ -96,6 +97,60 @@ describe('credit decider', () => {
           },
         },
       ]);
+  });
+
+  it("records a live credit whose processor's answer is unknown as pending, with its lookup due", () => {
+    spec([])
+      .when(create({ answered: false, lookupDueAt: '2026-01-01T00:00:00.000Z' }))
+      .then([{ type: 'CreditPending', data: { ...attempt, lookupDueAt: '2026-01-01T00:00:00.000Z' } }]);
+  });
+
+  it('blocks a credit a blacklist rule matched, even when the processor never answered', () => {
+    spec([])
+      .when(create({ answered: false, lookupDueAt: '2026-01-01T00:00:00.000Z' }, { ruleId: 'blr_1' }))
+      .then([
+        {
+          type: 'CreditFailed',
+          data: {
+            ...attempt,
+            failureCode: 'blacklisted',
+            failureMessage: 'The credit was blocked by a blacklist rule.',
+            failureIssuerDeclineCode: null,
+            blacklistRuleId: 'blr_1',
+          },
+        },
+      ]);
+  });
+
+  it('refuses to decide a credit neither blocked nor sent', () => {
+    spec([])
+      .when(create(null))
+      .thenThrows(Error, /neither blocked nor sent/);
+  });
+
+  it('settles a pending credit as the lookup found it: sent, or failed with why', () => {
+    spec([pending])
+      .when({ type: 'SettleCredit', creditId: 'cr_1', failure: null })
+      .then([{ type: 'CreditSettled', data: { creditId: 'cr_1', failure: null } }]);
+    spec([pending])
+      .when({ type: 'SettleCredit', creditId: 'cr_1', failure })
+      .then([{ type: 'CreditSettled', data: { creditId: 'cr_1', failure } }]);
+  });
+
+  it('records nothing when a settled credit is settled again', () => {
+    const settled: CreditEvent = { type: 'CreditSettled', data: { creditId: 'cr_1', failure: null } };
+    spec([pending, settled]).when({ type: 'SettleCredit', creditId: 'cr_1', failure }).then([]);
+    spec([succeeded]).when({ type: 'SettleCredit', creditId: 'cr_1', failure: null }).then([]);
+  });
+
+  it('does not settle a credit that does not exist', () => {
+    spec([]).when({ type: 'SettleCredit', creditId: 'cr_1', failure: null }).thenThrows(NotFoundError);
+  });
+
+  it('refuses to record a pending credit again', () => {
+    spec([pending])
+      .when(create({ failure: null }))
+      .thenThrows(InvalidRequestError, /already exists/);
   });
 
   it('refuses to record the same credit twice', () => {
