@@ -86,14 +86,17 @@ export class RememberedPayers {
       code: null,
       grant: { digest: this.digest(`grant:${payer.id}:${secret}`), expiresAt: now.getTime() + GRANT_TTL_MS },
     });
-    return { grant: `${payer.id}.${secret}`, card: { customerId: payer.customerId, cardId: payer.cardId } };
+    return {
+      grant: `${grantPayerId(payer.id)}.${secret}`,
+      card: { customerId: payer.customerId, cardId: payer.cardId },
+    };
   }
 
   /** Uses up a grant: the remembered card, when the grant is this tenant's, unused and in time. */
   async redeem(tenant: { accountId: string; mode: Mode }, email: string, grant: string, now: Date) {
     const payerId = this.payerId(tenant, email);
     const [grantPayer, secret] = grant.split('.');
-    if (grantPayer !== payerId || !secret) return null;
+    if (grantPayer !== grantPayerId(payerId) || !secret) return null;
     const payer = await this.payers.get(payerId);
     if (!payer?.grant || payer.grant.expiresAt < now.getTime()) return null;
     if (!this.same(payer.grant.digest, this.digest(`grant:${payer.id}:${secret}`))) return null;
@@ -119,5 +122,11 @@ export class RememberedPayers {
     return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   }
 }
+
+/**
+ * The payer's id as a grant names it: base64url, not the id's hexadecimal, whose long runs of
+ * digits could read as a card number, which requests may not carry outside card fields.
+ */
+const grantPayerId = (payerId: string): string => Buffer.from(payerId, 'hex').toString('base64url');
 
 const seconds = (now: Date): number => Math.floor(now.getTime() / 1000);
