@@ -130,7 +130,8 @@ describe('a full rebuild into a new read store file', function () {
       await service.stop();
       // A log long enough for the rebuild to take a while: customers appended as the service does.
       const log = new SqliteEventStore(join(service.dataDir, 'events.sqlite'));
-      for (let n = 0; n < 40_000; n++) {
+      // Appended 1,000 at a time, as concurrent requests are: the log commits each group together.
+      const append = async (n: number) => {
         const customerId = newId(customerResource);
         await log.appendToStream(
           customerStream(customerId),
@@ -151,7 +152,9 @@ describe('a full rebuild into a new read store file', function () {
           ],
           { expectedRevision: 'no_stream' },
         );
-      }
+      };
+      for (let from = 0; from < 40_000; from += 1_000)
+        await Promise.all(Array.from({ length: 1_000 }, (_, offset) => append(from + offset)));
       await log.close();
       await start({ env: { READ_YOUR_WRITES_TIMEOUT_MS: '60000' } });
       const before = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '10' } });
