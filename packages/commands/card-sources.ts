@@ -6,7 +6,8 @@ import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
 import type { TokenUse } from '../domain/token/token-events.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { TokenCommands } from './token-commands.ts';
 
 /** A card as a request names it: a token id, a saved card id, or card details. */

@@ -21,7 +21,8 @@ import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
 import type { CardSources } from './card-sources.ts';
 import type { ChargeCommands } from './charge-commands.ts';
-import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import type { OfferImages } from './offer-image.ts';
@@ -53,7 +54,7 @@ export interface CrossSaleOfferCommandsDeps {
 export interface CrossSalePurchaseInput {
   offerId: string;
   /** The merchant whose checkout sells the offer, and its main charge or subscription. */
-  merchant: { accountId: string; mode: Mode; chargeId: string | null; subscriptionId: string | null };
+  merchant: Tenant & { chargeId: string | null; subscriptionId: string | null };
   /** A card saved on a customer of the merchant's account: the one of the main transaction. */
   card: { customerId: string; cardId: string };
   email: string | null;

@@ -5,7 +5,8 @@ import { filePurposes, fileResource, fileStream, type FilePurpose, type FileType
 import type { FileStore } from '../files/file-store.ts';
 import { newId } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 /** What the sniffer reports (file-type's extensions) → the file type we record. */

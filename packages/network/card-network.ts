@@ -5,6 +5,7 @@ import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
 import { GatewayError, type CardErrorCode } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 
 /**
  * Card network port: everything the service asks of an acquirer / card network
@@ -67,13 +68,8 @@ export type ThreeDSecureRequirements = Pick<
 /** The 3-D Secure result as the charge records it. */
 export type ThreeDSecureInfo = ThreeDSecureResult;
 
-/** Which account and mode a request is for: live mode routes it to that account's processors. */
-export interface NetworkTenant {
-  mode: Mode;
-  accountId: string;
-}
-
-export interface AuthorizationRequest extends NetworkTenant {
+/** Requests name their tenant: live mode routes them to that account's processors. */
+export interface AuthorizationRequest extends Tenant {
   /**
    * The merchant's reference of this authorization (the charge id), unique per payment. The network
    * answers a repeated request with the same reference with its first answer instead of
@@ -143,7 +139,7 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
-export interface CreditRequest extends NetworkTenant {
+export interface CreditRequest extends Tenant {
   /** The merchant's reference of this credit (the credit id): a repeated reference gets the first answer. */
   reference: string;
   number: string;
@@ -194,21 +190,19 @@ export interface CardNetwork {
    * What happened to the authorization with this reference: its answer, or null when the network
    * never received it. Asked after a crash that may have cut off an authorization's answer.
    */
-  findAuthorization(request: NetworkTenant & { reference: string; since?: Date }): Promise<AuthorizationOutcome | null>;
+  findAuthorization(request: Tenant & { reference: string; since?: Date }): Promise<AuthorizationOutcome | null>;
   /** Capture of an authorized amount; test cards always capture. `reference`: the charge id. */
-  capture(
-    request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
-  ): Promise<void>;
+  capture(request: Tenant & PaymentAddress & { reference: string; amount: number; currency: string }): Promise<void>;
   /**
    * Refunds address the authorization, so they work after the card itself was deleted.
    * `reference`: the refund id, which a processor deduplicates and records.
    */
   refund(
-    request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
+    request: Tenant & PaymentAddress & { reference: string; amount: number; currency: string },
   ): Promise<RefundOutcome>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
-  findCredit(request: NetworkTenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
+  findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
   representDispute(request: {
     mode: Mode;

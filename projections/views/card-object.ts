@@ -1,6 +1,6 @@
 import { normalizeExpiryYear } from '../../packages/domain/card/card-expiry.ts';
 import type { CardBrand, CardSnapshot, CardType, FraudCheckData } from '../../packages/domain/card/card-snapshot.ts';
-import type { Tenant } from '../../packages/commands/command-context.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /**

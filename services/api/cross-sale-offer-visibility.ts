@@ -1,5 +1,5 @@
 import type { CheckoutOfferView } from '../../packages/checkout/checkout-view.ts';
-import type { Tenant } from '../../packages/commands/command-context.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
 import { InvalidRequestError } from '../../packages/domain/errors.ts';
 import type { Mode } from '../../packages/domain/mode.ts';

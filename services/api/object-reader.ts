@@ -7,12 +7,8 @@ import type { ObjectCollection } from '../../packages/projection/read-model-coll
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
 import { publicObject, type PublicObject } from '../../projections/views/object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { ObjectStreams } from './object-streams.ts';
-
-export interface Tenant {
-  accountId: string;
-  mode: Mode;
-}
 
 /** A document of a tenant's object: every query filters on its scope. */
 export interface ScopedDocument extends Document {

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../packages/domain/errors.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import { hasOwnStreams, streamName, type ResourceIdentity } from '../../packages/domain/resource-identity.ts';
 import type { EventStore, RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
@@ -9,12 +9,6 @@ import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds } from '../../projections/event-time.ts';
 import type { HostedObjects } from '../../projections/read-side.ts';
 import { foldObject, type ViewProjection } from '../../projections/view-projection.ts';
-
-/** Whose objects are read: an account in one mode. */
-interface Tenant {
-  accountId: string;
-  mode: Mode;
-}
 
 /** What object streams know of the resources, derived from the resource list (`services/resources/registries.ts`). */
 export interface ObjectResources {

@@ -1,7 +1,7 @@
 import { accountProcessors } from '../../packages/commands/account-processors.ts';
 import { chargeDecider } from '../../packages/domain/charge/charge-decider.ts';
 import { chargeStream } from '../../packages/domain/charge/charge-events.ts';
-import type { Tenant } from '../../packages/commands/command-context.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import { processorAdapter } from '../../packages/network/processors/adapters.ts';
 import type { ProcessorRecord } from '../../packages/network/processors/processor.ts';
 import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';

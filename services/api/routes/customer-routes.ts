@@ -9,13 +9,13 @@ import {
   listCustomersQuery,
   updateCustomerBody,
 } from '../schemas/customer-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 
 const tag = 'Customers';
 
 export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const readCustomer = (position: number | null, id: string, request: { auth: { accountId: string; mode: Mode } }) =>
+  const readCustomer = (position: number | null, id: string, request: { auth: Tenant }) =>
     reader.getAfter(position, customersCollection, id, request.auth);
 
   return [

@@ -2,7 +2,7 @@ import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { commandContext } from '../command-context.ts';
-import type { Tenant } from '../object-reader.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { disputeIdParams, disputeSchema, listDisputesQuery, updateDisputeBody } from '../schemas/dispute-schemas.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
