@@ -9,7 +9,6 @@ import {
   type OfferTemplate,
   type OfferTerms,
 } from '../domain/cross-sale-offer/cross-sale-offer-events.ts';
-import type { CheckoutOfferView } from '../checkout/checkout-view.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeResource, chargeStream } from '../domain/charge/charge-events.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
@@ -27,6 +26,12 @@ import type { CommandOutcome } from './command-outcome.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import type { OfferImages } from './offer-image.ts';
 
+/** An offer an account may sell in its checkout, and whose it is (the account its charge goes to). */
+export interface UsableOffer {
+  id: string;
+  accountId: string;
+}
+
 /** Which offers an account may use in its checkout (the read side answers it). */
 export interface UsableOffers {
   /**
@@ -34,7 +39,7 @@ export interface UsableOffers {
    * with `offerIds`, those, in that order, or an `invalid_request` naming `parameter` and the
    * first id that is not usable.
    */
-  usableBy(accountId: string, mode: Mode, offerIds?: string[], parameter?: string): Promise<CheckoutOfferView[]>;
+  usableBy(accountId: string, mode: Mode, offerIds?: string[], parameter?: string): Promise<UsableOffer[]>;
   /** The account an offer of this mode belongs to, whoever may see it; null for no such offer. */
   ownerOf(offerId: string, mode: Mode): Promise<string | null>;
 }
@@ -138,15 +143,6 @@ export class CrossSaleOfferCommands {
 
   delete(offerId: string, context: CommandContext): Promise<CommandOutcome> {
     return this.run(offerId, { type: 'DeleteCrossSaleOffer', offerId }, context);
-  }
-
-  /**
-   * Offers the account may use in its checkout: its own, and those of the accounts on its partner
-   * list that are visible to it, not deleted. With `offerIds`, exactly those, in that order; an id
-   * that is not usable is a 400 `invalid_request` with `param: 'crossSaleOfferIds'`.
-   */
-  availableTo(accountId: string, mode: Mode, offerIds?: string[]): Promise<CheckoutOfferView[]> {
-    return this.deps.usableOffers.usableBy(accountId, mode, offerIds);
   }
 
   /**

@@ -78,7 +78,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
           readModels: platform.readModels,
           commands: platform.commands,
           offersAvailableTo: (accountId, mode, offerIds) =>
-            platform.commands.crossSaleOffers.availableTo(accountId, mode, offerIds),
+            platform.commands.crossSaleOfferVisibility.availableTo(accountId, mode, offerIds),
           sessions: new CheckoutSessions(platform.stateStore.collection('checkout_sessions')),
           rememberedPayers: new RememberedPayers(
             platform.stateStore.collection('checkout_remembered_payers'),

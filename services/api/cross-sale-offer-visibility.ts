@@ -1,6 +1,6 @@
 import type { CheckoutOfferView } from '../../packages/checkout/checkout-view.ts';
 import type { Tenant } from '../../packages/domain/tenant.ts';
-import type { UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
+import type { UsableOffer, UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
 import { InvalidRequestError } from '../../packages/domain/errors.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 import type { ReadModels } from '../../packages/projection/read-models.ts';
@@ -68,34 +68,24 @@ export class CrossSaleOfferVisibility implements UsableOffers {
     return { list: seen.slice(0, page.limit).map(publicObject), hasMore: seen.length > page.limit };
   }
 
+  /**
+   * Offers the account may use in its checkout, as the checkout page shows them: its own, and those
+   * of the accounts on its partner list that are visible to it, not deleted, newest first. With
+   * `offerIds`, exactly those, in that order; an id that is not usable is a 400 `invalid_request`
+   * with `param: 'crossSaleOfferIds'`.
+   */
+  async availableTo(accountId: string, mode: Mode, offerIds?: string[]): Promise<CheckoutOfferView[]> {
+    return (await this.usableOffers({ accountId, mode }, offerIds, 'crossSaleOfferIds')).map(checkoutOfferView);
+  }
+
   async usableBy(
     accountId: string,
     mode: Mode,
     offerIds?: string[],
     parameter = 'crossSaleOfferIds',
-  ): Promise<CheckoutOfferView[]> {
-    const viewer = { accountId, mode };
-    if (offerIds === undefined) {
-      const usable: CrossSaleOfferDoc[] = [];
-      const partners = await this.partnersOf(accountId);
-      for (const owner of [accountId, ...partners]) {
-        for (const offer of await this.offersOf(owner, mode, false)) {
-          if (owner === accountId || visibleToPartner(offer, accountId)) usable.push(offer);
-        }
-      }
-      return usable.sort(newestFirst).map(checkoutOfferView);
-    }
-    const views: CheckoutOfferView[] = [];
-    for (const offerId of offerIds) {
-      const offer = await this.get(offerId, viewer);
-      if (!offer || offer._deleted)
-        throw new InvalidRequestError(
-          `Invalid parameter: ${parameter}: '${offerId}' is not a cross-sale offer this account may use`,
-          parameter,
-        );
-      views.push(checkoutOfferView(offer));
-    }
-    return views;
+  ): Promise<UsableOffer[]> {
+    const offers = await this.usableOffers({ accountId, mode }, offerIds, parameter);
+    return offers.map((offer) => ({ id: offer.id, accountId: offer._accountId }));
   }
 
   async ownerOf(offerId: string, mode: Mode): Promise<string | null> {
@@ -107,6 +97,35 @@ export class CrossSaleOfferVisibility implements UsableOffers {
   async partnersOf(accountId: string): Promise<string[]> {
     const account = await this.readModels.collection(accountsCollection).get(accountId);
     return partnerIdsOf(account).filter((partnerId) => partnerId !== accountId);
+  }
+
+  /** The viewer's usable offers (see `availableTo`); an unusable one of `offerIds` is refused naming `parameter`. */
+  private async usableOffers(
+    viewer: Tenant,
+    offerIds: string[] | undefined,
+    parameter: string,
+  ): Promise<CrossSaleOfferDoc[]> {
+    if (offerIds === undefined) {
+      const usable: CrossSaleOfferDoc[] = [];
+      const partners = await this.partnersOf(viewer.accountId);
+      for (const owner of [viewer.accountId, ...partners]) {
+        for (const offer of await this.offersOf(owner, viewer.mode, false)) {
+          if (owner === viewer.accountId || visibleToPartner(offer, viewer.accountId)) usable.push(offer);
+        }
+      }
+      return usable.sort(newestFirst);
+    }
+    const offers: CrossSaleOfferDoc[] = [];
+    for (const offerId of offerIds) {
+      const offer = await this.get(offerId, viewer);
+      if (!offer || offer._deleted)
+        throw new InvalidRequestError(
+          `Invalid parameter: ${parameter}: '${offerId}' is not a cross-sale offer this account may use`,
+          parameter,
+        );
+      offers.push(offer);
+    }
+    return offers;
   }
 
   /** Every offer of one account and mode, deleted or not as asked. */

@@ -28,7 +28,7 @@ type CrossSaleCharge = Charge & {
 
 /**
  * What a checkout does after its main transaction: which offers it may show
- * (`crossSaleOffers.availableTo`) and buying one (`crossSaleOffers.purchase`). The commands run
+ * (`crossSaleOfferVisibility.availableTo`) and buying one (`crossSaleOffers.purchase`). The commands run
  * in this process on the service's own data directory (as the CLI does); what they record is
  * read back over HTTP from the running service.
  */
@@ -102,7 +102,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
 
   it('offers the merchant its own offers and its partners’ visible ones, or exactly those asked for', async () => {
     const available = await eventually(
-      () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+      () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
       (offers) => offers.length === 2,
     );
     expect(available.map((offer) => [offer.id, offer.accountId])).to.deep.equal([
@@ -121,12 +121,12 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
       companyLocation: null,
       termsAndConditionsUrl: null,
     });
-    const asked = await platform.commands.crossSaleOffers.availableTo(keys.id, 'test', [offerId, ownOfferId]);
+    const asked = await platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test', [offerId, ownOfferId]);
     expect(asked.map((offer) => offer.id)).to.deep.equal([offerId, ownOfferId]);
-    expect(await platform.commands.crossSaleOffers.availableTo(keys.id, 'live')).to.deep.equal([]);
+    expect(await platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'live')).to.deep.equal([]);
 
     const refused = await refusal(() =>
-      platform.commands.crossSaleOffers.availableTo(keys.id, 'test', [ownOfferId, strangersOfferId]),
+      platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test', [ownOfferId, strangersOfferId]),
     );
     expect(refused.param).to.equal('crossSaleOfferIds');
     expect(refused.message).to.contain(strangersOfferId);
@@ -244,7 +244,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     const first = await purchase({ purchaseKey: 'session-before-delete' });
     expect((await owner.api.delete(`/cross-sale-offers/${offerId}`)).status).to.equal(200);
     await eventually(
-      () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+      () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
       (offers) => offers.every((available) => available.id !== offerId),
     );
     const again = await purchase({ purchaseKey: 'session-before-delete' });
