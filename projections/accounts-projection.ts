@@ -6,7 +6,7 @@ import {
 } from '../packages/domain/account/account-events.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 import type { Tenant } from '../packages/domain/tenant.ts';
-import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { eventProjection } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
 

@@ -3,7 +3,7 @@ import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { UsableOffer, UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
 import { InvalidRequestError } from '../../packages/domain/errors.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { CursorNotFoundError, type CreatedRange } from '../../packages/readstore/document-store.ts';
 import { accountsCollection, partnerIdsOf } from '../../projections/accounts-projection.ts';
 import { crossSaleOffersCollection } from '../../projections/cross-sale-offers-projection.ts';

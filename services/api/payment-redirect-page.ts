@@ -10,7 +10,7 @@ import { clientObjectsCollection } from '../../projections/client-objects-projec
 import type { ChargeDoc } from '../../projections/views/charge-view.ts';
 import type { Config } from '../../packages/config/environment.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import type { Commands } from '../commands.ts';
 import { formatMoney } from '../../packages/money/money.ts';
 import { accountsCollection } from '../../projections/accounts-projection.ts';

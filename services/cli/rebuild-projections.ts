@@ -1,7 +1,7 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { Writable } from 'node:stream';
-import { ProjectionRunner, type RebuildProgress } from '../../packages/projection/projection-runner.ts';
-import { projectionStates, readProjectionState } from '../../packages/projection/projection-state.ts';
+import { ProjectionRunner, type RebuildProgress } from '../../packages/projection-runtime/projection-runner.ts';
+import { projectionStates, readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import type { Platform } from '../platform.ts';
 import { Lease } from '../projector/lease.ts';
 

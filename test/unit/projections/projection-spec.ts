@@ -9,9 +9,9 @@ import type { Tenant } from '../../../packages/domain/tenant.ts';
 import type { EventMetadata, RecordedEvent } from '../../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../../../packages/eventstore/upcast-recorded-event.ts';
-import { projectBatches, type ProjectionBuild } from '../../../packages/projection/projection-batch.ts';
-import { checkpointKey, physicalCollectionName, type Projection } from '../../../packages/projection/projection.ts';
-import type { ReadModelCollection } from '../../../packages/projection/read-model-collection.ts';
+import { projectBatches, type ProjectionBuild } from '../../../packages/projection-runtime/projection-batch.ts';
+import { checkpointKey, physicalCollectionName, type Projection } from '../../../packages/projection-runtime/projection.ts';
+import type { ReadModelCollection } from '../../../packages/projection-runtime/read-model-collection.ts';
 import type { Document } from '../../../packages/readstore/document-store.ts';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 
