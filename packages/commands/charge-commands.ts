@@ -42,6 +42,7 @@ import { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
 import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
+import { isIdOf } from '../ids/object-id.ts';
 
 export interface CreateChargeInput {
   amount: number;
@@ -375,7 +376,7 @@ export class ChargeCommands {
     if (charge.failure) throw declined(recorded, charge.failure);
     // Only a new card (details or a token) is saved; a saved card of the customer is one already.
     const source: CardSource | null =
-      input.card === undefined || (typeof input.card === 'string' && input.card.startsWith('card_'))
+      input.card === undefined || (typeof input.card === 'string' && isIdOf(cardResource, input.card))
         ? null
         : typeof input.card === 'string'
           ? { kind: 'token', tokenId: input.card }

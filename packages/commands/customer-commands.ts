@@ -1,5 +1,5 @@
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
-import { chargeStream } from '../domain/charge/charge-events.ts';
+import { chargeStream, chargeResource } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand, type NewCard } from '../domain/customer/customer-decider.ts';
 import {
   cardResource,
@@ -20,6 +20,8 @@ import { createdObjectId, createsNewIds, type CommandContext } from './command-c
 import { faultPoint } from '../config/fault-injection.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
+import { tokenResource } from '../domain/token/token-events.ts';
+import { isIdOf } from '../ids/object-id.ts';
 
 export interface CreateCustomerInput {
   email: string;
@@ -247,7 +249,7 @@ export class CustomerCommands {
     reference: CardReference,
     context: CommandContext,
   ): Promise<{ card: NewCard; position: number; savedAt: Date } | null> {
-    if (createsNewIds(context) || (typeof reference === 'string' && !reference.startsWith('tok_'))) return null;
+    if (createsNewIds(context) || (typeof reference === 'string' && !isIdOf(tokenResource, reference))) return null;
     const cardId = createdObjectId(cardResource, context);
     const { events } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
     const added = events.find((event) => event.type === 'CardAdded' && event.data.cardId === cardId);
@@ -267,7 +269,7 @@ export class CustomerCommands {
     context: CommandContext,
     parameter = 'card',
   ): Promise<NewCard> {
-    if (typeof reference === 'string' && reference.startsWith('char_')) {
+    if (typeof reference === 'string' && isIdOf(chargeResource, reference)) {
       const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(reference), context);
       if (state.status === 'none')
         throw new InvalidRequestError(`Invalid parameter: charge '${reference}' does not exist`);
@@ -285,7 +287,7 @@ export class CustomerCommands {
         merchantAccountId: state.merchantAccountId,
       };
     }
-    if (typeof reference === 'string' && !reference.startsWith('tok_')) {
+    if (typeof reference === 'string' && !isIdOf(tokenResource, reference)) {
       const expected =
         parameter === 'id'
           ? 'a token (tok_…) or a charge (char_…)'

@@ -2,7 +2,7 @@ import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeResource, chargeStream, type Billing, type Shipping } from '../domain/charge/charge-events.ts';
 import type { ChargeState } from '../domain/charge/charge-state.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
-import { customerStream } from '../domain/customer/customer-events.ts';
+import { customerStream, cardResource } from '../domain/customer/customer-events.ts';
 import { GatewayError, InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import {
@@ -14,7 +14,7 @@ import {
 import { subscriptionResource, subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import { nextStep, sameStep, type DueStep } from '../domain/subscription/subscription-schedule.ts';
 import type { ExistingSubscription } from '../domain/subscription/subscription-state.ts';
-import { newId } from '../ids/object-id.ts';
+import { newId, isIdOf } from '../ids/object-id.ts';
 import { accountSettings } from './account-settings.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { BackgroundWork } from './background-work.ts';
@@ -28,6 +28,7 @@ import type { CustomerClock } from './customer-clock.ts';
 import type { CustomerCommands } from './customer-commands.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { ExistingPlan, PlanCommands } from './plan-commands.ts';
+import { tokenResource } from '../domain/token/token-events.ts';
 
 export interface CreateSubscriptionInput {
   customerId: string;
@@ -109,7 +110,7 @@ export class SubscriptionCommands {
     const firstCharge = createdObjectId(chargeResource, context, 'first-charge');
     // The cardholder is present: the first payment, made now, carries the 3-D Secure verification
     // of the token the card was just saved from (checked against the charge's amount and card).
-    const justSavedFromToken = typeof card === 'string' && card.startsWith('tok_') ? card : cardSavedFromToken;
+    const justSavedFromToken = typeof card === 'string' && isIdOf(tokenResource, card) ? card : cardSavedFromToken;
     const first: FirstPayment | undefined = justSavedFromToken
       ? { chargeId: firstCharge, justSavedFromToken }
       : undefined;
@@ -158,7 +159,7 @@ export class SubscriptionCommands {
     // The subscription's own refusals (e.g. a trialEnd in the past) before the card is saved.
     subscriptionDecider.decide(creation, subscriptionDecider.initialState());
     if (card !== undefined) {
-      const cardId = typeof card === 'string' && card.startsWith('card_') ? card : null;
+      const cardId = typeof card === 'string' && isIdOf(cardResource, card) ? card : null;
       await this.deps.customers.update(fields.customerId, cardId ? { defaultCardId: cardId } : { card }, clocked);
     }
     const created = await this.execute(subscriptionId, creation, clocked);

@@ -7,6 +7,8 @@ import { listOf } from '../schemas/common-schemas.ts';
 import { disputeIdParams, disputeSchema, listDisputesQuery, updateDisputeBody } from '../schemas/dispute-schemas.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
 import { disputesCollection } from '../../../projections/disputes-projection.ts';
+import { fileResource } from '../../../packages/domain/file/file-events.ts';
+import { isIdOf } from '../../../packages/ids/object-id.ts';
 
 const tag = 'Disputes';
 
@@ -49,7 +51,7 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
         for (const [field, value] of Object.entries(request.body.evidence)) {
           if (
             typeof value === 'string' &&
-            value.startsWith('file_') &&
+            isIdOf(fileResource, value) &&
             !(await commands.files.exists(value, request.auth))
           )
             throw new InvalidRequestError(`Invalid parameter: evidence[${field}] '${value}' is not an uploaded file`);
