@@ -25,6 +25,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import type { OfferImages } from './offer-image.ts';
+import { cardAddress } from '../domain/card/card-snapshot.ts';
 
 /** An offer an account may sell in its checkout, and whose it is (the account its charge goes to). */
 export interface UsableOffer {
@@ -255,12 +256,7 @@ export class CrossSaleOfferCommands {
       expMonth: card.expMonth,
       expYear: card.expYear,
       cardholderName: card.cardholderName,
-      addressLine1: card.addressLine1,
-      addressLine2: card.addressLine2,
-      addressCity: card.addressCity,
-      addressState: card.addressState,
-      addressZip: card.addressZip,
-      addressCountry: card.addressCountry,
+      ...cardAddress(card),
       fraudCheckData: card.fraudCheckData,
     };
   }

@@ -22,6 +22,7 @@ import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
 import { tokenResource } from '../domain/token/token-events.ts';
 import { isIdOf } from '../ids/object-id.ts';
+import type { CardholderDetails } from '../domain/card/card-snapshot.ts';
 
 export interface CreateCustomerInput {
   email: string;
@@ -41,16 +42,9 @@ export interface UpdateCustomerInput {
   card?: CardReference;
 }
 
-export interface CardUpdateInput {
+export interface CardUpdateInput extends Partial<CardholderDetails> {
   expMonth?: string | number;
   expYear?: string | number;
-  cardholderName?: string | null;
-  addressLine1?: string | null;
-  addressLine2?: string | null;
-  addressCity?: string | null;
-  addressState?: string | null;
-  addressZip?: string | null;
-  addressCountry?: string | null;
   checkFastCredit?: boolean;
 }
 

@@ -68,12 +68,12 @@ export type ThreeDSecureRequirements = Pick<
 /** The 3-D Secure result as the charge records it. */
 export type ThreeDSecureInfo = ThreeDSecureResult;
 
-/** Requests name their tenant: live mode routes them to that account's processors. */
-export interface AuthorizationRequest extends Tenant {
+/** A payment to or from a card: what an authorization and a credit both carry, to the network and to a processor. */
+export interface CardPayment {
   /**
-   * The merchant's reference of this authorization (the charge id), unique per payment. The network
-   * answers a repeated request with the same reference with its first answer instead of
-   * authorizing again, and `findAuthorization` looks it up.
+   * The merchant's reference of this payment (the charge or credit id), unique per payment. The
+   * network answers a repeated request with the same reference with its first answer instead of
+   * paying again, and `findAuthorization` / `findCredit` look it up.
    */
   reference: string;
   number: string;
@@ -83,6 +83,10 @@ export interface AuthorizationRequest extends Tenant {
   cvc?: string;
   amount: number;
   currency: string;
+}
+
+/** Requests name their tenant: live mode routes them to that account's processors. */
+export interface AuthorizationRequest extends Tenant, CardPayment {
   /** false: authorize only, captured later (default true). */
   capture?: boolean;
   /** ZIP of the card or billing address, for AVS. */
@@ -139,16 +143,7 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
-export interface CreditRequest extends Tenant {
-  /** The merchant's reference of this credit (the credit id): a repeated reference gets the first answer. */
-  reference: string;
-  number: string;
-  expMonth: number;
-  expYear: number;
-  /** The CVC, when the request carries one (in memory only). */
-  cvc?: string;
-  amount: number;
-  currency: string;
+export interface CreditRequest extends Tenant, CardPayment {
   now: Date;
 }
 

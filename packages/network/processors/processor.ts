@@ -1,4 +1,5 @@
 import type { CardErrorCode } from '../../domain/errors.ts';
+import type { CardPayment } from '../card-network.ts';
 
 /**
  * An upstream payment processor that live mode sends payments to (`docs/architecture.md`, "Card
@@ -40,16 +41,8 @@ export interface ProcessorDecline {
   processorCode: string | null;
 }
 
-/** A payment to or from a card: what an authorization and a credit both send. */
-export interface ProcessorCardPayment {
-  reference: string;
-  number: string;
-  expMonth: number;
-  expYear: number;
-  /** When the request that makes the payment carries one (a processor may require it). */
-  cvc?: string;
-  amount: number;
-  currency: string;
+/** A card payment (an authorization or a credit) as a processor is sent it. */
+export interface ProcessorCardPayment extends CardPayment {
   description?: string;
 }
 
