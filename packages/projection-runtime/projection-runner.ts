@@ -7,6 +7,7 @@ import { projectBatches } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates, readProjectionState } from './projection-state.ts';
 import { WrittenDocuments } from './written-documents.ts';
+import { ProjectionBuilds } from './projection-builds.ts';
 
 /** One build of one projection and how far it has got. */
 interface Slot {
@@ -57,14 +58,12 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private readonly live = new Map<string, Slot>();
   private readonly rebuilding = new Map<string, Promise<void>>();
   private readonly lock = new AsyncLock();
+  private readonly builds: ProjectionBuilds;
   private buffer: RecordedEvent[] = [];
   private flushScheduled = false;
   private subscription: Subscription | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private requestTimer: NodeJS.Timeout | null = null;
-  private readonly dropTimers = new Set<NodeJS.Timeout>();
-  private readonly allocatedGenerations = new Map<string, number>();
-  private shadowBuilds = 0;
   /** Catch-ups and rebuilds under way. */
   private bulk = 0;
   /** Live builds behind or ahead of a projection they read: rebuilt at start, skipped until then. */
@@ -84,6 +83,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     super();
     this.batchSize = options.batchSize ?? 500;
     this.catchUpBatchSize = options.catchUpBatchSize ?? this.batchSize;
+    this.builds = new ProjectionBuilds(store, options.dropGraceMs ?? 5000, (error) => this.options.onError?.(error));
   }
 
   async start(): Promise<void> {
@@ -106,8 +106,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     this.subscription = null;
     await this.lock.run(async () => undefined);
     await Promise.allSettled(this.rebuilding.values());
-    for (const timer of this.dropTimers) clearTimeout(timer);
-    this.dropTimers.clear();
+    this.builds.cancelDrops();
     if (this.bulk > 0) {
       this.bulk = 0;
       this.store.bulkWrites?.(false);
@@ -257,41 +256,6 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   }
 
   /**
-   * A generation number for a new build of a projection, never handed out before by this runner
-   * nor recorded in its state (so concurrent rebuilds never share a build); its collections are
-   * dropped first, in case an interrupted build left them behind.
-   */
-  private async nextGeneration(name: string): Promise<number> {
-    const state = await readProjectionState(this.store, name);
-    const generation =
-      Math.max(
-        state.activeGeneration,
-        state.rebuild?.generation ?? 0,
-        this.live.get(name)?.generation ?? 0,
-        this.allocatedGenerations.get(name) ?? 0,
-      ) + 1;
-    this.allocatedGenerations.set(name, generation);
-    await this.dropBuild(name, generation);
-    return generation;
-  }
-
-  /**
-   * A build that only a rebuild reads (a shadow, below): numbered below zero, so the generations
-   * that serve queries keep counting 1, 2, 3…
-   */
-  private async shadowGeneration(name: string): Promise<number> {
-    const generation = -++this.shadowBuilds;
-    await this.dropBuild(name, generation);
-    return generation;
-  }
-
-  private async dropBuild(name: string, generation: number): Promise<void> {
-    for (const logical of Object.keys(this.live.get(name)?.projection.collections ?? {})) {
-      await this.store.dropCollection(physicalCollectionName(logical, generation));
-    }
-  }
-
-  /**
    * A projection that reads others (`Projection.reads`) is rebuilt with its own fresh builds of
    * them (shadows: projected in the same batches so it reads each of their documents as of the
    * event it applies, never served, dropped once it has switched). The live builds of the
@@ -314,19 +278,19 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     const written = new WrittenDocuments();
     const slot: Slot = {
       projection: live.projection,
-      generation: await this.nextGeneration(name),
+      generation: await this.builds.nextGeneration(live.projection, live.generation),
       checkpoint: 0,
       written,
     };
     const shadows: Slot[] = [];
     for (const read of live.projection.reads ?? []) {
       if (!this.live.has(read.name)) throw new Error(`Projection ${name} reads ${read.name}, which is not running`);
-      shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0, written });
+      shadows.push({ projection: read, generation: await this.builds.shadowGeneration(read), checkpoint: 0, written });
     }
     try {
       await this.buildFrom(slot, shadows);
     } finally {
-      for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
+      for (const shadow of shadows) await this.builds.drop(shadow.projection, shadow.generation);
     }
   }
 
@@ -407,7 +371,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       this.misaligned.delete(name);
       this.emit('switched', name, generation);
       this.emit('committed', name, generation, slot.checkpoint);
-      this.scheduleDrop(current);
+      this.builds.dropLater(current.projection, current.generation);
     });
   }
 
@@ -416,20 +380,6 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
       if (this.stopped) throw new Error('The projection runner stopped during a rebuild');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  }
-
-  private scheduleDrop(replaced: Slot): void {
-    const timer = setTimeout(() => {
-      this.dropTimers.delete(timer);
-      // A timer cannot await; a failed drop is reported through onError below.
-      void (async () => {
-        for (const logical of Object.keys(replaced.projection.collections)) {
-          await this.store.dropCollection(physicalCollectionName(logical, replaced.generation));
-        }
-      })().catch((error: Error) => this.options.onError?.(error));
-    }, this.options.dropGraceMs ?? 5000);
-    timer.unref();
-    this.dropTimers.add(timer);
   }
 
   /** Operators ask for rebuilds by flagging the projection's state (see the CLI). */
