@@ -10,7 +10,11 @@ import type { EventMetadata, RecordedEvent } from '../../../packages/eventstore/
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../../../packages/eventstore/upcast-recorded-event.ts';
 import { projectBatches, type ProjectionBuild } from '../../../packages/projection-runtime/projection-batch.ts';
-import { checkpointKey, physicalCollectionName, type Projection } from '../../../packages/projection-runtime/projection.ts';
+import {
+  checkpointKey,
+  physicalCollectionName,
+  type Projection,
+} from '../../../packages/projection-runtime/projection.ts';
 import type { ReadModelCollection } from '../../../packages/projection-runtime/read-model-collection.ts';
 import type { Document } from '../../../packages/readstore/document-store.ts';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
