@@ -25,6 +25,7 @@ import { accountProcessors } from '../packages/commands/account-processors.ts';
 import type { Projection } from '../packages/projection-runtime/projection.ts';
 import { ReadModels } from '../packages/projection-runtime/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
+import { currentReadFile, SqliteReadFiles } from '../packages/readstore/sqlite-read-files.ts';
 import { BackgroundWalCheckpoints } from '../packages/sqlite/background-wal-checkpoints.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
@@ -80,7 +81,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
   // Only the embedded stores live in DATA_DIR; the key files are there unless keys are configured.
   const embeddedFiles = [
     ...(config.eventStoreUrl ? [] : ['events.sqlite']),
-    ...(config.mongodbUrl ? [] : ['read.sqlite', 'state.sqlite']),
+    ...(config.mongodbUrl ? [] : [currentReadFile(config.dataDir), 'state.sqlite']),
   ];
   preparePrivateDataDir(config.dataDir, embeddedFiles, ['vault.key', 'fingerprint.key']);
   const metrics = new ServiceMetrics();
@@ -91,12 +92,14 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     backgroundCheckpoints: true,
   });
   const events = new MeasuredEventStore(eventLog, metrics);
-  const readStore = await createDocumentStore({
-    mongodbUrl: config.mongodbUrl,
-    dbName: 'payments_read',
-    sqlitePath: join(config.dataDir, 'read.sqlite'),
-    backgroundCheckpoints: true,
-  });
+  // Embedded: the read store is the file a full rebuild switched to last (`SqliteReadFiles`).
+  const readStore = config.mongodbUrl
+    ? await createDocumentStore({
+        mongodbUrl: config.mongodbUrl,
+        dbName: 'payments_read',
+        sqlitePath: join(config.dataDir, 'read.sqlite'),
+      })
+    : new SqliteReadFiles(config.dataDir, { backgroundCheckpoints: true });
   const stateStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_state',
@@ -113,6 +116,14 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
           { onFailure: (file, message) => logger.warn('WAL checkpoint failed; retrying', { file, error: message }) },
         )
       : null;
+  if (readStore instanceof SqliteReadFiles) {
+    let served = readStore.currentPath;
+    readStore.on('switched', (path) => {
+      checkpoints?.replace(served, path);
+      served = path;
+    });
+    readStore.followSwitches();
+  }
   const fileStore = await createFileStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir });
   // One warning when Redis goes away and one notice when it is back, whichever connection notices.
   const redisOutage = new OutageReporter(

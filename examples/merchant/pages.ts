@@ -182,7 +182,7 @@ const result = document.getElementById('result');
 function show(status, text) { result.dataset.status = status; result.textContent = text; }
 Shift4Checkout.key = ${JSON.stringify(options.publicKey)};
 Shift4Checkout.success = (paid) => show('successful', 'Payment successful: ' + paid.charge.id);
-Shift4Checkout.error = (error) => show('error', error.message);
+Shift4Checkout.error = (errorMessage) => show('error', errorMessage);
 document.getElementById('open').addEventListener('click', () =>
   Shift4Checkout.open({ checkoutRequest: ${JSON.stringify(options.checkoutRequest)}, name: 'Demo shop', description: 'Order #1003' }),
 );

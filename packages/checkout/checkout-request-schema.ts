@@ -14,9 +14,13 @@ const amount = () => p.int({ min: 1, max: MAX_AMOUNT });
 const currency = () =>
   p.currency().refine((code) => currencyCodes.code(code) !== undefined, { error: 'must be an ISO 4217 currency code' });
 
+/** The charge's `description`, as `POST /charges` takes it. */
+const description = () => p.string({ max: 1024 }).optional();
+
 const chargeRequest = p.object({
   amount: amount(),
   currency: currency(),
+  description: description(),
   capture: p.bool().optional(),
   metadata: p.metadata().optional(),
 });
@@ -36,6 +40,7 @@ const customChargeRequest = p
       .optional(),
     customAmount: p.object({ min: amount(), max: amount() }).optional(),
     currency: currency(),
+    description: description(),
     capture: p.bool().optional(),
     metadata: p.metadata().optional(),
   })
@@ -48,8 +53,9 @@ const customChargeRequest = p
 
 /**
  * A checkout request as a merchant signs it (spec: "Checkout request"; the fields beyond the
- * spec's table are those the public Shift4 checkout libraries send: `crossSaleOfferIds`,
- * `threeDSecure`, `termsAndConditionsUrl`, `capture` and `metadata`; `paymentMethodTypes` is
+ * spec's table are those the public Shift4 checkout libraries and integrations send:
+ * `crossSaleOfferIds`, `threeDSecure`, `termsAndConditionsUrl`, a charge's `description`, `capture`
+ * and `metadata`; `paymentMethodTypes` is
  * ours: the payment methods the page offers besides cards). Exactly one of `charge`,
  * `subscription` and `customCharge`. Unknown fields are refused, so that a misspelt one is noticed.
  */

@@ -67,7 +67,18 @@ export interface CheckoutView {
 export interface CheckoutPageInput {
   view: CheckoutView;
   /** What the merchant's `Shift4Checkout.open` asked to show (already length-limited; not yet escaped). */
-  display: { name: string | null; description: string | null; email: string | null };
+  display: {
+    name: string | null;
+    description: string | null;
+    email: string | null;
+    /** The merchant's logo: an http(s) URL, which the page's policy lets it load. */
+    image: string | null;
+    /** Ask for the card's billing address; ask for a shipping address. */
+    billingAddress: boolean;
+    shippingAddress: boolean;
+  };
+  /** The countries an address may name, by code, with their names in the page's language. */
+  countries: Array<{ code: string; name: string }>;
   /** Origin of the merchant's page that opened checkout: the only target of the page's messages. */
   ancestorOrigin: string | null;
   /** The payer's language: the merchant's `locale` option, else the browser's, else English. */

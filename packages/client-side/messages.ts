@@ -1,4 +1,5 @@
 import type { FieldName } from './fields/card-rules.ts';
+import type { CardFieldError } from './fields/field-messages.ts';
 
 /**
  * The messages between the merchant's page (the library), the card field frames and the challenge
@@ -39,7 +40,8 @@ export const EXTRA_FIELDS = [
 export type TokenExtra = Partial<Record<(typeof EXTRA_FIELDS)[number], string>>;
 
 export type FieldToPage =
-  | { source: 'shift4-field'; type: 'ready'; field: FieldName }
+  /** `title`: the field's label in the payer's language, the frame's accessible name. */
+  | { source: 'shift4-field'; type: 'ready'; field: FieldName; title: string }
   | { source: 'shift4-field'; type: 'change'; state: FieldState }
   | { source: 'shift4-field'; type: 'resize'; field: FieldName; height: number }
   | { source: 'shift4-field'; type: 'escape'; field: FieldName }
@@ -56,12 +58,24 @@ export type PageToField =
 export type FieldToField =
   | { type: 'brand'; brand: string | null; cvcLength: number; cvcName: string }
   | { type: 'collect'; requestId: string }
-  | { type: 'value'; requestId: string; field: FieldName; value: string; error: string | null }
+  | { type: 'value'; requestId: string; field: FieldName; value: string; error: CardFieldError | null }
   | { type: 'clear' };
 
-/** The cardholder's answer (the updated token), or Escape typed in the challenge: leave it. */
+/**
+ * The challenge page loaded (with its dialog's labels in the payer's language), the cardholder's
+ * answer (the updated token), or Escape typed in the challenge: leave it.
+ */
 export type ChallengeToPage =
-  { source: 'shift4-challenge'; type: 'result'; token: unknown } | { source: 'shift4-challenge'; type: 'escape' };
+  | { source: 'shift4-challenge'; type: 'ready'; labels: ChallengeLabels }
+  | { source: 'shift4-challenge'; type: 'result'; token: unknown }
+  | { source: 'shift4-challenge'; type: 'escape' };
+
+/** The challenge dialog's name, its close button's, and the message of a cancelled challenge. */
+export interface ChallengeLabels {
+  dialog: string;
+  close: string;
+  cancelled: string;
+}
 
 export const fieldChannelName = (group: string): string => `shift4-fields-${group}`;
 
@@ -74,6 +88,8 @@ export interface CheckoutResult {
 
 /** From the checkout frame to the merchant's page that opened it (`/js/checkout.js`). */
 export type CheckoutToPage =
+  /** The dialog's and its close button's names in the payer's language. */
+  | { source: 'shift4-checkout'; type: 'ready'; labels: { dialog: string; close: string } }
   | { source: 'shift4-checkout'; type: 'resize'; height: number }
   | { source: 'shift4-checkout'; type: 'success'; result: CheckoutResult }
   | { source: 'shift4-checkout'; type: 'error'; error: ApiErrorBody }

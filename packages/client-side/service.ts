@@ -96,6 +96,8 @@ export interface Overlay {
    * Secure challenge inside checkout) has its own way out meanwhile.
    */
   setDismissible(dismissible: boolean): void;
+  /** Names the dialog (and its frame) and its close button anew: the framed page's own words. */
+  relabel(label: string, closeLabel?: string): void;
   close(): void;
 }
 
@@ -216,6 +218,11 @@ export function openOverlay(url: URL, label: string, options: OverlayOptions = {
     setDismissible(value) {
       dismissible = value;
       if (closeButton) closeButton.hidden = !value;
+    },
+    relabel(newLabel, closeLabel) {
+      overlay.setAttribute('aria-label', newLabel);
+      frame.title = newLabel;
+      if (closeButton && closeLabel) closeButton.setAttribute('aria-label', closeLabel);
     },
     close() {
       window.removeEventListener('keydown', onKeydown, true);

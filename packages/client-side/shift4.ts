@@ -12,6 +12,7 @@ import { callApi, onServiceMessage, openOverlay, randomId, serviceOrigin, Shift4
 declare const SHIFT4_JS_VERSION: string;
 
 const FIELD_TYPES: readonly FieldName[] = ['number', 'expiry', 'cvc', 'cardholderName'];
+/** Until the frame tells its title in the payer's language (its `ready` message). */
 const FIELD_TITLES: Record<FieldName, string> = {
   number: 'Card number',
   expiry: 'Expiration date (MM / YY)',
@@ -20,6 +21,12 @@ const FIELD_TITLES: Record<FieldName, string> = {
 };
 
 type ChangeListener = (state: FieldState) => void;
+
+/**
+ * Where `automount` puts fields. Inputs are left alone: with SecurionPay's older library the page's
+ * own inputs carry `data-securionpay` (`SecurionPay.createCardToken`, `securionpay.ts`).
+ */
+const PLACEHOLDERS = '[data-shift4], [data-securionpay]:not(input, select, textarea)';
 
 /** One card field: a frame of the service mounted into a placeholder element of the page. */
 export class Component {
@@ -80,6 +87,8 @@ export class Component {
       for (const listener of this.listeners) listener(message.state);
     } else if (message.type === 'resize') {
       this.frame.style.height = `${Math.max(24, Math.ceil(message.height))}px`;
+    } else if (message.type === 'ready') {
+      this.frame.title = message.title;
     } else if (message.type === 'escape') {
       // Escape typed in the field reaches the page as if the frame were one of its elements.
       this.frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
@@ -114,13 +123,17 @@ export class ComponentGroup {
     );
   }
 
-  /** Mounts a field into every `[data-shift4]` placeholder inside `container` (element or selector). */
+  /**
+   * Mounts a field into every `[data-shift4]` placeholder inside `container` (element or selector),
+   * and every `[data-securionpay]` one, as pages written for SecurionPay's library name them.
+   */
   automount(container: string | Element = document.body): this {
     const root = typeof container === 'string' ? document.querySelector(container) : container;
     if (!root) throw new Shift4Error({ type: 'invalid_request', message: `No element matches '${container}'` });
-    const placeholders = [...(root.matches('[data-shift4]') ? [root] : []), ...root.querySelectorAll('[data-shift4]')];
+    const placeholders = [...(root.matches(PLACEHOLDERS) ? [root] : []), ...root.querySelectorAll(PLACEHOLDERS)];
     for (const placeholder of placeholders) {
-      const type = placeholder.getAttribute('data-shift4') as FieldName;
+      const type = (placeholder.getAttribute('data-shift4') ??
+        placeholder.getAttribute('data-securionpay')) as FieldName;
       if (!FIELD_TYPES.includes(type)) continue;
       this.createComponent(type).mount(placeholder);
     }
@@ -184,12 +197,16 @@ export class ComponentGroup {
   }
 }
 
-/** How `verifyThreeDSecure` rejects when the cardholder leaves the challenge. */
+/**
+ * How `verifyThreeDSecure` rejects when the cardholder leaves the challenge, and the dialog's
+ * labels, until the challenge page gives them in the payer's language (its `ready` message).
+ */
 const CHALLENGE_CANCELLED = {
   type: 'card_error',
   code: 'authentication_cancelled',
   message: '3-D Secure authentication was cancelled.',
 };
+const CHALLENGE_LABELS = { dialog: '3-D Secure authentication', close: 'Cancel authentication' };
 
 interface Token {
   id: string;
@@ -256,18 +273,23 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
           dialog.close();
           outcome();
         };
+        let cancelled = CHALLENGE_CANCELLED;
         // The token keeps its open challenge: a charge with it fails authentication_required.
-        const cancel = () => settle(() => reject(new Shift4Error(CHALLENGE_CANCELLED)));
-        const dialog = openOverlay(url, '3-D Secure authentication', {
+        const cancel = () => settle(() => reject(new Shift4Error(cancelled)));
+        const dialog = openOverlay(url, CHALLENGE_LABELS.dialog, {
           onDismiss: cancel,
-          closeLabel: 'Cancel authentication',
+          closeLabel: CHALLENGE_LABELS.close,
           closeAbove: true,
         });
         const stop = onServiceMessage<ChallengeToPage>(
           'shift4-challenge',
           () => dialog.frame.contentWindow,
           (message) => {
-            if (message.type === 'escape') cancel();
+            if (message.type === 'ready') {
+              // The challenge page speaks the payer's language: the dialog around it does too.
+              dialog.relabel(message.labels.dialog, message.labels.close);
+              cancelled = { ...CHALLENGE_CANCELLED, message: message.labels.cancelled };
+            } else if (message.type === 'escape') cancel();
             else settle(() => resolve(message.token));
           },
         );
@@ -318,7 +340,7 @@ async function handleNextAction(publicKey: string, clientObjectId: string): Prom
  * `Shift4(pk)` and `new Shift4(pk)` both give the library's object, as with the public Shift4.js;
  * `Shift4(pk, { locale: 'de' })` chooses the language of the card fields and the challenge.
  */
-function Shift4(publicKey: string, options?: { locale?: unknown }): Shift4Instance {
+export function Shift4(publicKey: string, options?: { locale?: unknown }): Shift4Instance {
   return createShift4(publicKey, typeof options?.locale === 'string' ? { locale: options.locale } : {});
 }
 Shift4.version = SHIFT4_JS_VERSION;

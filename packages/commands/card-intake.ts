@@ -7,6 +7,7 @@ import {
 import { normalizeExpiryYear, parseExpiryMonth } from '../domain/card/card-expiry.ts';
 import { CardError } from '../domain/errors.ts';
 import type { CardNetwork } from '../network/card-network.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { Vault } from '../vault/vault.ts';
 import { withIpCountry } from '../fraud-check/payer-data.ts';
@@ -44,14 +45,33 @@ export class CardIntake {
     private readonly fingerprinter: CardFingerprinter,
   ) {}
 
-  async fromDetails(input: CardDetailsInput, now: Date): Promise<CardSnapshot> {
-    const { number, asSent } = this.validated(input, now);
-    const bin = this.network.binInfo(number);
+  /**
+   * With `keepFor` (a card that will be paid with again: a token, a saved card, a charge's card
+   * saved to its customer), the live network asks the account's processors to keep the card while
+   * its CVC is at hand (`CardNetwork.keepCard`): the snapshot records where they keep it, and the
+   * BIN data the first of them gives replaces the table's. Test mode keeps nothing.
+   */
+  async fromDetails(input: CardDetailsInput, now: Date, keepFor?: Tenant): Promise<CardSnapshot> {
+    const { number, asSent, expiry, cvc } = this.validated(input, now);
+    const vaultRef = await this.vault.store('card_number', number);
+    const kept =
+      keepFor && cvc
+        ? await this.network.keepCard({
+            mode: keepFor.mode,
+            accountId: keepFor.accountId,
+            reference: vaultRef,
+            number,
+            ...expiry,
+            cvc,
+            cardholderName: input.cardholderName ?? null,
+          })
+        : null;
+    const bin = { ...this.network.binInfo(number), ...kept?.card };
     return {
       first6: number.slice(0, 6),
       last4: number.slice(-4),
       fingerprint: this.fingerprinter.fingerprint(number),
-      vaultRef: await this.vault.store('card_number', number),
+      vaultRef,
       brand: bin.brand,
       type: bin.type,
       country: bin.country,
@@ -60,6 +80,7 @@ export class CardIntake {
       cardholderName: input.cardholderName ?? null,
       ...cardAddress(input),
       fraudCheckData: input.fraudCheckData ? withIpCountry(input.fraudCheckData) : null,
+      ...(kept && kept.processorCards.length > 0 ? { processorCards: kept.processorCards } : {}),
     };
   }
 
@@ -74,13 +95,19 @@ export class CardIntake {
   private validated(
     input: CardDetailsInput,
     now: Date,
-  ): { number: string; asSent: { expMonth: string; expYear: string } } {
+  ): {
+    number: string;
+    asSent: { expMonth: string; expYear: string };
+    expiry: { expMonth: number; expYear: number };
+    cvc: string | undefined;
+  } {
     const number = String(input.number).trim();
     const { asSent, expiry } = parseExpiry(input.expMonth, input.expYear);
-    const entry = { number, ...expiry, ...(input.cvc !== undefined ? { cvc: String(input.cvc).trim() } : {}) };
+    const cvc = input.cvc !== undefined ? String(input.cvc).trim() : undefined;
+    const entry = { number, ...expiry, ...(cvc !== undefined ? { cvc } : {}) };
     const invalid = this.network.validate(entry, now);
     if (invalid) throw new CardError(invalid.code, invalid.message);
-    return { number, asSent };
+    return { number, asSent, expiry, cvc };
   }
 
   /**

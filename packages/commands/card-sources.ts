@@ -39,16 +39,21 @@ export class CardSources {
     private readonly tokens: TokenCommands,
   ) {}
 
-  /** A new card: details or a token (consumed for `use`). */
+  /**
+   * A new card: details or a token (consumed for `use`). Details of a card that will be paid with
+   * again (`keep`: a saved card, a charge's card saved to its customer) are kept at the live
+   * processors while the CVC is at hand (`CardIntake.fromDetails`).
+   */
   async newCard(
     reference: CardReference,
     use: TokenUse,
     context: CommandContext,
     parameter = 'card',
+    keep = true,
   ): Promise<ResolvedCard> {
     if (typeof reference !== 'string') {
       return {
-        card: await this.intake.fromDetails(reference, context.now()),
+        card: await this.intake.fromDetails(reference, context.now(), keep ? context : undefined),
         savedCardId: null,
         source: { kind: 'details' },
         threeDSecureInfo: null,
@@ -84,7 +89,8 @@ export class CardSources {
       if (customerId === null) throw missingParameter('customerId', 'A card id names a card of that customer.');
       return this.savedCard(await this.liveCustomer(customerId, context), reference);
     }
-    return this.newCard(reference, use, context);
+    // A one-off payment carries its own CVC; a charge's card saved to its customer is paid with again.
+    return this.newCard(reference, use, context, 'card', use.kind === 'charge' && customerId !== null);
   }
 
   /**

@@ -226,6 +226,8 @@ export class ChargeCommands {
         return { attempt, failure: null, expectedOutcomes: [], pendingLookupDueAt: context.now().toISOString() };
       }
       if (outcome.processorId) attempt.processorId = outcome.processorId;
+      // Live mode: the processor's BIN data for the card, where its answer gives it.
+      if (outcome.card) attempt.card = { ...attempt.card, ...outcome.card };
       attempt.threeDSecureInfo = outcome.threeDSecureInfo;
       attempt.avsCheck = outcome.avsResult ? { result: outcome.avsResult } : null;
       attempt.fraudDetails = outcome.fraud;
@@ -318,6 +320,8 @@ export class ChargeCommands {
       expMonth: cardExpiry(card).month,
       expYear: cardExpiry(card).year,
       ...(cvc ? { cvc } : {}),
+      ...(card.processorCards ? { processorCards: card.processorCards } : {}),
+      ...(attempt.type ? { type: attempt.type } : {}),
       amount: input.amount,
       currency: input.currency,
       capture: attempt.captured,

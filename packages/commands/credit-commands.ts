@@ -192,6 +192,7 @@ export class CreditCommands {
       expMonth: cardExpiry(card).month,
       expYear: cardExpiry(card).year,
       ...(cvc ? { cvc } : {}),
+      ...(card.processorCards ? { processorCards: card.processorCards } : {}),
       amount: attempt.amount,
       currency: attempt.currency,
       now: context.now(),

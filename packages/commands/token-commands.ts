@@ -23,7 +23,8 @@ export class TokenCommands {
 
   async create(input: CardDetailsInput, context: CommandContext): Promise<CommandOutcome> {
     const now = context.now();
-    const card = await this.intake.fromDetails(input, now);
+    // A token is paid with later, without its CVC: the processors keep the card now.
+    const card = await this.intake.fromDetails(input, now, context);
     const tokenId = createdObjectId(tokenResource, context);
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
     try {

@@ -1,5 +1,5 @@
-import type { CardBrand, CardType } from '../domain/card/card-snapshot.ts';
-import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
+import type { CardBrand, CardType, ProcessorCardRef } from '../domain/card/card-snapshot.ts';
+import type { ChargeType, ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
 import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
@@ -81,12 +81,19 @@ export interface CardPayment {
   expYear: number;
   /** The CVC, when the request carries one (in memory only; processors may require it). */
   cvc?: string;
+  /** Who initiates the payment (the spec's charge `type`), sent with a stored card's payment. */
+  type?: ChargeType;
   amount: number;
   currency: string;
 }
 
-/** Requests name their tenant: live mode routes them to that account's processors. */
-export interface AuthorizationRequest extends Tenant, CardPayment {
+/** A card payment as the network is asked for it: for a tenant, whose live mode routes it to its processors. */
+interface NetworkCardPayment extends Tenant, CardPayment {
+  /** Live mode: where the account's processors keep this card (`keepCard`), when they do. */
+  processorCards?: ProcessorCardRef[];
+}
+
+export interface AuthorizationRequest extends NetworkCardPayment {
   /** false: authorize only, captured later (default true). */
   capture?: boolean;
   /** ZIP of the card or billing address, for AVS. */
@@ -126,6 +133,26 @@ export interface AuthorizationOutcome {
   later: LaterNetworkEvent[];
   /** Live mode: the account's processor that answered (`proc_…`); absent in test mode. */
   processorId?: string;
+  /** Live mode: the card's BIN data as the processor's answer gives it (what it gives). */
+  card?: Partial<BinInfo> | null;
+}
+
+/** A card as it enters the service with its CVC, to be kept at the processors (`keepCard`). */
+export interface KeepCardRequest extends Tenant {
+  /** This service's reference of the card, sent as the processors' idempotency key and metadata. */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  cardholderName: string | null;
+}
+
+export interface KeptCard {
+  /** Where each processor that kept it keeps it; empty in test mode or when none could. */
+  processorCards: ProcessorCardRef[];
+  /** The card's BIN data as the first processor that kept it describes it. */
+  card: Partial<BinInfo> | null;
 }
 
 /** What the directory server says about a card for a 3-D Secure authentication. */
@@ -143,7 +170,7 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
-export interface CreditRequest extends Tenant, CardPayment {
+export interface CreditRequest extends NetworkCardPayment {
   now: Date;
 }
 
@@ -179,6 +206,13 @@ export interface CardNetwork {
   binInfo(number: string): BinInfo;
   /** Validation before any network call (Luhn, expiry, CVC length); null when valid. */
   validate(entry: CardEntry, now: Date): CardValidationFailure | null;
+  /**
+   * Keeps a card that came in with its CVC at the account's live processors (stored credentials),
+   * so that its later payments need no CVC, which this service never keeps. Test mode keeps
+   * nothing; a processor that cannot keep it is left out (its payments of the card then go
+   * without a CVC).
+   */
+  keepCard(request: KeepCardRequest): Promise<KeptCard>;
   /** Whether the card can be saved at all (every test card can). */
   authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
   /**

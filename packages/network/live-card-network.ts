@@ -1,4 +1,5 @@
 import type { AccountProcessor } from '../domain/account/account-events.ts';
+import type { ProcessorCardRef } from '../domain/card/card-snapshot.ts';
 import { GatewayError } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -6,6 +7,7 @@ import {
   NetworkOutcomeUnknown,
   type AuthorizationOutcome,
   type AuthorizationRequest,
+  type BinInfo,
   type CardNetwork,
   type CreditOutcome,
   type CreditRequest,
@@ -15,6 +17,7 @@ import {
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
+  type ProcessorCardInfo,
   type ProcessorCardPayment,
   type ProcessorCredit,
   type ProcessorSettings,
@@ -51,12 +54,44 @@ export class LiveCardNetwork implements CardNetwork {
   binInfo: CardNetwork['binInfo'] = (number) => this.deps.simulator.binInfo(number);
   validate: CardNetwork['validate'] = (entry, now) => this.deps.simulator.validate(entry, now);
 
+  /**
+   * Asks each of the account's processors that take the card's brand to keep it, while its CVC is
+   * at hand. One that cannot (unreachable, refused, no answer) is left out: the card's payments
+   * there go without a CVC. Nothing moves money here, so nothing needs looking up later.
+   */
+  keepCard: CardNetwork['keepCard'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.keepCard(request);
+    const brand = this.binInfo(request.number).brand;
+    const processorCards: ProcessorCardRef[] = [];
+    let card: Partial<BinInfo> | null = null;
+    for (const config of await this.deps.processorsOf(request.accountId)) {
+      if (config.brands !== null && !config.brands.some((taken) => taken === brand)) continue;
+      const processor = await this.adapter(config);
+      if (!processor) continue;
+      try {
+        const kept = await processor.keepCard({
+          reference: request.reference,
+          number: request.number,
+          expMonth: request.expMonth,
+          expYear: request.expYear,
+          cvc: request.cvc,
+          ...(request.cardholderName ? { cardholderName: request.cardholderName } : {}),
+        });
+        processorCards.push({ processorId: config.processorId, storedCard: kept.storedCard });
+        card ??= binInfoOf(kept.card);
+      } catch (error) {
+        if (!(error instanceof ProcessorUnreachable || error instanceof ProcessorOutcomeUnknown)) throw error;
+      }
+    }
+    return { processorCards, card };
+  };
+
   authorize: CardNetwork['authorize'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.authorize(request);
     const brand = this.binInfo(request.number).brand;
     return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
       authorizationOutcome(
-        await processor.authorize({ ...cardPaymentOf(request), capture: request.capture ?? true }),
+        await processor.authorize({ ...cardPaymentOf(request, config), capture: request.capture ?? true }),
         config.processorId,
       ),
     );
@@ -100,8 +135,8 @@ export class LiveCardNetwork implements CardNetwork {
   credit: CardNetwork['credit'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.credit(request);
     const brand = this.binInfo(request.number).brand;
-    return this.routed(request.accountId, request.currency, brand, async (processor) =>
-      creditOutcome(await processor.credit(cardPaymentOf(request))),
+    return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
+      creditOutcome(await processor.credit(cardPaymentOf(request, config))),
     );
   };
 
@@ -242,7 +277,14 @@ function authorizationOutcome(answer: ProcessorAuthorization, processorId: strin
     threeDSecureInfo: null,
     later: [],
     processorId,
+    card: binInfoOf(answer.card ?? null),
   };
+}
+
+/** A processor's card data in the port's terms; null when it said nothing. */
+function binInfoOf(card: ProcessorCardInfo | null): Partial<BinInfo> | null {
+  if (!card || Object.keys(card).length === 0) return null;
+  return { ...card };
 }
 
 function creditOutcome(answer: ProcessorCredit): CreditOutcome {
@@ -254,14 +296,26 @@ function creditOutcome(answer: ProcessorCredit): CreditOutcome {
   };
 }
 
-/** The card payment a processor is sent for an authorization or a credit of the card network port. */
-function cardPaymentOf(request: AuthorizationRequest | CreditRequest): ProcessorCardPayment {
+/**
+ * The card payment a processor is sent for an authorization or a credit of the card network port:
+ * the card as this processor keeps it when it does (a card-on-file payment, no CVC needed), and
+ * who initiates it.
+ */
+function cardPaymentOf(request: AuthorizationRequest | CreditRequest, config: AccountProcessor): ProcessorCardPayment {
+  // With its CVC the card goes as given (the issuer checks the CVC); without, as the card kept there.
+  const storedCard =
+    request.cvc === undefined
+      ? request.processorCards?.find((kept) => kept.processorId === config.processorId)?.storedCard
+      : undefined;
+  const type = 'type' in request ? request.type : undefined;
   return {
     reference: request.reference,
     number: request.number,
     expMonth: request.expMonth,
     expYear: request.expYear,
     ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
+    ...(storedCard ? { storedCard } : {}),
+    ...(type ? { type } : {}),
     amount: request.amount,
     currency: request.currency,
   };

@@ -8,6 +8,7 @@ import type {
   CardValidationFailure,
   CreditOutcome,
   CreditRequest,
+  KeptCard,
   LaterNetworkEvent,
   RefundOutcome,
   RepresentmentOutcome,
@@ -88,6 +89,11 @@ export class SimulatedCardNetwork implements CardNetwork {
 
   validate(entry: CardEntry, now: Date): CardValidationFailure | null {
     return validateCardEntry(entry, now);
+  }
+
+  /** The simulator needs no stored credentials: it answers by the card number alone. */
+  keepCard(): Promise<KeptCard> {
+    return Promise.resolve({ processorCards: [], card: null });
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {

@@ -132,6 +132,46 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     return job;
   }
 
+  /**
+   * Serves a store built beside the live one by a full rebuild (`ReadStoreBuild`, in another
+   * process): under the lock, so no live batch interleaves, it applies the events the live builds
+   * have applied since the build's position, then `switchTo` makes it the store queries read,
+   * and the runner goes on in it. The build must hold every projection under its live generation.
+   */
+  adopt(candidate: DocumentStore, switchTo: () => void): Promise<void> {
+    return this.lock.run(async () => {
+      if (this.rebuilding.size > 0)
+        throw new Error(`Rebuilds are under way (${[...this.rebuilding.keys()].join(', ')}): retry once they end`);
+      const slots: Slot[] = [];
+      for (const live of this.live.values()) {
+        const state = await projectionStates(candidate).get(live.projection.name);
+        if (!state?.rebuild?.finishedAt)
+          throw new Error(`The new read store holds no finished build of ${live.projection.name}`);
+        if (state.activeGeneration !== live.generation)
+          throw new Error(
+            `The new read store holds generation ${state.activeGeneration} of ${live.projection.name}, ` +
+              `which serves generation ${live.generation} now: rebuild again`,
+          );
+        const checkpoint = await candidate.getCheckpoint(checkpointKey(live.projection.name, live.generation));
+        slots.push({ projection: live.projection, generation: live.generation, checkpoint: checkpoint ?? 0 });
+      }
+      const target = Math.max(0, ...[...this.live.values()].map((slot) => slot.checkpoint));
+      for (;;) {
+        const from = Math.min(...slots.map((slot) => slot.checkpoint));
+        if (from >= target) break;
+        const batch = await this.events.readAll({ afterPosition: from, maxCount: this.catchUpBatchSize });
+        const upToLive = batch.filter((event) => event.position <= target);
+        if (upToLive.length === 0) break;
+        const checkpoints = await projectBatches(candidate, slots, upToLive, upcastRecordedEvent);
+        for (const [index, slot] of slots.entries()) slot.checkpoint = checkpoints[index]!;
+      }
+      switchTo();
+      for (const slot of slots) this.live.set(slot.projection.name, slot);
+      this.misaligned.clear();
+      for (const slot of slots) this.emit('committed', slot.projection.name, slot.generation, slot.checkpoint);
+    });
+  }
+
   private async loadSlots(): Promise<void> {
     const head = await this.events.headPosition();
     let written: WrittenDocuments | undefined;

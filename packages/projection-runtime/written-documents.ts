@@ -1,6 +1,5 @@
-/** Bits of the filter: 2 MiB, a few percent of false positives at two million documents. */
-const BITS = 1 << 24;
-const MASK = BITS - 1;
+/** Bits of the filter by default: 2 MiB, a few percent of false positives at two million documents. */
+const DEFAULT_BITS = 1 << 24;
 
 /**
  * The documents a runner has written into a build that started empty, as a Bloom filter over
@@ -9,17 +8,24 @@ const MASK = BITS - 1;
  * every read is of a document the batch is about to create.
  */
 export class WrittenDocuments {
-  private readonly bits = new Uint32Array(BITS / 32);
+  private readonly bits: Uint32Array;
+  private readonly mask: number;
+
+  /** `bits`: a power of two; more keep false positives rare at more documents. */
+  constructor(bits = DEFAULT_BITS) {
+    this.bits = new Uint32Array(bits / 32);
+    this.mask = bits - 1;
+  }
 
   add(collection: string, id: string): void {
-    hash(collection, id);
+    hash(collection, id, this.mask);
     this.bits[first >>> 5]! |= 1 << (first & 31);
     this.bits[second >>> 5]! |= 1 << (second & 31);
   }
 
   /** False when the document was certainly never written. */
   mayHave(collection: string, id: string): boolean {
-    hash(collection, id);
+    hash(collection, id, this.mask);
     return (
       (this.bits[first >>> 5]! & (1 << (first & 31))) !== 0 && (this.bits[second >>> 5]! & (1 << (second & 31))) !== 0
     );
@@ -31,7 +37,7 @@ let first = 0;
 let second = 0;
 
 /** Two independent 32-bit FNV-1a style hashes of the collection and id, reduced to bit positions. */
-function hash(collection: string, id: string): void {
+function hash(collection: string, id: string, mask: number): void {
   let a = 0x811c9dc5;
   let b = 0x2545f491;
   for (let i = 0; i < collection.length; i++) {
@@ -47,6 +53,6 @@ function hash(collection: string, id: string): void {
     b = Math.imul(b ^ code, 0x5bd1e995);
   }
   b ^= b >>> 15;
-  first = (a >>> 0) & MASK;
-  second = (b >>> 0) & MASK;
+  first = (a >>> 0) & mask;
+  second = (b >>> 0) & mask;
 }

@@ -18,6 +18,10 @@ const PURGE_INTERVAL_MS = 60_000;
 const MISSING_SEQ = Number.MIN_SAFE_INTEGER;
 /** The table of projection checkpoints, kept in the same file as the collections; no collection may take its name. */
 export const CHECKPOINTS_TABLE = '_checkpoints';
+/** The file that replaced this one, written once by the process that switched (`SqliteReadFiles`). */
+export const SUCCESSOR_TABLE = '_successor';
+/** The store's own tables: no collection may take their names. */
+export const INTERNAL_TABLES = new Set([CHECKPOINTS_TABLE, SUCCESSOR_TABLE]);
 
 /** Documents not expired; binds the current time in ms. */
 const LIVE = '(expires_at IS NULL OR expires_at >= ?)';
@@ -360,7 +364,7 @@ function hasFilterTypes(doc: Document, filter: Record<string, FieldValue>): bool
 export const quote = (identifier: string): string => `"${identifier}"`;
 
 export function assertCollectionName(name: string): void {
-  if (!COLLECTION_NAME.test(name) || name === CHECKPOINTS_TABLE || name.startsWith('sqlite_')) {
+  if (!COLLECTION_NAME.test(name) || INTERNAL_TABLES.has(name) || name.startsWith('sqlite_')) {
     throw new TypeError(`Invalid collection name: ${name}`);
   }
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import type {
   CollectionOptions,
@@ -8,7 +9,14 @@ import type {
   ProjectionCheckpoint,
   ProjectionWrite,
 } from './document-store.ts';
-import { assertCollectionName, CHECKPOINTS_TABLE, quote, SqliteCollection } from './sqlite-collection.ts';
+import {
+  assertCollectionName,
+  CHECKPOINTS_TABLE,
+  INTERNAL_TABLES,
+  quote,
+  SqliteCollection,
+  SUCCESSOR_TABLE,
+} from './sqlite-collection.ts';
 
 /**
  * ReadStore adapter for the embedded profile: one SQLite table per collection, the document as
@@ -23,6 +31,14 @@ export interface SqliteDocumentStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** A background thread checkpoints the file (see background-wal-checkpoints.ts): commits only do it as a fallback. */
   backgroundCheckpoints?: boolean;
+  /**
+   * A file that nobody reads until it is sealed (a rebuild's new read store): its rollback
+   * journal in memory (better-sqlite3's defensive mode refuses none at all), no syncs, one
+   * exclusive connection and a large page cache. A crash leaves the file unusable,
+   * which is fine for a file the serving processes do not know of yet. `seal()` makes it an
+   * ordinary WAL file and syncs it once.
+   */
+  bulkBuild?: boolean;
 }
 
 /** Another process (API, projector, worker) may hold the write lock for a moment. */
@@ -39,6 +55,8 @@ const BULK_CHECKPOINT_PAGES = 16_384;
  */
 const PAGE_CACHE_KIB = 8_000;
 const BULK_PAGE_CACHE_KIB = 16_000;
+/** A build nobody reads yet: the whole working set of its id indexes stays in memory. */
+const BUILD_PAGE_CACHE_KIB = 256_000;
 
 export class SqliteDocumentStore implements DocumentStore {
   private readonly db: Database.Database;
@@ -48,11 +66,15 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly moveCheckpoint: Database.Statement<[string, number]>;
   private readonly readCheckpoint: Database.Statement<[string], { position: number }>;
   private readonly tableNames: Database.Statement<[], { name: string }>;
+  private readonly readSuccessor: Database.Statement<[], { file: string }>;
   private readonly applyBatch: Database.Transaction<
     (writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => void
   >;
 
-  constructor(filePath: string, options: SqliteDocumentStoreOptions = {}) {
+  constructor(
+    private readonly filePath: string,
+    options: SqliteDocumentStoreOptions = {},
+  ) {
     const synchronous = options.synchronous ?? 'NORMAL';
     if (synchronous !== 'NORMAL' && synchronous !== 'FULL')
       throw new TypeError(`Unsupported synchronous mode: ${String(synchronous)}`);
@@ -61,9 +83,16 @@ export class SqliteDocumentStore implements DocumentStore {
     // Small pages: every commit writes each page it changed to the WAL whole, and a document change
     // touches a handful of pages (row, indexes, checkpoint). Takes effect when the file is created.
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${synchronous}`);
-    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    if (options.bulkBuild) {
+      this.db.pragma('locking_mode = EXCLUSIVE');
+      this.db.pragma('journal_mode = MEMORY');
+      this.db.pragma('synchronous = OFF');
+      this.db.pragma(`cache_size = -${BUILD_PAGE_CACHE_KIB}`);
+    } else {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${synchronous}`);
+      this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    }
     this.checkpointPages = options.backgroundCheckpoints ? FALLBACK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES;
     this.db.pragma(`wal_autocheckpoint = ${this.checkpointPages}`);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL)`);
@@ -74,6 +103,8 @@ export class SqliteDocumentStore implements DocumentStore {
     );
     this.readCheckpoint = this.db.prepare(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`);
     this.tableNames = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${SUCCESSOR_TABLE} (file TEXT NOT NULL)`);
+    this.readSuccessor = this.db.prepare(`SELECT file FROM ${SUCCESSOR_TABLE} LIMIT 1`);
     this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => {
       for (const write of lastWritePerDocument(writes)) {
         const collection = this.collections.get(write.collection) ?? this.collection(write.collection);
@@ -111,6 +142,20 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.readCheckpoint.get(key)?.position ?? null;
   }
 
+  /**
+   * Names the file that serves instead of this one from now on. Written in this file before the
+   * pointer changes, so a process still reading here learns of the switch from the same file it
+   * read (`SqliteReadFiles`), however late it looks at the pointer.
+   */
+  markReplacedBy(file: string): void {
+    this.db.prepare(`INSERT INTO ${SUCCESSOR_TABLE} (file) VALUES (?)`).run(file);
+  }
+
+  /** The file that replaced this one, or null while this one serves. */
+  replacedBy(): string | null {
+    return this.readSuccessor.get()?.file ?? null;
+  }
+
   async dropCollection(name: string): Promise<void> {
     assertCollectionName(name);
     this.db.exec(`DROP TABLE IF EXISTS ${quote(name)}`);
@@ -121,11 +166,28 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.tableNames
       .all()
       .map((row) => row.name)
-      .filter((name) => name !== CHECKPOINTS_TABLE && !name.startsWith('sqlite_') && name.startsWith(prefix));
+      .filter((name) => !INTERNAL_TABLES.has(name) && !name.startsWith('sqlite_') && name.startsWith(prefix));
   }
 
   async close(): Promise<void> {
     this.db.close();
+  }
+
+  /**
+   * Ends a bulk build: closes it, makes the file an ordinary WAL database (as serving processes
+   * open it) and syncs it to disk, once.
+   */
+  async seal(): Promise<void> {
+    this.db.close();
+    const db = new Database(this.filePath);
+    db.pragma('journal_mode = WAL');
+    db.close();
+    const fd = openSync(this.filePath, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

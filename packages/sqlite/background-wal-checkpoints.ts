@@ -55,6 +55,11 @@ export class BackgroundWalCheckpoints {
     return new BackgroundWalCheckpoints(worker);
   }
 
+  /** Checkpoints `next` instead of `previous` from now on (a read store file replaced by a rebuild's). */
+  replace(previous: string, next: string): void {
+    this.worker.postMessage({ replace: previous, with: next });
+  }
+
   /** Stops the thread after the checkpoint it may be running, and closes its connections. */
   async stop(): Promise<void> {
     const exited = new Promise<void>((resolveExit) => this.worker.once('exit', () => resolveExit()));
@@ -74,7 +79,7 @@ export class BackgroundWalCheckpoints {
 const CHECKPOINT_LOOP = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const files = workerData.files.map((path) => ({ path, db: null, checkpointedVersion: null }));
+let files = workerData.files.map((path) => ({ path, db: null, checkpointedVersion: null }));
 function checkpointAll() {
   for (const file of files) {
     try {
@@ -90,6 +95,12 @@ function checkpointAll() {
 }
 const timer = setInterval(checkpointAll, workerData.intervalMs);
 parentPort.on('message', (message) => {
+  if (typeof message === 'object' && message.replace) {
+    for (const file of files) if (file.path === message.replace) file.db?.close();
+    files = files.filter((file) => file.path !== message.replace);
+    files.push({ path: message.with, db: null, checkpointedVersion: null });
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(timer);
   for (const file of files) file.db?.close();

@@ -63,7 +63,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
       { pathPrefix: ['/metrics', '/console'], handler: operatorRoutes(platform, platform.metrics) },
       // The browser side (Shift4.js, card fields, 3-D Secure challenge) needs no API key either.
       {
-        pathPrefix: ['/js', '/three-d-secure', '/shift4.js', '/checkout.js'],
+        pathPrefix: ['/js', '/three-d-secure', '/shift4.js', '/checkout.js', '/v1/shift4.js', '/v2/securionpay.js'],
         handler: clientSideRoutes({ commands: platform.commands, reader, streams, authenticate, logger }),
       },
       { pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) },

@@ -26,6 +26,18 @@ export interface ListParameters {
   created?: CreatedRange;
 }
 
+/** A command's object that its events are recorded for but no read model shows yet. */
+class WrittenNotReadableYet extends HttpError {
+  constructor() {
+    super(
+      503,
+      'gateway_error',
+      'The request was recorded but its result cannot be read yet; send it again with the same Idempotency-Key, or read the object shortly.',
+      { 'Retry-After': '1' },
+    );
+  }
+}
+
 /**
  * Reads API objects from the read models, always inside one tenant (`docs/architecture.md`,
  * "Tenancy"): another account's or mode's object is reported exactly like a missing one.
@@ -98,8 +110,15 @@ export class ObjectReader {
     tenant: Tenant,
     within: FieldFilter<T> = {},
   ): Promise<PublicObject<T>> {
-    await this.caughtUp(position);
-    return this.get(collection, id, tenant, within);
+    const projected = position === null || (await this.readModels.waitFor(position, this.readYourWritesTimeoutMs));
+    try {
+      return await this.get(collection, id, tenant, within);
+    } catch (error) {
+      // Recorded but not readable yet (the projector is down or far behind): "does not exist"
+      // would tell the client that a write it made did not happen.
+      if (!projected && error instanceof NotFoundError) throw new WrittenNotReadableYet();
+      throw error;
+    }
   }
 
   /**

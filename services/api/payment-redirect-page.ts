@@ -71,22 +71,22 @@ export function paymentRedirectPage(platform: PaymentRedirectServices, logger: L
   router.get(path, async (req, res) => {
     try {
       const charge = await chargeOf(req);
-      if (!charge) return sendPage(res, 404, notFoundPage());
+      if (!charge) return sendPage(res, 404, notFoundPage(payerLocale(req)));
       const merchant = await platform.readModels.collection(accountsCollection).get(charge._accountId);
-      sendPage(res, 200, chargePage(charge, merchant?.name ?? null, payerLocale(req)));
+      sendPage(res, 200, chargePage(charge, merchant?.name ?? charge._accountId, payerLocale(req)));
     } catch (error) {
       logger.error('Payment redirect page failed', { error });
-      sendPage(res, 500, messagePage('Something went wrong', 'The payment page could not be shown. Try again.'));
+      sendPage(res, 500, messagePage(payerLocale(req), 'somethingWentWrongTitle', 'pageNotShown'));
     }
   });
 
   router.post(path, express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 5 }), async (req, res) => {
     try {
       const charge = await chargeOf(req);
-      if (!charge) return sendPage(res, 404, notFoundPage());
+      if (!charge) return sendPage(res, 404, notFoundPage(payerLocale(req)));
       const outcome = (req.body as Record<string, unknown> | undefined)?.outcome;
       if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome as ProviderOutcome)) {
-        return sendPage(res, 400, messagePage('Choose an outcome', 'Choose Authorize or Decline.', charge));
+        return sendPage(res, 400, messagePage(payerLocale(req), 'chooseOutcomeTitle', 'chooseOutcome', charge));
       }
       const context: CommandContext = {
         accountId: charge._accountId,
@@ -113,19 +113,21 @@ export function paymentRedirectPage(platform: PaymentRedirectServices, logger: L
         const charge = await chargeOf(req).catch(() => null);
         const decided = charge && (charge.status !== 'pending' || charge.flow?.nextAction === 'wait');
         if (decided) return res.redirect(303, returnAddress(charge));
-        return sendPage(res, 400, messagePage('This choice is not possible', error.message, charge ?? undefined));
+        logger.info('Payment redirect choice refused', { reason: error.message });
+        const page = messagePage(payerLocale(req), 'choiceNotPossibleTitle', 'choiceNotPossible', charge ?? undefined);
+        return sendPage(res, 400, page);
       }
       logger.error('Payment redirect choice failed', { error });
-      sendPage(res, 500, messagePage('Something went wrong', 'The choice could not be recorded. Try again.'));
+      sendPage(res, 500, messagePage(payerLocale(req), 'somethingWentWrongTitle', 'choiceNotRecorded'));
     }
   });
   // A body the form parser refuses (too large, malformed): a page, not the API's JSON.
-  const refused: express.ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+  const refused: express.ErrorRequestHandler = (error: unknown, req, res, _next) => {
     const status = (error as { status?: unknown }).status;
     sendPage(
       res,
       typeof status === 'number' && status >= 400 && status < 500 ? status : 400,
-      messagePage('Choose an outcome', 'The request could not be read.'),
+      messagePage(payerLocale(req), 'chooseOutcomeTitle', 'requestUnreadable'),
     );
   };
   router.use(refused);
@@ -148,7 +150,7 @@ function sendPage(res: Response, status: number, html: string): void {
   });
 }
 
-function chargePage(charge: ChargeDoc, merchant: string | null, locale: Locale): string {
+function chargePage(charge: ChargeDoc, merchant: string, locale: Locale): string {
   const method = methodName(charge);
   const amount = formatMoney(charge.amount, charge.currency, locale);
   const strong = (text: string) => `<strong>${escapeHtml(text)}</strong>`;
@@ -161,12 +163,9 @@ function chargePage(charge: ChargeDoc, merchant: string | null, locale: Locale):
   const awaitingPayer = pending && charge.flow?.nextAction === 'redirect';
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   const offersProcessing = delayedConfirmationTypes.has(type as never);
+  const what = { amount: strong(amount), merchant: strong(merchant), method: strong(method) };
   const body = awaitingPayer
-    ? `<p>${
-        merchant
-          ? t('payAmountToWith', { amount: strong(amount), merchant: strong(merchant), method: strong(method) })
-          : `${t('payWith', { method: strong(method) })}: ${strong(amount)}`
-      }${charge.description ? ` (<q>${escapeHtml(String(charge.description))}</q>)` : ''}.</p>
+    ? `<p>${t('payAmountToWith', what)}${charge.description ? ` (<q>${escapeHtml(String(charge.description))}</q>)` : ''}.</p>
     <form method="post">
       <fieldset>
         <legend>${t('howAnswers', { method: escapeHtml(method) })}</legend>
@@ -180,23 +179,35 @@ function chargePage(charge: ChargeDoc, merchant: string | null, locale: Locale):
         }
       </fieldset>
     </form>`
-    : `<p role="status">This payment of ${strong(amount)}${merchant ? ` to ${strong(merchant)}` : ''} with ${strong(method)} is ${
-        pending ? 'being processed by the provider' : escapeHtml(String(charge.status))
-      }.</p>
+    : `<p role="status">${t(STATUS_MESSAGES[charge.status] ?? 'paymentNotMade', what)}</p>
     <p><a href="${escapeHtml(returnAddress(charge))}">${t('returnToMerchant')}</a></p>`;
   return layout(translate(locale, 'methodPayment', { method }), body, locale);
 }
 
-function notFoundPage(): string {
-  return messagePage('Payment not found', 'There is no payment at this address.');
+/** What the page says of a charge the payer already answered, by its status. */
+const STATUS_MESSAGES: Readonly<Record<string, MessageKey>> = {
+  pending: 'paymentProcessing',
+  successful: 'paymentSucceeded',
+  failed: 'paymentNotMade',
+};
+
+function notFoundPage(locale: Locale): string {
+  return messagePage(locale, 'paymentNotFoundTitle', 'paymentNotFound');
 }
 
-function messagePage(title: string, message: string, charge?: ChargeDoc): string {
-  const back = charge ? `\n    <p><a href="${escapeHtml(returnAddress(charge))}">Return to the merchant</a></p>` : '';
-  return layout(title, `<p role="alert">${escapeHtml(message)}</p>${back}`);
+/** A page that only tells the payer something (a refusal, a failure), in the payer's language. */
+function messagePage(locale: Locale, title: MessageKey, message: MessageKey, charge?: ChargeDoc): string {
+  const back = charge
+    ? `\n    <p><a href="${escapeHtml(returnAddress(charge))}">${escapeHtml(translate(locale, 'returnToMerchant'))}</a></p>`
+    : '';
+  return layout(
+    translate(locale, title),
+    `<p role="alert">${escapeHtml(translate(locale, message))}</p>${back}`,
+    locale,
+  );
 }
 
-function layout(title: string, body: string, locale: Locale = 'en'): string {
+function layout(title: string, body: string, locale: Locale): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>

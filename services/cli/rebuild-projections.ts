@@ -1,11 +1,19 @@
+import { getPriority, setPriority } from 'node:os';
+import { basename } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Writable } from 'node:stream';
 import { ProjectionRunner, type RebuildProgress } from '../../packages/projection-runtime/projection-runner.ts';
 import { projectionStates, readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import type { Platform } from '../platform.ts';
+import { ReadStoreBuild } from '../../packages/projection-runtime/read-store-build.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from '../projector/lease.ts';
+import { requestSwitch } from '../projector/read-store-switch.ts';
 
 const POLL_MS = 200;
+/** The nice value of a full rebuild's process (19: runs when nothing else wants the core). */
+const BUILD_PRIORITY = 19;
 /** Give up waiting on a running projector that shows no progress for this long. */
 const STALL_MS = 60_000;
 
@@ -20,6 +28,11 @@ export async function rebuildProjections(
   log: (line: string) => void,
   progress: Writable,
 ): Promise<void> {
+  const every = platform.projections.every((projection) => names.includes(projection.name));
+  if (every && platform.readStore instanceof SqliteReadFiles) {
+    await rebuildIntoNewFile(platform, platform.readStore, log, progress);
+    return;
+  }
   const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
   if (await lease.tryAcquire()) {
     log('No projector is running: rebuilding in this process.');
@@ -27,6 +40,80 @@ export async function rebuildProjections(
   } else {
     log(`Asking the running projector (${await lease.currentHolder()}) to rebuild.`);
     for (const name of names) await requestRebuild(platform, name, progress);
+  }
+}
+
+/**
+ * Every projection rebuilt in this process into a read store file of its own (embedded profile;
+ * `docs/operations.md`): nobody reads it until it is complete and synced, then the data directory
+ * switches to it atomically. The running projector, if any, applies the events appended
+ * meanwhile and switches between two of its batches; otherwise this process does.
+ */
+async function rebuildIntoNewFile(
+  platform: Platform,
+  readFiles: SqliteReadFiles,
+  log: (line: string) => void,
+  progress: Writable,
+) {
+  const buildLease = new Lease(platform.stateStore.collection('_leases'), 'read-store-build');
+  if (!(await buildLease.tryAcquire()))
+    throw new Error(`Another full rebuild is under way (${await buildLease.currentHolder()})`);
+  const renew = setInterval(() => void buildLease.renew(), 3000);
+  // The build yields the CPU to the serving processes: their reads come first, the build waits.
+  const priority = getPriority();
+  setPriority(BUILD_PRIORITY);
+  try {
+    const startedAt = new Date().toISOString();
+    const path = readFiles.newFile();
+    const targets = [];
+    for (const projection of platform.projections)
+      targets.push({
+        projection,
+        generation: (await readProjectionState(readFiles, projection.name)).activeGeneration,
+      });
+    const store = new SqliteDocumentStore(path, { bulkBuild: true });
+    const build = new ReadStoreBuild(platform.events, store, targets);
+    log(`Rebuilding every projection into ${basename(path)}.`);
+    const bar = progressBar('all', progress);
+    bar.start(Math.max(await platform.events.headPosition(), 1), 0);
+    await build.catchUp((position) => {
+      if (position > bar.getTotal()) bar.setTotal(position);
+      bar.update(position);
+    });
+    bar.update(bar.getTotal());
+    bar.stop();
+    const projector = new Lease(platform.stateStore.collection('_leases'), 'projections');
+    if (await projector.tryAcquire()) {
+      // No projector runs: this process is the single writer until the switch.
+      try {
+        await build.catchUp();
+        await build.finish(startedAt);
+        await store.seal();
+        readFiles.switchTo(path);
+      } finally {
+        await projector.release();
+      }
+    } else {
+      await build.catchUp();
+      await build.finish(startedAt);
+      await store.seal();
+      log(`Asking the running projector (${await projector.currentHolder()}) to switch to it.`);
+      await requestSwitch(readFiles, path);
+    }
+    log(`Serving ${basename(path)}.`);
+  } finally {
+    clearInterval(renew);
+    await buildLease.release();
+    restorePriority(priority);
+  }
+}
+
+/** Back to the priority before the build, where allowed (a command run inside a longer-lived process). */
+function restorePriority(priority: number): void {
+  try {
+    setPriority(priority);
+  } catch {
+    // Raising a priority back needs privileges a CLI process usually lacks; it ends right after.
   }
 }
 

@@ -1,9 +1,13 @@
 import type { Logger } from 'winston';
 import { ProjectionRunner } from '../../packages/projection-runtime/projection-runner.ts';
 import type { Platform } from '../platform.ts';
+import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from './lease.ts';
+import { serveSwitchRequest } from './read-store-switch.ts';
 
 const RENEW_EVERY_MS = 3_000;
+/** How often the lease holder looks for a rebuilt read store file to serve. */
+const SWITCH_POLL_MS = 250;
 
 /**
  * The projector process role: holds the projections lease, runs every projection from its
@@ -13,6 +17,8 @@ export class Projector {
   readonly lease: Lease;
   private runner: ProjectionRunner | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private switchTimer: NodeJS.Timeout | null = null;
+  private switching = false;
   private stopped = false;
   /** The other holder this process last said it waits for: said once per holder, not every tick. */
   private waitingFor: string | null = null;
@@ -32,6 +38,11 @@ export class Projector {
     await this.tick();
     // Not unref'd: a process waiting for the lease must stay alive until it gets it.
     this.timer = setInterval(() => void this.tick(), RENEW_EVERY_MS);
+    const readStore = this.platform.readStore;
+    if (readStore instanceof SqliteReadFiles) {
+      this.switchTimer = setInterval(() => void this.serveSwitch(readStore), SWITCH_POLL_MS);
+      this.switchTimer.unref();
+    }
     await this.started;
   }
 
@@ -43,9 +54,25 @@ export class Projector {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.switchTimer) clearInterval(this.switchTimer);
     await this.runner?.stop();
     this.runner = null;
     await this.lease.release().catch(() => undefined);
+  }
+
+  /** A full rebuild made by the CLI asks the lease holder to switch to its file (`read-store-switch.ts`). */
+  private async serveSwitch(readStore: SqliteReadFiles): Promise<void> {
+    const runner = this.runner;
+    if (!runner || this.switching || this.stopped) return;
+    this.switching = true;
+    try {
+      const file = await serveSwitchRequest(readStore, runner);
+      if (file) this.logger.info('read store rebuilt and switched', { file });
+    } catch (error) {
+      this.logger.error('read store switch refused', { error: (error as Error).message });
+    } finally {
+      this.switching = false;
+    }
   }
 
   /**

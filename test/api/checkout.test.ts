@@ -177,6 +177,112 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       expect(paid.body.customer.defaultCardId).to.match(/^card_/);
     });
 
+    it("subscription without a trial: the answer's charge is the first charge the API shows", async () => {
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1300, currency: 'EUR', interval: 'month', name: 'Monthly' },
+      });
+      const paid = await pay(
+        { subscription: { planId: plan.body.id } },
+        { email: 'first@example.com', token: await tokenOf() },
+      );
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge).to.include({
+        amount: 1300,
+        status: 'successful',
+        subscriptionId: paid.body.subscription!.id,
+      });
+      expect((await api.get(`/charges/${paid.body.charge!.id}`)).body).to.deep.equal(paid.body.charge);
+
+      const trial = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1300, currency: 'EUR', interval: 'month', name: 'Trial', trialPeriodDays: 7 },
+      });
+      const trialing = await pay(
+        { subscription: { planId: trial.body.id } },
+        { email: 'trial@example.com', token: await tokenOf() },
+      );
+      expect(trialing.body.subscription).to.include({ status: 'trialing' });
+      expect(trialing.body).not.to.have.property('charge');
+    });
+
+    it('subscription whose first charge is declined: the decline is answered, as for a charge', async () => {
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1400, currency: 'EUR', interval: 'month', name: 'Declined box' },
+      });
+      const request = { subscription: { planId: plan.body.id } };
+      const declined = await pay(request, {
+        email: 'sub-declined@example.com',
+        token: await tokenOf('4000000000000341'),
+      });
+      expect(declined.status, JSON.stringify(declined.body)).to.equal(402);
+      const error = (declined.body as unknown as ApiError).error;
+      expect(error).to.include({ type: 'card_error', code: 'card_declined' });
+      // The API's record: the declined first charge, and the subscription it left incomplete.
+      const charge = (await api.get<Charge & { subscriptionId: string }>(`/charges/${error.chargeId}`)).body;
+      expect(charge).to.include({ status: 'failed', amount: 1400 });
+      const subscription = (await api.get<{ status: string }>(`/subscriptions/${charge.subscriptionId}`)).body;
+      expect(subscription.status).to.equal('incomplete');
+      // Another card pays.
+      const paid = await pay(request, { email: 'sub-declined@example.com', token: await tokenOf() });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.subscription).to.include({ status: 'active' });
+      expect(paid.body.charge).to.include({ status: 'successful' });
+    });
+
+    it("uses the request's charge fields public integrations send (description, metadata, capture), and refuses an unknown one by name", async () => {
+      const charge = {
+        amount: 800,
+        currency: 'EUR',
+        description: 'Banquet',
+        metadata: { eventId: '42' },
+        capture: false,
+      };
+      const paid = await pay({ charge }, { email: 'fields@example.com', token: await tokenOf() });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge).to.include({ description: 'Banquet', captured: false });
+      expect(paid.body.charge!.metadata).to.deep.equal({ eventId: '42' });
+      const custom = await pay(
+        { customCharge: { currency: 'EUR', amountOptions: [500], description: 'Donation' } },
+        { email: 'fields@example.com', token: await tokenOf(), amount: 500 },
+      );
+      expect(custom.body.charge).to.include({ description: 'Donation' });
+
+      for (const [request, named] of [
+        [{ charge: { amount: 800, currency: 'EUR', colour: 'red' } }, 'charge[colour]'],
+        [{ charge: { amount: 800, currency: 'EUR' }, redirectUrl: 'https://shop.example/' }, 'redirectUrl'],
+      ] as const) {
+        const response = await page(sign(request));
+        expect(response.status).to.equal(400);
+        expect(await response.text()).to.include(named);
+      }
+    });
+
+    it('records the shipping address the payer gave on the charge and the subscription', async () => {
+      const shipping = {
+        name: 'Ada Lovelace',
+        address: { line1: '1 Main St', zip: '00-001', city: 'Warsaw', country: 'PL' },
+      };
+      const paid = await pay(
+        { charge: { amount: 900, currency: 'EUR' } },
+        { email: 's@example.com', token: await tokenOf(), shipping },
+      );
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect((paid.body.charge as Charge & { shipping: unknown }).shipping).to.deep.equal(shipping);
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1000, currency: 'EUR', interval: 'month', name: 'Shipped box' },
+      });
+      const subscribed = await pay(
+        { subscription: { planId: plan.body.id } },
+        { email: 's@example.com', token: await tokenOf(), shipping },
+      );
+      expect((subscribed.body.subscription as unknown as { shipping: unknown }).shipping).to.deep.equal(shipping);
+      const wrongCountry = await pay(
+        { charge: { amount: 900, currency: 'EUR' } },
+        { email: 's@example.com', token: await tokenOf(), shipping: { address: { country: 'Poland' } } },
+      );
+      expect(wrongCountry.status).to.equal(400);
+      expect((wrongCountry.body as unknown as ApiError).error.message).to.include('shipping[address][country]');
+    });
+
     it('assigns the charge to the customer the request names', async () => {
       const customer = await api.post<Customer>('/customers', { json: { email: 'known@example.com' } });
       const paid = await pay(

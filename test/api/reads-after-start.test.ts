@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
-import type { Customer } from '../support/payments.ts';
+import { cardDetails, type Charge, type Customer, type Page } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
 /**
@@ -59,5 +59,40 @@ describe('reads while the read models are behind the log', function () {
     expect(read.status).to.equal(200);
     expect(read.body.metadata).to.deep.equal({ plan: 'gold' });
     expect((await fetch(`${restarted.baseUrl}/ready`)).status).to.equal(200);
+  });
+  it('answers a recorded write it cannot read yet with 503 saying so, never 404, and its retry with the object once projected', async () => {
+    const first = await startService();
+    started.push(first);
+    const key = first.keys!.testSecretKey;
+    await first.stop();
+
+    const apiOnly = await startService({
+      dataDir: first.dataDir,
+      env: { SERVICE_ROLE: 'api', READ_YOUR_WRITES_TIMEOUT_MS: '300' },
+    });
+    started.push(apiOnly);
+    const api = new ApiClient(apiOnly.baseUrl, key);
+    const send = () =>
+      api.post<Charge>('/charges', {
+        json: { amount: 1500, currency: 'EUR', card: cardDetails('4242424242424242') },
+        headers: { 'idempotency-key': 'recorded-not-readable' },
+      });
+    // Caught up with the log at its start; the projector is away from now on.
+    expect((await api.get('/charges')).status).to.equal(200);
+    const recorded = await send();
+    expect(recorded.status).to.equal(503);
+    expect(recorded.headers.get('retry-after')).to.equal('1');
+    expect(JSON.stringify(recorded.body), JSON.stringify(recorded.body)).to.include('was recorded');
+
+    started.push(await startService({ dataDir: first.dataDir, env: { SERVICE_ROLE: 'projector' } }));
+    let retried = await send();
+    for (let i = 0; i < 50 && retried.status === 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      retried = await send();
+    }
+    expect(retried.status).to.equal(200);
+    expect(retried.body.amount).to.equal(1500);
+    const charges = await api.get<Page<Charge>>('/charges');
+    expect(charges.body.list.map((charge) => charge.id)).to.deep.equal([retried.body.id]);
   });
 });

@@ -149,6 +149,48 @@ describe('Shift4 processor adapter against a peer in test mode', function () {
     expect(await processor().findCredit(ref)).to.deep.equal(credited);
   });
 
+  it('keeps a card on a customer of the peer, and charges the kept card without a CVC as a card-on-file payment', async () => {
+    const shift4 = processor();
+    const ref = reference();
+    const kept = await shift4.keepCard({ reference: `vault_${ref}`, ...card('4242424242424242') });
+    const [customerId, cardId] = kept.storedCard.split('/');
+    const customer = (await peer.get<{ id: string; email: string; defaultCardId: string }>(`/customers/${customerId}`))
+      .body;
+    expect(customer).to.include({ defaultCardId: cardId, email: `vault_${ref}@card-on-file.invalid` });
+    expect(kept.card).to.deep.equal({
+      brand: 'Visa',
+      type: 'Credit Card',
+      country: 'US',
+      issuer: 'Visa Test Bank',
+    });
+
+    const { cvc: _cvc, ...withoutCvc } = card('4242424242424242');
+    const paid = await shift4.authorize({
+      reference: ref,
+      ...withoutCvc,
+      storedCard: kept.storedCard,
+      type: 'merchant_initiated',
+      amount: 800,
+      currency: 'EUR',
+      capture: true,
+    });
+    expect(paid).to.deep.include({ approved: true, captured: true });
+    const charge = (await peer.get<Charge & { type: string | null }>(`/charges/${paid.processorId}`)).body;
+    expect(charge).to.include({ customerId, type: 'merchant_initiated', amount: 800 });
+    expect(charge.card.id).to.equal(cardId);
+
+    // The same card as bare details without a CVC: the peer refuses it, nothing is charged.
+    const refused = await shift4.authorize({
+      reference: `${ref}_bare`,
+      ...withoutCvc,
+      amount: 800,
+      currency: 'EUR',
+      capture: true,
+    });
+    expect(refused).to.deep.include({ approved: false, processorId: null });
+    expect(refused.decline?.code).to.equal('processing_error');
+  });
+
   it('refused connections are unreachable; a hang past the timeout and a 500 are unknown outcomes', async () => {
     const request = {
       reference: reference(),

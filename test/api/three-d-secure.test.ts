@@ -108,6 +108,38 @@ describe('3-D Secure verification of tokens', function () {
     expect(paid.body.threeDSecureInfo).to.include({ liabilityShift: 'successful', authenticationFlow: 'challenge' });
   });
 
+  it("the challenge page, its script's messages and the pages instead of it are in the payer's language", async () => {
+    const token = await verifiedToken(CHALLENGE, 123456);
+    const polish = await fetch(challengeUrl(token.id), { headers: { 'accept-language': 'pl-PL,pl;q=0.9,en;q=0.5' } });
+    const html = await polish.text();
+    expect(html).to.include('<html lang="pl">').and.include('Potwierdź płatność').and.include('1234,56 EUR');
+    // The page's script writes its status from the messages the page carries.
+    const messages = /<script type="application\/json" id="challenge-messages">(.*?)<\/script>/s.exec(html)?.[1];
+    expect(JSON.parse(messages!)).to.include({
+      sending: 'Wysyłanie…',
+      authenticationRefused: 'Uwierzytelnianie nie powiodło się.',
+    });
+    await answerChallenge(token.id, 'fail');
+    // The merchant's locale wins over the browser's; nothing waits any more.
+    const answered = await fetch(`${challengeUrl(token.id)}&locale=de`, { headers: { 'accept-language': 'pl' } });
+    expect(answered.status).to.equal(409);
+    expect(await answered.text())
+      .to.include('<html lang="de">')
+      .and.include('Für diese Karte wartet keine Authentifizierung.');
+    const invalid = await fetch(`${service.baseUrl}/three-d-secure/challenge?token=x`, {
+      headers: { 'accept-language': 'fr' },
+    });
+    expect(invalid.status).to.equal(400);
+    expect(await invalid.text()).to.include('Cette authentification ne peut pas être affichée.');
+    const field = await fetch(`${service.baseUrl}/js/fields/field.html?field=pin`, {
+      headers: { 'accept-language': 'nl' },
+    });
+    expect(field.status).to.equal(400);
+    expect(await field.text())
+      .to.include('<html lang="nl">')
+      .and.include('Dit kaartveld kan niet worden getoond.');
+  });
+
   it('challenge failed: the charge fails authentication_required with liabilityShift failed', async () => {
     const token = await verifiedToken(CHALLENGE);
     expect((await answerChallenge(token.id, 'fail')).body.threeDSecureInfo?.liabilityShift).to.equal('failed');

@@ -12,6 +12,7 @@ import { customerResource, customerStream } from '../../packages/domain/customer
 import type { EventMetadata, NewEvent } from '../../packages/eventstore/event-store.ts';
 import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
 import { newId } from '../../packages/ids/object-id.ts';
+import { currentReadFile } from '../../packages/readstore/sqlite-read-files.ts';
 import { openPlatform } from '../../services/platform.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
@@ -21,7 +22,9 @@ import { removeDataDir, startService, type ServiceProcess } from '../support/ser
  * in batches behind a progress bar) plus one customer changed 10,000 times, then measures:
  * list latency (first page, and a page deep behind a cursor) with a small log and with the full
  * one, a full projection rebuild when the service starts on an empty read store, the service's
- * RSS after it, `streams show` of the 10,000-event stream, and the log's bytes on disk per event.
+ * RSS after it, `projections rebuild --all` (compiled CLI) while the service serves with the
+ * latency of the service's reads during it and without, `streams show` of the 10,000-event
+ * stream, and the log's bytes on disk per event.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -288,6 +291,74 @@ async function timeShowStream(dataDir: string, customerId: string): Promise<{ se
   return { seconds: (performance.now() - started) / 1000, lines };
 }
 
+interface CliRebuild {
+  seconds: number;
+  /** User + system CPU of the CLI process (sampled from /proc every 50 ms until it exits). */
+  cpuSeconds: number;
+  /** Reads answered by the service while the CLI rebuilt, and the same reads before it. */
+  readsDuring: Latency & { count: number };
+  readsWithout: Latency & { count: number };
+}
+
+function cpuSecondsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Sequential reads (a customer by id, then the first page of a list) until `until()` says stop. */
+async function sampleReads(
+  service: ServiceProcess,
+  account: Account,
+  customerId: string,
+  until: () => boolean,
+): Promise<Latency & { count: number }> {
+  const times: number[] = [];
+  for (let i = 0; !until(); i++) {
+    const started = performance.now();
+    await getJson(service, i % 2 === 0 ? `/customers/${customerId}` : '/customers?limit=10', account.secretKey);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (quantile: number): number => times[Math.min(times.length - 1, Math.floor(quantile * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99), count: times.length };
+}
+
+/**
+ * `projections rebuild --all` with the compiled CLI while the service serves: its time and CPU,
+ * and the latency of the service's reads during it against the same reads for as long just before.
+ */
+async function timeCliRebuild(service: ServiceProcess, account: Account, customerId: string): Promise<CliRebuild> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: service.dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let running = true;
+  let cpuSeconds = 0;
+  const sampler = setInterval(() => (cpuSeconds = cpuSecondsOf(child.pid!) ?? cpuSeconds), 50);
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('exit', (code) => {
+      running = false;
+      resolveExit(code);
+    }),
+  );
+  const readsDuring = await sampleReads(service, account, customerId, () => !running);
+  const code = await exited;
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`projections rebuild --all exited with ${code}`);
+  const seconds = (performance.now() - started) / 1000;
+  // The same reads without a rebuild, for as long (at most a minute).
+  const quietUntil = performance.now() + Math.min(seconds, 60) * 1000;
+  const readsWithout = await sampleReads(service, account, customerId, () => performance.now() > quietUntil);
+  return { seconds, cpuSeconds, readsDuring, readsWithout };
+}
+
 async function build(): Promise<void> {
   const child = spawn('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
@@ -329,13 +400,15 @@ async function main(): Promise<void> {
     const rssAfterRebuild = rssMiB(service.pid);
     const objects = head - base;
     const large = await listLatency(service, first, objects);
+    process.stderr.write(`Rebuilding every read model with the CLI while the service serves…\n`);
+    const cliRebuild = await timeCliRebuild(service, first, newest);
     await service.stop();
     service = undefined;
 
     process.stderr.write('Measuring streams show and the files…\n');
     const show = await timeShowStream(dataDir, longStream);
     const eventBytes = sizeOnDisk(join(dataDir, 'events.sqlite'));
-    const readBytes = sizeOnDisk(join(dataDir, 'read.sqlite'));
+    const readBytes = sizeOnDisk(join(dataDir, currentReadFile(dataDir)));
 
     const ms = (value: number): string => format(value, 1);
     const cpuList = cpus();
@@ -359,6 +432,22 @@ async function main(): Promise<void> {
       `| full projection rebuild at service start (to the last customer listed) | ${format(rebuildSeconds, 1)} s, ${format(head / rebuildSeconds)} events/s |`,
     );
     console.log(`| service RSS after the rebuild | ${format(rssAfterRebuild)} MiB |`);
+    console.log(
+      `| \`projections rebuild --all\` (compiled CLI, service serving) | ${format(cliRebuild.seconds, 1)} s, ` +
+        `${format(head / cliRebuild.seconds)} events/s, ${format(cliRebuild.cpuSeconds, 1)} CPU s ` +
+        `(${format((cliRebuild.cpuSeconds / head) * 1e6, 1)} µs per event) |`,
+    );
+    for (const [name, reads] of [
+      ['during the rebuild', cliRebuild.readsDuring],
+      ['without a rebuild, just after', cliRebuild.readsWithout],
+    ] as const)
+      console.log(
+        `| service reads ${name} (by id and first list page, sequential) p50 / p99 ms | ` +
+          `${ms(reads.p50)} / ${ms(reads.p99)} (${format(reads.count)} reads) |`,
+      );
+    console.log(
+      `| p99 of reads during the rebuild / without | ${format(cliRebuild.readsDuring.p99 / cliRebuild.readsWithout.p99, 2)} |`,
+    );
     console.log(
       `| \`streams show\` of a ${format(LONG_STREAM_EVENTS)}-event stream (compiled CLI, process start to exit, --json) | ${format(show.seconds, 2)} s (${format(show.lines)} lines) |`,
     );

@@ -859,7 +859,7 @@ async function startShop(
 <script>
 const result = document.getElementById('result');
 Shift4Checkout.key = ${JSON.stringify(publicKey())};
-Shift4Checkout.error = (error) => { result.dataset.status = 'error'; result.textContent = error.message; };
+Shift4Checkout.error = (errorMessage) => { result.dataset.status = 'error'; result.textContent = errorMessage; };
 window.openCheckout = (options) => {
   document.getElementById('open').focus();
   Shift4Checkout.open(options, (paid) => { result.dataset.status = 'success'; result.textContent = JSON.stringify(paid); });

@@ -7,6 +7,7 @@ import sinon from 'sinon';
 import type { UntypedDocument } from '../../packages/readstore/document-store.ts';
 import { MongoDocumentStore } from '../../packages/readstore/mongo-document-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { describeDocumentStoreContract } from './document-store.contract.ts';
 
 describe('SqliteDocumentStore', () => {
@@ -20,6 +21,68 @@ describe('SqliteDocumentStore', () => {
 
   describeDocumentStoreContract('SQLite', async () => new SqliteDocumentStore(join(dir, 'contract.sqlite')));
   describeDocumentStoreContract('SQLite in memory', async () => new SqliteDocumentStore(':memory:'));
+  describeDocumentStoreContract(
+    'SQLite read store files',
+    async () => new SqliteReadFiles(mkdtempSync(join(dir, 'files-'))),
+  );
+  describeDocumentStoreContract('SQLite read store files, after a switch to a rebuilt file', async () => {
+    const files = new SqliteReadFiles(mkdtempSync(join(dir, 'files-')));
+    const path = files.newFile();
+    await new SqliteDocumentStore(path, { bulkBuild: true }).seal();
+    files.switchTo(path);
+    return files;
+  });
+
+  describe('SQLite read store files', () => {
+    it('serves a rebuilt file in every process of the data directory once one switches to it', async () => {
+      const dataDir = mkdtempSync(join(dir, 'switch-'));
+      const api = new SqliteReadFiles(dataDir);
+      const projector = new SqliteReadFiles(dataDir);
+      api.followSwitches();
+      try {
+        await projector.collection('customers').put({ id: 'cus_old', created: 1 });
+        const path = projector.newFile();
+        const build = new SqliteDocumentStore(path, { bulkBuild: true });
+        await build.collection('customers').put({ id: 'cus_rebuilt', created: 2 });
+        await build.seal();
+        expect(await api.collection('customers').get('cus_old')).to.not.equal(null);
+
+        projector.switchTo(path);
+        expect(await projector.collection('customers').get('cus_rebuilt')).to.not.equal(null);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        expect(await api.collection('customers').get('cus_rebuilt')).to.not.equal(null);
+        expect(await api.collection('customers').get('cus_old')).to.equal(null);
+      } finally {
+        await api.close();
+        await projector.close();
+      }
+    });
+    it('answers a read in a process that has not looked at the pointer yet from the new file, with what was written there after the switch', async () => {
+      const dataDir = mkdtempSync(join(dir, 'late-'));
+      const api = new SqliteReadFiles(dataDir); // never follows the pointer by itself
+      const projector = new SqliteReadFiles(dataDir);
+      try {
+        await projector.collection('charges').put({ id: 'char_before', created: 1 });
+        expect(await api.collection('charges').get('char_before')).to.not.equal(null);
+        const path = projector.newFile();
+        const build = new SqliteDocumentStore(path, { bulkBuild: true });
+        await build.collection('charges').put({ id: 'char_before', created: 1 });
+        await build.seal();
+
+        projector.switchTo(path);
+        // Acknowledged by another process once the projector wrote it to the new file.
+        await projector.collection('charges').put({ id: 'char_after', created: 2 });
+
+        expect(await api.collection('charges').get('char_after')).to.not.equal(null);
+        const listed = await api.collection('charges').list({ limit: 10 });
+        expect(listed.list.map((doc) => doc.id)).to.deep.equal(['char_after', 'char_before']);
+        expect(api.currentPath).to.equal(path);
+      } finally {
+        await api.close();
+        await projector.close();
+      }
+    });
+  });
 
   describe('SQLite specifics', () => {
     const charge = (i: number, fields: Record<string, unknown> = {}): UntypedDocument => ({

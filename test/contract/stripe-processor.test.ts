@@ -220,6 +220,45 @@ describe('Stripe processor against localstripe', function () {
     });
   });
 
+  describe('kept cards', () => {
+    it('keeps a card as a payment method attached to a customer, and pays it off-session without a CVC', async () => {
+      const reference = `vault_${randomUUID()}`;
+      const kept = await stripe().keepCard({ reference, number: VISA, expMonth: 12, expYear: 2040, cvc: '123' });
+      const [customer, paymentMethod] = kept.storedCard.split('/');
+      expect(customer).to.match(/^cus_/);
+      const method = await atPeer<{ customer: string; metadata: Record<string, string> }>(
+        `/v1/payment_methods/${paymentMethod}`,
+      );
+      expect(method).to.deep.include({ customer, metadata: { reference } });
+      // localstripe describes every card as a French Visa credit card.
+      expect(kept.card).to.deep.equal({ brand: 'Visa', type: 'Credit Card', country: 'FR' });
+
+      const request = payment({ storedCard: kept.storedCard, type: 'subsequent_recurring' });
+      delete request.cvc;
+      const paid = await stripe().authorize(request);
+      expect(paid).to.deep.include({ approved: true, captured: true });
+      const [intent] = await intentsAtPeer(request.reference);
+      expect(intent).to.deep.include({ id: paid.processorId, status: 'succeeded' });
+      expect((intent as PeerIntent & { customer: string; payment_method: string }).customer).to.equal(customer);
+      expect((intent as PeerIntent & { customer: string; payment_method: string }).payment_method).to.equal(
+        paymentMethod,
+      );
+    });
+
+    it('does not keep a card Stripe declines to attach: a refusal, not a decline', async () => {
+      const error = await rejection(
+        stripe().keepCard({
+          reference: `vault_${randomUUID()}`,
+          number: '4000000000000002',
+          expMonth: 12,
+          expYear: 2040,
+          cvc: '123',
+        }),
+      );
+      expect(error).to.be.instanceOf(StripeRefused);
+    });
+  });
+
   describe('faults, lookups and idempotency keys', () => {
     let proxy: FaultyProxy;
     beforeEach(async () => {

@@ -24,11 +24,21 @@ export function findCardData(dataDir: string, output: string): string[] {
   const found: string[] = [];
   for (const name of safeList(dataDir)) {
     const path = join(dataDir, name);
-    if (!statSync(path).isFile()) continue;
+    if (!isFileStillThere(path)) continue;
     for (const number of numbersIn(path)) found.push(`${name}: ${mask(number)}`);
   }
   for (const number of cardNumbersIn(output)) found.push(`service output: ${mask(number)}`);
   return found;
+}
+
+/** Whether `path` is a file and still there: a rebuild deletes the read store file it replaced, late. */
+function isFileStillThere(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 /** The test card numbers that `text` holds, however written. */
@@ -72,7 +82,7 @@ export function findSecrets(dataDir: string, output: string, secrets: string[]):
   const secretsIn = (text: string) => secrets.filter((secret) => text.includes(secret));
   for (const name of safeList(dataDir)) {
     const path = join(dataDir, name);
-    if (!statSync(path).isFile()) continue;
+    if (!isFileStillThere(path)) continue;
     for (const secret of foundInFile(path, overlap, secretsIn)) found.push(`${name}: …${secret.slice(-4)}`);
   }
   for (const secret of secretsIn(output)) found.push(`output: …${secret.slice(-4)}`);

@@ -1,4 +1,5 @@
 import type { ApiErrorBody, ChallengeToPage } from '../messages.ts';
+import type { ChallengeScriptMessage, ChallengeScriptMessages } from './challenge-messages.ts';
 
 /**
  * The issuer's challenge page (the service's simulated access control server): the cardholder
@@ -16,6 +17,20 @@ const code = document.getElementById('code') as HTMLInputElement;
 const codeError = document.getElementById('code-error') as HTMLElement;
 const status = document.getElementById('status') as HTMLElement;
 const buttons = [...form.querySelectorAll('button')];
+/** The payer's language's messages, rendered into the page by the service. */
+const messages = JSON.parse(
+  document.getElementById('challenge-messages')?.textContent ?? '{}',
+) as ChallengeScriptMessages;
+const say = (key: ChallengeScriptMessage): string => messages[key] ?? key;
+
+/** The page that opened the challenge: this frame's parent, or the window that opened it. */
+function opener(): Window | null {
+  return window.parent !== window ? window.parent : (window.opener as Window | null);
+}
+
+function toOpener(message: ChallengeToPage): void {
+  opener()?.postMessage(message, pageOrigin);
+}
 
 function showCodeError(message: string | null): void {
   codeError.textContent = message ?? '';
@@ -32,20 +47,7 @@ form.addEventListener('submit', (event) => {
   const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
   const outcome = submitter?.value === 'fail' ? 'fail' : 'complete';
   if (outcome === 'complete' && !/^\d{6}$/.test(code.value)) {
-    showCodeError('Enter the 6-digit code.');
-    /** The page that opened the challenge: this frame's parent, or the window that opened it. */
-    function opener(): Window | null {
-      return window.parent !== window ? window.parent : (window.opener as Window | null);
-    }
-
-    // Escape leaves the challenge: the page that opened it closes it (keys typed here do not reach it).
-    document.addEventListener('keydown', (event) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      const message: ChallengeToPage = { source: 'shift4-challenge', type: 'escape' };
-      opener()?.postMessage(message, pageOrigin);
-    });
-
+    showCodeError(say('enterCode'));
     code.focus();
     return;
   }
@@ -55,7 +57,7 @@ form.addEventListener('submit', (event) => {
 
 async function answer(outcome: 'complete' | 'fail'): Promise<void> {
   for (const button of buttons) button.disabled = true;
-  status.textContent = 'Sending…';
+  status.textContent = say('sending');
   try {
     const response = await fetch('/three-d-secure/challenge', {
       method: 'POST',
@@ -63,27 +65,29 @@ async function answer(outcome: 'complete' | 'fail'): Promise<void> {
       body: JSON.stringify({ token: tokenId, key: publicKey, outcome, ...(code.value ? { code: code.value } : {}) }),
     });
     const body = (await response.json()) as { error?: ApiErrorBody };
-    if (!response.ok) throw new Error(body.error?.message ?? 'The answer was not accepted.');
-    status.textContent = outcome === 'complete' ? 'Authentication complete.' : 'Authentication failed.';
-    const message: ChallengeToPage = { source: 'shift4-challenge', type: 'result', token: body };
-    opener()?.postMessage(message, pageOrigin);
+    if (!response.ok) throw new Error(body.error?.message ?? response.statusText);
+    status.textContent = say(outcome === 'complete' ? 'authenticationComplete' : 'authenticationRefused');
+    toOpener({ source: 'shift4-challenge', type: 'result', token: body });
   } catch (error) {
-    status.textContent = error instanceof Error ? error.message : 'The answer was not accepted.';
+    // The cardholder reads a sentence in their language; the service's own words go to the console.
+    console.error('The challenge answer was not accepted:', error instanceof Error ? error.message : error);
+    status.textContent = say('answerNotAccepted');
     for (const button of buttons) button.disabled = false;
   }
-}
-
-/** The page that opened the challenge: this frame's parent, or the window that opened it. */
-function opener(): Window | null {
-  return window.parent !== window ? window.parent : (window.opener as Window | null);
 }
 
 // Escape leaves the challenge: the page that opened it closes it (keys typed here do not reach it).
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape') return;
   event.preventDefault();
-  const message: ChallengeToPage = { source: 'shift4-challenge', type: 'escape' };
-  opener()?.postMessage(message, pageOrigin);
+  toOpener({ source: 'shift4-challenge', type: 'escape' });
 });
 
+// The dialog around this page takes its name, its close button's and the cancellation's message in
+// the payer's language from here.
+toOpener({
+  source: 'shift4-challenge',
+  type: 'ready',
+  labels: { dialog: say('challengeTitle'), close: say('cancelAuthentication'), cancelled: say('challengeCancelled') },
+});
 code.focus();

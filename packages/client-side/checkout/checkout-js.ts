@@ -2,11 +2,11 @@ import type { CheckoutResult, CheckoutToPage } from '../messages.ts';
 import { onServiceMessage, openOverlay, serviceOrigin, Shift4Error, type Overlay } from '../service.ts';
 
 /**
- * Checkout.js of this service (`/js/checkout.js`): `Shift4Checkout.key`, `.success`, `.error`,
- * `.open({ checkoutRequest, name, description, email }, callback?)`, also as
- * `SecurionpayCheckout`, and the button integration (`<script class="shift4-button" data-…>` in a
- * form), as the public Shift4 Checkout offers them (docs/checkout.md). Checkout is a frame of the
- * service in a dialog over the merchant's page; the card data stays in the service's frames.
+ * Checkout.js of this service (`/js/checkout.js`, also `/checkout.js`): `Shift4Checkout.key`,
+ * `.success`, `.error`, `.open(options, callback?)`, also as `SecurionpayCheckout`, and the button
+ * integration (`<script class="shift4-button" data-…>` in a form, or `class="securionpay-button"`),
+ * as the public Shift4 Checkout offers them (docs/checkout.md). Checkout is a frame of the service
+ * in a dialog over the merchant's page; the card data stays in the service's frames.
  */
 
 export interface CheckoutOpenOptions {
@@ -16,10 +16,53 @@ export interface CheckoutOpenOptions {
   email?: string;
   /** The payer's language (`de`, `fr-BE`…); the browser's by default, English when not offered. */
   locale?: string;
+  /** The merchant's logo (an http(s) URL), shown above the name. */
+  image?: string;
+  /** Ask the payer for the card's billing address (recorded on the card). */
+  billingAddress?: boolean;
+  /** Ask the payer for a shipping address (the charge's or subscription's `shipping`). */
+  shippingAddress?: boolean;
 }
 
+/** Other names public pages give the same options. */
+const OPTION_ALIASES: Record<string, keyof CheckoutOpenOptions> = {
+  collectBillingAddress: 'billingAddress',
+  collectShippingAddress: 'shippingAddress',
+};
+
+/**
+ * Options public pages pass that this checkout does not take, and why (docs/client-side.md,
+ * "Public integrations"): said in the console instead of being ignored silently.
+ */
+const UNSUPPORTED_OPTIONS: Record<string, string> = {
+  amount: "the amount is the signed checkout request's",
+  currency: "the currency is the signed checkout request's",
+  rememberMe: 'a field of the signed checkout request, not an option',
+  crossSaleOfferIds: 'a field of the signed checkout request, not an option',
+  clientSecret: 'checkout sessions are not offered; sign a checkoutRequest',
+  redirect: 'checkout stays in its dialog; use the success callback or the form the button is in',
+  redirectUrl: 'checkout stays in its dialog; use the success callback or the form the button is in',
+};
+
+/** Options that are used, and those known to be harmless to drop (`key` is `Shift4Checkout.key`). */
+const KNOWN_OPTIONS = new Set([
+  'checkoutRequest',
+  'name',
+  'description',
+  'email',
+  'locale',
+  'image',
+  'billingAddress',
+  'shippingAddress',
+  'key',
+]);
+
 type SuccessHandler = (result: CheckoutResult) => void;
-type ErrorHandler = (error: Shift4Error) => void;
+/**
+ * Gets the message, as the public library gives it (pages show it with `.text(errorMessage)`); the
+ * second argument is the error with its `type` and `code`, for pages that want them.
+ */
+type ErrorHandler = (message: string, error: Shift4Error) => void;
 
 interface Shift4CheckoutApi {
   key: string | null;
@@ -40,7 +83,9 @@ const Shift4Checkout: Shift4CheckoutApi = global.Shift4Checkout ?? {
   success: null,
   error: null,
   open(options, callback) {
-    openCheckout(options, Shift4Checkout.key, callback);
+    // A `key` option serves for this checkout only, as `data-key` does for a button.
+    const key = (options as { key?: unknown } | undefined)?.key;
+    openCheckout(options, typeof key === 'string' ? key : Shift4Checkout.key, callback);
   },
   close: () => closeCheckout(),
 };
@@ -62,19 +107,42 @@ function closeCheckout(): void {
 /** Invalid use is reported to `error` when the page set one, thrown otherwise. */
 function fail(message: string): void {
   const error = new Shift4Error({ type: 'invalid_request', message });
-  if (Shift4Checkout.error) Shift4Checkout.error(error);
+  if (Shift4Checkout.error) reportError(error);
   else throw error;
 }
 
+function reportError(error: Shift4Error): void {
+  Shift4Checkout.error?.(error.message, error);
+}
+
+/** The options as this checkout reads them: aliases resolved; unsupported ones said in the console. */
+function readOptions(given: Record<string, unknown>): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(given ?? {})) {
+    if (value === undefined || value === null) continue;
+    const known = OPTION_ALIASES[name] ?? name;
+    if (KNOWN_OPTIONS.has(known)) options[known] = value;
+    else
+      console.warn(
+        `Shift4Checkout: the option ${name} is not supported here${UNSUPPORTED_OPTIONS[name] ? ` (${UNSUPPORTED_OPTIONS[name]})` : ''}; it is ignored.`,
+      );
+  }
+  return options;
+}
+
+/** `true`, `"true"` (a data- attribute) and `"1"` ask for it. */
+const isYes = (value: unknown): boolean => value === true || value === 'true' || value === '1';
+
 function openCheckout(
-  options: CheckoutOpenOptions,
+  given: CheckoutOpenOptions,
   key: string | null | undefined,
   callback: SuccessHandler | undefined,
   onClosed?: (succeeded: boolean) => void,
 ): void {
+  const options = readOptions(given as unknown as Record<string, unknown>) as Partial<CheckoutOpenOptions>;
   if (typeof key !== 'string' || !/^pk_(test|live)_/.test(key))
     return fail('Set Shift4Checkout.key (or data-key) to your public key (pk_…) before opening checkout');
-  if (typeof options?.checkoutRequest !== 'string' || options.checkoutRequest === '')
+  if (typeof options.checkoutRequest !== 'string' || options.checkoutRequest === '')
     return fail('Shift4Checkout.open needs a signed checkoutRequest');
   // A second open replaces the checkout still open.
   closeCheckout();
@@ -86,10 +154,11 @@ function openCheckout(
     origin: location.origin,
     locale: options.locale || navigator.language,
   });
-  for (const name of ['name', 'description', 'email'] as const) {
+  for (const name of ['name', 'description', 'email', 'image'] as const) {
     const value = options[name];
     if (typeof value === 'string' && value !== '') params.set(name, value);
   }
+  for (const name of ['billingAddress', 'shippingAddress'] as const) if (isYes(options[name])) params.set(name, '1');
   url.search = params.toString();
 
   let succeeded = false;
@@ -99,6 +168,10 @@ function openCheckout(
     () => overlay.frame.contentWindow,
     (message) => {
       switch (message.type) {
+        case 'ready':
+          // Until then the names are English: the page tells them in the payer's language.
+          overlay.relabel(message.labels.dialog, message.labels.close);
+          break;
         case 'resize':
           overlay.resize(message.height);
           break;
@@ -108,7 +181,7 @@ function openCheckout(
           (callback ?? Shift4Checkout.success)?.(message.result);
           break;
         case 'error':
-          Shift4Checkout.error?.(new Shift4Error(message.error));
+          reportError(new Shift4Error(message.error));
           break;
         case 'close':
           closeCheckout();
@@ -122,30 +195,38 @@ function openCheckout(
   current = { overlay, stopListening, closed: onClosed ? [() => onClosed(succeeded)] : [] };
 }
 
+/** The script classes of the button integration: Shift4's, and SecurionPay's for pages written for it. */
+const BUTTON_CLASSES = ['shift4-button', 'securionpay-button'] as const;
+
 /**
- * The button integration: the script tag (`class="shift4-button"`, inside a form) is replaced in
- * effect by a pay button after it. A successful payment adds the ids to the form as hidden inputs;
- * the form is submitted once the payer closes checkout (after any offers).
+ * The `data-` attributes of the button integration that only label or style the button; the
+ * others are `open` options by their camel-cased name (`data-billing-address` → `billingAddress`).
  */
-function mountButton(script: HTMLScriptElement): void {
+const BUTTON_ATTRIBUTES = new Set(['key', 'checkoutButton', 'buttonText', 'class']);
+
+/**
+ * The button integration: the script tag (`class="shift4-button"` or `"securionpay-button"`,
+ * inside a form) is replaced in effect by a pay button after it. A successful payment adds the
+ * ids to the form as hidden inputs; the form is submitted once the payer closes checkout (after
+ * any offers).
+ */
+function mountButton(script: HTMLScriptElement, buttonClass: string): void {
   const form = script.closest('form');
   const data = script.dataset;
   const button = document.createElement('button');
   button.type = 'button';
-  button.className = 'shift4-button';
+  // `data-class`: the merchant's own classes for the button, besides the integration's.
+  button.className = [buttonClass, ...(data.class ?? '').split(/\s+/).filter(Boolean)].join(' ');
   // `data-checkout-button` is the public integration's label; `data-button-text` this service's own.
   button.textContent = data.checkoutButton || data.buttonText || 'Pay';
   script.after(button);
+  const options: Record<string, string> = {};
+  for (const [name, value] of Object.entries(data))
+    if (!BUTTON_ATTRIBUTES.has(name) && value !== undefined && value !== '') options[name] = value;
   button.addEventListener('click', () => {
     // The button's own key; the page's `Shift4Checkout.key` is left as the page set it.
     openCheckout(
-      {
-        checkoutRequest: data.checkoutRequest ?? '',
-        ...(data.name ? { name: data.name } : {}),
-        ...(data.description ? { description: data.description } : {}),
-        ...(data.email ? { email: data.email } : {}),
-        ...(data.locale ? { locale: data.locale } : {}),
-      },
+      options as unknown as CheckoutOpenOptions,
       data.key ?? Shift4Checkout.key,
       (paid) => {
         Shift4Checkout.success?.(paid);
@@ -158,12 +239,17 @@ function mountButton(script: HTMLScriptElement): void {
   });
 }
 
+/**
+ * The ids a successful payment adds to the button's form: as `shift4ChargeId`… and as
+ * `securionpayChargeId`…, the names merchants' servers read them by, whichever script they load.
+ */
 function addResultInputs(form: HTMLFormElement, result: CheckoutResult): void {
-  const ids: Record<string, unknown> = {
-    shift4ChargeId: idOf(result.charge),
-    shift4SubscriptionId: idOf(result.subscription),
-    shift4CustomerId: idOf(result.customer),
-  };
+  const ids: Record<string, unknown> = {};
+  for (const prefix of ['shift4', 'securionpay']) {
+    ids[`${prefix}ChargeId`] = idOf(result.charge);
+    ids[`${prefix}SubscriptionId`] = idOf(result.subscription);
+    ids[`${prefix}CustomerId`] = idOf(result.customer);
+  }
   for (const [name, value] of Object.entries(ids)) {
     if (typeof value !== 'string') continue;
     const existing = form.querySelector<HTMLInputElement>(`input[type=hidden][name="${name}"]`);
@@ -180,4 +266,5 @@ function idOf(object: unknown): unknown {
 }
 
 const script = document.currentScript as HTMLScriptElement | null;
-if (script?.classList.contains('shift4-button')) mountButton(script);
+const buttonClass = BUTTON_CLASSES.find((name) => script?.classList.contains(name));
+if (script && buttonClass) mountButton(script, buttonClass);

@@ -36,6 +36,28 @@ const AUTHENTICATION_MESSAGES: Record<string, MessageKey> = {
   authentication_cancelled: 'authenticationCancelled',
 };
 
+/**
+ * What the payer is told of a card the service refused, in the payer's language (the API's own
+ * message is written for the merchant's developers); a decline not listed is a plain decline.
+ */
+const CARD_ERROR_MESSAGES: Record<string, MessageKey> = {
+  invalid_number: 'numberInvalid',
+  invalid_expiry: 'expiryPast',
+  invalid_expiry_month: 'expiryMonthInvalid',
+  invalid_expiry_year: 'expiryYearInvalid',
+  invalid_cvc: 'cvcInvalid',
+  incorrect_cvc: 'incorrectCvc',
+  expired_card: 'expiredCard',
+  insufficient_funds: 'insufficientFunds',
+  processing_error: 'processingError',
+  expired_token: 'tokenExpired',
+};
+
+/** The parts of an address the page asks for (`billingAddress`, `shippingAddress` options). */
+type AddressPart = 'name' | 'line1' | 'line2' | 'zip' | 'city' | 'state' | 'country';
+type Address = Partial<Record<AddressPart, string>>;
+const ADDRESS_PARTS: readonly AddressPart[] = ['name', 'line1', 'line2', 'zip', 'city', 'state', 'country'];
+
 /** Error types of a payment that may not have been made or answered: it is sent again as it was. */
 const UNANSWERED = ['gateway_error', 'api_error', 'rate_limit_error'];
 
@@ -91,6 +113,13 @@ function reportChallenge(origin: string | null): void {
   }).observe(document.body, { childList: true });
 }
 
+/** The merchant's page names the dialog around checkout and its close button in the page's language. */
+function reportLabels(origin: string | null): void {
+  const { dialogLabel, closeLabel } = document.documentElement.dataset;
+  if (dialogLabel && closeLabel)
+    toPage({ source: 'shift4-checkout', type: 'ready', labels: { dialog: dialogLabel, close: closeLabel } }, origin);
+}
+
 /** Escape and the Done/Close button close checkout, wherever the focus is in this page. */
 function closeOnRequest(origin: string | null): void {
   const close = () => toPage({ source: 'shift4-checkout', type: 'close' }, origin);
@@ -110,6 +139,7 @@ else reportError();
  */
 function reportError(): void {
   const origin = originParameter();
+  reportLabels(origin);
   closeOnRequest(origin);
   reportHeight(origin);
   const details = byId('checkout-error-details');
@@ -137,7 +167,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const main = byId('checkout')!;
   const currency = main.dataset.currency ?? 'EUR';
   const format = (amount: number, code = currency) => formatMoney(amount, code, locale);
-  const t = (key: MessageKey, values?: Record<string, string>) => fill(input.messages[key], values);
+  const t: Translate = (key, values) => fill(input.messages[key], values, locale);
 
   const shift4 = createShift4(view.publicKey, { ancestorOrigin: origin, locale });
   const group: ComponentGroup = shift4.createComponentGroup().automount('#card');
@@ -148,6 +178,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const payStatus = byId('pay-status')!;
   const cardError = byId('card-error')!;
 
+  reportLabels(origin);
   closeOnRequest(origin);
   reportHeight(origin);
   reportChallenge(origin);
@@ -174,10 +205,15 @@ function startCheckout(input: CheckoutPageInput): void {
     if (state.error === null) cardError.textContent = '';
   });
 
+  const billing = addressForm('billing', t);
+  const shipping = addressForm('shipping', t);
+
   const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
-  const savedCard = view.rememberMe ? rememberedCards(view, email, () => group.getComponent('number')?.focus()) : null;
+  const savedCard = view.rememberMe
+    ? rememberedCards(view, email, t, () => group.getComponent('number')?.focus())
+    : null;
 
   function showError(element: HTMLElement | null, input: HTMLElement | null, message: string): void {
     if (!element) return;
@@ -194,7 +230,7 @@ function startCheckout(input: CheckoutPageInput): void {
           : t('enterEmail')
         : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
           ? ''
-          : 'Enter a valid email address.';
+          : t('enterValidEmail');
     showError(byId('email-error'), email, message);
     return message === '';
   }
@@ -212,18 +248,24 @@ function startCheckout(input: CheckoutPageInput): void {
     return amount.value();
   }
 
-  /** Shows an API error next to what it is about; the first such place gets the focus. */
+  /**
+   * Shows an API error next to what it is about, in the payer's language; the first such place
+   * gets the focus. The service's own words, written for developers, go to the console.
+   */
   function showApiError(error: Shift4Error): void {
     const param = error.param ?? '';
+    if (!(error.type === 'card_error' && error.code === 'authentication_cancelled'))
+      console.error(`Checkout payment refused: ${error.type}${error.code ? ` (${error.code})` : ''}: ${error.message}`);
     if (param === 'email') {
-      showError(byId('email-error'), email, 'Enter a valid email address.');
+      showError(byId('email-error'), email, t('enterValidEmail'));
       email.focus();
     } else if (param === 'amount' && byId('amount-error')) {
-      amount.showError(error.message);
+      // The amount the service refused is said as the field says it, else in general words.
+      if (amount.check()) amount.showError(payerMessage(error, t));
     } else if (param === 'rememberedCard' && savedCard) {
       // The confirmed card can no longer pay (used, expired or deleted): back to the card fields.
       savedCard.forget();
-      formError.textContent = 'Your saved card cannot be used now. Enter your card, or confirm a new code.';
+      formError.textContent = t('savedCardUnusable');
     } else if (error.type === 'card_error' && error.code !== undefined && error.code in AUTHENTICATION_MESSAGES) {
       // Nothing was paid: the payer may answer a new challenge, or change the card.
       formError.textContent = t(AUTHENTICATION_MESSAGES[error.code]!);
@@ -235,9 +277,10 @@ function startCheckout(input: CheckoutPageInput): void {
       const field = { invalid_number: 'number', invalid_expiry: 'expiry', invalid_cvc: 'cvc' } as const;
       const component = group.getComponent(field[error.code as keyof typeof field]);
       component?.focus();
-      if (component?.state.error !== error.message) cardError.textContent = error.message;
+      const message = component?.state.error ?? t(CARD_ERROR_MESSAGES[error.code!]!);
+      if (component?.state.error !== message) cardError.textContent = message;
     } else {
-      formError.textContent = error.message;
+      formError.textContent = payerMessage(error, t);
     }
   }
 
@@ -259,15 +302,18 @@ function startCheckout(input: CheckoutPageInput): void {
   function formReady(): boolean {
     const emailValid = checkEmail();
     const amountValid = amount.check();
-    if (!emailValid || !amountValid) (emailValid ? amount.focusTarget() : email)?.focus();
-    return emailValid && amountValid;
+    const shippingInvalid = shipping?.check() ?? null;
+    const billingInvalid = billing?.check() ?? null;
+    const first = !emailValid ? email : !amountValid ? amount.focusTarget() : (shippingInvalid ?? billingInvalid);
+    first?.focus();
+    return emailValid && amountValid && shippingInvalid === null && billingInvalid === null;
   }
 
   /** A failure as the page shows it: the service's own error, or a general one. */
   function asShift4Error(error: unknown): Shift4Error {
     return error instanceof Shift4Error
       ? error
-      : new Shift4Error({ type: 'api_error', message: 'Something went wrong. Please try again.' });
+      : new Shift4Error({ type: 'api_error', message: error instanceof Error ? error.message : String(error) });
   }
 
   /** What every payment of this checkout sends, whatever pays it. */
@@ -276,6 +322,7 @@ function startCheckout(input: CheckoutPageInput): void {
       checkoutRequest: view.checkoutRequest,
       ...(email.value.trim() ? { email: email.value.trim() } : {}),
       ...(view.customCharge && total !== null ? { amount: total } : {}),
+      ...(shipping ? { shipping: shippingOf(shipping.value()) } : {}),
     };
   }
 
@@ -289,7 +336,7 @@ function startCheckout(input: CheckoutPageInput): void {
     payButton.disabled = true;
     payButton.setAttribute('aria-busy', 'true');
     const labelBefore = payButton.textContent;
-    payButton.textContent = 'Paying…';
+    payButton.textContent = t('paying');
     try {
       const remembered = savedCard?.current();
       const rememberMe = byId<HTMLInputElement>('remember-me');
@@ -298,7 +345,7 @@ function startCheckout(input: CheckoutPageInput): void {
       if (!attempt) {
         let token: Token | null = null;
         if (!remembered) {
-          token = (await shift4.createToken(group)) as Token;
+          token = (await shift4.createToken(group, billing ? cardAddressOf(billing.value()) : {})) as Token;
           if (view.threeDSecure.enable && total !== null)
             token = (await shift4.verifyThreeDSecure({ amount: total, currency, card: token.id })) as Token;
         }
@@ -343,7 +390,7 @@ function startCheckout(input: CheckoutPageInput): void {
     paying = true;
     const buttons = [payButton, ...methodButtons];
     for (const each of buttons) each.disabled = true;
-    payStatus.textContent = `Waiting for ${name}…`;
+    payStatus.textContent = t('waitingFor', { method: name });
     try {
       const started = await callApi<PayAnswer & { charge: { clientObjectId: string } }>(
         view.publicKey,
@@ -361,7 +408,8 @@ function startCheckout(input: CheckoutPageInput): void {
         succeeded({ ...decided, session: started.session }, null, name);
         return;
       }
-      formError.textContent = `The payment with ${name} was not completed${charge?.failureMessage ? `: ${charge.failureMessage}` : '.'}`;
+      if (charge?.failureMessage) console.error(`The payment with ${name} failed: ${charge.failureMessage}`);
+      formError.textContent = t('methodNotCompleted', { method: name });
     } catch (error) {
       popup?.close();
       showApiError(asShift4Error(error));
@@ -383,13 +431,13 @@ function startCheckout(input: CheckoutPageInput): void {
     toPage({ source: 'shift4-checkout', type: 'success', result }, origin);
     const paid = answer.charge?.card ?? card;
     const rows: Array<[string, string]> = [];
-    if (view.subscription) rows.push(['Plan', view.subscription.name]);
-    if (answer.charge) rows.push(['Paid', format(answer.charge.amount, answer.charge.currency)]);
-    if (paid) rows.push(['Card', `${paid.brand} •••• ${paid.last4}`]);
-    if (method) rows.push(['Paid with', method]);
+    if (view.subscription) rows.push([t('receiptPlan'), view.subscription.name]);
+    if (answer.charge) rows.push([t('receiptPaid'), format(answer.charge.amount, answer.charge.currency)]);
+    if (paid) rows.push([t('card'), `${paid.brand} •••• ${paid.last4}`]);
+    if (method) rows.push([t('receiptPaidWith'), method]);
     const receiptEmail = email.value.trim() || answer.customer.email;
-    if (receiptEmail) rows.push(['Email', receiptEmail]);
-    rows.push(['Reference', answer.charge?.id ?? answer.subscription?.id ?? answer.customer.id]);
+    if (receiptEmail) rows.push([t('email'), receiptEmail]);
+    rows.push([t('receiptReference'), answer.charge?.id ?? answer.subscription?.id ?? answer.customer.id]);
     const receipt = byId('receipt')!;
     receipt.replaceChildren(
       ...rows.flatMap(([term, value]) => {
@@ -405,15 +453,83 @@ function startCheckout(input: CheckoutPageInput): void {
     byId('success-title')!.focus();
     // Offers are charged to the card that paid: a payment method leaves none to charge.
     if (method) byId('offers')?.remove();
-    else offers(view, answer.session, format);
+    else offers(view, answer.session, format, t);
   }
+}
+
+/** A message of the payer's language's catalog, its placeholders filled in. */
+type Translate = (key: MessageKey, values?: Record<string, string>) => string;
+
+/** A refusal as the payer reads it: a card's in the payer's words, anything else as a general failure. */
+function payerMessage(error: Shift4Error, t: Translate): string {
+  const code = error.code ?? '';
+  if (error.type === 'card_error')
+    return t(AUTHENTICATION_MESSAGES[code] ?? CARD_ERROR_MESSAGES[code] ?? 'cardDeclined');
+  if (error.type === 'gateway_error') return t('serviceUnreachable');
+  return t('somethingWentWrong');
+}
+
+/**
+ * The billing or shipping address the merchant asked for (rendered by the service only then):
+ * its values, and a check that says what is missing next to each field.
+ */
+function addressForm(kind: 'billing' | 'shipping', t: (key: MessageKey) => string) {
+  if (!byId(`${kind}-address`)) return null;
+  const inputs = ADDRESS_PARTS.map((part) => byId<HTMLInputElement | HTMLSelectElement>(`${kind}-${part}`)!);
+  const show = (input: HTMLInputElement | HTMLSelectElement, message: string) => {
+    byId(`${input.id}-error`)!.textContent = message;
+    input.setAttribute('aria-invalid', message ? 'true' : 'false');
+  };
+  for (const input of inputs)
+    input.addEventListener('input', () => {
+      if (input.getAttribute('aria-invalid') === 'true' && input.value.trim() !== '') show(input, '');
+    });
+  return {
+    value(): Address {
+      const address: Address = {};
+      ADDRESS_PARTS.forEach((part, index) => {
+        const value = inputs[index]!.value.trim();
+        if (value) address[part] = value;
+      });
+      return address;
+    },
+    /** Marks each required field left empty; answers the first of them, or null when none is. */
+    check(): HTMLElement | null {
+      let first: HTMLElement | null = null;
+      for (const input of inputs) {
+        const missing = input.required && input.value.trim() === '';
+        show(input, missing ? t('fillIn') : '');
+        if (missing) first ??= input;
+      }
+      return first;
+    },
+  };
+}
+
+/** A billing address as the token records it on the card. */
+function cardAddressOf(address: Address): Record<string, string> {
+  const names: Record<AddressPart, string> = {
+    name: 'cardholderName',
+    line1: 'addressLine1',
+    line2: 'addressLine2',
+    zip: 'addressZip',
+    city: 'addressCity',
+    state: 'addressState',
+    country: 'addressCountry',
+  };
+  return Object.fromEntries(Object.entries(address).map(([part, value]) => [names[part as AddressPart], value]));
+}
+
+/** A shipping address as charges and subscriptions record it. */
+function shippingOf({ name, ...address }: Address): { name?: string; address: Omit<Address, 'name'> } {
+  return { ...(name ? { name } : {}), address };
 }
 
 /** The amount of a `customCharge`: an option button (aria-pressed) or a typed amount within bounds. */
 function customAmount(
   view: CheckoutView,
   format: (amount: number) => string,
-  t: (key: MessageKey, values?: Record<string, string>) => string,
+  t: Translate,
   setPayLabel: (label: string) => void,
 ) {
   const options = [...document.querySelectorAll<HTMLButtonElement>('.amount-option')];
@@ -471,7 +587,7 @@ function customAmount(
         return false;
       }
       if (chosen === null) {
-        showError(options.length > 0 ? 'Choose an amount.' : 'Enter an amount.');
+        showError(t(options.length > 0 ? 'chooseAmount' : 'enterAmount'));
         return false;
       }
       return true;
@@ -484,7 +600,7 @@ function customAmount(
  * "Use my saved card": a code is sent to the typed email (in test mode the service answers it and
  * the page shows it), and once confirmed the payment uses the remembered card instead of the fields.
  */
-function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard: () => void) {
+function rememberedCards(view: CheckoutView, email: HTMLInputElement, t: Translate, focusCard: () => void) {
   const offer = byId('saved-card')!;
   const useSaved = byId<HTMLButtonElement>('use-saved-card')!;
   const codeStep = byId('code-step')!;
@@ -532,16 +648,17 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
         '/checkout/remembered-cards/code',
         { checkoutRequest: view.checkoutRequest, email: email.value.trim() },
       );
-      codeSent.textContent = `If a card is saved for ${email.value.trim()}, we have sent a code to that address.`;
+      codeSent.textContent = t('codeSent', { email: email.value.trim() });
       testCode.hidden = !answer.testCode;
-      testCode.textContent = answer.testCode ? `Test mode: your code is ${answer.testCode}` : '';
+      testCode.textContent = answer.testCode ? t('testModeCode', { code: answer.testCode }) : '';
       useSaved.hidden = true;
       codeStep.hidden = false;
       code.value = '';
       code.focus();
     } catch (error) {
       codeStep.hidden = false;
-      showCodeError(error instanceof Error ? error.message : 'The code could not be sent.');
+      if (error instanceof Error) console.error(`The code was not sent: ${error.message}`);
+      showCodeError(t(error instanceof Shift4Error && error.param === 'email' ? 'enterValidEmail' : 'codeNotSent'));
     } finally {
       useSaved.disabled = false;
     }
@@ -560,7 +677,7 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
 
   onClick(confirm, async () => {
     if (!/^\d{6}$/.test(code.value)) {
-      showCodeError('Enter the 6-digit code.');
+      showCodeError(t('enterCode'));
       return;
     }
     confirm.disabled = true;
@@ -574,9 +691,14 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
       current = answer;
       showCodeError('');
       const { brand, last4, expMonth, expYear } = answer.card;
-      const expiry =
-        expMonth && expYear ? `, expires ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}` : '';
-      usingLabel.textContent = `${brand} •••• ${last4}${expiry}`;
+      const cardName = `${brand} •••• ${last4}`;
+      usingLabel.textContent =
+        expMonth && expYear
+          ? t('savedCardExpires', {
+              card: cardName,
+              expiry: `${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}`,
+            })
+          : cardName;
       offer.hidden = true;
       card.hidden = true;
       if (remember) remember.hidden = true;
@@ -584,9 +706,8 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
       byId('pay')?.focus();
     } catch (error) {
       const wrongCode = error instanceof Shift4Error && error.param === 'code';
-      showCodeError(
-        wrongCode || !(error instanceof Error) ? 'This code is not right, or it has expired.' : error.message,
-      );
+      if (!wrongCode && error instanceof Error) console.error(`The code was not confirmed: ${error.message}`);
+      showCodeError(wrongCode || !(error instanceof Shift4Error) ? t('wrongCode') : payerMessage(error, t));
     } finally {
       confirm.disabled = false;
     }
@@ -610,7 +731,12 @@ function rememberedCards(view: CheckoutView, email: HTMLInputElement, focusCard:
 }
 
 /** The offers after the payment: each "Buy" charges the payer's card for that offer, once. */
-function offers(view: CheckoutView, session: string, format: (amount: number, currency?: string) => string): void {
+function offers(
+  view: CheckoutView,
+  session: string,
+  format: (amount: number, currency?: string) => string,
+  t: Translate,
+): void {
   for (const item of document.querySelectorAll<HTMLElement>('.offer')) {
     const offerId = item.dataset.offerId ?? '';
     const button = item.querySelector<HTMLButtonElement>('.buy')!;
@@ -618,7 +744,7 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
     onClick(button, async () => {
       button.disabled = true;
       outcome.removeAttribute('data-status');
-      outcome.textContent = 'Buying…';
+      outcome.textContent = t('buying');
       try {
         const answer = await callApi<{ charge: { amount: number; currency: string } }>(
           view.publicKey,
@@ -627,15 +753,14 @@ function offers(view: CheckoutView, session: string, format: (amount: number, cu
           { checkoutRequest: view.checkoutRequest, session, offerId },
         );
         outcome.dataset.status = 'bought';
-        outcome.textContent = `Bought: ${format(answer.charge.amount, answer.charge.currency)} paid.`;
+        outcome.textContent = t('bought', { amount: format(answer.charge.amount, answer.charge.currency) });
         button.remove();
       } catch (error) {
         outcome.dataset.status = 'failed';
         // A decline is the payer's to know; anything else is the offer's or the service's side.
+        if (error instanceof Error) console.error(`The offer was not bought: ${error.message}`);
         outcome.textContent =
-          error instanceof Shift4Error && error.type === 'card_error'
-            ? error.message
-            : 'This offer cannot be bought now.';
+          error instanceof Shift4Error && error.type === 'card_error' ? payerMessage(error, t) : t('offerUnavailable');
         button.disabled = false;
       }
     });

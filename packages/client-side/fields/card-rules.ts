@@ -1,4 +1,5 @@
 import creditCardType from 'credit-card-type';
+import type { CardFieldError } from './field-messages.ts';
 
 /**
  * What the card fields check as the customer types: brand (from `credit-card-type`), number length
@@ -26,10 +27,13 @@ export interface FieldCheck {
   empty: boolean;
   /** Enough has been typed to judge the value. */
   complete: boolean;
-  /** Null when the value is fine, or when it is incomplete and the customer is still typing. */
-  error: string | null;
+  /**
+   * Null when the value is fine, or when it is incomplete and the customer is still typing. Errors
+   * are the catalogs' keys: the frame shows them in the payer's language.
+   */
+  error: CardFieldError | null;
   /** Shown on leaving the field (or on submit) when the value is incomplete. */
-  incompleteError: string | null;
+  incompleteError: CardFieldError | null;
 }
 
 const DEFAULT_GAPS = [4, 8, 12];
@@ -82,17 +86,16 @@ export function formatNumber(text: string): string {
 export function checkNumber(text: string): FieldCheck {
   const digits = digitsOf(text);
   const brand = brandOf(digits);
-  const incompleteError = 'Your card number is incomplete.';
+  const incompleteError = 'numberIncomplete';
   if (digits.length === 0) return { empty: true, complete: false, error: null, incompleteError };
   if (digits.length >= 2 && creditCardType(digits).length === 0)
-    return { empty: false, complete: false, error: 'Your card number is invalid.', incompleteError };
+    return { empty: false, complete: false, error: 'numberInvalid', incompleteError };
   const lengths = brand?.lengths ?? [16];
   const longest = Math.max(...lengths);
   const complete = lengths.includes(digits.length) || digits.length >= longest;
   // Shown at once, also for a length after which a longer number could follow (Visa 19): the
   // message goes away if more digits make the number valid.
-  if (complete && !passesLuhn(digits))
-    return { empty: false, complete: true, error: 'Your card number is invalid.', incompleteError };
+  if (complete && !passesLuhn(digits)) return { empty: false, complete: true, error: 'numberInvalid', incompleteError };
   return { empty: false, complete, error: null, incompleteError };
 }
 
@@ -114,11 +117,11 @@ export function parseExpiry(text: string): { month: number; year: number } | nul
 
 export function checkExpiry(text: string, now: Date): FieldCheck {
   const digits = digitsOf(text);
-  const incompleteError = "Your card's expiration date is incomplete.";
+  const incompleteError = 'expiryIncomplete';
   if (digits.length === 0) return { empty: true, complete: false, error: null, incompleteError };
   const month = Number(digits.slice(0, 2));
   if (digits.length >= 2 && (month < 1 || month > 12))
-    return { empty: false, complete: false, error: "Your card's expiration month is invalid.", incompleteError };
+    return { empty: false, complete: false, error: 'expiryMonthInvalid', incompleteError };
   const expiry = parseExpiry(text);
   if (!expiry) return { empty: false, complete: false, error: null, incompleteError };
   const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
@@ -127,14 +130,11 @@ export function checkExpiry(text: string, now: Date): FieldCheck {
     return {
       empty: false,
       complete: true,
-      error:
-        expiry.year < now.getUTCFullYear()
-          ? "Your card's expiration year is in the past."
-          : "Your card's expiration date is in the past.",
+      error: expiry.year < now.getUTCFullYear() ? 'expiryYearPast' : 'expiryPast',
       incompleteError,
     };
   if (expiry.year > now.getUTCFullYear() + 50)
-    return { empty: false, complete: true, error: "Your card's expiration year is invalid.", incompleteError };
+    return { empty: false, complete: true, error: 'expiryYearInvalid', incompleteError };
   return { empty: false, complete: true, error: null, incompleteError };
 }
 
@@ -146,10 +146,9 @@ export function cvcLengthOf(brand: CardBrand | null): number {
 /** `length`: the card brand's code length (`cvcLengthOf`). */
 export function checkCvc(text: string, length: number): FieldCheck {
   const digits = digitsOf(text);
-  const incompleteError = "Your card's security code is incomplete.";
+  const incompleteError = 'cvcIncomplete';
   if (digits.length === 0) return { empty: true, complete: false, error: null, incompleteError };
-  if (digits.length > length)
-    return { empty: false, complete: true, error: "Your card's security code is invalid.", incompleteError };
+  if (digits.length > length) return { empty: false, complete: true, error: 'cvcInvalid', incompleteError };
   return { empty: false, complete: digits.length === length, error: null, incompleteError };
 }
 
@@ -159,7 +158,7 @@ export function checkCardholderName(text: string): FieldCheck {
 }
 
 /** The error to show now: a definite error at once; an incomplete value once the customer left the field. */
-export function errorToShow(check: FieldCheck, touched: boolean): string | null {
+export function errorToShow(check: FieldCheck, touched: boolean): CardFieldError | null {
   if (check.error) return check.error;
   if (touched && !check.complete && check.incompleteError) return check.incompleteError;
   return null;

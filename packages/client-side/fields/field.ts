@@ -16,6 +16,7 @@ import {
   type FieldCheck,
   type FieldName,
 } from './card-rules.ts';
+import type { CardFieldError, FieldFrameMessage, FieldFrameMessages } from './field-messages.ts';
 
 /**
  * One card field in its frame (`/js/fields/field.html?field=…&origin=…&group=…&key=…`). The value
@@ -33,6 +34,9 @@ const publicKey = params.get('key') ?? '';
 const input = document.getElementById('input') as HTMLInputElement;
 const message = document.getElementById('message') as HTMLElement;
 const brandIcon = document.getElementById('brand') as HTMLElement;
+/** The payer's language's messages, rendered into the page by the service. */
+const messages = JSON.parse(document.getElementById('field-messages')?.textContent ?? '{}') as FieldFrameMessages;
+const say = (key: FieldFrameMessage): string => messages[key] ?? key;
 const channel = new BroadcastChannel(fieldChannelName(group));
 
 let touched = false;
@@ -61,7 +65,8 @@ function check(): FieldCheck {
 
 function render(): void {
   const result = check();
-  const error = errorToShow(result, touched);
+  const errorKey = errorToShow(result, touched);
+  const error = errorKey && say(errorKey);
   message.textContent = error ?? '';
   input.setAttribute('aria-invalid', error ? 'true' : 'false');
   document.body.classList.toggle('invalid', Boolean(error));
@@ -207,12 +212,12 @@ async function createToken(requestId: string, fields: FieldName[], extra: TokenE
   touched = true;
   render();
   const others = fields.filter((name) => name !== 'number');
-  const values = new Map<FieldName, { value: string; error: string | null }>();
+  const values = new Map<FieldName, { value: string; error: CardFieldError | null }>();
   values.set('number', { value: input.value, error: errorToShow(check(), true) });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       channel.removeEventListener('message', onValue);
-      reject({ type: 'invalid_request', message: 'The card fields did not answer: reload the page.' });
+      reject({ type: 'invalid_request', message: say('fieldsNotAnswering') });
     }, COLLECT_TIMEOUT_MS);
     const onValue = (event: MessageEvent<FieldToField>) => {
       const data = event.data;
@@ -234,7 +239,7 @@ async function createToken(requestId: string, fields: FieldName[], extra: TokenE
   const invalid = (['number', 'expiry', 'cvc'] as const).find((name) => values.get(name)?.error);
   if (invalid) {
     const codes = { number: 'invalid_number', expiry: 'invalid_expiry', cvc: 'invalid_cvc' } as const;
-    throw { type: 'card_error', code: codes[invalid], message: values.get(invalid)!.error! };
+    throw { type: 'card_error', code: codes[invalid], message: say(values.get(invalid)!.error!) };
   }
   const expiry = parseExpiry(values.get('expiry')?.value ?? '');
   const body: Record<string, string> = {
@@ -256,16 +261,17 @@ async function createToken(requestId: string, fields: FieldName[], extra: TokenE
     headers: { authorization: `Basic ${btoa(`${publicKey}:`)}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   }).catch(() => {
-    throw { type: 'gateway_error', message: 'The payment service could not be reached.' };
+    throw { type: 'gateway_error', message: say('serviceUnreachable') };
   });
   const answer = (await response.json().catch(() => null)) as { error?: unknown } | null;
   if (!response.ok || answer === null) {
-    throw (answer?.error as object | undefined) ?? { type: 'gateway_error', message: 'Unexpected answer.' };
+    throw (answer?.error as object | undefined) ?? { type: 'gateway_error', message: say('unexpectedAnswer') };
   }
   return answer;
 }
 
 input.setAttribute('aria-describedby', 'message');
 render();
-toPage({ source: 'shift4-field', type: 'ready', field });
+// The frame's title on the merchant's page (its accessible name) is its label, in the payer's language.
+toPage({ source: 'shift4-field', type: 'ready', field, title: document.title });
 new ResizeObserver(reportHeight).observe(document.body);

@@ -1,5 +1,5 @@
 import { de } from './de.ts';
-import { en, type Catalog, type MessageKey } from './en.ts';
+import { en, type Catalog, type Message, type MessageKey, type PluralMessage } from './en.ts';
 import { es } from './es.ts';
 import { fill } from './fill.ts';
 import { fr } from './fr.ts';
@@ -8,7 +8,7 @@ import { nl } from './nl.ts';
 import { pl } from './pl.ts';
 import { pt } from './pt.ts';
 
-export type { Catalog, MessageKey };
+export type { Catalog, Message, MessageKey, PluralMessage };
 
 /**
  * What payers read on the checkout, the card fields, the 3-D Secure challenge and the
@@ -44,7 +44,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
     .map((entry) => entry.tag);
 }
 
-/** The message in the locale, its `{placeholders}` filled in. */
+/** The message in the locale, its `{placeholders}` filled in (a plural message: the form for `count`). */
 export function translate(locale: Locale, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return fill(CATALOGS[locale][key], values);
+  return fill(CATALOGS[locale][key], values, locale);
 }

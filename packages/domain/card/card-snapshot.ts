@@ -18,6 +18,18 @@ export interface CardSnapshot extends CardholderDetails {
   expMonth: string;
   expYear: string;
   fraudCheckData: FraudCheckData | null;
+  /**
+   * Live mode: where the account's processors keep this card, made while its CVC was at hand, so
+   * that every later payment of it is a card-on-file payment there (`docs/payments.md`). Absent
+   * in test mode and for cards no processor kept.
+   */
+  processorCards?: ProcessorCardRef[];
+}
+
+/** A card kept at one processor of the account: the processor (`proc_…`) and its reference of the card. */
+export interface ProcessorCardRef {
+  processorId: string;
+  storedCard: string;
 }
 
 /** The card's billing address as the cardholder gave it (each line null when not given). */

@@ -1,3 +1,4 @@
+import type { CardBrand, CardType } from '../../domain/card/card-snapshot.ts';
 import type { CardErrorCode } from '../../domain/errors.ts';
 import type { CardPayment } from '../card-network.ts';
 
@@ -43,12 +44,26 @@ export interface ProcessorDecline {
 
 /** A card payment (an authorization or a credit) as a processor is sent it. */
 export interface ProcessorCardPayment extends CardPayment {
+  /**
+   * The processor's own reference of this card, kept there by `keepCard` when the card came in with
+   * its CVC: a payment of a stored card addresses it instead of sending the number without a CVC.
+   */
+  storedCard?: string;
   description?: string;
 }
 
 export interface ProcessorAuthorizationRequest extends ProcessorCardPayment {
   /** false: authorize only (captured later with `capture`). */
   capture: boolean;
+}
+
+/** What the processor says about a card (its BIN data), where it says it; absent fields: not said. */
+export interface ProcessorCardInfo {
+  brand?: CardBrand;
+  type?: CardType;
+  /** Two-letter ISO country of the issuer. */
+  country?: string;
+  issuer?: string;
 }
 
 export interface ProcessorAuthorization {
@@ -58,6 +73,25 @@ export interface ProcessorAuthorization {
   decline: ProcessorDecline | null;
   /** Whether the processor holds the amount captured. */
   captured: boolean;
+  /** The card as the processor's answer describes it, when it does. */
+  card?: ProcessorCardInfo | null;
+}
+
+/** A card to keep at the processor for later payments without its CVC (stored credentials). */
+export interface ProcessorKeepCardRequest {
+  /** This service's reference of the card (idempotency key and metadata). */
+  reference: string;
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  cardholderName?: string;
+}
+
+export interface ProcessorStoredCard {
+  /** The processor's reference of the kept card, which `storedCard` of a later payment names. */
+  storedCard: string;
+  card: ProcessorCardInfo | null;
 }
 
 export interface ProcessorRefundRequest {
@@ -98,6 +132,12 @@ export interface ProcessorRecord {
 
 export interface Processor {
   readonly kind: ProcessorKind;
+  /**
+   * Keeps a card at the processor (a customer of the processor holding it) while its CVC is at
+   * hand, so that later payments of it (a saved card, a token, a renewal) are card-on-file payments
+   * of the kept card; this service never keeps a CVC.
+   */
+  keepCard(request: ProcessorKeepCardRequest): Promise<ProcessorStoredCard>;
   authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
   /**
    * The earlier attempt with this reference, or null when the processor never made one. `since`:

@@ -1,6 +1,6 @@
 import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
-import { escapeHtml } from '../client-side/html.ts';
+import { escapeHtml, jsonForScript } from '../client-side/html.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { METHOD_NAMES } from '../payment-redirect-page.ts';
 
@@ -12,7 +12,7 @@ import { METHOD_NAMES } from '../payment-redirect-page.ts';
  * nothing is loaded from elsewhere (the CSP allows the service's own scripts, images and frames).
  */
 export function checkoutPage(input: CheckoutPageInput): string {
-  const { view, display, locale } = input;
+  const { view, display, locale, countries } = input;
   const t = (key: MessageKey, values?: Record<string, string | number>) => escapeHtml(translate(locale, key, values));
   const money = (amount: number, currency: string) => formatAmount(amount, currency, locale);
   const name = display.name ?? view.merchant.name;
@@ -23,6 +23,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
     name,
     `<main id="checkout" data-kind="${view.kind}" data-currency="${escapeHtml(currency)}">
 <header class="head">
+${display.image ? `<img id="merchant-image" class="logo" src="${escapeHtml(display.image)}" alt="" width="64" height="64">` : ''}
 <h1 id="merchant-name">${escapeHtml(name)}</h1>
 ${display.description ? `<p class="description">${escapeHtml(display.description)}</p>` : ''}
 ${view.mode === 'test' ? `<p class="test-mode">${t('testMode')}</p>` : ''}
@@ -35,7 +36,8 @@ ${purchase(view, locale, t, money)}
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${escapeHtml(email)}"${view.customer ? '' : ' required aria-required="true"'} aria-invalid="false" aria-describedby="email-error">
 <p id="email-error" class="error" aria-live="polite"></p>
 </div>
-${view.rememberMe ? rememberedCard() : ''}
+${display.shippingAddress ? addressFields('shipping', t('shippingAddress'), t, countries) : ''}
+${view.rememberMe ? rememberedCard(t) : ''}
 <fieldset id="card" class="group">
 <legend class="visually-hidden">${t('card')}</legend>
 <span class="label" id="number-label">${t('cardNumber')}</span>
@@ -46,6 +48,7 @@ ${view.rememberMe ? rememberedCard() : ''}
 </div>
 <p id="card-error" class="error" aria-live="polite"></p>
 </fieldset>
+${display.billingAddress ? addressFields('billing', t('billingAddress'), t, countries) : ''}
 ${
   view.rememberMe
     ? `<div class="group remember" id="remember">
@@ -105,9 +108,11 @@ export interface CheckoutErrorDetails {
   message: string;
 }
 
+/** The page; its root names the dialog around it and its close button, for `checkout.js` to label them. */
 function htmlDocument(locale: Locale, title: string, body: string): string {
+  const labels = `data-dialog-label="${escapeHtml(translate(locale, 'checkoutTitle'))}" data-close-label="${escapeHtml(translate(locale, 'closeCheckout'))}"`;
   return `<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${locale}" ${labels}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head><body>
@@ -130,12 +135,18 @@ function payLabel(view: CheckoutView, locale: Locale): string {
   return translate(locale, 'pay');
 }
 
-/** `10.00 EUR / month`, `30.00 EUR every 3 months`. */
+/** The catalog's price of each plan interval: `10.00 EUR / month`, `30.00 EUR every 3 months`. */
+const PRICE_EVERY = {
+  hour: 'everyHour',
+  day: 'everyDay',
+  week: 'everyWeek',
+  month: 'everyMonth',
+  year: 'everyYear',
+} as const satisfies Record<NonNullable<CheckoutView['subscription']>['interval'], MessageKey>;
+
 function price(plan: NonNullable<CheckoutView['subscription']>, locale: Locale): string {
   const amount = formatAmount(plan.amount, plan.currency, locale);
-  return plan.intervalCount === 1
-    ? translate(locale, 'perInterval', { amount, interval: plan.interval })
-    : translate(locale, 'everyIntervals', { amount, count: plan.intervalCount, interval: `${plan.interval}s` });
+  return translate(locale, PRICE_EVERY[plan.interval], { amount, count: plan.intervalCount });
 }
 
 function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money): string {
@@ -146,7 +157,7 @@ function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money
     return `<div class="plan">
 <p class="plan-name" id="plan-name">${escapeHtml(plan.name)}</p>
 <p class="total"><span id="total">${escapeHtml(price(plan, locale))}</span></p>
-${plan.trialPeriodDays ? `<p class="trial" id="trial">${t('trial', { days: plan.trialPeriodDays })}</p>` : ''}
+${plan.trialPeriodDays ? `<p class="trial" id="trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
 </div>`;
   }
   const custom = view.customCharge!;
@@ -186,23 +197,63 @@ ${buttons}
 </div>`;
 }
 
-function rememberedCard(): string {
+/**
+ * The address the merchant asked for (`billingAddress`, `shippingAddress` options): `billing` goes
+ * on the card (the token's address), `shipping` on the charge or subscription. Ids
+ * `<kind>-<part>`, each input described by its own error line.
+ */
+function addressFields(
+  kind: 'billing' | 'shipping',
+  legend: string,
+  t: Translate,
+  countries: CheckoutPageInput['countries'],
+): string {
+  const field = (part: string, label: MessageKey, autocomplete: string, required: boolean) => {
+    const id = `${kind}-${part}`;
+    return `<div class="address-part ${part}">
+<label for="${id}">${t(label)}</label>
+<input id="${id}" type="text" autocomplete="${kind} ${autocomplete}"${required ? ' required aria-required="true"' : ''} aria-invalid="false" aria-describedby="${id}-error">
+<p id="${id}-error" class="error" aria-live="polite"></p>
+</div>`;
+  };
+  const options = countries
+    .map((country) => `<option value="${escapeHtml(country.code)}">${escapeHtml(country.name)}</option>`)
+    .join('');
+  return `<fieldset id="${kind}-address" class="group address" data-address="${kind}">
+<legend>${legend}</legend>
+${field('name', 'fullName', 'name', true)}
+${field('line1', 'addressLine1', 'address-line1', true)}
+${field('line2', 'addressLine2', 'address-line2', false)}
+<div class="row">
+${field('zip', 'postalCode', 'postal-code', true)}
+${field('city', 'city', 'address-level2', true)}
+</div>
+${field('state', 'region', 'address-level1', false)}
+<div class="address-part country">
+<label for="${kind}-country">${t('country')}</label>
+<select id="${kind}-country" autocomplete="${kind} country" required aria-required="true" aria-invalid="false" aria-describedby="${kind}-country-error"><option value="">${t('chooseCountry')}</option>${options}</select>
+<p id="${kind}-country-error" class="error" aria-live="polite"></p>
+</div>
+</fieldset>`;
+}
+
+function rememberedCard(t: Translate): string {
   return `<div id="saved-card" class="saved-card" hidden>
-<button id="use-saved-card" class="link" type="button">Use my saved card</button>
+<button id="use-saved-card" class="link" type="button">${t('useSavedCard')}</button>
 <div id="code-step" hidden>
 <p id="code-sent" class="hint" aria-live="polite"></p>
 <p id="test-code" class="test-code" hidden></p>
-<label for="code">One-time code</label>
+<label for="code">${t('oneTimeCode')}</label>
 <div class="code-row">
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="6" aria-invalid="false" aria-describedby="code-error">
-<button id="confirm-code" class="secondary" type="button">Confirm</button>
+<button id="confirm-code" class="secondary" type="button">${t('confirm')}</button>
 </div>
 <p id="code-error" class="error" aria-live="polite"></p>
 </div>
 </div>
 <div id="using-saved-card" class="using-saved-card group" hidden>
-<p><span class="label">Card</span> <span id="saved-card-label"></span></p>
-<button id="use-other-card" class="link" type="button">Use another card</button>
+<p><span class="label">${t('card')}</span> <span id="saved-card-label"></span></p>
+<button id="use-other-card" class="link" type="button">${t('useAnotherCard')}</button>
 </div>`;
 }
 
@@ -233,11 +284,6 @@ ${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(of
 </li>`;
 }
 
-/** JSON inside `<script>`: no `<` can end the element or open a comment. */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
-
 const STYLE = `
 *{box-sizing:border-box}
 html{background:#fff}
@@ -258,7 +304,12 @@ fieldset{border:0;padding:0;min-width:0}
 legend,label,.label{display:block;font-weight:600;font-size:14px;margin:0 0 4px;padding:0}
 fieldset .label{margin-top:8px}
 #card>.label:first-of-type{margin-top:0}
-input[type=email],input[type=text]{width:100%;font:inherit;padding:9px 12px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:inherit}
+input[type=email],input[type=text],select{width:100%;font:inherit;padding:9px 12px;border:1px solid #94a3b8;border-radius:8px;background:#fff;color:inherit}
+select:focus{outline:0;border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
+select[aria-invalid=true]{border-color:#b91c1c}
+.address .address-part{margin:0 0 8px}
+.address legend{font-size:15px;margin-bottom:6px}
+.logo{display:block;width:64px;height:64px;object-fit:contain;border-radius:8px;margin:0 0 8px}
 input:focus{outline:0;border-color:#2563eb;box-shadow:0 0 0 3px #bfdbfe}
 input[aria-invalid=true]{border-color:#b91c1c}
 .field{border:1px solid #94a3b8;border-radius:8px;padding:0 12px;background:#fff}

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
 import type { CommandContext } from '../../../packages/commands/command-context.ts';
-import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
+import {
+  CardError,
+  InvalidRequestError,
+  missingParameter,
+  type CardErrorCode,
+} from '../../../packages/domain/errors.ts';
 import {
   paymentMethodTypes,
   type PaymentMethodType,
@@ -14,6 +19,7 @@ import { subscriptionsCollection } from '../../../projections/subscriptions-proj
 import type { Commands } from '../../commands.ts';
 import type { ObjectReader } from '../object-reader.ts';
 import { MAX_AMOUNT } from '../schemas/money-schemas.ts';
+import { shippingSchema } from '../schemas/address-schemas.ts';
 import { paymentRedirectPath } from '../payment-redirect-page.ts';
 import type { CheckoutSessions } from './checkout-sessions.ts';
 import { digestOf } from './checkout-sessions.ts';
@@ -29,6 +35,8 @@ export const checkoutPaymentBody = p.object({
   rememberedCard: p.string({ min: 1, max: 512 }).optional(),
   amount: p.int({ min: 1, max: MAX_AMOUNT }).optional(),
   rememberMe: p.bool().optional(),
+  /** The payer's shipping address, when the merchant's page asked for it (`shippingAddress` option). */
+  shipping: shippingSchema.optional(),
   /** Pay with this payment method (one the request offers) instead of a card. */
   paymentMethod: z.enum(paymentMethodTypes, { error: `must be one of ${paymentMethodTypes.join(', ')}` }).optional(),
 });
@@ -90,7 +98,7 @@ export async function payCheckout(
   if (ways.length !== 1)
     throw new InvalidRequestError('Invalid request: pay with one of token, rememberedCard and paymentMethod');
   if (input.paymentMethod !== undefined)
-    return payWithPaymentMethod(deps, verified, input.paymentMethod, input.amount, email, context, address);
+    return payWithPaymentMethod(deps, verified, input, input.paymentMethod, email, context, address);
   const remembered = input.rememberedCard ? await redeemed(deps, verified, email, input.rememberedCard) : null;
   if (remembered && request.customerId && remembered.customerId !== request.customerId)
     throw new InvalidRequestError(
@@ -108,9 +116,10 @@ export async function payCheckout(
       verified.view.subscription!,
       context,
     );
+  const payer = { card, email: email!, shipping: input.shipping };
   const paid = request.subscription
-    ? await subscribe(deps, request.subscription, customerId, card, email!, context)
-    : await charge(deps, request, chargedAmount(request, input.amount), customerId, card, email!, context);
+    ? await subscribe(deps, request.subscription, customerId, payer, context)
+    : await charge(deps, request, chargedAmount(request, input.amount), customerId, payer, context);
 
   const customer = await deps.reader.getAfter(paid.position, customersCollection, paid.customerId, auth);
   const cardId = paid.cardId ?? customer.defaultCardId;
@@ -147,8 +156,8 @@ export async function payCheckout(
 async function payWithPaymentMethod(
   deps: CheckoutPaymentDependencies,
   verified: VerifiedCheckout,
+  input: CheckoutPaymentBody,
   type: PaymentMethodType,
-  chosen: number | undefined,
   email: string | null,
   context: CommandContext,
   address: PayerAddress,
@@ -159,7 +168,7 @@ async function payWithPaymentMethod(
       'Invalid parameter: paymentMethod is not offered by this checkout request',
       'paymentMethod',
     );
-  const { amount, currency } = chargedAmount(request, chosen);
+  const { amount, currency } = chargedAmount(request, input.amount);
   const terms = request.charge ?? request.customCharge!;
   const customerId = request.customerId ?? (await deps.commands.customers.create({ email: email! }, context)).id;
   const outcome = await deps.commands.paymentMethodCharges.create(
@@ -169,6 +178,8 @@ async function payWithPaymentMethod(
       customerId,
       paymentMethod: { type, ...(email ? { billing: { email } } : {}) },
       returnUrl: `${address.baseUrl}${checkoutReturnPath}`,
+      ...(terms.description !== undefined ? { description: terms.description } : {}),
+      ...(input.shipping ? { shipping: input.shipping } : {}),
       ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
       ...(terms.metadata ? { metadata: terms.metadata } : {}),
     },
@@ -220,6 +231,13 @@ export async function checkoutPaymentStatus(
 
 const sessionBody = p.object({ checkoutRequest: p.string({ min: 1 }), session: p.string({ min: 1, max: 128 }) });
 
+/** What the payer gave: the card (a token or a remembered card), the email, a shipping address. */
+interface Payer {
+  card: string;
+  email: string;
+  shipping: CheckoutPaymentBody['shipping'];
+}
+
 interface Paid {
   charge?: object;
   subscription?: object;
@@ -256,8 +274,7 @@ async function charge(
   request: CheckoutRequest,
   { amount, currency }: { amount: number; currency: string },
   customerId: string | null,
-  card: string,
-  email: string,
+  { card, email, shipping }: Payer,
   context: CommandContext,
 ): Promise<Paid> {
   const terms = request.charge ?? request.customCharge!;
@@ -270,6 +287,8 @@ async function charge(
           currency,
           card,
           ...(customerId ? { customerId } : {}),
+          ...(terms.description !== undefined ? { description: terms.description } : {}),
+          ...(shipping ? { shipping } : {}),
           ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
           ...(terms.metadata ? { metadata: terms.metadata } : {}),
           ...(threeDSecure ? { threeDSecure } : {}),
@@ -292,13 +311,15 @@ async function charge(
 /**
  * A subscription: the card becomes the customer's default card first, which renewals charge. The
  * first payment, made at once, carries the token's 3-D Secure verification; renewals do not.
+ * Without a trial that payment is the answer's `charge`; when it was declined the subscription
+ * stays `incomplete` (as the API leaves it) and the payer is told the decline, as for a charge,
+ * and may pay again with another card.
  */
 async function subscribe(
   deps: CheckoutPaymentDependencies,
   terms: NonNullable<CheckoutRequest['subscription']>,
   customerId: string | null,
-  card: string,
-  email: string,
+  { card, email, shipping }: Payer,
   context: CommandContext,
 ): Promise<Paid> {
   const remembered = card.startsWith('card_');
@@ -316,11 +337,35 @@ async function subscribe(
       ...(remembered ? {} : { cardSavedFromToken: card }),
       ...(terms.captureCharges !== undefined ? { captureCharges: terms.captureCharges } : {}),
       ...(terms.metadata ? { metadata: terms.metadata } : {}),
+      ...(shipping ? { shipping } : {}),
     },
     context,
   );
   const subscription = await deps.reader.getAfter(outcome.position, subscriptionsCollection, outcome.id, context);
-  return { subscription, customerId: subscriber, cardId: remembered ? card : null, position: outcome.position };
+  const firstCharge = await firstChargeOf(deps, subscription.id, context);
+  if (subscription.status === 'incomplete')
+    throw new CardError(
+      (firstCharge?.failureCode as CardErrorCode | null | undefined) ?? 'card_declined',
+      firstCharge?.failureMessage ?? 'The card was declined.',
+      firstCharge ? { chargeId: firstCharge.id } : {},
+    );
+  return {
+    ...(firstCharge ? { charge: firstCharge } : {}),
+    subscription,
+    customerId: subscriber,
+    cardId: remembered ? card : null,
+    position: outcome.position,
+  };
+}
+
+/** The charge a subscription made when it was created (none during a trial): the only one it has then. */
+async function firstChargeOf(
+  deps: CheckoutPaymentDependencies,
+  subscriptionId: string,
+  tenant: CommandContext,
+): Promise<{ id: string; failureCode?: string | null; failureMessage?: string | null } | null> {
+  const { list } = await deps.reader.list(chargesCollection, tenant, { limit: 1 }, { subscriptionId });
+  return (list[0] as { id: string; failureCode?: string | null; failureMessage?: string | null } | undefined) ?? null;
 }
 
 async function redeemed(

@@ -12,6 +12,7 @@ import type { Logger } from '../../../packages/observability/logger.ts';
 import { errorPage, pageOrigin, sendPage } from '../client-side/html.ts';
 import { payerLocale } from '../client-side/payer-locale.ts';
 import { CATALOGS, type Locale } from '../../../packages/client-side/i18n/index.ts';
+import { countryNames } from '../schemas/country-codes.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
 import {
@@ -41,6 +42,8 @@ export interface CheckoutRouteDependencies extends CheckoutVerificationDependenc
 
 /** What the merchant's `Shift4Checkout.open` may show, cut to a sensible length. */
 const DISPLAY_LIMITS = { name: 100, description: 250, email: 255 } as const;
+/** Longest logo URL shown (the whole checkout address must stay a URL browsers take). */
+const MAX_IMAGE_URL = 2048;
 
 /**
  * The hosted checkout (docs/checkout.md): `GET /checkout` answers the page for a signed checkout
@@ -63,13 +66,15 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
       });
       const framing = checkoutFraming(verified, ancestorOrigin);
       const locale = payerLocale(req);
-      res.set('Content-Security-Policy', pagePolicy(framing.ancestors));
+      const display = displayOf(req);
+      res.set('Content-Security-Policy', pagePolicy(framing.ancestors, display.image));
       sendPage(
         res,
         200,
         deps.renderPage({
           view: verified.view,
-          display: displayOf(req),
+          display,
+          countries: display.billingAddress || display.shippingAddress ? countryNames(locale) : [],
           ancestorOrigin: framing.messageTarget,
           locale,
           messages: CATALOGS[locale],
@@ -86,10 +91,10 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
 
   // The payment-method provider's page sends the payer back here, in the popup Shift4.js opened
   // (which it closes once the charge is decided) or, when popups are blocked, in the whole tab.
-  router.get(checkoutReturnPath, (_req, res) => {
+  router.get(checkoutReturnPath, (req, res) => {
     res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     // A plain page in the service's look (the checkout's error page would show it as an error).
-    sendPage(res, 200, errorPage('Payment completed', 'You can close this window and go back to the checkout.'));
+    sendPage(res, 200, errorPage(payerLocale(req), 'paymentReturnedTitle', 'paymentReturned'));
   });
 
   /** A JSON call's body and the signed request it carries, verified with the call's public key. */
@@ -187,7 +192,25 @@ function displayOf(req: Request): CheckoutPageInput['display'] {
     const value = req.query[name];
     return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, DISPLAY_LIMITS[name]) : null;
   };
-  return { name: text('name'), description: text('description'), email: text('email') };
+  return {
+    name: text('name'),
+    description: text('description'),
+    email: text('email'),
+    image: imageOf(req.query.image),
+    billingAddress: req.query.billingAddress === '1',
+    shippingAddress: req.query.shippingAddress === '1',
+  };
+}
+
+/** The merchant's logo when it is an http(s) URL (anything else is not shown). */
+function imageOf(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > MAX_IMAGE_URL) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -214,19 +237,31 @@ function checkoutFraming(
 }
 
 /**
- * Scripts and frames of the service only; framed only by the merchant's pages (or by nothing,
- * when opened as a page of its own).
+ * Scripts and frames of the service only; images of the service and the merchant's logo (its URL
+ * only); framed only by the merchant's pages (or by nothing, when opened as a page of its own).
  */
-function pagePolicy(ancestors: string[]): string {
+function pagePolicy(ancestors: string[], image: string | null = null): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'unsafe-inline'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${image ? ` ${policySource(image)}` : ''}`,
     "connect-src 'self'",
     "frame-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${ancestors.length > 0 ? ancestors.join(' ') : "'none'"}`,
   ].join('; ');
+}
+
+/**
+ * A URL as a CSP source: its origin and path (so that only that image may load; a source has no
+ * query), with the characters a policy gives meaning to (`;`, `,`) percent-encoded.
+ */
+function policySource(image: string): string {
+  const url = new URL(image);
+  return `${url.origin}${url.pathname}`.replace(
+    /[;,\s'"]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }

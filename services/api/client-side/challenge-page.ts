@@ -1,6 +1,7 @@
+import { CHALLENGE_SCRIPT_MESSAGES } from '../../../packages/client-side/challenge/challenge-messages.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml, jsonForScript } from './html.ts';
 
 export interface ChallengeToken {
   brand: string;
@@ -11,11 +12,13 @@ export interface ChallengeToken {
 /**
  * The issuer's challenge for one token (the simulated access control server): what is paid, with
  * which card, a one-time code field and the two answers. In this simulator any 6-digit code
- * completes the authentication; the page says so.
+ * completes the authentication; the page says so. Its script's messages, in the payer's language,
+ * are embedded in the page.
  */
 export function challengePage(token: ChallengeToken, locale: Locale = 'en'): string {
   const { amount, currency } = token.threeDSecureInfo;
   const t = (key: MessageKey) => escapeHtml(translate(locale, key));
+  const messages = Object.fromEntries(CHALLENGE_SCRIPT_MESSAGES.map((key) => [key, translate(locale, key)]));
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${t('challengeTitle')}</title>
@@ -44,7 +47,7 @@ button:disabled{opacity:.6;cursor:wait}
 #status{margin-top:16px;font-weight:600}
 </style>
 </head><body><main>
-<header><span class="issuer">Test Issuer Bank</span><span class="secure">3-D Secure</span></header>
+<header><span class="issuer">${t('testIssuerBank')}</span><span class="secure">3-D Secure</span></header>
 <h1>${t('confirmPayment')}</h1>
 <p>${t('challengeIntro')}</p>
 <dl>
@@ -63,6 +66,7 @@ button:disabled{opacity:.6;cursor:wait}
 </form>
 <p id="status" role="status"></p>
 </main>
+<script type="application/json" id="challenge-messages">${jsonForScript(messages)}</script>
 <script src="/js/three-d-secure/challenge.js"></script>
 </body></html>`;
 }

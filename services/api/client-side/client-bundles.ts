@@ -8,12 +8,14 @@ import { encodeBody, type EncodedBodies, type Encoding } from './compressed-body
  * The scripts the service serves, bundled by esbuild: the browser scripts of `packages/client-side`,
  * and the checkout request signing module for merchants' Node servers.
  */
-export type BundleName = 'shift4' | 'field' | 'challenge' | 'checkout' | 'checkoutPage' | 'signCheckoutRequest';
+export type BundleName =
+  'shift4' | 'securionpay' | 'field' | 'challenge' | 'checkout' | 'checkoutPage' | 'signCheckoutRequest';
 
 const ROOT = projectRoot(import.meta.dirname);
 const SOURCE = resolve(ROOT, 'packages/client-side');
 const ENTRY_POINTS: Record<BundleName, string> = {
   shift4: 'shift4.ts',
+  securionpay: 'securionpay.ts',
   field: 'fields/field.ts',
   challenge: 'challenge/challenge.ts',
   checkout: 'checkout/checkout-js.ts',
@@ -26,6 +28,7 @@ const FOR_NODE: ReadonlySet<BundleName> = new Set(['signCheckoutRequest']);
 
 const BANNER_NAMES: Record<BundleName, string> = {
   shift4: 'shift4.js',
+  securionpay: 'securionpay.js',
   field: 'shift4.js field',
   challenge: 'shift4.js challenge',
   checkout: 'checkout.js',

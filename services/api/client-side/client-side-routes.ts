@@ -28,7 +28,8 @@ const BROWSER_API_PATHS = [/^\/tokens$/, /^\/tokens\/[^/]+\/three-d-secure$/, /^
 const SCRIPT_CACHE_CONTROL = 'public, max-age=300';
 
 /**
- * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), the checkout
+ * What browsers load from the service: the Shift4.js library (`/js/shift4.js`), SecurionPay's
+ * (`/js/securionpay.js`), the checkout
  * library (`/js/checkout.js`) and the checkout page's script, the card field frames (`/js/fields/…`), the issuer's 3-D Secure challenge page (`/three-d-secure/challenge`),
  * and CORS for the API calls the library makes from merchants' pages. Served without an API key.
  */
@@ -37,9 +38,12 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   const router = express.Router();
 
   router.get('/js/shift4.js', script(bundles, 'shift4'));
+  // SecurionPay's library, both generations in one (`SecurionPay(pk)` and `SecurionPay.setPublicKey`).
+  router.get('/js/securionpay.js', script(bundles, 'securionpay'));
   // The paths the public libraries are loaded from on their own hosts: a page that changes only
   // the host of its script URLs loads the same scripts.
-  router.get('/shift4.js', script(bundles, 'shift4'));
+  router.get(['/shift4.js', '/v1/shift4.js'], script(bundles, 'shift4'));
+  router.get('/v2/securionpay.js', script(bundles, 'securionpay'));
   router.get('/checkout.js', script(bundles, 'checkout'));
   router.get('/js/fields/fields.js', script(bundles, 'field'));
   router.get('/js/three-d-secure/challenge.js', script(bundles, 'challenge'));
@@ -62,7 +66,7 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       typeof req.query.key === 'string' &&
       /^pk_(test|live)_\w+$/.test(req.query.key);
     if (!valid) {
-      sendPage(res, 400, errorPage('Invalid card field', 'This card field was requested with invalid parameters.'));
+      sendPage(res, 400, errorPage(payerLocale(req), 'fieldUnavailableTitle', 'fieldUnavailable'));
       return;
     }
     // Only the page that will talk to the field may frame it.
@@ -75,18 +79,18 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
     const ancestor = ancestorOf(req.query.ancestor);
     const { token: tokenId, key } = req.query;
     if (typeof tokenId !== 'string' || typeof key !== 'string' || origin === null || ancestor === undefined) {
-      sendPage(res, 400, errorPage('Invalid request', 'This authentication was requested with invalid parameters.'));
+      sendPage(res, 400, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
     const auth = await deps.authenticate(key);
     if (!auth) {
-      sendPage(res, 401, errorPage('Invalid request', 'The key of this authentication is not valid.'));
+      sendPage(res, 401, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
     const token = await deps.reader.get(tokensCollection, tokenId, auth).catch(() => null);
     const info = token?.threeDSecureInfo ?? null;
     if (!token || !challengeOpen(info) || token.used) {
-      sendPage(res, 409, errorPage('Nothing to authenticate', 'No authentication is waiting for this card.'));
+      sendPage(res, 409, errorPage(payerLocale(req), 'nothingToAuthenticateTitle', 'nothingToAuthenticate'));
       return;
     }
     res.set('Content-Security-Policy', framedBy(origin, ancestor));

@@ -1,5 +1,6 @@
+import { FIELD_FRAME_MESSAGES } from '../../../packages/client-side/fields/field-messages.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml, jsonForScript } from './html.ts';
 
 export const FIELD_NAMES = ['number', 'expiry', 'cvc', 'cardholderName'] as const;
 export type FieldPageName = (typeof FIELD_NAMES)[number];
@@ -46,7 +47,8 @@ const LOOKS: Record<FieldPageName, FieldLook> = {
 
 /**
  * One card field's frame. The input has its own (visually hidden) label, `aria-invalid`, and its
- * message in an `aria-live` region it is described by; the script (`fields.js`) does the rest.
+ * message in an `aria-live` region it is described by; the script (`fields.js`) does the rest, with
+ * the messages of the payer's language embedded here.
  * Styles are inline and system fonts only: nothing is loaded from elsewhere.
  */
 export function fieldPage(field: FieldPageName, locale: Locale = 'en'): string {
@@ -54,6 +56,7 @@ export function fieldPage(field: FieldPageName, locale: Locale = 'en'): string {
   const label = translate(locale, look.label);
   const placeholder =
     typeof look.placeholder === 'string' ? translate(locale, look.placeholder) : look.placeholder.text;
+  const messages = Object.fromEntries(FIELD_FRAME_MESSAGES.map((key) => [key, translate(locale, key)]));
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(label)}</title>
@@ -85,6 +88,7 @@ body.invalid input{color:#b91c1c}
 ${field === 'number' ? '<span id="brand" class="brand" role="img" aria-label=""></span>' : '<span id="brand" hidden></span>'}
 </div>
 <p id="message" class="message" aria-live="polite"></p>
+<script type="application/json" id="field-messages">${jsonForScript(messages)}</script>
 <script src="/js/fields/fields.js"></script>
 </body></html>`;
 }

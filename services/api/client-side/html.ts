@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { sendCompressed } from './compressed-body.ts';
 
 /** Text for HTML bodies and attribute values. */
@@ -7,6 +8,11 @@ export function escapeHtml(text: string): string {
     /[&<>"']/g,
     (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
   );
+}
+
+/** JSON inside `<script type="application/json">`: no `<` can end the element or open a comment. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 /** The origin a page named for itself, when it is one (`https://shop.example`, no path). */
@@ -20,10 +26,12 @@ export function pageOrigin(value: unknown): string | null {
   }
 }
 
-/** A small error page in the service's look, for the pages a browser opens. */
-export function errorPage(title: string, message: string): string {
+/** A small error page in the service's look, for the pages a browser opens, in the payer's language. */
+export function errorPage(locale: Locale, titleKey: MessageKey, messageKey: MessageKey): string {
+  const title = translate(locale, titleKey);
+  const message = translate(locale, messageKey);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;color:#1e293b;margin:0;padding:24px}h1{font-size:1.2rem}</style>
 </head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;

@@ -12,6 +12,7 @@ import {
 import { crossSaleOffersCollection } from '../../../projections/cross-sale-offers-projection.ts';
 import { publicObject } from '../../../projections/views/object-view.ts';
 import { NotFoundError } from '../../../packages/domain/errors.ts';
+import { withImageAddress } from '../offer-image-address.ts';
 
 const tag = 'Cross-sale offers';
 const collection = crossSaleOffersCollection;
@@ -27,7 +28,7 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       response: crossSaleOfferSchema,
       async handler(request) {
         const outcome = await commands.crossSaleOffers.create(request.body, commandContext(request));
-        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
+        return withImageAddress(await reader.getAfter(outcome.position, collection, outcome.id, request.auth), request);
       },
     }),
     defineRoute({
@@ -45,10 +46,10 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
           if (error instanceof NotFoundError) return null;
           throw error;
         });
-        if (own) return own;
+        if (own) return withImageAddress(own, request);
         const partners = await commands.crossSaleOfferVisibility.get(id, request.auth);
         if (!partners) throw new NotFoundError(collection.objectName, id);
-        return publicObject(partners);
+        return withImageAddress(publicObject(partners), request);
       },
     }),
     defineRoute({
@@ -67,7 +68,7 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
           request.body,
           commandContext(request),
         );
-        return reader.getAfter(outcome.position, collection, outcome.id, request.auth);
+        return withImageAddress(await reader.getAfter(outcome.position, collection, outcome.id, request.auth), request);
       },
     }),
     defineRoute({
@@ -96,9 +97,11 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
         const { deleted, owner, ...page } = request.query;
         const visibility = commands.crossSaleOfferVisibility;
         // Own offers only: one indexed list of the caller's read model, as every list.
-        if (owner === 'self' || (await visibility.partnersOf(request.auth.accountId)).length === 0)
-          return reader.list(collection, request.auth, page, { _deleted: deleted ?? false });
-        return visibility.list(request.auth, page, deleted ?? false);
+        const { list, hasMore } =
+          owner === 'self' || (await visibility.partnersOf(request.auth.accountId)).length === 0
+            ? await reader.list(collection, request.auth, page, { _deleted: deleted ?? false })
+            : await visibility.list(request.auth, page, deleted ?? false);
+        return { list: list.map((offer) => withImageAddress(offer, request)), hasMore };
       },
     }),
   ];

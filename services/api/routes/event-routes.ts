@@ -3,6 +3,7 @@ import type { ApiDependencies } from '../api-dependencies.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { eventIdParams, eventSchemas, type PublicEventCatalog } from '../schemas/event-schemas.ts';
 import { publicEventsCollection } from '../../../projections/public-events-projection.ts';
+import { eventWithImageAddress } from '../offer-image-address.ts';
 
 const tag = 'Events';
 
@@ -16,7 +17,8 @@ export function eventRoutes({ reader }: ApiDependencies, publicEvents: PublicEve
       tag,
       params: eventIdParams,
       response: eventSchema,
-      handler: (request) => reader.get(publicEventsCollection, request.params.eventId, request.auth),
+      handler: async (request) =>
+        eventWithImageAddress(await reader.get(publicEventsCollection, request.params.eventId, request.auth), request),
     }),
     defineRoute({
       method: 'get',
@@ -25,9 +27,10 @@ export function eventRoutes({ reader }: ApiDependencies, publicEvents: PublicEve
       tag,
       query: listEventsQuery,
       response: listOf(eventSchema),
-      handler: (request) => {
+      handler: async (request) => {
         const { type, ...page } = request.query;
-        return reader.list(publicEventsCollection, request.auth, page, { type });
+        const { list, hasMore } = await reader.list(publicEventsCollection, request.auth, page, { type });
+        return { list: list.map((event) => eventWithImageAddress(event, request)), hasMore };
       },
     }),
   ];

@@ -42,3 +42,12 @@ export function anyCaseCountryCodeParameter(description: string) {
     .transform((value) => value.toUpperCase())
     .meta({ description, example: 'PL' });
 }
+
+/** Every country code with its name in `locale` (by the runtime's own names), sorted by name. */
+export function countryNames(locale: string): Array<{ code: string; name: string }> {
+  countries ??= createRequire(import.meta.url)('i18n-iso-countries') as Countries;
+  const names = new Intl.DisplayNames([locale, 'en'], { type: 'region' });
+  return Object.keys(countries.getAlpha2Codes())
+    .map((code) => ({ code, name: names.of(code) ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name, locale));
+}

@@ -114,10 +114,10 @@ export const crossSaleOfferSchema = z
     template: z.enum(['image_and_text', 'text_only']),
     title: z.string(),
     description: z.string().nullable(),
-    imageUrl: z
-      .string()
-      .nullable()
-      .meta({ description: 'Path of the scaled PNG image (GET, no API key needed); null without an image' }),
+    imageUrl: z.string().nullable().meta({
+      description:
+        'Address of the scaled PNG image (GET, no API key needed), absolute with the address the request came in with; null without an image',
+    }),
     companyName: z.string().nullable(),
     companyLocation: z.string().nullable(),
     termsAndConditionsUrl: z.string().nullable(),

@@ -27,7 +27,16 @@ function view(extra: Partial<CheckoutView> = {}): CheckoutView {
 
 const input = (extra: Partial<CheckoutView> = {}, display: Partial<CheckoutPageInput['display']> = {}) => ({
   view: view(extra),
-  display: { name: null, description: null, email: null, ...display },
+  display: {
+    name: null,
+    description: null,
+    email: null,
+    image: null,
+    billingAddress: false,
+    shippingAddress: false,
+    ...display,
+  },
+  countries: [],
   ancestorOrigin: 'https://shop.example',
   locale: 'en' as const,
   messages: CATALOGS.en,
@@ -73,17 +82,31 @@ describe('checkout page', () => {
 
   it('shows the amount on the pay button; a subscription its price per interval and trial', () => {
     expect(checkoutPage(input())).to.include('>Pay 19.99 EUR</button>');
-    const plan = {
+    const plan: NonNullable<CheckoutView['subscription']> = {
       planId: 'plan_1',
       name: 'Gold',
       amount: 1500,
       currency: 'EUR',
-      interval: 'month' as const,
+      interval: 'month',
       intervalCount: 3,
       trialPeriodDays: 14,
     };
     const page = checkoutPage(input({ kind: 'subscription', charge: null, subscription: plan }));
     expect(page).to.include('Subscribe for 15.00 EUR every 3 months').and.include('14-day free trial');
+    // Interval words and their plural forms in the payer's language.
+    const polish = (subscription: typeof plan) =>
+      checkoutPage({
+        ...input({ kind: 'subscription', charge: null, subscription }),
+        locale: 'pl',
+        messages: CATALOGS.pl,
+      });
+    expect(polish(plan)).to.include('Subskrybuj za 15,00 EUR co 3 miesiące').and.include('okres próbny: 14 dni.');
+    expect(polish({ ...plan, intervalCount: 5, trialPeriodDays: 1 }))
+      .to.include('co 5 miesięcy')
+      .and.include('okres próbny: 1 dzień.');
+    expect(polish({ ...plan, interval: 'year', intervalCount: 1, trialPeriodDays: null })).to.include(
+      'Subskrybuj za 15,00 EUR / rok',
+    );
   });
 
   it('offers custom amounts as toggle buttons and a bounded input in major units', () => {

@@ -27,11 +27,11 @@ describe('card field rules (what the fields check as the customer types)', () =>
     expect(passesLuhn('4242424242424242')).to.equal(true);
     expect(passesLuhn('4242424242424241')).to.equal(false);
     expect(checkNumber('4242 4242 4242 4242')).to.include({ complete: true, error: null });
-    expect(checkNumber('4242 4242 4242 4241').error).to.equal('Your card number is invalid.');
+    expect(checkNumber('4242 4242 4242 4241').error).to.equal('numberInvalid');
     expect(checkNumber('4242 4242')).to.include({ complete: false, error: null });
-    expect(errorToShow(checkNumber('4242 4242'), true)).to.equal('Your card number is incomplete.');
+    expect(errorToShow(checkNumber('4242 4242'), true)).to.equal('numberIncomplete');
     expect(errorToShow(checkNumber('4242 4242'), false)).to.equal(null);
-    expect(checkNumber('99').error).to.equal('Your card number is invalid.');
+    expect(checkNumber('99').error).to.equal('numberInvalid');
   });
 
   it('formats the expiry as MM / YY and refuses past dates and impossible months', () => {
@@ -41,9 +41,9 @@ describe('card field rules (what the fields check as the customer types)', () =>
     expect(formatExpiry('1')).to.equal('1');
     expect(formatExpiry('12', true)).to.equal('12');
     expect(checkExpiry('06 / 26', now)).to.include({ complete: true, error: null });
-    expect(checkExpiry('05 / 26', now).error).to.equal("Your card's expiration date is in the past.");
-    expect(checkExpiry('12 / 25', now).error).to.equal("Your card's expiration year is in the past.");
-    expect(checkExpiry('13', now).error).to.equal("Your card's expiration month is invalid.");
+    expect(checkExpiry('05 / 26', now).error).to.equal('expiryPast');
+    expect(checkExpiry('12 / 25', now).error).to.equal('expiryYearPast');
+    expect(checkExpiry('13', now).error).to.equal('expiryMonthInvalid');
     expect(checkExpiry('12 / 3', now)).to.include({ complete: false, error: null });
   });
 
@@ -52,6 +52,6 @@ describe('card field rules (what the fields check as the customer types)', () =>
     expect(cvcLengthOf(brandOf('4242'))).to.equal(3);
     expect(checkCvc('123', 4)).to.include({ complete: false });
     expect(checkCvc('1234', 4)).to.include({ complete: true, error: null });
-    expect(checkCvc('1234', 3).error).to.equal("Your card's security code is invalid.");
+    expect(checkCvc('1234', 3).error).to.equal('cvcInvalid');
   });
 });

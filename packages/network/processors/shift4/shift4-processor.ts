@@ -1,14 +1,18 @@
+import type { CardBrand, CardType } from '../../../domain/card/card-snapshot.ts';
 import type { CardErrorCode } from '../../../domain/errors.ts';
 import {
   ProcessorOutcomeUnknown,
+  ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
+  type ProcessorCardInfo,
   type ProcessorCardPayment,
   type ProcessorCredit,
   type ProcessorDecline,
   type ProcessorRecord,
   type ProcessorRefund,
   type ProcessorSettings,
+  type ProcessorStoredCard,
 } from '../processor.ts';
 import { Shift4Client, type Shift4Error } from './shift4-client.ts';
 
@@ -23,6 +27,21 @@ interface Shift4Refund {
   metadata?: Record<string, string>;
 }
 
+/** A card as the Shift4 API shows it: its BIN data among the rest. */
+interface Shift4Card {
+  id: string;
+  brand?: string;
+  type?: string;
+  country?: string | null;
+  issuer?: string | null;
+}
+
+interface Shift4Customer {
+  id: string;
+  defaultCardId?: string | null;
+  cards?: Shift4Card[];
+}
+
 interface Shift4Charge {
   id: string;
   created: number;
@@ -30,6 +49,7 @@ interface Shift4Charge {
   currency: string;
   status: 'successful' | 'failed' | 'pending';
   captured: boolean;
+  card?: Shift4Card | null;
   refunds?: Shift4Refund[];
   metadata?: Record<string, string>;
   failureCode?: string;
@@ -93,6 +113,35 @@ export class Shift4Processor implements Processor {
     this.client = new Shift4Client(settings.url, settings.secretKey, settings.timeoutMs);
   }
 
+  /**
+   * A customer at the processor holding the card, made with its CVC: Shift4 keeps cards on its
+   * customers, and a charge of `customerId` and the card's id needs no CVC. The stored card is
+   * `<customer id>/<card id>`. A Shift4 customer needs an email, and the payer's is not this
+   * adapter's to hand on: the address is the card's reference at the reserved `.invalid` domain,
+   * which no mail can reach.
+   */
+  async keepCard(request: Parameters<Processor['keepCard']>[0]): Promise<ProcessorStoredCard> {
+    const answer = await this.client.post<Shift4Customer>(
+      '/customers',
+      {
+        email: `${request.reference}@card-on-file.invalid`,
+        'card[number]': request.number,
+        'card[expMonth]': request.expMonth,
+        'card[expYear]': request.expYear,
+        'card[cvc]': request.cvc,
+        'card[cardholderName]': request.cardholderName,
+        [`metadata[${REFERENCE_KEY}]`]: request.reference,
+      },
+      `${request.reference}:customer`,
+    );
+    const card = answer.body.cards?.find((candidate) => candidate.id === answer.body.defaultCardId);
+    if (answer.status !== 200 || !card)
+      throw new ProcessorUnreachable(
+        `Shift4 did not keep the card (POST /customers answered ${answer.status} ${answer.body.error?.message ?? ''})`,
+      );
+    return { storedCard: `${answer.body.id}/${card.id}`, card: cardInfoOf(card) };
+  }
+
   async authorize(request: Parameters<Processor['authorize']>[0]): Promise<ProcessorAuthorization> {
     const answer = await this.client.post<Shift4Charge>(
       '/charges',
@@ -142,7 +191,9 @@ export class Shift4Processor implements Processor {
   }
 
   async credit(request: Parameters<Processor['credit']>[0]): Promise<ProcessorCredit> {
-    const answer = await this.client.post<Shift4Credit>('/credits', cardPaymentForm(request), request.reference);
+    // A credit has no `type`: it is no card payment a cardholder or merchant initiates.
+    const { type: _type, ...credit } = request;
+    const answer = await this.client.post<Shift4Credit>('/credits', cardPaymentForm(credit), request.reference);
     if (answer.status === 200) return creditOf(answer.body);
     const decline = declineOf(answer.body);
     if (answer.status === 402 && decline)
@@ -230,11 +281,33 @@ export class Shift4Processor implements Processor {
 }
 
 function authorizationOf(charge: Shift4Charge): ProcessorAuthorization {
+  const card = charge.card ? cardInfoOf(charge.card) : null;
   if (charge.status === 'successful')
-    return { approved: true, processorId: charge.id, decline: null, captured: charge.captured };
+    return { approved: true, processorId: charge.id, decline: null, captured: charge.captured, card };
   if (charge.status === 'pending')
     throw new ProcessorOutcomeUnknown(`Shift4 charge ${charge.id} is still pending at the processor`);
-  return { approved: false, processorId: charge.id, decline: failureOf(charge), captured: false };
+  return { approved: false, processorId: charge.id, decline: failureOf(charge), captured: false, card };
+}
+
+const SHIFT4_BRANDS = new Set<string>([
+  'Visa',
+  'American Express',
+  'MasterCard',
+  'Maestro',
+  'Discover',
+  'JCB',
+  'Diners Club',
+]);
+const SHIFT4_TYPES = new Set<string>(['Credit Card', 'Debit Card', 'Prepaid Card']);
+
+/** The BIN data of a Shift4 card: brand and type in the API's own words, country and issuer when known. */
+function cardInfoOf(card: Shift4Card): ProcessorCardInfo {
+  return {
+    ...(card.brand && SHIFT4_BRANDS.has(card.brand) ? { brand: card.brand as CardBrand } : {}),
+    ...(card.type && SHIFT4_TYPES.has(card.type) ? { type: card.type as CardType } : {}),
+    ...(card.country ? { country: card.country } : {}),
+    ...(card.issuer ? { issuer: card.issuer } : {}),
+  };
 }
 
 function creditOf(credit: Shift4Credit): ProcessorCredit {
@@ -297,15 +370,27 @@ function unexpected(what: string, status: number, body: Shift4Error): ProcessorO
   );
 }
 
-/** The form fields of a charge or credit with card details, carrying this service's reference. */
+/**
+ * The form fields of a charge or credit, carrying this service's reference: the card kept at the
+ * processor (its customer and card id) when there is one, the card details otherwise; and the
+ * payment's `type` (who initiates it), which a stored card's payment declares.
+ */
 function cardPaymentForm(request: ProcessorCardPayment) {
+  const [customerId, cardId] = request.storedCard?.split('/') ?? [];
+  const card =
+    customerId && cardId
+      ? { customerId, card: cardId }
+      : {
+          'card[number]': request.number,
+          'card[expMonth]': request.expMonth,
+          'card[expYear]': request.expYear,
+          'card[cvc]': request.cvc,
+        };
   return {
     amount: request.amount,
     currency: request.currency,
-    'card[number]': request.number,
-    'card[expMonth]': request.expMonth,
-    'card[expYear]': request.expYear,
-    'card[cvc]': request.cvc,
+    ...card,
+    type: request.type,
     description: request.description,
     [`metadata[${REFERENCE_KEY}]`]: request.reference,
   };

@@ -10,6 +10,12 @@ export type StripeMetadata = Record<string, string> | null;
 
 export interface StripePaymentMethod {
   id: string;
+  /** The card's BIN data as Stripe knows it (`brand` in Stripe's words, e.g. `visa`; `funding`). */
+  card?: { brand?: string; funding?: string; country?: string | null } | null;
+}
+
+export interface StripeCustomer {
+  id: string;
 }
 
 export interface StripeCharge {

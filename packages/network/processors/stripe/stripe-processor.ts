@@ -1,9 +1,11 @@
+import type { CardBrand, CardType } from '../../../domain/card/card-snapshot.ts';
 import {
   ProcessorOutcomeUnknown,
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
   type ProcessorAuthorizationRequest,
+  type ProcessorCardInfo,
   type ProcessorCredit,
   type ProcessorCreditRequest,
   type ProcessorDecline,
@@ -11,6 +13,7 @@ import {
   type ProcessorRefund,
   type ProcessorRefundRequest,
   type ProcessorSettings,
+  type ProcessorStoredCard,
 } from '../processor.ts';
 import { StripeApi, StripeDecline, withoutCardNumbers } from './stripe-api.ts';
 import { specCodeOfStripeDecline, type StripeDeclineReason } from './stripe-declines.ts';
@@ -19,6 +22,7 @@ import {
   REFERENCE_KEY,
   referenceOf,
   type StripeCharge,
+  type StripeCustomer,
   type StripePaymentIntent,
   type StripePaymentMethod,
   type StripeRefund,
@@ -58,35 +62,77 @@ export class StripeProcessor implements Processor {
     this.now = options.now ?? (() => new Date());
   }
 
+  /**
+   * A Stripe customer with the card's payment method attached, made with the CVC: Stripe reuses
+   * only a payment method attached to a customer, and charges it off-session without a CVC. The
+   * stored card is `<customer id>/<payment method id>`.
+   */
+  async keepCard(request: Parameters<Processor['keepCard']>[0]): Promise<ProcessorStoredCard> {
+    try {
+      return await this.keptCard(request);
+    } catch (error) {
+      // Stripe refused the card (attaching it is declined): not kept, and nothing was paid.
+      if (error instanceof StripeDecline) throw new StripeRefused(error.message, 402, error.error.code ?? null);
+      throw error;
+    }
+  }
+
+  private async keptCard(request: Parameters<Processor['keepCard']>[0]): Promise<ProcessorStoredCard> {
+    const paymentMethod = await this.paymentMethodOf(request);
+    const customer = await this.api.post<StripeCustomer>(
+      '/v1/customers',
+      { metadata: { [REFERENCE_KEY]: request.reference } },
+      `${request.reference}:customer`,
+    );
+    await this.api.post(
+      `/v1/payment_methods/${encodeURIComponent(paymentMethod.id)}/attach`,
+      { customer: customer.id },
+      `${request.reference}:attach`,
+    );
+    return { storedCard: `${customer.id}/${paymentMethod.id}`, card: cardInfoOf(paymentMethod) };
+  }
+
+  private paymentMethodOf(
+    request: Pick<ProcessorAuthorizationRequest, 'reference' | 'number' | 'expMonth' | 'expYear' | 'cvc'>,
+  ) {
+    return this.api.post<StripePaymentMethod>(
+      '/v1/payment_methods',
+      {
+        type: 'card',
+        card: {
+          number: request.number,
+          exp_month: request.expMonth,
+          exp_year: request.expYear,
+          ...(request.cvc ? { cvc: request.cvc } : {}),
+        },
+        metadata: { [REFERENCE_KEY]: request.reference },
+      },
+      `${request.reference}:payment_method`,
+    );
+  }
+
   async authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization> {
     const metadata = {
       [REFERENCE_KEY]: request.reference,
       ...(request.description ? { description: request.description.slice(0, METADATA_VALUE_MAX) } : {}),
     };
+    const [customer, storedMethod] = request.storedCard?.split('/') ?? [];
     let paymentMethod: StripePaymentMethod;
-    try {
-      paymentMethod = await this.api.post<StripePaymentMethod>(
-        '/v1/payment_methods',
-        {
-          type: 'card',
-          card: {
-            number: request.number,
-            exp_month: request.expMonth,
-            exp_year: request.expYear,
-            ...(request.cvc ? { cvc: request.cvc } : {}),
-          },
-          metadata: { [REFERENCE_KEY]: request.reference },
-        },
-        `${request.reference}:payment_method`,
-      );
-    } catch (error) {
-      if (error instanceof StripeDecline) return declined(null, error.error);
-      // No payment was attempted yet: whatever became of the payment method, nothing was taken.
-      if (error instanceof ProcessorOutcomeUnknown) {
-        throw new ProcessorUnreachable(`${error.message} (before any payment was attempted)`, { cause: error });
+    if (customer && storedMethod) {
+      paymentMethod = { id: storedMethod };
+    } else {
+      try {
+        paymentMethod = await this.paymentMethodOf(request);
+      } catch (error) {
+        if (error instanceof StripeDecline) return declined(null, error.error);
+        // No payment was attempted yet: whatever became of the payment method, nothing was taken.
+        if (error instanceof ProcessorOutcomeUnknown) {
+          throw new ProcessorUnreachable(`${error.message} (before any payment was attempted)`, { cause: error });
+        }
+        throw error;
       }
-      throw error;
     }
+    const card = paymentMethod.card ? cardInfoOf(paymentMethod) : null;
 
     try {
       const intent = await this.api.post<StripePaymentIntent>(
@@ -94,15 +140,18 @@ export class StripeProcessor implements Processor {
         {
           amount: request.amount,
           currency: request.currency.toLowerCase(),
+          ...(customer ? { customer } : {}),
           payment_method: paymentMethod.id,
           payment_method_types: ['card'],
           capture_method: request.capture ? 'automatic' : 'manual',
           confirm: true,
+          // A stored card charged without the cardholder: Stripe's merchant-initiated payment.
+          ...(customer && merchantInitiated(request) ? { off_session: true } : {}),
           metadata,
         },
         `${request.reference}:payment_intent`,
       );
-      return authorizationOf(intent);
+      return { ...authorizationOf(intent), card };
     } catch (error) {
       if (error instanceof StripeDecline) return declined(await this.declinedIntentId(error), error.error);
       throw error;
@@ -242,6 +291,37 @@ function authorizationOf(intent: StripePaymentIntent): ProcessorAuthorization {
         message: `Stripe left the payment intent ${intent.status.replace('_', ' ')}`,
       });
   }
+}
+
+/** Renewals and a merchant's charges of a saved card: the cardholder takes no part. */
+function merchantInitiated(request: ProcessorAuthorizationRequest): boolean {
+  return request.type === 'subsequent_recurring' || request.type === 'merchant_initiated';
+}
+
+const STRIPE_BRANDS: Record<string, CardBrand> = {
+  visa: 'Visa',
+  mastercard: 'MasterCard',
+  amex: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners: 'Diners Club',
+};
+const STRIPE_FUNDING: Record<string, CardType> = {
+  credit: 'Credit Card',
+  debit: 'Debit Card',
+  prepaid: 'Prepaid Card',
+};
+
+/** The BIN data of a Stripe payment method: brand, funding (type) and country; Stripe names no issuer. */
+function cardInfoOf(paymentMethod: StripePaymentMethod): ProcessorCardInfo {
+  const card = paymentMethod.card ?? {};
+  const brand = card.brand ? STRIPE_BRANDS[card.brand] : undefined;
+  const type = card.funding ? STRIPE_FUNDING[card.funding] : undefined;
+  return {
+    ...(brand ? { brand } : {}),
+    ...(type ? { type } : {}),
+    ...(card.country ? { country: card.country } : {}),
+  };
 }
 
 function declined(processorId: string | null, reason: StripeDeclineReason): ProcessorAuthorization {

@@ -1,0 +1,92 @@
+import type { EventStore } from '../eventstore/event-store.ts';
+import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
+import type { DocumentStore } from '../readstore/document-store.ts';
+import { projectBatches, type ProjectionBuild } from './projection-batch.ts';
+import { physicalCollectionName, type Projection } from './projection.ts';
+import { projectionStates } from './projection-state.ts';
+import { WrittenDocuments } from './written-documents.ts';
+
+/** Events per batch: nobody waits on a build's commits, and larger batches write each hot page fewer times. */
+const DEFAULT_BATCH_SIZE = 5_000;
+/** 16 MiB of Bloom filter: few false positives up to tens of millions of documents. */
+const WRITTEN_BITS = 1 << 27;
+
+/** A projection and the generation number its build carries (the one queries read by name). */
+export interface BuildTarget {
+  projection: Projection;
+  generation: number;
+}
+
+interface Build extends ProjectionBuild {
+  checkpoint: number;
+}
+
+export interface ReadStoreBuildOptions {
+  batchSize?: number;
+}
+
+/**
+ * Every projection built from the start of the log into a store of its own that nobody reads yet
+ * (`docs/architecture.md`, "Blue/green rebuilds"): all projections in the same batches, so those
+ * that read others (`Projection.reads`) read them as of each event; list indexes made once, at
+ * the end. The caller switches queries to the store once it has caught up.
+ */
+export class ReadStoreBuild {
+  private readonly builds: Build[];
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: DocumentStore,
+    targets: readonly BuildTarget[],
+    options: ReadStoreBuildOptions = {},
+  ) {
+    // The store starts empty: only what the build writes exists in it.
+    const written = new WrittenDocuments(WRITTEN_BITS);
+    this.builds = targets.map((target) => ({ ...target, checkpoint: 0, written }));
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  }
+
+  /** The log position every projection of the build has applied. */
+  get position(): number {
+    return Math.min(...this.builds.map((build) => build.checkpoint));
+  }
+
+  /**
+   * Applies the events of the log after the build's position, until the log has no more;
+   * `onBatch` is told the position after each batch. Returns the position reached.
+   */
+  async catchUp(onBatch?: (position: number) => void): Promise<number> {
+    for (;;) {
+      const batch = await this.events.readAll({ afterPosition: this.position, maxCount: this.batchSize });
+      if (batch.length === 0) return this.position;
+      const checkpoints = await projectBatches(this.store, this.builds, batch, upcastRecordedEvent);
+      for (const [index, build] of this.builds.entries()) build.checkpoint = checkpoints[index]!;
+      onBatch?.(this.position);
+    }
+  }
+
+  /**
+   * Makes every collection's list indexes (one pass over each table instead of an update per
+   * write) and records each build as its projection's active generation in the store.
+   */
+  async finish(startedAt: string): Promise<void> {
+    for (const build of this.builds)
+      for (const [logical, options] of Object.entries(build.projection.collections))
+        this.store.collection(physicalCollectionName(logical, build.generation), options);
+    const finishedAt = new Date().toISOString();
+    for (const build of this.builds)
+      await projectionStates(this.store).put({
+        id: build.projection.name,
+        created: 0,
+        activeGeneration: build.generation,
+        rebuild: {
+          generation: build.generation,
+          startedAt,
+          position: build.checkpoint,
+          headPosition: build.checkpoint,
+          finishedAt,
+        },
+      });
+  }
+}

@@ -1,0 +1,202 @@
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { customerResource, customerStream } from '../../packages/domain/customer/customer-events.ts';
+import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
+import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
+import { newId } from '../../packages/ids/object-id.ts';
+import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Bookkeeping of the read store rather than read models: the rebuild writes its own. */
+const NOT_READ_MODELS = new Set(['_successor', '_checkpoints', '_projections', '_read_store_switch']);
+
+type Rows = Record<string, unknown[]>;
+
+/** Every row of every non-empty read-model table of a read store file, in id order. */
+function readModelRows(path: string): Rows {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const tables = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all() as { name: string }[])
+      .map((row) => row.name)
+      .filter((name) => !NOT_READ_MODELS.has(name) && !name.startsWith('sqlite_'));
+    const rows: Rows = {};
+    for (const table of tables.sort()) {
+      const all = db.prepare(`SELECT id, created, seq, pos, expires_at, doc FROM "${table}" ORDER BY id`).all();
+      if (all.length > 0) rows[table] = all;
+    }
+    rows._checkpoints = db.prepare(`SELECT key, position FROM _checkpoints WHERE key LIKE '%@%' ORDER BY key`).all();
+    return rows;
+  } finally {
+    db.close();
+  }
+}
+
+async function logHead(dataDir: string): Promise<number> {
+  const log = new SqliteEventStore(join(dataDir, 'events.sqlite'));
+  try {
+    return await log.headPosition();
+  } finally {
+    await log.close();
+  }
+}
+
+const servedFile = (dataDir: string): string =>
+  existsSync(join(dataDir, 'read.current'))
+    ? readFileSync(join(dataDir, 'read.current'), 'utf8').trim()
+    : 'read.sqlite';
+
+describe('a full rebuild into a new read store file', function () {
+  this.timeout(240_000);
+
+  describe('of a log made through the API', function () {
+    const { api, service, start } = useService({
+      env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+    });
+    let receiver: Server;
+
+    before(async () => {
+      receiver = createServer((_request, response) => response.writeHead(200).end('ok'));
+      await new Promise<void>((resolveListen) => receiver.listen(0, '127.0.0.1', resolveListen));
+    });
+    after(() => receiver.close());
+
+    it('gives every collection the documents and checkpoints the incremental build gave', async () => {
+      const { port } = receiver.address() as AddressInfo;
+      expect(
+        (await api.post('/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks` } })).status,
+      ).to.equal(200);
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 990, currency: 'EUR', interval: 'month', name: 'Basic' },
+      });
+      for (let i = 0; i < 12; i++) {
+        const customer = await api.post<Customer>('/customers', {
+          json: { email: `full-${i}@example.com`, card: cardDetails('4242424242424242') },
+        });
+        expect(customer.status).to.equal(200);
+        const charge = await api.post<Charge>('/charges', {
+          json: { amount: 1000 + i, currency: 'EUR', customerId: customer.body.id },
+        });
+        expect(charge.status).to.equal(200);
+        if (i % 3 === 0) await api.post('/refunds', { json: { chargeId: charge.body.id, amount: 100 } });
+        if (i % 4 === 0)
+          await api.post('/subscriptions', { json: { customerId: customer.body.id, planId: plan.body.id } });
+        if (i % 5 === 0) await api.post(`/customers/${customer.body.id}`, { json: { description: `vip ${i}` } });
+      }
+      await api.post('/tokens', { json: cardDetails('5555555555554444') });
+      await api.post('/blacklist', { json: { ruleType: 'email', email: 'blocked@example.com' } });
+      // Let the webhook deliveries be made and projected, then stop: the read store is the incremental build.
+      // A stop may come between an append and its projection: then start again until they agree.
+      let incremental: Rows = {};
+      for (let attempt = 0; ; attempt++) {
+        await new Promise((resolveWait) => setTimeout(resolveWait, 2000));
+        await service.stop();
+        incremental = readModelRows(join(service.dataDir, 'read.sqlite'));
+        const head = await logHead(service.dataDir);
+        const positions = (incremental._checkpoints as { position: number }[]).map((row) => row.position);
+        if (positions.every((position) => position === head) || attempt === 3) break;
+        await start();
+      }
+      expect(Object.keys(incremental)).to.include.members(['customers__g1', 'charges__g1', 'events__g1']);
+      expect(Object.keys(incremental).some((table) => table.startsWith('webhook_deliveries'))).to.equal(true);
+
+      const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
+      expect(rebuild.code, rebuild.stderr).to.equal(0);
+      const served = servedFile(service.dataDir);
+      expect(served).to.match(/^read\.\d+\.sqlite$/);
+      const rebuilt = readModelRows(join(service.dataDir, served));
+      expect(Object.keys(rebuilt)).to.deep.equal(Object.keys(incremental));
+      for (const table of Object.keys(incremental)) expect(rebuilt[table], table).to.deep.equal(incremental[table]);
+
+      // The restarted service serves it.
+      await start();
+      const listed = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '100' } });
+      expect(listed.body.list.map((customer) => customer.email)).to.include('full-11@example.com');
+    });
+  });
+
+  describe('killed mid-way', function () {
+    const { api, service, keys, start } = useService();
+
+    it('leaves the service serving the current file, and the next rebuild completes', async () => {
+      const first = await api.post<Customer>('/customers', { json: { email: 'before@example.com' } });
+      await service.stop();
+      // A log long enough for the rebuild to take a while: customers appended as the service does.
+      const log = new SqliteEventStore(join(service.dataDir, 'events.sqlite'));
+      for (let n = 0; n < 40_000; n++) {
+        const customerId = newId(customerResource);
+        await log.appendToStream(
+          customerStream(customerId),
+          [
+            {
+              id: randomUUID(),
+              type: 'CustomerCreated',
+              data: { customerId, email: `seeded-${n}@example.com`, description: null, metadata: {} },
+              metadata: {
+                accountId: keys.id,
+                mode: 'test',
+                actor: 'system:test',
+                requestId: newId('req'),
+                occurredAt: new Date().toISOString(),
+                schemaVersion: currentSchemaVersion('CustomerCreated'),
+              },
+            },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
+      }
+      await log.close();
+      await start({ env: { READ_YOUR_WRITES_TIMEOUT_MS: '60000' } });
+      const before = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '10' } });
+      expect(before.status).to.equal(200);
+      expect(before.body.list[0]!.email).to.equal('seeded-39999@example.com');
+
+      const cli = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'services/cli/main.ts', 'projections', 'rebuild', '--all'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, DATA_DIR: service.dataDir },
+          stdio: 'ignore',
+        },
+      );
+      const exited = new Promise((resolveExit) => cli.once('exit', resolveExit));
+      // Kill it once its file holds part of the build, well before it can switch.
+      const building = (): string | undefined =>
+        readdirSync(service.dataDir).find((name) => /^read\.\d+\.sqlite$/.test(name));
+      for (;;) {
+        const file = building();
+        if (file && statSync(join(service.dataDir, file)).size > 4 * 1024 * 1024) break;
+        await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+      }
+      cli.kill('SIGKILL');
+      await exited;
+      expect(servedFile(service.dataDir)).to.equal('read.sqlite');
+
+      // The service keeps serving the current file: reads, and writes read back.
+      await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+      expect((await api.get<Customer>(`/customers/${first.body.id}`)).body.email).to.equal('before@example.com');
+      expect((await api.get('/customers', { query: { limit: '10' } })).body).to.deep.equal(before.body);
+      const after = await api.post<Customer>('/customers', { json: { email: 'after-kill@example.com' } });
+      expect((await api.get<Customer>(`/customers/${after.body.id}`)).body.email).to.equal('after-kill@example.com');
+
+      const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
+      expect(rebuild.code, rebuild.stderr).to.equal(0);
+      const served = servedFile(service.dataDir);
+      expect(served).to.match(/^read\.\d+\.sqlite$/);
+      // The killed build's file is gone; the service reads the rebuilt one.
+      expect(readdirSync(service.dataDir).filter((name) => /^read\.\d+\.sqlite$/.test(name))).to.deep.equal([served]);
+      const listed = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '10' } });
+      expect(listed.body.list[0]!.email).to.equal('after-kill@example.com');
+      expect(listed.body.list.slice(1)).to.deep.equal(before.body.list.slice(0, 9));
+      expect((await api.get<Customer>(`/customers/${first.body.id}`)).body.email).to.equal('before@example.com');
+    });
+  });
+});
