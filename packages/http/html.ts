@@ -32,8 +32,8 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
 /** Markup we write ourselves (styles, a script, JSON made safe for a script element): never input. */
 export const trustedHtml = (markup: string): SafeHtml => new SafeHtml(markup);
 
-/** Text escaped for HTML (as `html` escapes an interpolated string). */
-export const htmlText = (text: string): string => escapeHtml(text);
+/** JSON inside `<script type="application/json">`: no `<` can end the element or open a comment. */
+export const jsonForScript = (value: unknown): SafeHtml => new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.markup;
@@ -41,3 +41,7 @@ function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   return escapeHtml(String(value));
 }
+
+/** Fragments one after another with `separator` (markup we write) between them. */
+export const joinHtml = (fragments: readonly SafeHtml[], separator: string): SafeHtml =>
+  new SafeHtml(fragments.map((fragment) => fragment.markup).join(separator));
