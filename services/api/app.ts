@@ -9,7 +9,7 @@ import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
 import { browserApiCors, clientSideRoutes } from './client-side/client-side-routes.ts';
-import { checkoutErrorPage, checkoutPage } from './checkout/checkout-page.ts';
+import { checkoutErrorPage, checkoutPage } from './checkout/checkout-document.ts';
 import { checkoutPagePath, checkoutRoutes } from './checkout/checkout-routes.ts';
 import { checkoutSecretKeys } from './checkout/checkout-secret-keys.ts';
 import { CheckoutSessions } from './checkout/checkout-sessions.ts';

@@ -8,7 +8,7 @@ import { fill } from '../i18n/fill.ts';
 
 /**
  * The hosted checkout page's script (`/js/checkout/checkout-page.js`): the page is rendered by the
- * service (`services/api/checkout/checkout-page.ts`) with its view as JSON; this script mounts the
+ * service (`services/api/checkout/checkout-document.ts`) with its view as JSON; this script mounts the
  * card fields (frames of the service, nested in this frame), checks the email and amount, pays
  * (token, 3-D Secure, `POST /checkout/pay`), or pays with a remembered card, shows the receipt and
  * the offers, and tells the merchant's page (only its origin) the outcome.
