@@ -26,6 +26,8 @@ import { digestOf } from './checkout-sessions.ts';
 import type { VerifiedCheckout } from './checkout-verification.ts';
 import type { RememberedCard, RememberedPayers } from './remembered-payers.ts';
 import { checkoutThreeDSecure, requireAuthenticatedForSubscription } from './checkout-three-d-secure.ts';
+import { cardResource } from '../../../packages/domain/customer/customer-events.ts';
+import { isIdOf } from '../../../packages/ids/object-id.ts';
 
 /** What the checkout page sends to pay (JSON). */
 export const checkoutPaymentBody = p.object({
@@ -322,7 +324,7 @@ async function subscribe(
   { card, email, shipping }: Payer,
   context: CommandContext,
 ): Promise<Paid> {
-  const remembered = card.startsWith('card_');
+  const remembered = isIdOf(cardResource, card);
   let subscriber: string;
   if (customerId === null) subscriber = (await deps.commands.customers.create({ email, card }, context)).id;
   else {
