@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../readstore/document-store.ts';
 import { physicalCollectionName, type Projection } from './projection.ts';
-import { readProjectionState } from './projection-state.ts';
+import { projectionStates, readProjectionState, type ProjectionStateDoc } from './projection-state.ts';
 
 /**
  * The builds (generations) of the projections of one runner: numbers for new builds and for
@@ -62,6 +62,23 @@ export class ProjectionBuilds {
     }, this.dropGraceMs);
     timer.unref();
     this.dropTimers.add(timer);
+  }
+
+  /**
+   * Records how far a rebuild has got in the projection's state (the CLI and console read it), and
+   * with `activeGeneration`, that its build now serves queries.
+   */
+  async recordRebuild(
+    name: string,
+    rebuild: NonNullable<ProjectionStateDoc['rebuild']>,
+    activeGeneration?: number,
+  ): Promise<void> {
+    const current = await readProjectionState(this.store, name);
+    await projectionStates(this.store).put({
+      ...current,
+      ...(activeGeneration !== undefined ? { activeGeneration } : {}),
+      rebuild,
+    });
   }
 
   /** Forgets the drops not made yet (the runner stops). */

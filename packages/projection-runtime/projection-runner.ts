@@ -5,9 +5,12 @@ import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
 import { projectBatches } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
-import { projectionStates, readProjectionState } from './projection-state.ts';
+import { projectionStates, readProjectionState, takeRebuildRequests } from './projection-state.ts';
 import { WrittenDocuments } from './written-documents.ts';
 import { ProjectionBuilds } from './projection-builds.ts';
+import type { ProjectionRunnerOptions, RunnerEvents } from './projection-runner-options.ts';
+
+export type { ProjectionRunnerOptions, RebuildProgress } from './projection-runner-options.ts';
 
 /** One build of one projection and how far it has got. */
 interface Slot {
@@ -16,35 +19,6 @@ interface Slot {
   checkpoint: number;
   /** While a build that started empty catches up: what it has written (so reads of the rest are skipped). */
   written?: WrittenDocuments | undefined;
-}
-
-export interface RebuildProgress {
-  projection: string;
-  generation: number;
-  position: number;
-  headPosition: number;
-}
-
-export interface ProjectionRunnerOptions {
-  /** Most events per batch while following the log (each batch is one commit that waiting requests wait for). */
-  batchSize?: number;
-  /**
-   * Most events per batch while catching up with events already in the log at start, and in
-   * rebuilds (default: `batchSize`). Nobody waits on those batches, but larger ones gained nothing
-   * measurable once the WAL is checkpointed less often while catching up, and held more memory.
-   */
-  catchUpBatchSize?: number;
-  /** How long a replaced build stays readable after a switch, for readers still using it. */
-  dropGraceMs?: number;
-  /** How often to look for rebuild requests made by operators. */
-  requestPollMs?: number;
-  onError?: (error: Error) => void;
-}
-
-interface RunnerEvents {
-  committed: [projection: string, generation: number, position: number];
-  switched: [projection: string, generation: number];
-  progress: [progress: RebuildProgress];
 }
 
 /**
@@ -340,20 +314,9 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     const slots = [slot, ...shadows];
     const generation = slot.generation;
     const startedAt = new Date().toISOString();
-    const report = async (headPosition: number, finishedAt?: string): Promise<void> => {
-      const progress = { projection: name, generation, position: slot.checkpoint, headPosition };
-      this.emit('progress', progress);
-      const current = await readProjectionState(this.store, name);
-      await projectionStates(this.store).put({
-        ...current,
-        rebuild: {
-          generation,
-          startedAt,
-          position: slot.checkpoint,
-          headPosition,
-          ...(finishedAt ? { finishedAt } : {}),
-        },
-      });
+    const report = async (headPosition: number): Promise<void> => {
+      this.emit('progress', { projection: name, generation, position: slot.checkpoint, headPosition });
+      await this.builds.recordRebuild(name, { generation, startedAt, position: slot.checkpoint, headPosition });
     };
 
     // Catch up outside the lock: the live build keeps serving and projecting meanwhile.
@@ -393,19 +356,10 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
         if (upToLive.length === 0) break;
         await this.applyBatch(slots, upToLive);
       }
-      const latest = await readProjectionState(this.store, name);
       const finishedAt = new Date().toISOString();
-      await projectionStates(this.store).put({
-        ...latest,
-        activeGeneration: generation,
-        rebuild: {
-          generation,
-          startedAt,
-          position: slot.checkpoint,
-          headPosition: Math.max(head, slot.checkpoint),
-          finishedAt,
-        },
-      });
+      const headPosition = Math.max(head, slot.checkpoint);
+      const rebuild = { generation, startedAt, position: slot.checkpoint, headPosition, finishedAt };
+      await this.builds.recordRebuild(name, rebuild, generation);
       slot.written = undefined;
       this.live.set(name, slot);
       this.misaligned.delete(name);
@@ -425,13 +379,9 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   /** Operators ask for rebuilds by flagging the projection's state (see the CLI). */
   private async serveRebuildRequests(): Promise<void> {
     try {
-      for (const name of this.live.keys()) {
-        if (this.rebuilding.has(name)) continue;
-        const state = await readProjectionState(this.store, name);
-        if (!state.rebuildRequestedAt) continue;
-        await projectionStates(this.store).put({ ...state, rebuildRequestedAt: null });
+      const idle = [...this.live.keys()].filter((name) => !this.rebuilding.has(name));
+      for (const name of await takeRebuildRequests(this.store, idle))
         this.rebuild(name).catch((error: Error) => this.options.onError?.(error));
-      }
     } catch (error) {
       this.options.onError?.(error as Error);
     }
