@@ -1,7 +1,9 @@
-import type { CardChargeSettled } from '../packages/domain/charge/charge-events.ts';
+import type { CardChargeSettled, RefundSettled } from '../packages/domain/charge/charge-events.ts';
+import type { CreditPending, CreditSettled } from '../packages/domain/credit/credit-events.ts';
 import type { DisputeEvent } from '../packages/domain/charge/dispute-events.ts';
 import type { FraudWarningReceived } from '../packages/domain/charge/fraud-warning-events.ts';
 import {
+  jobIdOfOutcome,
   networkOutcomeJobId,
   type NetworkOutcomeKind,
   type NetworkOutcomesExpected,
@@ -14,15 +16,18 @@ import { eventProjection } from './event-projection.ts';
 
 /**
  * One announced network outcome not delivered yet (a dispute to open, a fraud warning, a dispute
- * decision): what the worker's scheduler scans (`docs/disputes.md`), a due list (`due-list.ts`).
+ * decision, a lookup of a pending live charge or refund): what the worker's scheduler scans (`docs/disputes.md`), a due list (`due-list.ts`).
  * Its id is the job id.
  */
 export interface NetworkOutcomeDueDoc {
   id: string;
   created: number;
   _seq: number;
+  /** The charge; for a `credit` lookup, the credit. */
   chargeId: string;
   kind: NetworkOutcomeKind;
+  /** The refund a `refund` lookup settles (absent for every other kind). */
+  refundId?: string;
   /**
    * When it is due in real time, ms since epoch: when the announcement was recorded plus the
    * network's delay (`dueAt` - `occurredAt` of the event). The same as the recorded business `dueAt`
@@ -43,7 +48,13 @@ const settles =
 
 /** `network-outcomes-due`: announced network outcomes until they are delivered (or moot). */
 export const networkOutcomesDueProjection = eventProjection<
-  NetworkOutcomesExpected | DisputeEvent | FraudWarningReceived | CardChargeSettled
+  | NetworkOutcomesExpected
+  | DisputeEvent
+  | FraudWarningReceived
+  | CardChargeSettled
+  | RefundSettled
+  | CreditPending
+  | CreditSettled
 >({
   name: 'network-outcomes-due',
   collections: ownedCollections(networkOutcomesDueCollection),
@@ -54,10 +65,11 @@ export const networkOutcomesDueProjection = eventProjection<
         const delayMs = Math.max(0, Date.parse(outcome.dueAt) - Date.parse(event.metadata.occurredAt));
         const dueAtMs = event.recordedAt.getTime() + delayMs;
         tx.put(networkOutcomesDueCollection, {
-          id: networkOutcomeJobId(chargeId, outcome.kind),
+          id: jobIdOfOutcome(chargeId, outcome),
           ...dueListKeys(dueAtMs, event.position),
           chargeId,
           kind: outcome.kind,
+          ...(outcome.kind === 'refund' ? { refundId: outcome.refundId } : {}),
           dueAtMs,
           _accountId: event.metadata.accountId,
           _mode: event.metadata.mode,
@@ -70,6 +82,25 @@ export const networkOutcomesDueProjection = eventProjection<
     DisputeLost: settles('dispute_decision'),
     CardChargeSettled: (event, tx) =>
       tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'authorization')),
+    // A pending live credit's lookup: `chargeId` holds the credit's id, the one object it settles.
+    CreditPending(event, tx) {
+      const { creditId, lookupDueAt } = event.data;
+      const delayMs = Math.max(0, Date.parse(lookupDueAt) - Date.parse(event.metadata.occurredAt));
+      const dueAtMs = event.recordedAt.getTime() + delayMs;
+      tx.put(networkOutcomesDueCollection, {
+        id: networkOutcomeJobId(creditId, 'credit'),
+        ...dueListKeys(dueAtMs, event.position),
+        chargeId: creditId,
+        kind: 'credit',
+        dueAtMs,
+        _accountId: event.metadata.accountId,
+        _mode: event.metadata.mode,
+      });
+    },
+    CreditSettled: (event, tx) =>
+      tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.creditId, 'credit')),
+    RefundSettled: (event, tx) =>
+      tx.delete(networkOutcomesDueCollection, networkOutcomeJobId(event.data.chargeId, 'refund', event.data.refundId)),
     // Evidence asks the network for a decision: the `dispute_decision` announcement follows it.
     DisputeEvidenceSubmitted: () => undefined,
   },

@@ -8,6 +8,17 @@ import type { Catalog, Locale } from '../client-side/i18n/index.ts';
 
 export type CheckoutKind = 'charge' | 'subscription' | 'customCharge';
 
+/** A plan as the payer is told it: its name, price per interval and trial. */
+export interface OfferedPlan {
+  planId: string;
+  name: string;
+  amount: number;
+  currency: string;
+  interval: 'hour' | 'day' | 'week' | 'month' | 'year';
+  intervalCount: number;
+  trialPeriodDays: number | null;
+}
+
 export interface CheckoutOfferView {
   id: string;
   /** Account the offer belongs to (the merchant's own, or a partner's). */
@@ -16,7 +27,10 @@ export interface CheckoutOfferView {
   title: string;
   description: string | null;
   imageUrl: string | null;
-  charge: { amount: number; currency: string };
+  /** A charge offer's price; null for a subscription offer. */
+  charge: { amount: number; currency: string } | null;
+  /** A subscription offer's plan (of the offer's account), as the payer is told it; null for a charge offer. */
+  subscription: OfferedPlan | null;
   companyName: string | null;
   companyLocation: string | null;
   termsAndConditionsUrl: string | null;
@@ -32,15 +46,7 @@ export interface CheckoutView {
   /** `kind: 'charge'`: the fixed amount. */
   charge: { amount: number; currency: string } | null;
   /** `kind: 'subscription'`: the plan, as the payer is told it. */
-  subscription: {
-    planId: string;
-    name: string;
-    amount: number;
-    currency: string;
-    interval: 'hour' | 'day' | 'week' | 'month' | 'year';
-    intervalCount: number;
-    trialPeriodDays: number | null;
-  } | null;
+  subscription: OfferedPlan | null;
   /** `kind: 'customCharge'`: amounts offered as buttons and/or typed within bounds. */
   customCharge: {
     currency: string;

@@ -11,6 +11,9 @@ import type { CommandContext } from './command-context.ts';
 /** The vault kind of a processor's secret key: bound into its ciphertext. */
 export const PROCESSOR_SECRET_KEY = 'processor_secret_key';
 
+/** The vault kind of the signing secret of a processor's notifications. */
+export const PROCESSOR_WEBHOOK_SECRET = 'processor_webhook_secret';
+
 /** How long a processor request may take when the operator names no timeout. */
 export const DEFAULT_PROCESSOR_TIMEOUT_MS = 30_000;
 
@@ -21,6 +24,8 @@ export interface NewProcessor {
   currencies: string[] | null;
   brands: CardBrand[] | null;
   timeoutMs?: number;
+  /** The signing secret of the processor's notifications to this service (Stripe's `whsec_…`). */
+  webhookSecret?: string;
 }
 
 /** A processor as operators see it: the secret key masked. */
@@ -32,6 +37,8 @@ export interface ListedProcessor {
   currencies: string[] | null;
   brands: CardBrand[] | null;
   timeoutMs: number;
+  /** Masked like the key; only when a signing secret was given. */
+  webhookSecret?: string;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -72,7 +79,11 @@ export async function addAccountProcessor(
   const timeoutMs = input.timeoutMs ?? DEFAULT_PROCESSOR_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 120_000)
     throw new InvalidRequestError('Invalid parameter: timeout must be 100–120000 ms', 'timeoutMs');
+  const webhookSecret = input.webhookSecret?.trim();
+  if (webhookSecret !== undefined && webhookSecret.length < 8)
+    throw new InvalidRequestError('Invalid parameter: webhook secret is too short', 'webhookSecret');
   const secretKeyRef = await deps.vault.store(PROCESSOR_SECRET_KEY, secretKey);
+  const webhookSecretRef = webhookSecret && (await deps.vault.store(PROCESSOR_WEBHOOK_SECRET, webhookSecret));
   const processor: AccountProcessor = {
     processorId: newId('proc'),
     kind: input.kind,
@@ -82,11 +93,13 @@ export async function addAccountProcessor(
     currencies: input.currencies,
     brands: input.brands,
     timeoutMs,
+    ...(webhookSecret && webhookSecretRef ? { webhookSecretRef, webhookSecretLast4: webhookSecret.slice(-4) } : {}),
   };
   try {
     return await changeProcessors(deps.aggregates, accountId, { type: 'AddProcessor', accountId, processor }, context);
   } catch (error) {
     await deps.vault.erase(secretKeyRef);
+    if (webhookSecretRef) await deps.vault.erase(webhookSecretRef);
     throw error;
   }
 }
@@ -148,6 +161,16 @@ export function maskedKey(processor: Pick<AccountProcessor, 'secretKeyLast4'>): 
 }
 
 function listed(processor: AccountProcessor): ListedProcessor {
-  const { secretKeyRef: _ref, secretKeyLast4: _last4, ...shown } = processor;
-  return { ...shown, secretKey: maskedKey(processor) };
+  const {
+    secretKeyRef: _ref,
+    secretKeyLast4: _last4,
+    webhookSecretRef: _webhookRef,
+    webhookSecretLast4,
+    ...shown
+  } = processor;
+  return {
+    ...shown,
+    secretKey: maskedKey(processor),
+    ...(webhookSecretLast4 ? { webhookSecret: maskedKey({ secretKeyLast4: webhookSecretLast4 }) } : {}),
+  };
 }

@@ -12,7 +12,7 @@ import { findMatchingRule, type ChargeScreening } from '../domain/blacklist/blac
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { CardError, InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import type { CardNetwork, CreditOutcome } from '../network/card-network.ts';
+import { NetworkOutcomeUnknown, type CardNetwork, type CreditOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
 import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
@@ -58,6 +58,13 @@ export const CREDITS_NOT_ALLOWED =
  * Credits: transfers of funds to a card. The card is resolved and the network asked before the
  * decision (`docs/architecture.md`, "Pure deciders"); its answer is final, so a credit is recorded once, successful or failed.
  */
+/** A credit ready to be recorded; `pendingLookupDueAt` (live mode): its outcome is unknown and looked up from then. */
+interface CreditDecision {
+  attempt: CreditAttempt;
+  failure: CreditFailure | null;
+  pendingLookupDueAt?: string;
+}
+
 export class CreditCommands {
   constructor(private readonly deps: CreditCommandsDeps) {}
 
@@ -91,11 +98,18 @@ export class CreditCommands {
       { kind: 'credit', creditId },
       context,
     );
-    let decided: { attempt: CreditAttempt; failure: CreditFailure | null };
+    let decided: CreditDecision;
     let recorded: CommandOutcome;
     try {
       decided = await this.decide(creditId, input, resolved, context);
-      recorded = await this.run(creditId, { type: 'RecordCredit', ...decided }, context);
+      const { attempt, failure, pendingLookupDueAt } = decided;
+      recorded = await this.run(
+        creditId,
+        pendingLookupDueAt
+          ? { type: 'RecordPendingCredit', attempt, lookupDueAt: pendingLookupDueAt }
+          : { type: 'RecordCredit', attempt, failure },
+        context,
+      );
     } catch (error) {
       // No event records the card this run took in, unless the credit's own did before the error.
       const after = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
@@ -107,13 +121,16 @@ export class CreditCommands {
     return recorded;
   }
 
-  /** What the credit is and how it ends: blocked by a blacklist rule, or the network's answer. */
+  /**
+   * What the credit is and how it ends: blocked by a blacklist rule, or the network's answer; in
+   * live mode pending when the processor's answer is unknown.
+   */
   private async decide(
     creditId: string,
     input: CreateCreditInput,
     resolved: ResolvedCard,
     context: CommandContext,
-  ): Promise<{ attempt: CreditAttempt; failure: CreditFailure | null }> {
+  ): Promise<CreditDecision> {
     const customerId = input.customerId ?? null;
     const attempt: CreditAttempt = {
       creditId,
@@ -142,7 +159,14 @@ export class CreditCommands {
 
     const cvc =
       typeof input.card === 'object' && input.card.cvc !== undefined ? String(input.card.cvc).trim() : undefined;
-    const outcome = await this.transfer(attempt, cvc, context);
+    let outcome: CreditOutcome;
+    try {
+      outcome = await this.transfer(attempt, cvc, context);
+    } catch (error) {
+      if (!(error instanceof NetworkOutcomeUnknown)) throw error;
+      // The processor may have sent the funds: pending, never failed, never sent elsewhere.
+      return { attempt, failure: null, pendingLookupDueAt: context.now().toISOString() };
+    }
     const failure: CreditFailure | null = outcome.failure
       ? {
           failureCode: outcome.failure.code,
@@ -199,6 +223,38 @@ export class CreditCommands {
     });
     faultPoint('credit.after-network-call', context);
     return outcome;
+  }
+
+  /**
+   * Settles a pending live credit by asking the account's processors what became of it (the
+   * due-work scheduler runs this; `docs/payments.md`). Found: sent or declined as the processor
+   * says. Received by none: failed, nothing was sent. Any processor that cannot be asked leaves it
+   * pending (throws), and the next scan asks again. Records nothing for a credit that is not pending.
+   */
+  async settlePending(creditId: string, context: CommandContext): Promise<CommandOutcome> {
+    const { state, events } = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+    if (state.status !== 'pending') return { id: creditId, position: events.at(-1)?.position ?? null };
+    const found = await this.deps.network.findCredit({
+      mode: context.mode,
+      accountId: context.accountId,
+      reference: creditId,
+    });
+    const failure: CreditFailure | null = !found
+      ? {
+          failureCode: 'processing_error',
+          failureMessage: 'The processor never received the credit; nothing was sent.',
+          failureIssuerDeclineCode: null,
+          blacklistRuleId: null,
+        }
+      : found.failure
+        ? {
+            failureCode: found.failure.code,
+            failureMessage: found.failure.message,
+            failureIssuerDeclineCode: found.failure.issuerDeclineCode,
+            blacklistRuleId: null,
+          }
+        : null;
+    return this.run(creditId, { type: 'SettleCredit', creditId, failure }, context);
   }
 
   /** Changes description and metadata only: the transfer itself is final. */

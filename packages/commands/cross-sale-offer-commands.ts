@@ -1,21 +1,25 @@
 import {
+  bothProducts,
   crossSaleOfferDecider,
+  requireOneProduct,
   type CrossSaleOfferCommand,
   type OfferChanges,
 } from '../domain/cross-sale-offer/cross-sale-offer-decider.ts';
 import {
   crossSaleOfferResource,
   crossSaleOfferStream,
+  type OfferSubscription,
   type OfferTemplate,
   type OfferTerms,
 } from '../domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeResource, chargeStream } from '../domain/charge/charge-events.ts';
-import { InvalidRequestError } from '../domain/errors.ts';
+import { CardError, InvalidRequestError } from '../domain/errors.ts';
 import { subscriptionDecider } from '../domain/subscription/subscription-decider.ts';
-import { subscriptionStream } from '../domain/subscription/subscription-events.ts';
+import { subscriptionResource, subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import type { Mode } from '../domain/mode.ts';
 import { derivedId } from '../ids/object-id.ts';
+import type { CardNetwork } from '../network/card-network.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
 import type { CardSources } from './card-sources.ts';
@@ -23,8 +27,11 @@ import type { ChargeCommands } from './charge-commands.ts';
 import { createdObjectId, type CommandContext } from './command-context.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import type { CustomerCommands } from './customer-commands.ts';
 import { KeyedLock } from './keyed-lock.ts';
 import type { OfferImages } from './offer-image.ts';
+import type { PlanCommands } from './plan-commands.ts';
+import type { SubscriptionCommands } from './subscription-commands.ts';
 import { cardAddress } from '../domain/card/card-snapshot.ts';
 
 /** An offer an account may sell in its checkout, and whose it is (the account its charge goes to). */
@@ -54,6 +61,12 @@ export interface CrossSaleOfferCommandsDeps {
   charges: ChargeCommands;
   cardSources: CardSources;
   intake: CardIntake;
+  /** A subscription offer names a plan of the offer's account. */
+  plans: PlanCommands;
+  customers: CustomerCommands;
+  subscriptions: SubscriptionCommands;
+  /** Whether a card's issuer demands 3-D Secure, before a subscription offer is bought with it. */
+  network: Pick<CardNetwork, 'lookupThreeDSecure'>;
 }
 
 /** Buying a cross-sale offer in a merchant's checkout, after its main transaction succeeded. */
@@ -75,15 +88,21 @@ export interface CrossSalePurchaseContext {
 }
 
 export interface CrossSalePurchase {
-  /** The offer owner's account, where the charge is. */
+  /** The offer owner's account, where the charge or subscription is. */
   accountId: string;
-  chargeId: string;
+  /** The charge of a charge offer; null for a subscription offer. */
+  chargeId: string | null;
+  /** The subscription of a subscription offer; null for a charge offer. */
+  subscriptionId: string | null;
   /** Log position of the purchase's last event: read models show it once they reach it. */
   position: number | null;
 }
 
 export interface CreateCrossSaleOfferInput {
-  charge: { amount: number; currency: string; capture?: boolean };
+  /** Exactly one of `charge` and `subscription`. */
+  charge?: { amount: number; currency: string; capture?: boolean };
+  /** `planId`: a plan of the offer's account (same mode), not deleted. */
+  subscription?: { planId: string; captureCharges?: boolean };
   template: OfferTemplate;
   title: string;
   description?: string | null;
@@ -96,8 +115,9 @@ export interface CreateCrossSaleOfferInput {
   partnerIds?: string[];
 }
 
-export type UpdateCrossSaleOfferInput = Partial<Omit<CreateCrossSaleOfferInput, 'charge'>> & {
-  charge?: Partial<CreateCrossSaleOfferInput['charge']>;
+export type UpdateCrossSaleOfferInput = Partial<Omit<CreateCrossSaleOfferInput, 'charge' | 'subscription'>> & {
+  charge?: Partial<NonNullable<CreateCrossSaleOfferInput['charge']>>;
+  subscription?: Partial<NonNullable<CreateCrossSaleOfferInput['subscription']>>;
 };
 
 /**
@@ -118,9 +138,16 @@ export class CrossSaleOfferCommands {
     const offerId = createdObjectId(crossSaleOfferResource, context);
     const earlier = await this.aggregates.createdEarlier(crossSaleOfferStream(offerId), context);
     if (earlier !== undefined) return { id: offerId, position: earlier };
+    // Refusals come before the image is stored.
+    requireOneProduct({ charge: input.charge ?? null, subscription: input.subscription ?? null });
     await this.requireExistingPartners(input.partnerIds);
+    await this.requireUsablePlan(input.subscription?.planId, context);
+    const { charge, subscription } = input;
     const terms: OfferTerms = {
-      charge: { amount: input.charge.amount, currency: input.charge.currency, capture: input.charge.capture ?? true },
+      charge: charge ? { amount: charge.amount, currency: charge.currency, capture: charge.capture ?? true } : null,
+      subscription: subscription
+        ? { planId: subscription.planId, captureCharges: subscription.captureCharges ?? true }
+        : null,
       template: input.template,
       title: input.title,
       description: input.description ?? null,
@@ -135,7 +162,9 @@ export class CrossSaleOfferCommands {
   }
 
   async update(offerId: string, input: UpdateCrossSaleOfferInput, context: CommandContext): Promise<CommandOutcome> {
+    if (input.charge !== undefined && input.subscription !== undefined) throw bothProducts();
     await this.requireExistingPartners(input.partnerIds);
+    await this.requireUsablePlan(input.subscription?.planId, context);
     const { imageData, ...rest } = input;
     const changes: OfferChanges = { ...rest };
     if (imageData !== undefined) changes.imageId = await this.images.store(imageData, context);
@@ -147,7 +176,9 @@ export class CrossSaleOfferCommands {
   }
 
   /**
-   * Buys an offer for the payer of a merchant's checkout: a charge on the offer owner's account
+   * Buys an offer for the payer of a merchant's checkout. A subscription offer subscribes the payer
+   * to the offer's plan on the offer owner's account (see `subscribe`). A charge offer makes a
+   * charge on the offer owner's account
    * (same mode) for the offer's amount, currency and capture, with the card of the main
    * transaction, without a CVC. The number goes from the merchant's vault entry through the normal
    * card intake of the owner's charge, nowhere else. The owner's charge records where it came from
@@ -164,7 +195,10 @@ export class CrossSaleOfferCommands {
     // A purchase made already is answered as it was, even if the offer changed or went since.
     const knownOwner = await this.deps.usableOffers.ownerOf(input.offerId, merchant.mode);
     const earlier =
-      knownOwner === null ? null : await this.earlierPurchase(input, { accountId: knownOwner, chargeId }, context);
+      knownOwner === null
+        ? null
+        : ((await this.earlierSubscription({ accountId: knownOwner, mode: merchant.mode }, seed, context)) ??
+          (await this.earlierPurchase(input, { accountId: knownOwner, chargeId }, context)));
     if (earlier) return earlier;
     const [offer] = await this.deps.usableOffers.usableBy(
       merchant.accountId,
@@ -198,15 +232,17 @@ export class CrossSaleOfferCommands {
         );
     }
     const ownerContext: CommandContext = { ...context, ...owner, requestToken: seed };
+    if (terms.subscription !== null) return this.subscribe(input, terms.subscription, ownerContext);
+    const offered = terms.charge!;
     return this.purchases.run(chargeId, async () => {
       const charged =
         (await this.deps.charges.recordedOutcome(chargeId, owner)) ??
         (await this.deps.charges.create(
           {
             chargeId,
-            amount: terms.charge.amount,
-            currency: terms.charge.currency,
-            captured: terms.charge.capture,
+            amount: offered.amount,
+            currency: offered.currency,
+            captured: offered.capture,
             description: terms.title,
             card: await this.mainTransactionCard(input),
             ...(input.email !== null ? { billing: { email: input.email } } : {}),
@@ -220,8 +256,88 @@ export class CrossSaleOfferCommands {
           ownerContext,
         ));
       const informed = await this.informMerchant(input, { accountId: owner.accountId, chargeId }, context);
-      return { accountId: owner.accountId, chargeId, position: informed ?? charged.position };
+      return { accountId: owner.accountId, chargeId, subscriptionId: null, position: informed ?? charged.position };
     });
+  }
+
+  /**
+   * A subscription offer bought: the payer is subscribed to the offer's plan on the owner's account
+   * (same mode), paying with the card of the main transaction; the first charge is made now, or
+   * after the plan's trial. On the merchant's own account the subscriber is the checkout's
+   * customer, that card becoming its default card; on a partner's, a new customer with the payer's
+   * email and that card. The payer authenticated only the main payment: a card whose issuer
+   * demands 3-D Secure is refused `authentication_required` before anything is made, also with a
+   * trial. The customer and subscription ids derive from the purchase, so running it again
+   * answers the same subscription.
+   */
+  private async subscribe(
+    input: CrossSalePurchaseInput,
+    offered: OfferSubscription,
+    ownerContext: CommandContext,
+  ): Promise<CrossSalePurchase> {
+    const subscriptionId = createdObjectId(subscriptionResource, ownerContext);
+    return this.purchases.run(subscriptionId, async () => {
+      const plan = await this.deps.plans.find(offered.planId, ownerContext);
+      if (plan?.status !== 'active')
+        throw new InvalidRequestError(
+          `Invalid parameter: offerId '${input.offerId}' cannot be bought: its plan is gone`,
+          'offerId',
+        );
+      const card = await this.mainTransactionCard(input);
+      const lookup = await this.deps.network.lookupThreeDSecure({ mode: ownerContext.mode, number: card.number });
+      if (lookup.authenticationFlow === 'challenge')
+        throw new CardError('authentication_required', 'The card requires 3-D Secure authentication.');
+      const own = ownerContext.accountId === input.merchant.accountId;
+      let customerId = input.card.customerId;
+      if (!own) {
+        if (input.email === null)
+          throw new InvalidRequestError("A partner's subscription offer needs the payer's email", 'offerId');
+        customerId = (await this.deps.customers.create({ email: input.email, card }, ownerContext)).id;
+      }
+      const outcome = await this.deps.subscriptions.create(
+        {
+          customerId,
+          planId: offered.planId,
+          captureCharges: offered.captureCharges,
+          ...(own ? { card: input.card.cardId } : {}),
+        },
+        ownerContext,
+      );
+      await this.requireFirstChargeNotDeclined(ownerContext);
+      return { accountId: ownerContext.accountId, chargeId: null, subscriptionId, position: outcome.position };
+    });
+  }
+
+  /**
+   * The answer of a subscription offer bought already with this purchase's seed, even if the offer
+   * changed or went since. A run cut short may have left the first charge unmade: creating the
+   * subscription again with the same seed finishes it, without a second one.
+   */
+  private async earlierSubscription(
+    owner: Tenant,
+    seed: string,
+    context: CrossSalePurchaseContext,
+  ): Promise<CrossSalePurchase | null> {
+    const ownerContext: CommandContext = { ...context, ...owner, requestToken: seed };
+    const subscriptionId = createdObjectId(subscriptionResource, ownerContext);
+    const stream = subscriptionStream(subscriptionId);
+    const { state } = await this.aggregates.load(subscriptionDecider, stream, owner);
+    if (state.status === 'none') return null;
+    return this.purchases.run(subscriptionId, async () => {
+      const { customerId, planId } = state;
+      const outcome = await this.deps.subscriptions.create({ customerId, planId }, ownerContext);
+      await this.requireFirstChargeNotDeclined(ownerContext);
+      return { accountId: owner.accountId, chargeId: null, subscriptionId, position: outcome.position };
+    });
+  }
+
+  /**
+   * A subscription whose first charge was declined stays `incomplete`, as the API leaves it; the
+   * purchase answers the decline (`PaymentDeclined`), as a declined charge offer does.
+   */
+  private async requireFirstChargeNotDeclined(ownerContext: CommandContext): Promise<void> {
+    const firstCharge = createdObjectId(chargeResource, ownerContext, 'first-charge');
+    await this.deps.charges.recordedOutcome(firstCharge, ownerContext);
   }
 
   /** The answer of a purchase whose charge is recorded already (its decline, for a declined one). */
@@ -237,7 +353,7 @@ export class CrossSaleOfferCommands {
     if (!recorded) return null;
     // The merchant may not have been told yet, if the first run was cut short.
     const informed = await this.informMerchant(input, charge, context);
-    return { ...charge, position: informed ?? recorded.position };
+    return { ...charge, subscriptionId: null, position: informed ?? recorded.position };
   }
 
   /** The saved card of the main transaction, as card details for the owner's card intake (no CVC). */
@@ -285,6 +401,22 @@ export class CrossSaleOfferCommands {
       return (await this.aggregates.execute(subscriptionDecider, stream, command, merchantContext)).position;
     }
     return null;
+  }
+
+  /** A subscription offer's plan: one of the offer's account and mode, not deleted. */
+  private async requireUsablePlan(planId: string | undefined, tenant: Tenant): Promise<void> {
+    if (planId === undefined) return;
+    const plan = await this.deps.plans.find(planId, tenant);
+    if (!plan)
+      throw new InvalidRequestError(
+        `Invalid parameter: subscription[planId]: plan '${planId}' does not exist`,
+        'subscription[planId]',
+      );
+    if (plan.status === 'deleted')
+      throw new InvalidRequestError(
+        `Invalid parameter: subscription[planId]: plan '${planId}' has been deleted`,
+        'subscription[planId]',
+      );
   }
 
   /** Offers' `partnerIds` must name existing accounts. */

@@ -16,6 +16,10 @@ export const FAULT_POINTS = [
   'charge.after-network-call',
   /** The charge's outcome is in the log; the read models may not show it yet. */
   'charge.after-append',
+  /** A refund is reserved in the log; the card network has not been asked. */
+  'refund.before-network-call',
+  /** The card network has answered a refund; nothing of the answer is recorded. */
+  'refund.after-network-call',
   /** The card network has sent a credit's funds; nothing of its answer is recorded. */
   'credit.after-network-call',
   /** A new customer, or a card saved to one, is in the log; what follows on other streams is not. */

@@ -39,6 +39,27 @@ export function parseRequestBody(maxBodyBytes: number): RequestHandler {
   };
 }
 
+/**
+ * Reads the body's bytes as sent into `req.body` (a Buffer, empty without a body), for a route that
+ * verifies them (a signature over the raw body); failures as in `parseRequestBody`.
+ */
+export function readRawBody(maxBodyBytes: number): RequestHandler {
+  const readBytes = express.raw({ type: () => true, limit: maxBodyBytes });
+  return (req, res, next) => {
+    const context = new AsyncResource('RawRequestBody');
+    readBytes(req, res, (readError?: unknown) => {
+      context.runInAsyncScope(() => {
+        if (readError) {
+          next(readFailure(readError, maxBodyBytes));
+          return;
+        }
+        if (!Buffer.isBuffer(req.body)) req.body = Buffer.alloc(0);
+        next();
+      });
+    });
+  };
+}
+
 /** HTTP/1.1: a request has a body only when it says so, by Content-Length or Transfer-Encoding. */
 function announcesBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;

@@ -229,6 +229,16 @@ export interface CardNetwork {
   refund(
     request: Tenant & PaymentAddress & { reference: string; amount: number; currency: string },
   ): Promise<RefundOutcome>;
+  /**
+   * What became of the refund with this reference (the refund id) of the payment: its answer, or
+   * null when the network never received it. Asked when a refund's answer was lost.
+   */
+  findRefund(request: Tenant & PaymentAddress & { reference: string }): Promise<RefundOutcome | null>;
+  /**
+   * How long after a request about this payment is sent nothing of it can still be running (live
+   * mode: twice its processor's timeout), so that a lookup that finds nothing means nothing was done.
+   */
+  lookupAfterMs(request: Tenant & { processorId: string | null }): Promise<number>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
   findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;

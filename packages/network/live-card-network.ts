@@ -23,6 +23,9 @@ import {
   type ProcessorSettings,
 } from './processors/processor.ts';
 
+/** A processor no longer configured: the longest timeout an operator may give one. */
+const DEFAULT_LOOKUP_TIMEOUT_MS = 120_000;
+
 export const LIVE_PROCESSING_NOT_CONFIGURED =
   'Live processing is not configured: this account has no processor for live mode, so live charges, captures, refunds and credits cannot be processed. Use a test mode key with the test cards.';
 
@@ -118,18 +121,53 @@ export class LiveCardNetwork implements CardNetwork {
     );
   };
 
+  /**
+   * A refund at the processor that holds the charge. Its outcome unknown (a timeout, a 5xx): the
+   * processor may have refunded, so `NetworkOutcomeUnknown` (the refund stays pending until
+   * `findRefund` settles it); never reached: a `gateway_error`, nothing refunded.
+   */
   refund: CardNetwork['refund'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.refund(request);
     const processor = await this.holder(request);
-    const refunded = await answeredOrGatewayError(() =>
-      processor.refund({
+    try {
+      const refunded = await processor.refund({
         reference: request.reference,
         processorId: request.transactionId,
         amount: request.amount,
         currency: request.currency,
-      }),
+      });
+      return { status: refunded.status };
+    } catch (error) {
+      if (error instanceof ProcessorOutcomeUnknown)
+        throw new NetworkOutcomeUnknown(error.message, request.processorId ?? '');
+      if (error instanceof ProcessorUnreachable)
+        throw new GatewayError(`The processor could not be reached; nothing was refunded. (${error.message})`);
+      throw error;
+    }
+  };
+
+  findRefund: CardNetwork['findRefund'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.findRefund(request);
+    const processor = await this.holder(request);
+    try {
+      const found = await processor.findRefund(request.reference, request.transactionId);
+      return found && { status: found.status };
+    } catch (error) {
+      if (error instanceof ProcessorOutcomeUnknown || error instanceof ProcessorUnreachable)
+        throw new NetworkOutcomeUnknown(
+          `The lookup of ${request.reference} could not ask the processor: ${error.message}`,
+          request.processorId ?? '',
+        );
+      throw error;
+    }
+  };
+
+  lookupAfterMs: CardNetwork['lookupAfterMs'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.lookupAfterMs(request);
+    const config = (await this.deps.processorsOf(request.accountId)).find(
+      (candidate) => candidate.processorId === request.processorId,
     );
-    return { status: refunded.status };
+    return 2 * (config?.timeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS);
   };
 
   credit: CardNetwork['credit'] = async (request) => {

@@ -155,6 +155,16 @@ export class SimulatedCardNetwork implements CardNetwork {
     return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
   }
 
+  /** The simulator's refund answer depends on the payment only: asking again is asking what it answered. */
+  async findRefund(request: { mode: Mode; transactionId: string }): Promise<RefundOutcome> {
+    return { status: request.transactionId.endsWith(REFUNDS_FAIL_MARK) ? 'failed' : 'successful' };
+  }
+
+  /** The simulator answers within the request. */
+  async lookupAfterMs(): Promise<number> {
+    return 0;
+  }
+
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */
   async credit(request: CreditRequest): Promise<CreditOutcome> {
     const answered = await this.credits.find(request.mode, request.reference);

@@ -4,6 +4,7 @@ import type {
   CreditEvent,
   CreditFailed,
   CreditFailure,
+  CreditPending,
   CreditSucceeded,
 } from '../../packages/domain/credit/credit-events.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
@@ -27,7 +28,8 @@ export interface CreditObject {
   description: string | null;
   card: CardObject;
   customerId: string | null;
-  status: 'successful' | 'failed';
+  /** `pending`: a live credit whose processor's answer is looked up (`docs/payments.md`). */
+  status: 'pending' | 'successful' | 'failed';
   metadata: Metadata;
   /** Failed credits only. */
   failureCode?: CardErrorCode;
@@ -39,7 +41,10 @@ export interface CreditObject {
 
 export interface CreditDoc extends CreditObject, TenantScope {}
 
-function attempted(event: ProjectedEvent<CreditSucceeded | CreditFailed>, failure: CreditFailure | null): CreditDoc {
+function attempted(
+  event: ProjectedEvent<CreditSucceeded | CreditFailed | CreditPending>,
+  failure: CreditFailure | null,
+): CreditDoc {
   const { data } = event;
   const created = occurredAtSeconds(event);
   // A new card is not saved by a credit, so it belongs to no customer.
@@ -53,7 +58,7 @@ function attempted(event: ProjectedEvent<CreditSucceeded | CreditFailed>, failur
     description: data.description,
     card: cardObject({ id: data.cardId, created, customerId: cardCustomerId, card: data.card, tenant: event.metadata }),
     customerId: data.customerId,
-    status: failure ? 'failed' : 'successful',
+    status: event.type === 'CreditPending' ? 'pending' : failure ? 'failed' : 'successful',
     metadata: data.metadata,
     ...(failure
       ? {
@@ -72,6 +77,19 @@ export const creditView = objectView<CreditDoc, CreditEvent>({
   on: {
     CreditSucceeded: (_current, event) => attempted(event, null),
     CreditFailed: (_current, event) => attempted(event, event.data),
+    CreditPending: (_current, event) => attempted(event, null),
+    CreditSettled: (current, event) => {
+      if (!current) return current;
+      const { failure } = event.data;
+      if (!failure) return { ...current, status: 'successful' };
+      return {
+        ...current,
+        status: 'failed',
+        failureCode: failure.failureCode,
+        failureMessage: failure.failureMessage,
+        failureIssuerDeclineCode: failure.failureIssuerDeclineCode,
+      };
+    },
     CreditUpdated: (current, event) => {
       if (!current) return current;
       const { creditId: _id, ...changes } = event.data;

@@ -42,6 +42,7 @@ export const crossSaleOfferView = objectView<CrossSaleOfferDoc, CrossSaleOfferEv
         objectType: 'crossSaleOffer',
         accountId: event.metadata.accountId,
         charge: terms.charge,
+        subscription: terms.subscription,
         template: terms.template,
         title: terms.title,
         description: terms.description,

@@ -14,7 +14,10 @@ export interface RefundObject {
   currency: string;
   charge: string;
   reason: 'fraudulent' | null;
-  /** `pending` only between the reservation and the network's answer, inside one request. */
+  /**
+   * `pending` between the reservation and the network's answer: inside one request, or in live mode
+   * until the lookup at the processor settles a refund whose answer was lost.
+   */
   status: 'pending' | 'successful' | 'failed';
   metadata: Metadata;
 }

@@ -15,6 +15,7 @@ import { checkoutSecretKeys } from './checkout/checkout-secret-keys.ts';
 import { CheckoutSessions } from './checkout/checkout-sessions.ts';
 import { RememberedPayers } from './checkout/remembered-payers.ts';
 import { paymentRedirectPage, paymentRedirectPath } from './payment-redirect-page.ts';
+import { processorEventsPage } from './processor-events-page.ts';
 import { ObjectStreams } from './object-streams.ts';
 import { objectResources } from '../resources/registries.ts';
 import { buildOpenApi } from './openapi-document.ts';
@@ -67,6 +68,19 @@ export function buildApi(platform: Platform, logger: Logger): Express {
         handler: clientSideRoutes({ commands: platform.commands, reader, streams, authenticate, logger }),
       },
       { pathPrefix: paymentRedirectPath(''), handler: paymentRedirectPage(platform, logger) },
+      // Live processors' notifications: verified with the processor, not an API key.
+      {
+        pathPrefix: '/processor-events',
+        handler: processorEventsPage(
+          {
+            commands: platform.commands,
+            readModels: platform.readModels,
+            maxBodyBytes: config.maxBodyBytes,
+            readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+          },
+          logger,
+        ),
+      },
       // The hosted checkout page and its calls: public key and a signed request, verified on each.
       {
         pathPrefix: checkoutPagePath,

@@ -1,4 +1,4 @@
-import type { CheckoutOfferView } from '../../packages/checkout/checkout-view.ts';
+import type { CheckoutOfferView, OfferedPlan } from '../../packages/checkout/checkout-view.ts';
 import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { UsableOffer, UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
 import { InvalidRequestError } from '../../packages/domain/errors.ts';
@@ -7,6 +7,7 @@ import type { ReadModels } from '../../packages/projection-runtime/read-models.t
 import { CursorNotFoundError, type CreatedRange } from '../../packages/readstore/document-store.ts';
 import { accountsCollection, partnerIdsOf } from '../../projections/accounts-projection.ts';
 import { crossSaleOffersCollection } from '../../projections/cross-sale-offers-projection.ts';
+import { plansCollection } from '../../projections/plans-projection.ts';
 import type { CrossSaleOfferDoc } from '../../projections/views/cross-sale-offer-view.ts';
 import { publicObject, type PublicObject } from '../../projections/views/object-view.ts';
 import type { ListParameters } from './object-reader.ts';
@@ -75,7 +76,7 @@ export class CrossSaleOfferVisibility implements UsableOffers {
    * with `param: 'crossSaleOfferIds'`.
    */
   async availableTo(accountId: string, mode: Mode, offerIds?: string[]): Promise<CheckoutOfferView[]> {
-    return (await this.usableOffers({ accountId, mode }, offerIds, 'crossSaleOfferIds')).map(checkoutOfferView);
+    return (await this.usableOffers({ accountId, mode }, offerIds, 'crossSaleOfferIds')).map(({ view }) => view);
   }
 
   async usableBy(
@@ -85,7 +86,41 @@ export class CrossSaleOfferVisibility implements UsableOffers {
     parameter = 'crossSaleOfferIds',
   ): Promise<UsableOffer[]> {
     const offers = await this.usableOffers({ accountId, mode }, offerIds, parameter);
-    return offers.map((offer) => ({ id: offer.id, accountId: offer._accountId }));
+    return offers.map(({ offer }) => ({ id: offer.id, accountId: offer._accountId }));
+  }
+
+  /** What checkout shows of an offer; null for a subscription offer whose plan is gone (it cannot be bought). */
+  private async checkoutOfferView(offer: CrossSaleOfferDoc): Promise<CheckoutOfferView | null> {
+    const subscription = offer.subscription ? await this.offeredPlan(offer, offer.subscription.planId) : null;
+    if (offer.subscription && !subscription) return null;
+    return {
+      id: offer.id,
+      accountId: offer._accountId,
+      template: offer.template,
+      title: offer.title,
+      description: offer.description,
+      imageUrl: offer.imageUrl,
+      charge: offer.charge ? { amount: offer.charge.amount, currency: offer.charge.currency } : null,
+      subscription,
+      companyName: offer.companyName,
+      companyLocation: offer.companyLocation,
+      termsAndConditionsUrl: offer.termsAndConditionsUrl,
+    };
+  }
+
+  /** The offer's plan, of the offer's account and mode, unless deleted. */
+  private async offeredPlan(offer: CrossSaleOfferDoc, planId: string): Promise<OfferedPlan | null> {
+    const plan = await this.readModels.collection(plansCollection).get(planId);
+    if (!plan || plan._accountId !== offer._accountId || plan._mode !== offer._mode || plan._deleted) return null;
+    return {
+      planId: plan.id,
+      name: plan.name,
+      amount: plan.amount,
+      currency: plan.currency,
+      interval: plan.interval,
+      intervalCount: plan.intervalCount,
+      trialPeriodDays: plan.trialPeriodDays ?? null,
+    };
   }
 
   async ownerOf(offerId: string, mode: Mode): Promise<string | null> {
@@ -99,12 +134,15 @@ export class CrossSaleOfferVisibility implements UsableOffers {
     return partnerIdsOf(account).filter((partnerId) => partnerId !== accountId);
   }
 
-  /** The viewer's usable offers (see `availableTo`); an unusable one of `offerIds` is refused naming `parameter`. */
+  /**
+   * The viewer's usable offers (see `availableTo`), each with what checkout shows of it; an unusable
+   * one of `offerIds` (also a subscription offer whose plan is gone) is refused naming `parameter`.
+   */
   private async usableOffers(
     viewer: Tenant,
     offerIds: string[] | undefined,
     parameter: string,
-  ): Promise<CrossSaleOfferDoc[]> {
+  ): Promise<{ offer: CrossSaleOfferDoc; view: CheckoutOfferView }[]> {
     if (offerIds === undefined) {
       const usable: CrossSaleOfferDoc[] = [];
       const partners = await this.partnersOf(viewer.accountId);
@@ -113,17 +151,23 @@ export class CrossSaleOfferVisibility implements UsableOffers {
           if (owner === viewer.accountId || visibleToPartner(offer, viewer.accountId)) usable.push(offer);
         }
       }
-      return usable.sort(newestFirst);
+      const viewed = await Promise.all(
+        usable.sort(newestFirst).map(async (offer) => ({ offer, view: await this.checkoutOfferView(offer) })),
+      );
+      return viewed.filter(
+        (entry): entry is { offer: CrossSaleOfferDoc; view: CheckoutOfferView } => entry.view !== null,
+      );
     }
-    const offers: CrossSaleOfferDoc[] = [];
+    const offers: { offer: CrossSaleOfferDoc; view: CheckoutOfferView }[] = [];
     for (const offerId of offerIds) {
       const offer = await this.get(offerId, viewer);
-      if (!offer || offer._deleted)
+      const view = offer && !offer._deleted ? await this.checkoutOfferView(offer) : null;
+      if (!offer || !view)
         throw new InvalidRequestError(
           `Invalid parameter: ${parameter}: '${offerId}' is not a cross-sale offer this account may use`,
           parameter,
         );
-      offers.push(offer);
+      offers.push({ offer, view });
     }
     return offers;
   }
@@ -160,19 +204,3 @@ const visibleToPartner = (offer: CrossSaleOfferDoc, viewerId: string): boolean =
 
 /** Lists' order: `created` descending, then creation position descending (unique across accounts). */
 const newestFirst = (a: CrossSaleOfferDoc, b: CrossSaleOfferDoc): number => b.created - a.created || b._seq - a._seq;
-
-/** What checkout shows of an offer. */
-function checkoutOfferView(offer: CrossSaleOfferDoc): CheckoutOfferView {
-  return {
-    id: offer.id,
-    accountId: offer._accountId,
-    template: offer.template,
-    title: offer.title,
-    description: offer.description,
-    imageUrl: offer.imageUrl,
-    charge: { amount: offer.charge.amount, currency: offer.charge.currency },
-    companyName: offer.companyName,
-    companyLocation: offer.companyLocation,
-    termsAndConditionsUrl: offer.termsAndConditionsUrl,
-  };
-}

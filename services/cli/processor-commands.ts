@@ -47,6 +47,7 @@ export function registerProcessorCommands(
             `currencies=${processor.currencies?.join(',') ?? 'all'}`,
             `brands=${processor.brands?.join(',') ?? 'all'}`,
             `timeout=${processor.timeoutMs}ms`,
+            ...(processor.webhookSecret ? [`webhook-secret=${processor.webhookSecret}`] : []),
           ].join('  '),
         );
   };
@@ -60,6 +61,10 @@ export function registerProcessorCommands(
     .option('--currencies <codes>', 'currencies it takes, comma-separated ISO codes, or all (default)', 'all')
     .option('--brands <brands>', 'card brands it takes, comma-separated (Visa,MasterCard,…), or all (default)', 'all')
     .option('--timeout-ms <ms>', 'how long a request may take before its outcome is unknown (default 30000)')
+    .option(
+      '--webhook-secret <secret>',
+      "the signing secret of this service's endpoint at the processor (Stripe: whsec_…; kept in the vault)",
+    )
     .option('--json', 'print { accountId, processors } as JSON')
     .action(
       (
@@ -71,6 +76,7 @@ export function registerProcessorCommands(
           currencies: string;
           brands: string;
           timeoutMs?: string;
+          webhookSecret?: string;
           json?: boolean;
         },
       ) =>
@@ -89,6 +95,7 @@ export function registerProcessorCommands(
               currencies: currenciesOption(options.currencies),
               brands: brandsOption(options.brands),
               ...(options.timeoutMs !== undefined ? { timeoutMs: Number(options.timeoutMs) } : {}),
+              ...(options.webhookSecret !== undefined ? { webhookSecret: options.webhookSecret } : {}),
             },
             cliContext(),
           );

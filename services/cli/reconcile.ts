@@ -104,8 +104,8 @@ const EDGE_MS = 10 * 60_000;
 /**
  * Compares an account's live charges, refunds and credits created in the window with its
  * processors' records (`npm run cli -- reconcile`, `docs/operations.md`). Charges that never
- * reached a processor (refused by settings or the blacklist) and charges still pending are left
- * out: the first have nothing to compare, the lookup settles the others.
+ * reached a processor (refused by settings or the blacklist) and charges and credits still pending
+ * are left out: the first have nothing to compare, the lookup settles the others.
  */
 export async function reconcile(
   platform: Platform,
@@ -145,8 +145,8 @@ export async function reconcile(
   }
   for (const credit of credits) {
     progress(++done, total);
-    // Blocked here before any processor was asked.
-    if (credit.failureCode === 'blacklisted') continue;
+    // Blocked here before any processor was asked, or still pending (its lookup settles it).
+    if (credit.failureCode === 'blacklisted' || credit.status === 'pending') continue;
     ours.push({
       kind: 'credit',
       id: credit.id,

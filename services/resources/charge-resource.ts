@@ -1,6 +1,7 @@
 import { chargeResource, chargeEventTypes } from '../../packages/domain/charge/charge-events.ts';
 import { ChargeCommands } from '../../packages/commands/charge-commands.ts';
 import { NetworkOutcomeCommands } from '../../packages/commands/network-outcome-commands.ts';
+import { ProcessorEventCommands } from '../../packages/commands/processor-event-commands.ts';
 import { chargeReadSide } from '../../projections/resources/charge-read-side.ts';
 import { chargeRoutes } from '../api/routes/charge-routes.ts';
 import { clientObjectRoutes } from '../api/routes/client-object-routes.ts';
@@ -20,6 +21,8 @@ declare module '../commands.ts' {
     readonly charges: ChargeCommands;
     /** Delayed network outcomes (disputes, fraud warnings) delivered to their charges. */
     readonly networkOutcomes: NetworkOutcomeCommands;
+    /** Refunds and disputes that live processors report about their charges. */
+    readonly processorEvents: ProcessorEventCommands;
   }
 }
 
@@ -51,6 +54,7 @@ export const chargeModule = resourceModule({
         accountSettings: (accountId) => accountSettings(wiring.aggregates, accountId),
       }),
     networkOutcomes: (wiring) => new NetworkOutcomeCommands(wiring.aggregates),
+    processorEvents: (wiring) => new ProcessorEventCommands({ aggregates: wiring.aggregates, vault: wiring.vault }),
   },
   // A payer's page follows a payment-method charge by its client object id.
   routes: (deps) => [...chargeRoutes(deps), ...clientObjectRoutes(deps)],

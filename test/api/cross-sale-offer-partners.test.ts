@@ -3,12 +3,15 @@ import type { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { createOtherAccount, type ApiError, type Page } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
+import { createPlan } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
 
 interface Offer {
   id: string;
   accountId: string;
   title: string;
+  charge: { amount: number; currency: string; capture: boolean } | null;
+  subscription: { planId: string; captureCharges: boolean } | null;
   visibleForAllPartners: boolean;
   partnerIds: string[];
   deleted?: true;
@@ -175,5 +178,40 @@ describe('partner lists and the cross-sale offers a merchant sees', function () 
     );
     expect(await listed(merchant.api)).to.deep.equal(['second for all', 'own 2', 'own 1']);
     expect((await merchant.api.get(`/cross-sale-offers/${forAll.id}`)).status).to.equal(404);
+  });
+
+  it("shows a partner's subscription offer, on the partner's own plan, to the merchant it is visible to", async () => {
+    const merchant = await createOtherAccount(api, service.dataDir, 'Subscribing merchant');
+    const partner = await createOtherAccount(api, service.dataDir, 'Subscription partner');
+    expect((await partnersCli('add', merchant.keys.id, partner.keys.id)).code).to.equal(0);
+    // The plan is the partner's: the merchant cannot name it in an offer of its own.
+    const plan = await createPlan(partner.api, { amount: 1_500, name: 'Magazine' });
+    const refused = await merchant.api.post<ApiError>('/cross-sale-offers', {
+      json: { subscription: { planId: plan.id }, template: 'text_only', title: 'Not my plan' },
+    });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error.param).to.equal('subscription[planId]');
+
+    const magazine = await offer(partner.api, 'magazine', {
+      charge: undefined,
+      subscription: { planId: plan.id },
+      partnerIds: [merchant.keys.id],
+    });
+    await eventually(
+      () => listed(merchant.api),
+      (titles) => titles.includes('magazine'),
+    );
+    const shown = (await merchant.api.get<Offer>(`/cross-sale-offers/${magazine.id}`)).body;
+    expect(shown).to.deep.include({
+      accountId: partner.keys.id,
+      charge: null,
+      subscription: { planId: plan.id, captureCharges: true },
+    });
+    const page = (await merchant.api.get<Page<Offer>>('/cross-sale-offers')).body.list;
+    expect(page.find((item) => item.id === magazine.id)).to.deep.equal(shown);
+    expect(await listed(merchant.api, { owner: 'self' })).to.deep.equal([]);
+    expect((await merchant.api.post(`/cross-sale-offers/${magazine.id}`, { json: { title: 'x' } })).status).to.equal(
+      404,
+    );
   });
 });

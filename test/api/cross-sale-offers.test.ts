@@ -2,13 +2,15 @@ import { expect } from 'chai';
 import { Jimp } from 'jimp';
 import { createOtherAccount, eventsOf, type ApiError, type Page } from '../support/payments.ts';
 import { eventually } from '../support/eventually.ts';
+import { createPlan } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
 
 interface Offer {
   id: string;
   objectType: string;
   accountId: string;
-  charge: { amount: number; currency: string; capture: boolean };
+  charge: { amount: number; currency: string; capture: boolean } | null;
+  subscription: { planId: string; captureCharges: boolean } | null;
   template: string;
   title: string;
   description: string | null;
@@ -242,6 +244,124 @@ describe('cross-sale offers over HTTP', function () {
     const events = await eventsOf<Offer>(api, offer.id);
     expect(events[0]!.type).to.equal('CROSS_SALE_OFFER_DELETED');
     expect(events[0]!.data.deleted).to.equal(true);
+  });
+
+  it('creates, shows, lists and updates an offer that defines a subscription to a plan of the account', async () => {
+    const plan = await createPlan(api, { amount: 999, name: 'Premium support' });
+    // The public clients send subscription: { planId, captureCharges }, as JSON or as a form.
+    const offer = await create({
+      subscription: { planId: plan.id, captureCharges: false },
+      template: 'text_only',
+      title: 'Premium support',
+    });
+    expect(offer).to.deep.include({
+      charge: null,
+      subscription: { planId: plan.id, captureCharges: false },
+      title: 'Premium support',
+    });
+    const form = await api.post<Offer>('/cross-sale-offers', {
+      form: { 'subscription[planId]': plan.id, template: 'text_only', title: 'From a form' },
+    });
+    expect(form.status, JSON.stringify(form.body)).to.equal(200);
+    expect(form.body.subscription).to.deep.equal({ planId: plan.id, captureCharges: true });
+
+    expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body).to.deep.equal(offer);
+    const listed = (await api.get<Page<Offer>>('/cross-sale-offers', { query: { limit: '2', owner: 'self' } })).body;
+    expect(listed.list).to.deep.equal([form.body, offer]);
+    const [created] = await eventsOf<Offer>(api, offer.id);
+    expect(created).to.deep.include({ type: 'CROSS_SALE_OFFER_CREATED', data: offer });
+
+    // Parts merge; the other plan must be the account's too; giving a charge makes it a charge offer.
+    const yearly = await createPlan(api, { amount: 9_900, interval: 'year', name: 'Yearly' });
+    const moved = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, {
+      json: { subscription: { planId: yearly.id } },
+    });
+    expect(moved.body.subscription).to.deep.equal({ planId: yearly.id, captureCharges: false });
+    const charged = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, {
+      json: { charge: { amount: 500, currency: 'EUR' } },
+    });
+    expect(charged.body).to.deep.include({
+      charge: { amount: 500, currency: 'EUR', capture: true },
+      subscription: null,
+    });
+    const back = await api.post<Offer>(`/cross-sale-offers/${offer.id}`, {
+      json: { subscription: { planId: plan.id } },
+    });
+    expect(back.body).to.deep.include({ charge: null, subscription: { planId: plan.id, captureCharges: true } });
+    // A charge offer becomes a subscription one only with its plan.
+    const incomplete = await api.post<ApiError>(`/cross-sale-offers/${form.body.id}`, {
+      json: { charge: { capture: false } },
+    });
+    expect(incomplete.status).to.equal(400);
+    expect(incomplete.body.error.message).to.equal('charge[amount]: Must not be empty.');
+    expect((await eventsOf(api, offer.id)).map((event) => event.type)).to.deep.equal([
+      'CROSS_SALE_OFFER_UPDATED',
+      'CROSS_SALE_OFFER_UPDATED',
+      'CROSS_SALE_OFFER_UPDATED',
+      'CROSS_SALE_OFFER_CREATED',
+    ]);
+  });
+
+  it('refuses a subscription offer with a plan that is not the account’s, and an offer with both or neither, recording nothing', async () => {
+    const plan = await createPlan(api);
+    const deletedPlan = await createPlan(api, { name: 'Gone' });
+    expect((await api.delete(`/plans/${deletedPlan.id}`)).status).to.equal(200);
+    const { api: other } = await createOtherAccount(api, service.dataDir, 'Plan owner');
+    const othersPlan = await createPlan(other);
+    const livePlan = await createPlan(api.withKey(service.keys!.liveSecretKey));
+    const offers = async () =>
+      (await api.get<Page<Offer>>('/cross-sale-offers', { query: { limit: '100', owner: 'self' } })).body.list.length;
+    const newestEvent = async () =>
+      (await api.get<Page<{ id: string }>>('/events', { query: { limit: '1' } })).body.list[0]?.id;
+    const offer = await create(textOffer());
+    const before = { offers: await offers(), newestEvent: await newestEvent() };
+
+    const base = { template: 'text_only', title: 'Premium' };
+    for (const [planId, message] of [
+      [
+        'plan_NoSuchPlan00000001',
+        `Invalid parameter: subscription[planId]: plan 'plan_NoSuchPlan00000001' does not exist`,
+      ],
+      [deletedPlan.id, `Invalid parameter: subscription[planId]: plan '${deletedPlan.id}' has been deleted`],
+      [othersPlan.id, `Invalid parameter: subscription[planId]: plan '${othersPlan.id}' does not exist`],
+      [livePlan.id, `Invalid parameter: subscription[planId]: plan '${livePlan.id}' does not exist`],
+    ]) {
+      const created = await api.post<ApiError>('/cross-sale-offers', { json: { ...base, subscription: { planId } } });
+      expect(created.status, planId).to.equal(400);
+      expect(created.body.error).to.deep.equal({ type: 'invalid_request', message, param: 'subscription[planId]' });
+      const updated = await api.post<ApiError>(`/cross-sale-offers/${offer.id}`, {
+        json: { subscription: { planId } },
+      });
+      expect(updated.status, planId).to.equal(400);
+      expect(updated.body.error.param).to.equal('subscription[planId]');
+    }
+    const both = await api.post<ApiError>('/cross-sale-offers', {
+      json: { ...base, charge: { amount: 500, currency: 'EUR' }, subscription: { planId: plan.id } },
+    });
+    expect(both.status).to.equal(400);
+    expect(both.body.error.message).to.equal(
+      'Invalid request: an offer defines either a charge or a subscription, not both',
+    );
+    const neither = await api.post<ApiError>('/cross-sale-offers', { json: base });
+    expect(neither.status).to.equal(400);
+    expect(neither.body.error.message).to.equal(
+      'Invalid request: an offer defines either a charge or a subscription: give charge or subscription',
+    );
+    const bothOnUpdate = await api.post<ApiError>(`/cross-sale-offers/${offer.id}`, {
+      json: { charge: { amount: 700 }, subscription: { planId: plan.id } },
+    });
+    expect(bothOnUpdate.status).to.equal(400);
+    const noPlan = await api.post<ApiError>('/cross-sale-offers', { json: { ...base, subscription: {} } });
+    expect(noPlan.status).to.equal(400);
+    expect(noPlan.body.error.message).to.include('subscription[planId]');
+    const notAPlan = await api.post<ApiError>('/cross-sale-offers', {
+      json: { ...base, subscription: { planId: 'cust_1' } },
+    });
+    expect(notAPlan.status).to.equal(400);
+    expect(notAPlan.body.error.message).to.include('subscription[planId]');
+
+    expect({ offers: await offers(), newestEvent: await newestEvent() }).to.deep.equal(before);
+    expect((await api.get<Offer>(`/cross-sale-offers/${offer.id}`)).body).to.deep.equal(offer);
   });
 
   it('lists newest first with the list parameters and owner=self; another account sees none of them', async () => {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { CrossSalePurchaseInput } from '../../packages/commands/cross-sale-offer-commands.ts';
+import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { loadConfig } from '../../packages/config/environment.ts';
-import { InvalidRequestError } from '../../packages/domain/errors.ts';
+import { CardError, InvalidRequestError } from '../../packages/domain/errors.ts';
 import { openPlatform, type Platform } from '../../services/platform.ts';
 import { eventually } from '../support/eventually.ts';
 import {
@@ -117,6 +118,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
       description: null,
       imageUrl: null,
       charge: { amount: 990, currency: 'USD' },
+      subscription: null,
       companyName: null,
       companyLocation: null,
       termsAndConditionsUrl: null,
@@ -163,7 +165,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     // Nothing of it on the merchant's own charges but the list on its main charge.
     expect((await api.get(`/charges/${first.chargeId}`)).status).to.equal(404);
 
-    const ownerEvents = await eventsOf<CrossSaleCharge>(owner.api, first.chargeId);
+    const ownerEvents = await eventsOf<CrossSaleCharge>(owner.api, first.chargeId!);
     expect(ownerEvents.map((event) => event.type)).to.deep.equal(['CHARGE_SUCCEEDED']);
     expect(JSON.stringify(ownerEvents)).to.not.contain('4242424242424242');
 
@@ -250,5 +252,170 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     const again = await purchase({ purchaseKey: 'session-before-delete' });
     expect(again).to.deep.include({ accountId: owner.keys.id, chargeId: first.chargeId });
     expect((await refusal(() => purchase({ purchaseKey: 'session-after-delete' }))).param).to.equal('offerId');
+  });
+
+  describe('subscription offers', () => {
+    const subscriptionOffer = async (client: typeof api, planFields: Record<string, unknown>, extra = {}) => {
+      const plan = await createPlan(client, planFields);
+      const response = await client.post<{ id: string }>('/cross-sale-offers', {
+        json: { subscription: { planId: plan.id }, template: 'text_only', title: 'Magazine', ...extra },
+      });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      return { offerId: response.body.id, planId: plan.id };
+    };
+    const customersOf = async (client: typeof api) =>
+      (await client.get<{ list: Customer[] }>('/customers', { query: { limit: '100' } })).body.list;
+    const subscriptionsOf = async (client: typeof api) =>
+      (await client.get<{ list: Subscription[] }>('/subscriptions', { query: { limit: '100' } })).body.list;
+
+    it('subscribes the checkout’s customer to the merchant’s own plan with the card just used, once per purchase', async () => {
+      // A customer whose default card is another one: the card of the checkout becomes the default.
+      const payer = (
+        await api.post<Customer>('/customers', {
+          json: { email: 'reader@example.com', card: cardDetails('5555555555554444') },
+        })
+      ).body;
+      const used = (
+        await api.post<{ id: string }>(`/customers/${payer.id}/cards`, { json: cardDetails('4242424242424242') })
+      ).body;
+      const { offerId: own, planId } = await subscriptionOffer(api, { amount: 1_250, name: 'Weekly news' });
+      await eventually(
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
+        (offers) => offers.some((offered) => offered.subscription?.amount === 1_250),
+      );
+      const buy = () =>
+        purchase({ offerId: own, card: { customerId: payer.id, cardId: used.id }, purchaseKey: 'session-sub' });
+      const [first, second] = await Promise.all([buy(), buy()]);
+      expect(first).to.deep.include({ accountId: keys.id, chargeId: null });
+      expect(second.subscriptionId).to.equal(first.subscriptionId);
+      expect((await buy()).subscriptionId).to.equal(first.subscriptionId);
+
+      const subscription = await eventually(
+        async () => api.get<Subscription>(`/subscriptions/${first.subscriptionId}`),
+        // Read once the purchase's last event (its first charge's outcome) is projected.
+        (response) => response.status === 200 && response.body.status !== 'incomplete',
+      );
+      expect(subscription.body).to.include({ planId, customerId: payer.id, status: 'active' });
+      const customer = (await api.get<Customer>(`/customers/${payer.id}`)).body;
+      expect(customer.defaultCardId).to.equal(used.id);
+      // The first charge of the plan, on that card; one subscription for the three purchases.
+      const firstCharges = (
+        await api.get<{ list: Charge[] }>('/charges', { query: { customerId: payer.id, limit: '100' } })
+      ).body.list;
+      expect(firstCharges.map((charge) => [charge.amount, charge.card.last4])).to.deep.equal([[1_250, '4242']]);
+      expect((await subscriptionsOf(api)).filter((listed) => listed.customerId === payer.id)).to.have.length(1);
+    });
+
+    it('subscribes a new customer of the partner, with the payer’s email and card; a trial charges nothing now', async () => {
+      const { offerId: partners, planId } = await subscriptionOffer(
+        owner.api,
+        { amount: 800, name: 'Trial magazine', trialPeriodDays: 14 },
+        { visibleForAllPartners: true },
+      );
+      await eventually(
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
+        (offers) => offers.some((offered) => offered.id === partners),
+      );
+      const chargesBefore = (await owner.api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } })).body.list
+        .length;
+      const bought = await purchase({ offerId: partners, purchaseKey: 'session-partner-sub' });
+      expect(bought).to.deep.include({ accountId: owner.keys.id, chargeId: null });
+      const subscription = await eventually(
+        async () => owner.api.get<Subscription>(`/subscriptions/${bought.subscriptionId}`),
+        (response) => response.status === 200,
+      );
+      expect(subscription.body).to.include({ planId, status: 'trialing' });
+      const subscriber = (await owner.api.get<Customer>(`/customers/${subscription.body.customerId}`)).body;
+      expect(subscriber.email).to.equal('payer@example.com');
+      expect(subscriber.cards.map((card) => card.last4)).to.deep.equal(['4242']);
+      expect(JSON.stringify(await eventsOf(owner.api, subscriber.id))).to.not.contain('4242424242424242');
+      const chargesAfter = (await owner.api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } })).body.list
+        .length;
+      expect(chargesAfter).to.equal(chargesBefore);
+      // Nothing of it on the merchant's account.
+      expect((await api.get(`/subscriptions/${bought.subscriptionId}`)).status).to.equal(404);
+      // Bought again in the same checkout: the same subscription, no second customer.
+      const customers = (await customersOf(owner.api)).length;
+      expect((await purchase({ offerId: partners, purchaseKey: 'session-partner-sub' })).subscriptionId).to.equal(
+        bought.subscriptionId,
+      );
+      expect(await customersOf(owner.api)).to.have.length(customers);
+    });
+
+    it('answers a declined first charge with the decline, again when bought again; the subscription stays incomplete', async () => {
+      const { offerId: own } = await subscriptionOffer(api, { amount: 2_222, name: 'Declined box' });
+      const declining = (
+        await api.post<Customer>('/customers', {
+          json: { email: 'declined@example.com', card: cardDetails('4000000000000341') },
+        })
+      ).body;
+      await eventually(
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
+        (offers) => offers.some((offered) => offered.id === own),
+      );
+      const buy = () =>
+        purchase({
+          offerId: own,
+          card: { customerId: declining.id, cardId: declining.defaultCardId! },
+          purchaseKey: 'session-declined-sub',
+        }).then(
+          () => null,
+          (thrown: unknown) => thrown,
+        );
+      for (const error of [await buy(), await buy()]) {
+        expect(error).to.be.instanceOf(PaymentDeclined);
+        expect((error as PaymentDeclined).cardError).to.include({ code: 'card_declined' });
+      }
+      const subscriptions = await eventually(
+        async () => (await subscriptionsOf(api)).filter((listed) => listed.customerId === declining.id),
+        (listed) => listed.length === 1,
+      );
+      expect(subscriptions[0]!.status).to.equal('incomplete');
+    });
+
+    it('refuses a card whose issuer demands 3-D Secure, also with a trial, and an offer whose plan is gone: nothing is made', async () => {
+      const { offerId: trialOffer } = await subscriptionOffer(
+        owner.api,
+        { amount: 600, name: 'Guarded', trialPeriodDays: 7 },
+        { visibleForAllPartners: true },
+      );
+      const { offerId: goneOffer, planId: gonePlan } = await subscriptionOffer(
+        owner.api,
+        { amount: 700, name: 'Going' },
+        { visibleForAllPartners: true },
+      );
+      expect((await owner.api.delete(`/plans/${gonePlan}`)).status).to.equal(200);
+      const challenged = (
+        await api.post<Customer>('/customers', {
+          json: { email: 'challenged@example.com', card: cardDetails('4000000000003220') },
+        })
+      ).body;
+      await eventually(
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
+        (offers) => offers.some((offered) => offered.id === trialOffer),
+      );
+      const before = { customers: await customersOf(owner.api), subscriptions: await subscriptionsOf(owner.api) };
+
+      const error = await purchase({
+        offerId: trialOffer,
+        card: { customerId: challenged.id, cardId: challenged.defaultCardId! },
+        purchaseKey: 'session-challenged',
+      }).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).to.be.instanceOf(CardError);
+      expect(error).to.include({
+        code: 'authentication_required',
+        message: 'The card requires 3-D Secure authentication.',
+      });
+      const gone = await refusal(() => purchase({ offerId: goneOffer, purchaseKey: 'session-gone-plan' }));
+      expect(gone.param).to.equal('offerId');
+
+      expect({
+        customers: await customersOf(owner.api),
+        subscriptions: await subscriptionsOf(owner.api),
+      }).to.deep.equal(before);
+    });
   });
 });

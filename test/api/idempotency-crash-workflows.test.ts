@@ -58,7 +58,7 @@ const counts = (made: Record<string, string[]>) =>
  * Every request kind that writes to more than one stream (a subscription with a new card, a charge
  * that saves its new card to the customer, a customer with a card, a payment-method charge with a
  * new payment method, a checkout payment or subscription that makes its customer, a cross-sale
- * offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
+ * offer bought in a checkout, a subscription offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
  * of it passes, then retried after a restart as a merchant's client (or the checkout page) would:
  * the retry completes, answers what a run without a crash answers (with the ids the killed run
  * made), and every object exists once: one subscription, one charge, one card, no second
@@ -120,6 +120,11 @@ describe('multi-stream requests across a crash of the service at each point', fu
   let planId = '';
   let offerId = '';
   const offerCheckout = () => ({ charge: { amount: 5000, currency: 'EUR' }, crossSaleOfferIds: [offerId] });
+  let subscriptionOfferId = '';
+  const subscriptionOfferCheckout = () => ({
+    charge: { amount: 5000, currency: 'EUR' },
+    crossSaleOfferIds: [subscriptionOfferId],
+  });
 
   async function customer(client: ApiClient): Promise<string> {
     const created = await client.post<{ id: string }>('/customers', { json: { email: 'payer@example.com' } });
@@ -338,6 +343,70 @@ describe('multi-stream requests across a crash of the service at each point', fu
           return { charge: charges, chargeAuthorization: authorizations, listedOnMainCharge: listed };
         }),
       replays: false,
+    },
+    {
+      name: 'a subscription offer bought in a checkout',
+      points: ['subscription.after-append', 'charge.after-network-call', 'charge.after-append'],
+      async setup(client) {
+        const plan = await client.post<{ id: string }>('/plans', {
+          json: { amount: 1200, currency: 'EUR', interval: 'month', name: 'Offered monthly' },
+        });
+        expect(plan.status, JSON.stringify(plan.body)).to.equal(200);
+        const offer = await client.post<{ id: string }>('/cross-sale-offers', {
+          json: { subscription: { planId: plan.body.id }, template: 'text_only', title: 'Premium support' },
+        });
+        expect(offer.status, JSON.stringify(offer.body)).to.equal(200);
+        subscriptionOfferId = offer.body.id;
+      },
+      async prepare(client) {
+        const paid = await client.post<{ customer: { id: string }; session: string }>('/checkout/pay', {
+          json: {
+            checkoutRequest: sign(subscriptionOfferCheckout()),
+            email: 'subscriber@example.com',
+            token: await token(client),
+          },
+          key: service.keys.testPublicKey,
+        });
+        expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+        return { session: paid.body.session, customerId: paid.body.customer.id };
+      },
+      send: (client, run) =>
+        client.post('/checkout/cross-sale-purchases', {
+          json: {
+            checkoutRequest: sign(subscriptionOfferCheckout()),
+            session: run.session,
+            offerId: subscriptionOfferId,
+          },
+          key: service.keys.testPublicKey,
+        }),
+      made: async (run) => {
+        const subscriptions = readLog((events) =>
+          events
+            .prepare<[string], string>(
+              `SELECT json_extract(data, '$.subscriptionId') FROM events
+               WHERE type = 'SubscriptionCreated' AND json_extract(data, '$.customerId') = ?`,
+            )
+            .pluck()
+            .all(run.customerId!),
+        );
+        const charges = readLog((events) =>
+          events
+            .prepare<[], { stream_id: string; subscription: string | null }>(
+              `SELECT stream_id, json_extract(data, '$.subscriptionId') AS subscription FROM events
+               WHERE stream_id LIKE 'charge-%' AND revision = 0`,
+            )
+            .all()
+            .filter((row) => row.subscription !== null && subscriptions.includes(row.subscription))
+            .map((row) => row.stream_id.slice('charge-'.length)),
+        );
+        const authorizations = [];
+        for (const chargeId of charges)
+          if ((await service.stream(`chargeAuthorization-${chargeId}`)).length > 0) authorizations.push(chargeId);
+        return { subscription: subscriptions, charge: charges, chargeAuthorization: authorizations };
+      },
+      replays: false,
+      expectAnswer: (answer) =>
+        expect((answer.body as { subscription: Subscription }).subscription).to.include({ status: 'active' }),
     },
   ];
 

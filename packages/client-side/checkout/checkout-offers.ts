@@ -1,9 +1,12 @@
 import { type CheckoutView } from '../../checkout/checkout-view.ts';
 import { Shift4Error, callApi } from '../service.ts';
 import { type Translate, payerMessage } from './payer-messages.ts';
-import { onClick } from './checkout-dom.ts';
+import { byId, onClick } from './checkout-dom.ts';
 
-/** The offers after the payment: each "Buy" charges the payer's card for that offer, once. */
+/**
+ * The offers after the payment: each "Buy" charges the payer's card for that offer, once; a
+ * subscription offer's "Subscribe" subscribes the payer with that card, and the receipt lists it.
+ */
 export function offers(
   view: CheckoutView,
   session: string,
@@ -19,14 +22,22 @@ export function offers(
       outcome.removeAttribute('data-status');
       outcome.textContent = t('buying');
       try {
-        const answer = await callApi<{ charge: { amount: number; currency: string } }>(
-          view.publicKey,
-          'POST',
-          '/checkout/cross-sale-purchases',
-          { checkoutRequest: view.checkoutRequest, session, offerId },
-        );
+        const answer = await callApi<
+          { charge: { amount: number; currency: string } } | { subscription: { id: string } }
+        >(view.publicKey, 'POST', '/checkout/cross-sale-purchases', {
+          checkoutRequest: view.checkoutRequest,
+          session,
+          offerId,
+        });
         outcome.dataset.status = 'bought';
-        outcome.textContent = t('bought', { amount: format(answer.charge.amount, answer.charge.currency) });
+        if ('subscription' in answer) {
+          const price = item.dataset.price ?? '';
+          const days = item.dataset.trialDays ?? '0';
+          outcome.textContent =
+            days === '0' ? t('subscribedOutcome', { price }) : t('subscribedTrialOutcome', { count: days, price });
+          const title = item.querySelector('h4')?.textContent ?? '';
+          addToReceipt(t('subscribedTo'), `${title}, ${price}`);
+        } else outcome.textContent = t('bought', { amount: format(answer.charge.amount, answer.charge.currency) });
         button.remove();
       } catch (error) {
         outcome.dataset.status = 'failed';
@@ -38,4 +49,13 @@ export function offers(
       }
     });
   }
+}
+
+/** A line added to the receipt after the payment (an offer subscribed to). */
+function addToReceipt(term: string, value: string): void {
+  const dt = document.createElement('dt');
+  dt.textContent = term;
+  const dd = document.createElement('dd');
+  dd.textContent = value;
+  byId('receipt')?.append(dt, dd);
 }

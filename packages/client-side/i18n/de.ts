@@ -40,6 +40,12 @@ export const de: Catalog = {
   youMayAlsoLike: 'Das könnte Ihnen auch gefallen',
   buyFor: 'Für {amount} kaufen',
   offeredBy: 'Angeboten von {company}',
+  subscribedOutcome: 'Abonniert: {price}.',
+  subscribedTrialOutcome: {
+    one: 'Abonniert: {count} Tag kostenlos testen, danach {price}.',
+    other: 'Abonniert: {count} Tage kostenlos testen, danach {price}.',
+  },
+  subscribedTo: 'Abonniert',
   linkNotValidTitle: 'Zahlungslink ungültig',
   linkNotValid: 'Dieser Zahlungslink ist ungültig. Bitte kehren Sie zum Shop zurück.',
   unavailableTitle: 'Checkout nicht verfügbar',

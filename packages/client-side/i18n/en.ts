@@ -39,6 +39,12 @@ export const en = {
   youMayAlsoLike: 'You may also like',
   buyFor: 'Buy for {amount}',
   offeredBy: 'Offered by {company}',
+  subscribedOutcome: 'Subscribed: {price}.',
+  subscribedTrialOutcome: {
+    one: 'Subscribed: {count}-day free trial, then {price}.',
+    other: 'Subscribed: {count}-day free trial, then {price}.',
+  },
+  subscribedTo: 'Subscribed to',
   linkNotValidTitle: 'Payment link not valid',
   linkNotValid: 'This payment link is not valid. Please go back to the shop.',
   unavailableTitle: 'Checkout is not available',

@@ -39,6 +39,12 @@ export const es: Catalog = {
   youMayAlsoLike: 'También le puede interesar',
   buyFor: 'Comprar por {amount}',
   offeredBy: 'Ofrecido por {company}',
+  subscribedOutcome: 'Suscrito: {price}.',
+  subscribedTrialOutcome: {
+    one: 'Suscrito: prueba gratuita de {count} día y después {price}.',
+    other: 'Suscrito: prueba gratuita de {count} días y después {price}.',
+  },
+  subscribedTo: 'Suscripción a',
   linkNotValidTitle: 'Enlace de pago no válido',
   linkNotValid: 'Este enlace de pago no es válido. Vuelva a la tienda.',
   unavailableTitle: 'El pago no está disponible',

@@ -40,6 +40,12 @@ export const fr: Catalog = {
   youMayAlsoLike: 'Vous aimerez peut-être aussi',
   buyFor: 'Acheter pour {amount}',
   offeredBy: 'Proposé par {company}',
+  subscribedOutcome: 'Abonné : {price}.',
+  subscribedTrialOutcome: {
+    one: 'Abonné : essai gratuit de {count} jour, puis {price}.',
+    other: 'Abonné : essai gratuit de {count} jours, puis {price}.',
+  },
+  subscribedTo: 'Abonnement à',
   linkNotValidTitle: 'Lien de paiement non valide',
   linkNotValid: "Ce lien de paiement n'est pas valide. Veuillez retourner à la boutique.",
   unavailableTitle: "Le paiement n'est pas disponible",

@@ -40,6 +40,12 @@ export const it: Catalog = {
   youMayAlsoLike: 'Potrebbe interessarti anche',
   buyFor: 'Acquista per {amount}',
   offeredBy: 'Offerto da {company}',
+  subscribedOutcome: 'Abbonato: {price}.',
+  subscribedTrialOutcome: {
+    one: 'Abbonato: prova gratuita di {count} giorno, poi {price}.',
+    other: 'Abbonato: prova gratuita di {count} giorni, poi {price}.',
+  },
+  subscribedTo: 'Abbonamento a',
   linkNotValidTitle: 'Link di pagamento non valido',
   linkNotValid: 'Questo link di pagamento non è valido. Torna al negozio.',
   unavailableTitle: 'Il pagamento non è disponibile',

@@ -40,6 +40,12 @@ export const nl: Catalog = {
   youMayAlsoLike: 'Misschien vindt u dit ook leuk',
   buyFor: 'Kopen voor {amount}',
   offeredBy: 'Aangeboden door {company}',
+  subscribedOutcome: 'Geabonneerd: {price}.',
+  subscribedTrialOutcome: {
+    one: 'Geabonneerd: {count} dag gratis proberen, daarna {price}.',
+    other: 'Geabonneerd: {count} dagen gratis proberen, daarna {price}.',
+  },
+  subscribedTo: 'Abonnement op',
   linkNotValidTitle: 'Betaallink ongeldig',
   linkNotValid: 'Deze betaallink is ongeldig. Ga terug naar de winkel.',
   unavailableTitle: 'Afrekenen is niet beschikbaar',

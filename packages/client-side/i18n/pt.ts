@@ -39,6 +39,12 @@ export const pt: Catalog = {
   youMayAlsoLike: 'Também pode gostar de',
   buyFor: 'Comprar por {amount}',
   offeredBy: 'Oferecido por {company}',
+  subscribedOutcome: 'Assinado: {price}.',
+  subscribedTrialOutcome: {
+    one: 'Assinado: teste grátis de {count} dia, depois {price}.',
+    other: 'Assinado: teste grátis de {count} dias, depois {price}.',
+  },
+  subscribedTo: 'Assinatura de',
   linkNotValidTitle: 'Link de pagamento inválido',
   linkNotValid: 'Este link de pagamento não é válido. Volte à loja.',
   unavailableTitle: 'O pagamento não está disponível',

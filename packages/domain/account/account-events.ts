@@ -103,6 +103,12 @@ export interface AccountProcessor {
   brands: CardBrand[] | null;
   /** How long a request may take before its outcome counts as unknown. */
   timeoutMs: number;
+  /**
+   * Vault reference of the signing secret of this service's endpoint at the processor, where the
+   * processor signs its notifications (Stripe); absent when none was given.
+   */
+  webhookSecretRef?: string;
+  webhookSecretLast4?: string;
 }
 
 /** An operator added a processor (`accounts processors add`): it is tried after the ones before it. */

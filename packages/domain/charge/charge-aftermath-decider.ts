@@ -166,7 +166,8 @@ function deliverNetworkOutcome(
           ];
     }
     case 'authorization':
-      // Settled by a lookup at the processor (`SettleCardCharge`), not delivered.
+    case 'refund':
+      // Settled by a lookup at the processor (`SettleCardCharge`, `SettleRefund`), not delivered.
       return [];
   }
 }

@@ -18,7 +18,7 @@ export interface DisputeState {
 }
 
 export interface ChargeAftermath {
-  /** Outcomes the network announced, one per kind (a later announcement of a kind replaces it). */
+  /** Outcomes the network announced, one per kind (a later announcement of a kind replaces it), one per refund for refund lookups. */
   networkOutcomes?: NetworkOutcomeDue[];
   dispute?: DisputeState;
   fraudWarningId?: string;
@@ -33,11 +33,14 @@ export function evolveAftermath<State extends ChargeAftermath & { fraudDetails: 
 ): State {
   switch (event.type) {
     case 'NetworkOutcomesExpected': {
-      const announced = new Set(event.data.outcomes.map((outcome) => outcome.kind));
+      // One announcement per kind, and per refund for refund lookups.
+      const key = (outcome: NetworkOutcomeDue) =>
+        outcome.kind === 'refund' ? `refund:${outcome.refundId}` : outcome.kind;
+      const announced = new Set(event.data.outcomes.map(key));
       return {
         ...state,
         networkOutcomes: [
-          ...(state.networkOutcomes ?? []).filter((outcome) => !announced.has(outcome.kind)),
+          ...(state.networkOutcomes ?? []).filter((outcome) => !announced.has(key(outcome))),
           ...event.data.outcomes,
         ],
       };

@@ -12,6 +12,7 @@ import type {
 import { decideAftermath, type ChargeAftermathCommand } from './charge-aftermath-decider.ts';
 import type { NetworkOutcomeDue } from './network-outcome-events.ts';
 import { decidePaymentMethodCharge, type PaymentMethodChargeCommand } from './payment-method-charge-decider.ts';
+import { decideProcessorReport, type ProcessorReportCommand } from './processor-report-decider.ts';
 import {
   evolveCharge,
   initialChargeState,
@@ -50,7 +51,10 @@ export type ChargeCommand =
       fraudStatus?: FraudStatus;
       metadata?: Metadata;
     }
-  /** `amount` undefined refunds everything still refundable. */
+  /**
+   * `amount` undefined refunds everything still refundable. `lookupDueAt` (ISO; live mode): when the
+   * refund's lookup at the processor falls due should its answer never be recorded.
+   */
   | {
       type: 'RequestRefund';
       chargeId: string;
@@ -58,12 +62,14 @@ export type ChargeCommand =
       amount?: number;
       reason: 'fraudulent' | null;
       metadata: Metadata;
+      lookupDueAt?: string;
     }
   | { type: 'SettleRefund'; chargeId: string; refundId: string; status: 'successful' | 'failed' }
   | { type: 'UpdateRefund'; chargeId: string; refundId: string; metadata: Metadata }
   | { type: 'AddCrossSaleCharge'; chargeId: string; crossSaleCharge: CrossSaleChargeReference }
   | ChargeAftermathCommand
-  | PaymentMethodChargeCommand;
+  | PaymentMethodChargeCommand
+  | ProcessorReportCommand;
 
 type ExistingCharge = Exclude<ChargeState, { status: 'none' }>;
 
@@ -162,6 +168,11 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
               metadata: command.metadata,
             },
           },
+          ...(command.lookupDueAt
+            ? expectedOutcomes(command.chargeId, [
+                { kind: 'refund', dueAt: command.lookupDueAt, refundId: command.refundId },
+              ])
+            : []),
         ];
       }
       case 'SettleRefund': {
@@ -205,6 +216,9 @@ export const chargeDecider: Decider<ChargeCommand, ChargeStreamEvent, ChargeStat
       case 'ChooseProviderOutcome':
       case 'SettlePaymentMethodCharge':
         return decidePaymentMethodCharge(command, state);
+      case 'RecordProcessorRefund':
+      case 'RecordProcessorDispute':
+        return decideProcessorReport(command, state);
     }
   },
 };

@@ -146,7 +146,11 @@ export type ChargeUpdated = DomainEvent<
   }
 >;
 
-/** A refund reserves its amount at once; the network's answer settles it. */
+/**
+ * A refund reserves its amount at once; the network's answer settles it. A refund made at a live
+ * charge's processor (reported by its notification) is recorded with `processorRefundId`, its id
+ * there, and settled in the same append.
+ */
 export type RefundRequested = DomainEvent<
   'RefundRequested',
   {
@@ -156,6 +160,7 @@ export type RefundRequested = DomainEvent<
     currency: string;
     reason: 'fraudulent' | null;
     metadata: Metadata;
+    processorRefundId?: string;
   }
 >;
 export type RefundSettled = DomainEvent<

@@ -10,7 +10,9 @@ import { everyType } from '../event-types.ts';
  * any restart or lost queue (`docs/architecture.md`, "Jobs are derived from state"); delivering one is a charge command that records nothing
  * the second time.
  */
-export type NetworkOutcomeKind = 'dispute' | 'fraud_warning' | 'dispute_decision' | 'authorization';
+/** `credit`: the lookup that settles a pending live credit (recorded by `CreditPending`, in the credit's stream). */
+export type NetworkOutcomeKind =
+  'dispute' | 'fraud_warning' | 'dispute_decision' | 'authorization' | 'refund' | 'credit';
 
 /**
  * How a dispute opens: as a chargeback (the funds are withdrawn at once), or as a retrieval request
@@ -27,7 +29,12 @@ export type NetworkOutcomeDue =
   | { kind: 'fraud_warning'; dueAt: string; fraudDetails: FraudVerdict }
   | { kind: 'dispute_decision'; dueAt: string; outcome: 'won' | 'lost' }
   /** A pending live charge's lookup at its processor: due once its request can no longer be running. */
-  | { kind: 'authorization'; dueAt: string };
+  | { kind: 'authorization'; dueAt: string }
+  /**
+   * A live refund's lookup at the charge's processor, announced with the refund: due once its request
+   * can no longer be running; moot once the refund is settled (the usual case, within its request).
+   */
+  | { kind: 'refund'; dueAt: string; refundId: string };
 
 export type NetworkOutcomesExpected = DomainEvent<
   'NetworkOutcomesExpected',
@@ -36,6 +43,13 @@ export type NetworkOutcomesExpected = DomainEvent<
 
 export const networkOutcomeEventTypes = everyType<NetworkOutcomesExpected>()(['NetworkOutcomesExpected']);
 
-/** The job (and due-work) id of one outcome: one charge has at most one outcome of each kind. */
-export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind): string =>
-  `network-outcome:${chargeId}:${kind}`;
+/**
+ * The job (and due-work) id of one outcome: one charge has at most one outcome of each kind, but
+ * one refund lookup per refund.
+ */
+export const networkOutcomeJobId = (chargeId: string, kind: NetworkOutcomeKind, refundId?: string): string =>
+  refundId === undefined ? `network-outcome:${chargeId}:${kind}` : `network-outcome:${chargeId}:${kind}:${refundId}`;
+
+/** The job id of an announced outcome. */
+export const jobIdOfOutcome = (chargeId: string, outcome: NetworkOutcomeDue): string =>
+  networkOutcomeJobId(chargeId, outcome.kind, outcome.kind === 'refund' ? outcome.refundId : undefined);

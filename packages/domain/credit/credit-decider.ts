@@ -7,6 +7,10 @@ import { evolveCredit, initialCreditState, type CreditState } from './credit-sta
 export type CreditCommand =
   /** The network has answered already: `failure` null means the funds were sent. */
   | { type: 'RecordCredit'; attempt: CreditAttempt; failure: CreditFailure | null }
+  /** A live credit whose processor's answer is unknown; looked up from `lookupDueAt` (ISO). */
+  | { type: 'RecordPendingCredit'; attempt: CreditAttempt; lookupDueAt: string }
+  /** What the lookup at the processors found for a pending credit. */
+  | { type: 'SettleCredit'; creditId: string; failure: CreditFailure | null }
   | { type: 'UpdateCredit'; creditId: string; description?: string | null; metadata?: Metadata };
 
 export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
@@ -20,6 +24,15 @@ export const creditDecider: Decider<CreditCommand, CreditEvent, CreditState> = {
         return command.failure
           ? [{ type: 'CreditFailed', data: { ...command.attempt, ...command.failure } }]
           : [{ type: 'CreditSucceeded', data: command.attempt }];
+      case 'RecordPendingCredit':
+        if (state.status !== 'none')
+          throw new InvalidRequestError(`Credit '${command.attempt.creditId}' already exists`);
+        return [{ type: 'CreditPending', data: { ...command.attempt, lookupDueAt: command.lookupDueAt } }];
+      case 'SettleCredit':
+        if (state.status === 'none') throw new NotFoundError('Credit', command.creditId);
+        // Settled already: nothing recorded.
+        if (state.status !== 'pending') return [];
+        return [{ type: 'CreditSettled', data: { creditId: command.creditId, failure: command.failure } }];
       case 'UpdateCredit': {
         if (state.status === 'none') throw new NotFoundError('Credit', command.creditId);
         const changes: CreditUpdated['data'] = { creditId: command.creditId };

@@ -40,6 +40,14 @@ export interface CreditFailure {
 
 export type CreditSucceeded = DomainEvent<'CreditSucceeded', CreditAttempt>;
 export type CreditFailed = DomainEvent<'CreditFailed', CreditAttempt & CreditFailure>;
+/**
+ * A live credit whose processor's answer is unknown (a timeout, a lost answer, a 5xx): the
+ * processor may have sent the funds. `pending` until a lookup at the processors, due from
+ * `lookupDueAt` (ISO), settles it (`CreditSettled`).
+ */
+export type CreditPending = DomainEvent<'CreditPending', CreditAttempt & { lookupDueAt: string }>;
+/** The lookup found what the processors did with a pending credit: sent (`failure` null), declined, or never received. */
+export type CreditSettled = DomainEvent<'CreditSettled', { creditId: string; failure: CreditFailure | null }>;
 
 /** Only the fields that changed are present. */
 export type CreditUpdated = DomainEvent<
@@ -47,6 +55,12 @@ export type CreditUpdated = DomainEvent<
   { creditId: string; description?: string | null; metadata?: Metadata }
 >;
 
-export type CreditEvent = CreditSucceeded | CreditFailed | CreditUpdated;
+export type CreditEvent = CreditSucceeded | CreditFailed | CreditPending | CreditSettled | CreditUpdated;
 
-export const creditEventTypes = everyType<CreditEvent>()(['CreditSucceeded', 'CreditFailed', 'CreditUpdated']);
+export const creditEventTypes = everyType<CreditEvent>()([
+  'CreditSucceeded',
+  'CreditFailed',
+  'CreditPending',
+  'CreditSettled',
+  'CreditUpdated',
+]);

@@ -1,8 +1,11 @@
 import type { CreditAttempt, CreditEvent, CreditFailure } from './credit-events.ts';
 
-/** A credit is settled when recorded: it only ever changes its description and metadata. */
+/**
+ * A credit is settled when recorded, or in live mode `pending` until a lookup at the processors
+ * settles it; otherwise it only ever changes its description and metadata.
+ */
 export type CreditState =
-  { status: 'none' } | ({ status: 'successful' | 'failed'; failure: CreditFailure | null } & CreditAttempt);
+  { status: 'none' } | ({ status: 'pending' | 'successful' | 'failed'; failure: CreditFailure | null } & CreditAttempt);
 
 export const initialCreditState = (): CreditState => ({ status: 'none' });
 
@@ -18,6 +21,13 @@ export function evolveCredit(state: CreditState, event: CreditEvent): CreditStat
         ...attempt,
       };
     }
+    case 'CreditPending': {
+      const { lookupDueAt: _due, ...attempt } = event.data;
+      return { status: 'pending', failure: null, ...attempt };
+    }
+    case 'CreditSettled':
+      if (state.status === 'none') return state;
+      return { ...state, status: event.data.failure ? 'failed' : 'successful', failure: event.data.failure };
     case 'CreditUpdated': {
       if (state.status === 'none') return state;
       const { creditId: _id, ...changes } = event.data;

@@ -16,9 +16,20 @@ export interface OfferCharge {
   capture: boolean;
 }
 
-/** Everything an offer says (spec: Cross-sale offer). The image itself is not in events: only its id. */
+/** The subscription created when the offer is bought: to a plan of the offer's account. */
+export interface OfferSubscription {
+  planId: string;
+  /** Whether the subscription's charges are captured at once. */
+  captureCharges: boolean;
+}
+
+/**
+ * Everything an offer says (spec: Cross-sale offer). An offer defines either a charge or a
+ * subscription: exactly one of the two is set. The image itself is not in events: only its id.
+ */
 export interface OfferTerms {
-  charge: OfferCharge;
+  charge: OfferCharge | null;
+  subscription: OfferSubscription | null;
   template: OfferTemplate;
   title: string;
   description: string | null;
@@ -35,7 +46,10 @@ export interface OfferTerms {
 
 export type CrossSaleOfferCreated = DomainEvent<'CrossSaleOfferCreated', { offerId: string } & OfferTerms>;
 
-/** Only the fields that changed are present (`charge` whole, when any part of it changed). */
+/**
+ * Only the fields that changed are present (`charge` or `subscription` whole, when any part of it
+ * changed; the other one `null` when the offer switched from it).
+ */
 export type CrossSaleOfferUpdated = DomainEvent<'CrossSaleOfferUpdated', { offerId: string } & Partial<OfferTerms>>;
 
 export type CrossSaleOfferDeleted = DomainEvent<'CrossSaleOfferDeleted', { offerId: string }>;

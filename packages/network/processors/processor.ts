@@ -151,6 +151,61 @@ export interface Processor {
   findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null>;
   /** The processor's charges, refunds and credits created in the window, for reconciliation. */
   records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord>;
+  /**
+   * What a notification the processor sent to this service's processor-events endpoint reports,
+   * verified the way the processor documents it (`webhookSecret`: the endpoint's signing secret,
+   * where the processor signs); null for a notification about something this service does not
+   * follow. Throws `NotificationRefused` for one that cannot be trusted.
+   */
+  notice(notification: ProcessorNotification, webhookSecret: string | null): Promise<ProcessorNotice | null>;
+}
+
+/** A notification (webhook request) from a processor, as it arrived: the raw body and the headers. */
+export interface ProcessorNotification {
+  body: Buffer;
+  /** By lower-case name. */
+  headers: Record<string, string | undefined>;
+}
+
+/** The processor's charge a notice is about: its id there, and this service's reference from its metadata. */
+export interface ProcessorChargeOfNotice {
+  processorId: string;
+  reference: string | null;
+}
+
+/** A refund of the charge as the processor records it; `reference` is set for refunds this service made. */
+export interface ProcessorRefundOfNotice {
+  processorRefundId: string;
+  reference: string | null;
+  amount: number;
+  currency: string;
+  status: 'successful' | 'pending' | 'failed';
+}
+
+/**
+ * What the processor reports about a dispute: opened (as a chargeback, or as a retrieval request
+ * that withdraws nothing yet), won or lost. `reason` is the spec's reason (GENERAL when the
+ * processor's has no counterpart).
+ */
+export interface ProcessorDisputeOfNotice {
+  processorDisputeId: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  stage: 'chargeback' | 'retrieval_request' | 'won' | 'lost';
+}
+
+/** A verified notification: the refunds of a charge, or its dispute. */
+export type ProcessorNotice =
+  | { kind: 'refunds'; charge: ProcessorChargeOfNotice; refunds: ProcessorRefundOfNotice[] }
+  | { kind: 'dispute'; charge: ProcessorChargeOfNotice; dispute: ProcessorDisputeOfNotice };
+
+/** A notification that cannot be trusted (forged, unsigned, stale, unknown to the processor): nothing is recorded. */
+export class NotificationRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotificationRefused';
+  }
 }
 
 /** The request never reached the processor: nothing was taken, the next processor may be tried. */

@@ -1,7 +1,9 @@
+import { PaymentDeclined } from '../../../packages/commands/payment-declined.ts';
 import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { p } from '../../../packages/http/params.ts';
 import { validateParameters } from '../../../packages/http/validation.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
+import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
 import type { Commands } from '../../commands.ts';
 import type { ObjectReader } from '../object-reader.ts';
 import type { CheckoutSessions } from './checkout-sessions.ts';
@@ -21,15 +23,15 @@ interface CrossSaleDependencies {
 
 /**
  * Buys one of the offers a paid checkout shows, with the card that paid, without asking for it
- * again: a charge on the offer owner's account (which may be a partner's). Buying the same offer
- * again in the same checkout answers the same charge.
+ * again: a charge, or for a subscription offer a subscription, on the offer owner's account (which
+ * may be a partner's). Buying the same offer again in the same checkout answers the same object.
  */
 export async function purchaseCheckoutOffer(
   deps: CrossSaleDependencies,
   verified: VerifiedCheckout,
   body: unknown,
   requestId: string,
-): Promise<{ charge: object }> {
+): Promise<{ charge: object } | { subscription: object }> {
   const input = validateParameters(purchaseBody, body);
   const session = await deps.sessions.paid(
     input.session,
@@ -42,27 +44,31 @@ export async function purchaseCheckoutOffer(
   const offer = verified.view.crossSaleOffers.find((shown) => shown.id === input.offerId);
   if (!offer) throw new InvalidRequestError('Invalid parameter: offerId is not an offer of this checkout', 'offerId');
   const owner = { accountId: offer.accountId, mode: session.mode };
-  const charge = await deps.reader.paymentAfter(
-    async () => {
-      const bought = await deps.commands.crossSaleOffers.purchase(
-        {
-          offerId: offer.id,
-          merchant: {
-            accountId: session.accountId,
-            mode: session.mode,
-            chargeId: session.chargeId,
-            subscriptionId: session.subscriptionId,
-          },
-          card: { customerId: session.customerId, cardId },
-          email: session.email,
-          purchaseKey: `${session.id}:${offer.id}`,
+  const buy = () =>
+    deps.commands.crossSaleOffers.purchase(
+      {
+        offerId: offer.id,
+        merchant: {
+          accountId: session.accountId,
+          mode: session.mode,
+          chargeId: session.chargeId,
+          subscriptionId: session.subscriptionId,
         },
-        { requestId, actor: verified.auth.keyId, now: () => new Date() },
-      );
-      return { id: bought.chargeId, position: bought.position };
-    },
-    chargesCollection,
-    owner,
-  );
-  return { charge };
+        card: { customerId: session.customerId, cardId },
+        email: session.email,
+        purchaseKey: `${session.id}:${offer.id}`,
+      },
+      { requestId, actor: verified.auth.keyId, now: () => new Date() },
+    );
+  // A declined payment is recorded: the refusal is answered once it is readable, as for any payment.
+  const bought = await buy().catch(async (error: unknown) => {
+    if (!(error instanceof PaymentDeclined)) throw error;
+    await deps.reader.caughtUp(error.outcome.position);
+    throw error.cardError;
+  });
+  if (bought.subscriptionId !== null)
+    return {
+      subscription: await deps.reader.getAfter(bought.position, subscriptionsCollection, bought.subscriptionId, owner),
+    };
+  return { charge: await deps.reader.getAfter(bought.position, chargesCollection, bought.chargeId!, owner) };
 }

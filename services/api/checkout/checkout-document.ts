@@ -1,4 +1,9 @@
-import type { CheckoutOfferView, CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
+import type {
+  CheckoutOfferView,
+  CheckoutPageInput,
+  CheckoutView,
+  OfferedPlan,
+} from '../../../packages/checkout/checkout-view.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
 import { html, joinHtml, jsonForScript, trustedHtml, type SafeHtml } from '../../../packages/http/html.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
@@ -71,7 +76,7 @@ ${
 <section id="success-step" hidden aria-labelledby="success-title">
 <h2 id="success-title" tabindex="-1">${view.kind === 'subscription' ? t('subscriptionStarted') : t('paymentSuccessful')}</h2>
 <dl id="receipt" class="receipt"></dl>
-${offers(view.crossSaleOffers, t, money)}
+${offers(view.crossSaleOffers, locale, t, money)}
 <button id="done" class="primary" type="button">${t('done')}</button>
 </section>
 </main>
@@ -142,9 +147,9 @@ const PRICE_EVERY = {
   week: 'everyWeek',
   month: 'everyMonth',
   year: 'everyYear',
-} as const satisfies Record<NonNullable<CheckoutView['subscription']>['interval'], MessageKey>;
+} as const satisfies Record<OfferedPlan['interval'], MessageKey>;
 
-function price(plan: NonNullable<CheckoutView['subscription']>, locale: Locale): string {
+function price(plan: OfferedPlan, locale: Locale): string {
   const amount = formatAmount(plan.amount, plan.currency, locale);
   return translate(locale, PRICE_EVERY[plan.interval], { amount, count: plan.intervalCount });
 }
@@ -251,31 +256,41 @@ function rememberedCard(t: Translate): SafeHtml {
 </div>`;
 }
 
-function offers(list: CheckoutOfferView[], t: Translate, money: Money): SafeHtml {
+function offers(list: CheckoutOfferView[], locale: Locale, t: Translate, money: Money): SafeHtml {
   if (list.length === 0) return html``;
   return html`<section id="offers" class="offers" aria-labelledby="offers-title">
 <h3 id="offers-title">${t('youMayAlsoLike')}</h3>
 <ul>
 ${joinHtml(
-  list.map((item) => offer(item, t, money)),
+  list.map((item) => offer(item, locale, t, money)),
   '\n',
 )}
 </ul>
 </section>`;
 }
 
-function offer(offer: CheckoutOfferView, t: Translate, money: Money): SafeHtml {
+/**
+ * One offer: a charge's price and "Buy for …", or a subscription's price per interval, its trial
+ * and "Subscribe for …" (the price and trial also as data, for what the script writes once bought).
+ */
+function offer(offer: CheckoutOfferView, locale: Locale, t: Translate, money: Money): SafeHtml {
   const company = [offer.companyName, offer.companyLocation].filter(Boolean).join(', ');
   const titleId = `offer-${offer.id}-title`;
-  return html`<li class="offer" data-offer-id="${offer.id}" aria-labelledby="${titleId}">
+  const plan = offer.subscription;
+  const shownPrice = plan ? price(plan, locale) : money(offer.charge!.amount, offer.charge!.currency);
+  const buy = plan ? t('subscribeFor', { price: shownPrice }) : t('buyFor', { amount: shownPrice });
+  const subscriptionData =
+    plan && html` data-kind="subscription" data-price="${shownPrice}" data-trial-days="${plan.trialPeriodDays ?? 0}"`;
+  return html`<li class="offer" data-offer-id="${offer.id}"${subscriptionData} aria-labelledby="${titleId}">
 ${offer.imageUrl && offer.template === 'image_and_text' ? html`<img src="${offer.imageUrl}" alt="" width="247" height="156">` : ''}
 <div class="offer-body">
 <h4 id="${titleId}">${offer.title}</h4>
 ${offer.description ? html`<p class="offer-description">${offer.description}</p>` : ''}
-<p class="offer-price">${money(offer.charge.amount, offer.charge.currency)}</p>
+<p class="offer-price">${shownPrice}</p>
+${plan?.trialPeriodDays ? html`<p class="offer-trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
 ${company ? html`<p class="offer-company">${t('offeredBy', { company })}</p>` : ''}
 ${offer.termsAndConditionsUrl ? html`<p class="offer-terms"><a href="${offer.termsAndConditionsUrl}" target="_blank" rel="noopener noreferrer">${t('terms')}</a></p>` : ''}
-<button class="secondary buy" type="button" aria-describedby="${titleId}">${t('buyFor', { amount: money(offer.charge.amount, offer.charge.currency) })}</button>
+<button class="secondary buy" type="button" aria-describedby="${titleId}">${buy}</button>
 <p class="offer-outcome" aria-live="polite"></p>
 </div>
 </li>`;
@@ -355,7 +370,7 @@ a{color:#1d4ed8}
 .offer p{margin:4px 0 0}
 .offer-description{color:#334155;font-size:15px}
 .offer-price{font-weight:700}
-.offer-company,.offer-terms{font-size:13px;color:#475569}
+.offer-company,.offer-terms,.offer-trial{font-size:13px;color:#475569}
 .offer .buy{margin-top:10px}
 .offer-outcome{font-weight:600;font-size:14px}
 .offer-outcome:empty{display:none}

@@ -41,7 +41,7 @@ export const creditSchema = z
     description: z.string().nullable(),
     card: cardSchema,
     customerId: z.string().nullable(),
-    status: z.enum(['successful', 'failed']),
+    status: z.enum(['pending', 'successful', 'failed']),
     metadata: z.record(z.string(), z.string()),
     failureCode: z.string().optional(),
     failureMessage: z.string().optional(),

@@ -17,6 +17,8 @@ const fields = () => ({
   chargeAmount: amount('Amount of the offer charge, in minor units'),
   chargeCurrency: isoCurrency(),
   chargeCapture: p.bool({ description: 'Whether the offer charge is captured at once (default true)' }),
+  planId: p.id('plan', { description: 'Plan of the subscription: one of the offer’s account, not deleted' }),
+  captureCharges: p.bool({ description: 'Whether the subscription’s charges are captured at once (default true)' }),
   template: p.enum(['image_and_text', 'text_only'], {
     description: 'How checkout shows the offer; image_and_text requires imageData',
   }),
@@ -45,10 +47,21 @@ const fields = () => ({
 export const createCrossSaleOfferBody = (() => {
   const f = fields();
   return p.object({
-    charge: p.object(
-      { amount: f.chargeAmount, currency: f.chargeCurrency, capture: f.chargeCapture.optional() },
-      { description: 'The charge made when the offer is bought' },
-    ),
+    charge: p
+      .object(
+        { amount: f.chargeAmount, currency: f.chargeCurrency, capture: f.chargeCapture.optional() },
+        { description: 'The charge made when the offer is bought; exactly one of charge and subscription' },
+      )
+      .optional(),
+    subscription: p
+      .object(
+        { planId: f.planId, captureCharges: f.captureCharges.optional() },
+        {
+          description:
+            'The subscription made when the offer is bought, to a plan of the offer’s account; exactly one of charge and subscription',
+        },
+      )
+      .optional(),
     template: f.template,
     title: f.title,
     description: f.description.optional(),
@@ -71,7 +84,13 @@ export const updateCrossSaleOfferBody = (() => {
           currency: f.chargeCurrency.optional(),
           capture: f.chargeCapture.optional(),
         },
-        { description: 'Only the parts given change' },
+        { description: 'Only the parts given change; on a subscription offer: the whole charge, replacing it' },
+      )
+      .optional(),
+    subscription: p
+      .object(
+        { planId: f.planId.optional(), captureCharges: f.captureCharges.optional() },
+        { description: 'Only the parts given change; on a charge offer: the subscription (planId), replacing it' },
       )
       .optional(),
     template: f.template.optional(),
@@ -110,7 +129,14 @@ export const crossSaleOfferSchema = z
         'The account that made the offer: the caller’s own id, or a partner’s (an offer of an account on the caller’s partner list that is visible to the caller; read-only for the caller)',
       example: 'acct_2Vb8xWc0aYqZ1eTfM4nLs7Qd',
     }),
-    charge: z.object({ amount: z.number().int(), currency: z.string(), capture: z.boolean() }),
+    charge: z
+      .object({ amount: z.number().int(), currency: z.string(), capture: z.boolean() })
+      .nullable()
+      .meta({ description: 'The charge made when the offer is bought; null for a subscription offer' }),
+    subscription: z
+      .object({ planId: z.string(), captureCharges: z.boolean() })
+      .nullable()
+      .meta({ description: 'The subscription made when the offer is bought; null for a charge offer' }),
     template: z.enum(['image_and_text', 'text_only']),
     title: z.string(),
     description: z.string().nullable(),

@@ -62,6 +62,7 @@ describe('checkout page', () => {
               description: HOSTILE,
               imageUrl: null,
               charge: { amount: 499, currency: 'EUR' },
+              subscription: null,
               companyName: HOSTILE,
               companyLocation: 'GB',
               termsAndConditionsUrl: 'https://example.com/?a="b"',
@@ -107,6 +108,35 @@ describe('checkout page', () => {
     expect(polish({ ...plan, interval: 'year', intervalCount: 1, trialPeriodDays: null })).to.include(
       'Subskrybuj za 15,00 EUR / rok',
     );
+  });
+
+  it('shows a subscription offer with its plan’s price per interval, its trial and a Subscribe button', () => {
+    const offer = {
+      id: 'cso_1',
+      accountId: 'acct_2',
+      template: 'text_only' as const,
+      title: 'Magazine',
+      description: null,
+      imageUrl: null,
+      charge: null,
+      subscription: {
+        planId: 'plan_2',
+        name: 'Magazine',
+        amount: 1500,
+        currency: 'EUR',
+        interval: 'month' as const,
+        intervalCount: 1,
+        trialPeriodDays: 14,
+      },
+      companyName: null,
+      companyLocation: null,
+      termsAndConditionsUrl: null,
+    };
+    const page = checkoutPage({ ...input({ crossSaleOffers: [offer] }), locale: 'de', messages: CATALOGS.de });
+    expect(page).to.include('data-kind="subscription" data-price="15,00 EUR / Monat" data-trial-days="14"');
+    expect(page).to.include('<p class="offer-price">15,00 EUR / Monat</p>');
+    expect(page).to.include('<p class="offer-trial">14 Tage kostenlos testen: die erste Zahlung folgt danach.</p>');
+    expect(page).to.include('>Für 15,00 EUR / Monat abonnieren</button>');
   });
 
   it('offers custom amounts as toggle buttons and a bounded input in major units', () => {

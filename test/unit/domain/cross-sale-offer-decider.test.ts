@@ -9,6 +9,7 @@ import { deciderSpec } from './decider-spec.ts';
 const spec = deciderSpec(crossSaleOfferDecider);
 const terms: OfferTerms = {
   charge: { amount: 500, currency: 'EUR', capture: true },
+  subscription: null,
   template: 'text_only',
   title: 'Extended warranty',
   description: null,
@@ -41,9 +42,61 @@ describe('cross-sale offer decider', () => {
         .when({ type: 'CreateCrossSaleOffer', offerId: 'cso_1', terms: withImage })
         .then([{ type: 'CrossSaleOfferCreated', data: { offerId: 'cso_1', ...withImage } }]);
     });
+
+    it('records a subscription offer; refuses one with both a charge and a subscription, or neither', () => {
+      const subscribing = { ...terms, charge: null, subscription: { planId: 'plan_1', captureCharges: true } };
+      spec([])
+        .when({ type: 'CreateCrossSaleOffer', offerId: 'cso_1', terms: subscribing })
+        .then([{ type: 'CrossSaleOfferCreated', data: { offerId: 'cso_1', ...subscribing } }]);
+      spec([])
+        .when({ type: 'CreateCrossSaleOffer', offerId: 'cso_1', terms: { ...subscribing, charge: terms.charge } })
+        .thenThrows(InvalidRequestError, /either a charge or a subscription, not both/);
+      spec([])
+        .when({ type: 'CreateCrossSaleOffer', offerId: 'cso_1', terms: { ...terms, charge: null } })
+        .thenThrows(InvalidRequestError, /either a charge or a subscription/);
+    });
   });
 
   describe('UpdateCrossSaleOffer', () => {
+    it('switches a charge offer to a subscription and back, each given whole but for its defaults', () => {
+      const subscribing: CrossSaleOfferEvent = {
+        type: 'CrossSaleOfferUpdated',
+        data: { offerId: 'cso_1', charge: null, subscription: { planId: 'plan_1', captureCharges: true } },
+      };
+      spec([created])
+        .when({ type: 'UpdateCrossSaleOffer', offerId: 'cso_1', changes: { subscription: { planId: 'plan_1' } } })
+        .then([subscribing]);
+      spec([created])
+        .when({ type: 'UpdateCrossSaleOffer', offerId: 'cso_1', changes: { subscription: { captureCharges: false } } })
+        .thenThrows(InvalidRequestError, /^subscription\[planId\]: Must not be empty/);
+      spec([created, subscribing])
+        .when({ type: 'UpdateCrossSaleOffer', offerId: 'cso_1', changes: { subscription: { captureCharges: false } } })
+        .then([
+          {
+            type: 'CrossSaleOfferUpdated',
+            data: { offerId: 'cso_1', subscription: { planId: 'plan_1', captureCharges: false } },
+          },
+        ]);
+      spec([created, subscribing])
+        .when({ type: 'UpdateCrossSaleOffer', offerId: 'cso_1', changes: { charge: { amount: 900 } } })
+        .thenThrows(InvalidRequestError, /^charge\[currency\]: Must not be empty/);
+      spec([created, subscribing])
+        .when({ type: 'UpdateCrossSaleOffer', offerId: 'cso_1', changes: { charge: { amount: 900, currency: 'EUR' } } })
+        .then([
+          {
+            type: 'CrossSaleOfferUpdated',
+            data: { offerId: 'cso_1', charge: { amount: 900, currency: 'EUR', capture: true }, subscription: null },
+          },
+        ]);
+      spec([created])
+        .when({
+          type: 'UpdateCrossSaleOffer',
+          offerId: 'cso_1',
+          changes: { charge: { amount: 900 }, subscription: { planId: 'plan_1' } },
+        })
+        .thenThrows(InvalidRequestError, /not both/);
+    });
+
     it('records only the terms that change; a changed part of the charge records the whole charge', () => {
       spec([created])
         .when({

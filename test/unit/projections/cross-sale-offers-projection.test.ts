@@ -21,6 +21,7 @@ describe('cross-sale offers projection', () => {
           data: {
             offerId: 'xso_1',
             charge: { amount: 900, currency: 'EUR', capture: true },
+            subscription: null,
             template: 'image_and_text',
             title: 'Socks',
             description: null,
@@ -41,6 +42,7 @@ describe('cross-sale offers projection', () => {
       objectType: 'crossSaleOffer',
       accountId: 'acct_spec',
       charge: { amount: 900, currency: 'EUR', capture: true },
+      subscription: null,
       template: 'image_and_text',
       title: 'Socks',
       description: null,
@@ -60,6 +62,7 @@ describe('cross-sale offers projection', () => {
         data: {
           offerId: 'xso_1',
           charge: { amount: 900, currency: 'EUR', capture: true },
+          subscription: null,
           template: 'image_and_text',
           title: 'Socks',
           description: null,

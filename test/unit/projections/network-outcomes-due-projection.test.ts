@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
+import type { CreditEvent } from '../../../packages/domain/credit/credit-events.ts';
+import { cardSnapshot } from '../domain/card-snapshot-fixture.ts';
 import {
   networkOutcomesDueCollection,
   networkOutcomesDueProjection,
@@ -114,5 +116,62 @@ describe('network outcomes due projection', () => {
     );
     expect(await spec().all(networkOutcomesDueCollection)).to.deep.equal([]);
     await spec().expectRebuildIdentical();
+  });
+
+  it('lists the lookup of each live refund, announced with it, until the refund is settled', async () => {
+    const refund = (refundId: string): ChargeEvent => ({
+      type: 'RefundRequested',
+      data: { chargeId: 'char_1', refundId, amount: 100, currency: 'EUR', reason: null, metadata: {} },
+    });
+    const lookup = (refundId: string): ChargeEvent => ({
+      type: 'NetworkOutcomesExpected',
+      data: { chargeId: 'char_1', outcomes: [{ kind: 'refund', dueAt: inTwoDays, refundId }] },
+    });
+    await spec().given(
+      charge(chargeSucceeded(), announced),
+      charge(refund('re_1'), announced),
+      charge(lookup('re_1'), announced),
+      charge(refund('re_2'), announced),
+      charge(lookup('re_2'), announced),
+    );
+    const due = await spec().all(networkOutcomesDueCollection);
+    expect(due.map((outcome) => [outcome.id, outcome.refundId]).sort()).to.deep.equal([
+      ['network-outcome:char_1:refund:re_1', 're_1'],
+      ['network-outcome:char_1:refund:re_2', 're_2'],
+    ]);
+    await spec().given(
+      charge<ChargeEvent>({ type: 'RefundSettled', data: { chargeId: 'char_1', refundId: 're_1', status: 'failed' } }),
+    );
+    expect((await spec().all(networkOutcomesDueCollection)).map((outcome) => outcome.refundId)).to.deep.equal(['re_2']);
+    await spec().expectRebuildIdentical();
+  });
+
+  it('lists the lookup of a pending live credit until the lookup settles it', async () => {
+    const credit = inStream('credit-cr_1');
+    await spec().given(
+      credit<CreditEvent>(
+        {
+          type: 'CreditPending',
+          data: {
+            creditId: 'cr_1',
+            amount: 750,
+            currency: 'EUR',
+            description: null,
+            customerId: null,
+            cardId: 'card_1',
+            card: cardSnapshot,
+            cardSource: { kind: 'details' },
+            metadata: {},
+            lookupDueAt: announced,
+          },
+        },
+        announced,
+      ),
+    );
+    expect((await spec().all(networkOutcomesDueCollection)).map((outcome) => [outcome.id, outcome.kind])).to.deep.equal(
+      [['network-outcome:cr_1:credit', 'credit']],
+    );
+    await spec().given(credit<CreditEvent>({ type: 'CreditSettled', data: { creditId: 'cr_1', failure: null } }));
+    expect(await spec().all(networkOutcomesDueCollection)).to.deep.equal([]);
   });
 });

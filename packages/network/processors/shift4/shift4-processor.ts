@@ -9,12 +9,15 @@ import {
   type ProcessorCardPayment,
   type ProcessorCredit,
   type ProcessorDecline,
+  type ProcessorNotice,
+  type ProcessorNotification,
   type ProcessorRecord,
   type ProcessorRefund,
   type ProcessorSettings,
   type ProcessorStoredCard,
 } from '../processor.ts';
 import { Shift4Client, type Shift4Error } from './shift4-client.ts';
+import { shift4Notice } from './shift4-notifications.ts';
 
 /** The parts of the Shift4 objects this adapter reads. */
 interface Shift4Refund {
@@ -247,6 +250,11 @@ export class Shift4Processor implements Processor {
         amountRefunded: 0,
         created: new Date(credit.created * 1000),
       };
+  }
+
+  /** Shift4 does not sign its notifications: the event is fetched back by id with the key instead. */
+  async notice(notification: ProcessorNotification): Promise<ProcessorNotice | null> {
+    return shift4Notice(this.client, notification);
   }
 
   /** The object of the list whose metadata carries the reference, searched newest first back to `since`. */

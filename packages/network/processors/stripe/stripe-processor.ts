@@ -9,6 +9,8 @@ import {
   type ProcessorCredit,
   type ProcessorCreditRequest,
   type ProcessorDecline,
+  type ProcessorNotice,
+  type ProcessorNotification,
   type ProcessorRecord,
   type ProcessorRefund,
   type ProcessorRefundRequest,
@@ -18,6 +20,7 @@ import {
 import { StripeApi, StripeDecline, withoutCardNumbers } from './stripe-api.ts';
 import { specCodeOfStripeDecline, type StripeDeclineReason } from './stripe-declines.ts';
 import { StripeRefused, StripeTakesNoCredits } from './stripe-failures.ts';
+import { stripeNotice } from './stripe-notifications.ts';
 import {
   REFERENCE_KEY,
   referenceOf,
@@ -227,6 +230,11 @@ export class StripeProcessor implements Processor {
   /** Stripe never makes a credit for this adapter. */
   findCredit(_reference: string): Promise<ProcessorCredit | null> {
     return Promise.resolve(null);
+  }
+
+  /** Verified by its `Stripe-Signature` with the endpoint's signing secret. */
+  notice(notification: ProcessorNotification, webhookSecret: string | null): Promise<ProcessorNotice | null> {
+    return stripeNotice(this.api, notification, webhookSecret, this.now());
   }
 
   async *records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord> {

@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import { ApiClient } from '../support/api-client.ts';
+import { eventually } from '../support/eventually.ts';
+import { faultyProxy } from '../support/faulty-peers.ts';
+import {
+  cardDetails,
+  createOtherAccount,
+  type Charge,
+  type Page,
+  type PublicEvent,
+  type Refund,
+} from '../support/payments.ts';
+import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
+
+type PendingRefund = Omit<Refund, 'status'> & { status: Refund['status'] | 'pending' };
+
+interface Credit {
+  id: string;
+  amount: number;
+  status: 'pending' | 'successful' | 'failed';
+  failureCode?: string;
+  metadata: Record<string, string>;
+}
+
+/**
+ * Live refunds and credits whose processor's answer is lost (a timeout, a kill -9 of this service around the
+ * call) stay `pending` and are settled by the worker's lookup at the processor, never refunded
+ * twice: counted at the peer (a second instance of this service in test mode) through a proxy
+ * that fails as told.
+ */
+describe('live refunds and credits whose outcome is unknown (a second instance as the Shift4 peer)', function () {
+  this.timeout(180_000);
+  const { api, service, start } = useService({ ownProcess: true, env: { SCHEDULER_INTERVAL_MS: '200' } });
+  let peer: ServiceProcess;
+  let peerApi: ApiClient;
+
+  before('start the peer and let it send credits', async () => {
+    peer = await startService();
+    peerApi = new ApiClient(peer.baseUrl, peer.keys!.testSecretKey);
+    const allowed = await runCli(['accounts', 'settings', peer.keys!.id, '--credits', 'allowed'], peer.dataDir);
+    expect(allowed.code, allowed.stderr).to.equal(0);
+  });
+  after('stop the peer', async () => {
+    await peer.stop();
+    removeDataDir(peer.dataDir);
+  });
+
+  /** A fresh live account sending to the peer through `url`, with a charge made there; the peer's charge id. */
+  async function chargedAccount(name: string, url: string, timeoutMs = 1500) {
+    const { keys } = await createOtherAccount(api, service.dataDir, name);
+    const added = await runCli(
+      [
+        'accounts',
+        'processors',
+        'add',
+        keys.id,
+        '--kind',
+        'shift4',
+        '--url',
+        url,
+        '--secret-key',
+        peer.keys!.testSecretKey,
+        '--timeout-ms',
+        String(timeoutMs),
+      ],
+      service.dataDir,
+    );
+    expect(added.code, added.stderr).to.equal(0);
+    const credits = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
+    expect(credits.code, credits.stderr).to.equal(0);
+    const live = api.withKey(keys.liveSecretKey);
+    const paid = await live.post<Charge>('/charges', {
+      json: { amount: 2000, currency: 'EUR', card: cardDetails('4242424242424242') },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+    const page = await peerApi.get<Page<Charge>>('/charges', { query: { limit: '100' } });
+    const atPeer = page.body.list.find((charge) => charge.metadata.reference === paid.body.id)!;
+    return { live, chargeId: paid.body.id, peerChargeId: atPeer.id };
+  }
+
+  /** The peer's refunds of its charge that carry this refund id as their reference. */
+  const peerRefunds = async (peerChargeId: string, reference?: string) =>
+    (await peerApi.get<Charge>(`/charges/${peerChargeId}`)).body.refunds.filter(
+      (refund) => reference === undefined || refund.metadata.reference === reference,
+    );
+
+  const settled = (live: ApiClient, refundId: string) =>
+    eventually(
+      async () => (await live.get<PendingRefund>(`/refunds/${refundId}`)).body,
+      (refund) => refund.status !== 'pending',
+      30_000,
+    );
+
+  const refundEvents = async (live: ApiClient) =>
+    (await live.get<Page<PublicEvent>>('/events', { query: { limit: '100' } })).body.list.filter(
+      (event) => event.type === 'CHARGE_REFUNDED',
+    );
+
+  it('answers pending when the processor refunds but its answer is lost, then the lookup settles it, once', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live, chargeId, peerChargeId } = await chargedAccount('Refund answer lost', proxy.url);
+      proxy.mode = 'hang-after';
+      const pending = await live.post<PendingRefund>('/refunds', { json: { chargeId, amount: 700 } });
+      expect(pending.status, JSON.stringify(pending.body)).to.equal(200);
+      expect(pending.body.status).to.equal('pending');
+      expect(await peerRefunds(peerChargeId, pending.body.id)).to.have.length(1);
+      proxy.mode = 'pass';
+      expect(await settled(live, pending.body.id)).to.include({ status: 'successful', amount: 700 });
+      expect(await peerRefunds(peerChargeId)).to.have.length(1);
+      expect(proxy.forwarded.filter((request) => request === 'POST /refunds')).to.have.length(1);
+      expect(await refundEvents(live)).to.have.length(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('settles a refund the processor never received as failed, and its amount is refundable again', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live, chargeId, peerChargeId } = await chargedAccount('Refund request lost', proxy.url);
+      proxy.mode = 'hang-before';
+      const pending = await live.post<PendingRefund>('/refunds', { json: { chargeId } });
+      expect(pending.body.status).to.equal('pending');
+      // Reserved meanwhile: nothing more can be refunded.
+      expect((await live.post('/refunds', { json: { chargeId, amount: 100 } })).status).to.equal(400);
+      proxy.mode = 'pass';
+      expect(await settled(live, pending.body.id)).to.include({ status: 'failed' });
+      expect(await peerRefunds(peerChargeId)).to.deep.equal([]);
+      const again = await live.post<PendingRefund>('/refunds', { json: { chargeId } });
+      expect(again.body).to.include({ status: 'successful', amount: 2000 });
+      expect((await peerRefunds(peerChargeId)).map((refund) => refund.amount)).to.deep.equal([2000]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('never refunds twice when the service is killed (kill -9) around the refund call', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      for (const [point, retried] of [
+        ['refund.before-network-call', true],
+        ['refund.after-network-call', true],
+        ['refund.after-network-call', false],
+      ] as const) {
+        const what = `${point}${retried ? ', retried' : ', left to the worker'}`;
+        // A retry comes well before the refund's lookup falls due (twice the timeout after the request).
+        const { live, chargeId, peerChargeId } = await chargedAccount(`Killed at ${what}`, proxy.url, 5000);
+        await service.stop();
+        await start({ env: { FAULT_INJECTION: `crash-live:${point}` } });
+        const postsBefore = proxy.forwarded.filter((request) => request === 'POST /refunds').length;
+        const key = `live-refund-${point}-${retried}-${Date.now()}`;
+        const send = () =>
+          live.post<PendingRefund>('/refunds', {
+            json: { chargeId, amount: 900 },
+            headers: { 'idempotency-key': key },
+          });
+        expect(await send().catch((error: unknown) => error), what).to.be.instanceOf(Error);
+        expect(service.output()).to.contain(`FAULT INJECTION: crash at ${point}`);
+        await service.kill();
+        await start();
+        const refund = (await live.get<Page<PendingRefund>>('/refunds', { query: { chargeId } })).body.list;
+        expect(
+          refund.map((r) => r.status),
+          what,
+        ).to.deep.equal(['pending']);
+        if (retried) {
+          let retry = await send();
+          for (let i = 0; i < 40 && retry.status === 409; i++) retry = await send();
+          expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+          expect(retry.body.id).to.equal(refund[0]!.id);
+        }
+        const done = await settled(live, refund[0]!.id);
+        expect(done.status, what).to.equal('successful');
+        expect(
+          (await peerRefunds(peerChargeId)).map((r) => r.amount),
+          what,
+        ).to.deep.equal([900]);
+        // Sent once in all: a retry asks what became of the refund before sending anything.
+        const posts = proxy.forwarded.filter((request) => request === 'POST /refunds').length - postsBefore;
+        expect(posts, what).to.equal(1);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  /** The peer's credits that carry this reference. */
+  const peerCredits = async (reference: string) =>
+    (await peerApi.get<Page<Credit>>('/credits', { query: { limit: '100' } })).body.list.filter(
+      (credit) => credit.metadata.reference === reference,
+    );
+
+  const settledCredit = (live: ApiClient, creditId: string) =>
+    eventually(
+      async () => (await live.get<Credit>(`/credits/${creditId}`)).body,
+      (credit) => credit.status !== 'pending',
+      30_000,
+    );
+
+  const credit = (live: ApiClient, headers: Record<string, string> = {}) =>
+    live.post<Credit>('/credits', {
+      json: { amount: 750, currency: 'EUR', card: cardDetails('5555555555554444') },
+      headers,
+    });
+
+  it('records a credit pending when the processor sends it but its answer is lost, then settles it by lookup, once', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live } = await chargedAccount('Credit answer lost', proxy.url);
+      proxy.mode = 'hang-after';
+      const pending = await credit(live);
+      expect(pending.status, JSON.stringify(pending.body)).to.equal(200);
+      expect(pending.body.status).to.equal('pending');
+      proxy.mode = 'pass';
+      expect(await settledCredit(live, pending.body.id)).to.include({ status: 'successful', amount: 750 });
+      expect(await peerCredits(pending.body.id)).to.have.length(1);
+      expect(proxy.forwarded.filter((request) => request === 'POST /credits')).to.have.length(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('settles a credit the processor never received as failed', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live } = await chargedAccount('Credit request lost', proxy.url);
+      proxy.mode = 'hang-before';
+      const pending = await credit(live);
+      expect(pending.body.status).to.equal('pending');
+      proxy.mode = 'pass';
+      expect(await settledCredit(live, pending.body.id)).to.include({
+        status: 'failed',
+        failureCode: 'processing_error',
+      });
+      expect(await peerCredits(pending.body.id)).to.deep.equal([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('never sends a credit twice when the service is killed (kill -9) after the processor sent it', async () => {
+    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { live } = await chargedAccount('Credit killed', proxy.url);
+      await service.stop();
+      await start({ env: { FAULT_INJECTION: 'crash-live:credit.after-network-call' } });
+      const key = `live-credit-${Date.now()}`;
+      expect(await credit(live, { 'idempotency-key': key }).catch((error: unknown) => error)).to.be.instanceOf(Error);
+      expect(service.output()).to.contain('FAULT INJECTION: crash at credit.after-network-call');
+      await service.kill();
+      await start();
+      let retry = await credit(live, { 'idempotency-key': key });
+      for (let i = 0; i < 40 && retry.status === 409; i++) retry = await credit(live, { 'idempotency-key': key });
+      expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+      expect(retry.body.status).to.equal('successful');
+      expect(await peerCredits(retry.body.id)).to.have.length(1);
+      expect(proxy.forwarded.filter((request) => request === 'POST /credits')).to.have.length(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
