@@ -18,6 +18,22 @@ module.exports = {
       to: { path: '^services/' },
     },
     {
+      name: 'commands-see-no-api-pages-or-read-side',
+      comment:
+        'packages/commands decide and append: they see the domain and the ports, never the HTTP kit, the API, the pages (packages/checkout, packages/client-side) or the read side (projections, packages/projection-runtime). What they need to read comes through a port of their own, typed by them.',
+      severity: 'error',
+      from: { path: '^packages/commands/' },
+      to: { path: '^(services|projections|packages/(http|checkout|client-side|projection-runtime))/' },
+    },
+    {
+      name: 'only-the-composition-and-api-use-commands',
+      comment:
+        'Command services are called by the API, the workers and the CLI (services/). The read side, the domain, the stores, the vault and the other packages never import packages/commands: what they share with it (Tenant, identities, errors) lives in packages/domain.',
+      severity: 'error',
+      from: { path: '^(projections|packages)/', pathNot: '^packages/(commands|http)/' },
+      to: { path: '^packages/commands/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -5,18 +5,17 @@ import {
   type KeyKind,
 } from '../packages/domain/account/account-events.ts';
 import type { Mode } from '../packages/domain/mode.ts';
-import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import type { Tenant } from '../packages/domain/tenant.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { eventProjection } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
 
 /** An API key looked up by the SHA-256 of the key (the document id) at authentication. */
-export interface ApiKeyDoc {
+export interface ApiKeyDoc extends Tenant {
   id: string;
   created: number;
   _seq: number;
   keyId: string;
-  accountId: string;
-  mode: Mode;
   kind: KeyKind;
   last4: string;
   vaultRef: string | null;

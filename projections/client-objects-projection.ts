@@ -1,7 +1,7 @@
 import type { ChargePending } from '../packages/domain/charge/payment-method-charge.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
-import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
+import type { Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import { objectCollection, ownedCollections } from '../packages/projection-runtime/read-model-collection.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from './event-time.ts';
 
 /** Which charge a client object id (`client_char_…`) names, and whose it is. */

@@ -1,4 +1,4 @@
-import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { objectCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { crossSaleOfferView, type CrossSaleOfferDoc } from './views/cross-sale-offer-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 

@@ -1,4 +1,4 @@
-import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { objectCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { customerView, type CustomerDoc } from './views/customer-view.ts';
 import { deletableScopedIndexes, viewProjection } from './view-projection.ts';
 

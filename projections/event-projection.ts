@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { CollectionOptions } from '../packages/readstore/document-store.ts';
-import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
 
 /** Applies one event of type `Event` to the projection's collections. */
 export interface EventHandler<Event extends DomainEvent> {

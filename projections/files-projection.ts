@@ -1,4 +1,4 @@
-import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { objectCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { fileView, type FileDoc } from './views/file-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 

@@ -9,8 +9,8 @@ import {
   type NetworkOutcomesExpected,
 } from '../packages/domain/charge/network-outcome-events.ts';
 import type { Mode } from '../packages/domain/mode.ts';
-import type { ProjectedEvent, ProjectionTransaction } from '../packages/projection/projection.ts';
-import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import type { ProjectedEvent, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { dueListKeys } from './due-list.ts';
 import { eventProjection } from './event-projection.ts';
 

@@ -1,8 +1,8 @@
 import type { PaymentMethodChargeEvent } from '../packages/domain/charge/payment-method-charge.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { Projection } from '../packages/projection/projection.ts';
-import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import type { Projection } from '../packages/projection-runtime/projection.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 import { dueListKeys } from './due-list.ts';
 import { eventProjection } from './event-projection.ts';

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
-import { objectCollection, ownedCollections } from '../packages/projection/read-model-collection.ts';
+import type { Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import { objectCollection, ownedCollections } from '../packages/projection-runtime/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { occurredAtSeconds, tenantFields } from './event-time.ts';
 import type { PublicObjectEvents } from './read-side.ts';

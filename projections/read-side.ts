@@ -1,8 +1,8 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
-import type { ReadModels } from '../packages/projection/read-models.ts';
-import type { ObjectCollection } from '../packages/projection/read-model-collection.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import type { ReadModels } from '../packages/projection-runtime/read-models.ts';
+import type { ObjectCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import type { ViewProjection } from './view-projection.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 

@@ -1,4 +1,4 @@
-import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { objectCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { refundView, type RefundDoc } from './views/refund-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 

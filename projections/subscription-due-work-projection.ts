@@ -7,8 +7,8 @@ import {
   initialSubscriptionState,
   type SubscriptionState,
 } from '../packages/domain/subscription/subscription-state.ts';
-import type { ProjectedEvent, ProjectionTransaction } from '../packages/projection/projection.ts';
-import { ownedCollections, readModelCollection } from '../packages/projection/read-model-collection.ts';
+import type { ProjectedEvent, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import { ownedCollections, readModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { eventProjection } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';
 

@@ -1,8 +1,8 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { CollectionOptions, Document } from '../packages/readstore/document-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
-import { ownedCollections, type ReadModelCollection } from '../packages/projection/read-model-collection.ts';
+import type { Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import { ownedCollections, type ReadModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import type { ObjectView } from './views/object-view.ts';
 
 /** Tenant scope first: every query filters on both (`docs/architecture.md`, "Tenancy"). */

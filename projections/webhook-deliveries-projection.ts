@@ -2,12 +2,12 @@ import type { WebhookDeliveryEvent } from '../packages/domain/webhook-delivery/w
 import type { WebhookEndpointEvent } from '../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import type { Mode } from '../packages/domain/mode.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
-import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection/projection.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
 import {
   objectCollection,
   ownedCollections,
   readModelCollection,
-} from '../packages/projection/read-model-collection.ts';
+} from '../packages/projection-runtime/read-model-collection.ts';
 import { deterministicId } from './deterministic-id.ts';
 import { eventDispatch } from './event-projection.ts';
 import { occurredAtSeconds } from './event-time.ts';

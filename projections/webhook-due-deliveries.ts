@@ -1,5 +1,5 @@
 import type { Mode } from '../packages/domain/mode.ts';
-import { readModelCollection } from '../packages/projection/read-model-collection.ts';
+import { readModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { dueListKeys } from './due-list.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { objectCollection } from '../packages/projection/read-model-collection.ts';
+import { objectCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import { webhookEndpointView, type WebhookEndpointDoc } from './views/webhook-endpoint-view.ts';
 import { scopedIndexes, viewProjection } from './view-projection.ts';
 

@@ -4,7 +4,7 @@ import type { CardIntake } from '../packages/commands/card-intake.ts';
 import type { Config } from '../packages/config/environment.ts';
 import type { FileStore } from '../packages/files/file-store.ts';
 import type { CardNetwork } from '../packages/network/card-network.ts';
-import type { ReadModels } from '../packages/projection/read-models.ts';
+import type { ReadModels } from '../packages/projection-runtime/read-models.ts';
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import type { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import type { Vault } from '../packages/vault/vault.ts';

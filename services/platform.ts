@@ -22,8 +22,8 @@ import { StoredNetworkJournal, type NetworkJournal } from '../packages/network/n
 import { LiveCardNetwork } from '../packages/network/live-card-network.ts';
 import { processorAdapter } from '../packages/network/processors/adapters.ts';
 import { accountProcessors } from '../packages/commands/account-processors.ts';
-import type { Projection } from '../packages/projection/projection.ts';
-import { ReadModels } from '../packages/projection/read-models.ts';
+import type { Projection } from '../packages/projection-runtime/projection.ts';
+import { ReadModels } from '../packages/projection-runtime/read-models.ts';
 import { createDocumentStore } from '../packages/readstore/create-document-store.ts';
 import { currentReadFile, SqliteReadFiles } from '../packages/readstore/sqlite-read-files.ts';
 import { BackgroundWalCheckpoints } from '../packages/sqlite/background-wal-checkpoints.ts';

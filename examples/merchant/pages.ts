@@ -2,6 +2,8 @@
  * The demo shop's pages. Their scripts are what a merchant writes against Shift4.js: plain
  * JavaScript in the page, nothing but the library loaded from the payments service.
  */
+import { html, jsonForScript, trustedHtml, type SafeHtml } from '../../packages/http/html.ts';
+
 export interface PageOptions {
   serviceUrl: string;
   publicKey: string;
@@ -30,24 +32,24 @@ nav{margin-top:20px;font-size:14px}
 a{color:#1d4ed8}
 `;
 
-function layout(title: string, body: string, options: PageOptions, script: string): string {
-  return `<!doctype html>
+function layout(title: string, body: SafeHtml, options: PageOptions, script: string): string {
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>${STYLE}</style></head>
+<title>${title}</title><style>${trustedHtml(STYLE)}</style></head>
 <body><main>${body}</main>
 <script src="${new URL('/js/shift4.js', options.serviceUrl).toString()}"></script>
 <script>
-const shift4 = Shift4(${JSON.stringify(options.publicKey)});
+const shift4 = Shift4(${jsonForScript(options.publicKey)});
 const result = document.getElementById('result');
 function show(status, text) { result.dataset.status = status; result.textContent = text; }
-${script}
-</script></body></html>`;
+${trustedHtml(script)}
+</script></body></html>`.markup;
 }
 
 export function cardPaymentPage(options: PageOptions): string {
   return layout(
     'Demo shop: pay by card',
-    `<h1>Demo shop</h1>
+    html`<h1>Demo shop</h1>
 <p class="price">Order #1001 · 10.00 EUR</p>
 <form id="payment-form" novalidate>
   <span class="label" id="number-label">Card number</span>
@@ -100,7 +102,7 @@ form.addEventListener('submit', async (event) => {
 export function paymentMethodPage(options: PageOptions): string {
   return layout(
     'Demo shop: pay with a payment method',
-    `<h1>Demo shop</h1>
+    html`<h1>Demo shop</h1>
 <p class="price">Order #1002 · 25.00 EUR</p>
 <div class="methods">
   <button type="button" data-type="ideal">Pay with iDEAL</button>
@@ -137,7 +139,7 @@ for (const button of document.querySelectorAll('[data-type]')) {
 export function returnPage(options: PageOptions): string {
   return layout(
     'Demo shop: payment',
-    `<h1>Demo shop</h1><p id="result" role="status" aria-live="polite">Checking the payment…</p>
+    html`<h1>Demo shop</h1><p id="result" role="status" aria-live="polite">Checking the payment…</p>
 <nav><a href="/">Back to the shop</a></nav>`,
     options,
     `
@@ -160,10 +162,9 @@ if (clientObjectId && !window.opener) {
  */
 export function checkoutShopPage(options: PageOptions & { checkoutRequest: string }): string {
   const checkoutJs = new URL('/js/checkout.js', options.serviceUrl).toString();
-  const request = options.checkoutRequest.replace(/"/g, '&quot;');
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Demo shop: hosted checkout</title><style>${STYLE}</style></head>
+<title>Demo shop: hosted checkout</title><style>${trustedHtml(STYLE)}</style></head>
 <body><main>
 <h1>Demo shop</h1>
 <p class="price">Order #1003 · 10.00 EUR</p>
@@ -172,7 +173,7 @@ export function checkoutShopPage(options: PageOptions & { checkoutRequest: strin
 <form action="/checkout/paid" method="post">
   <p class="price">Or the button integration:</p>
   <script src="${checkoutJs}" class="shift4-button" data-key="${options.publicKey}"
-    data-checkout-request="${request}" data-name="Demo shop" data-description="Order #1003"></script>
+    data-checkout-request="${options.checkoutRequest}" data-name="Demo shop" data-description="Order #1003"></script>
 </form>
 <nav><a href="/">Pay with the card fields instead</a></nav>
 </main>
@@ -180,22 +181,22 @@ export function checkoutShopPage(options: PageOptions & { checkoutRequest: strin
 <script>
 const result = document.getElementById('result');
 function show(status, text) { result.dataset.status = status; result.textContent = text; }
-Shift4Checkout.key = ${JSON.stringify(options.publicKey)};
+Shift4Checkout.key = ${jsonForScript(options.publicKey)};
 Shift4Checkout.success = (paid) => show('successful', 'Payment successful: ' + paid.charge.id);
 Shift4Checkout.error = (errorMessage) => show('error', errorMessage);
 document.getElementById('open').addEventListener('click', () =>
-  Shift4Checkout.open({ checkoutRequest: ${JSON.stringify(options.checkoutRequest)}, name: 'Demo shop', description: 'Order #1003' }),
+  Shift4Checkout.open({ checkoutRequest: ${jsonForScript(options.checkoutRequest)}, name: 'Demo shop', description: 'Order #1003' }),
 );
-</script></body></html>`;
+</script></body></html>`.markup;
 }
 
 /** Where the button integration's form goes: the ids checkout added to it. */
 export function checkoutPaidPage(ids: Record<string, unknown>): string {
   const rows = Object.entries(ids)
     .filter(([name]) => name.startsWith('shift4'))
-    .map(([name, value]) => `<li>${name}: ${String(value).replace(/[<&"]/g, '')}</li>`)
-    .join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Demo shop: paid</title><style>${STYLE}</style></head>
-<body><main><h1>Thank you</h1><ul>${rows}</ul><nav><a href="/checkout">Back to the shop</a></nav></main></body></html>`;
+    .map(([name, value]) => html`<li>${name}: ${String(value)}</li>`);
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Demo shop: paid</title><style>${trustedHtml(STYLE)}</style></head>
+<body><main><h1>Thank you</h1><ul>${rows}</ul><nav><a href="/checkout">Back to the shop</a></nav></main></body></html>`
+    .markup;
 }

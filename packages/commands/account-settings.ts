@@ -2,7 +2,8 @@ import { accountDecider } from '../domain/account/account-decider.ts';
 import { accountStream, type AccountSettings } from '../domain/account/account-events.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 
 /** Account events live in test mode by convention (see createAccount): one stream serves both modes. */
 export const accountTenant = (accountId: string): Tenant => ({ accountId, mode: 'test' });

@@ -9,8 +9,9 @@ import {
   type RecordedEvent,
 } from '../eventstore/event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { ConflictRetriesExhaustedError } from './conflict-retries-exhausted.ts';
 import { KeyedLock } from './keyed-lock.ts';
 

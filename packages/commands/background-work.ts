@@ -1,19 +1,15 @@
-import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 /**
  * Work that subscription and test-clock commands hand to the workers as jobs (the Jobs port, wired
  * in services). Handing it over may fail or be lost: the schedulers find the same work again in
  * the read models, so nothing depends on it arriving.
  */
-export interface CaptureJob {
-  accountId: string;
-  mode: Mode;
+export interface CaptureJob extends Tenant {
   subscriptionId: string;
   chargeId: string;
 }
 
-export interface AdvanceClockJob {
-  accountId: string;
-  mode: Mode;
+export interface AdvanceClockJob extends Tenant {
   testClockId: string;
   frozenTime: number;
 }

@@ -1,24 +1,23 @@
-import type { CardSnapshot, FraudCheckData } from '../domain/card/card-snapshot.ts';
+import {
+  cardAddress,
+  type CardholderDetails,
+  type CardSnapshot,
+  type FraudCheckData,
+} from '../domain/card/card-snapshot.ts';
 import { normalizeExpiryYear, parseExpiryMonth } from '../domain/card/card-expiry.ts';
 import { CardError } from '../domain/errors.ts';
-import type { CardNetwork, NetworkTenant } from '../network/card-network.ts';
+import type { CardNetwork } from '../network/card-network.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CardFingerprinter } from '../vault/card-fingerprint.ts';
 import type { Vault } from '../vault/vault.ts';
 import { withIpCountry } from '../fraud-check/payer-data.ts';
 
 /** Card details as a client sends them (spec: card create); numbers may arrive as text. */
-export interface CardDetailsInput {
+export interface CardDetailsInput extends Partial<CardholderDetails> {
   number: string;
   expMonth: string | number;
   expYear: string | number;
   cvc?: string | number;
-  cardholderName?: string | null;
-  addressLine1?: string | null;
-  addressLine2?: string | null;
-  addressCity?: string | null;
-  addressState?: string | null;
-  addressZip?: string | null;
-  addressCountry?: string | null;
   fraudCheckData?: FraudCheckData | null;
 }
 
@@ -52,7 +51,7 @@ export class CardIntake {
    * its CVC is at hand (`CardNetwork.keepCard`): the snapshot records where they keep it, and the
    * BIN data the first of them gives replaces the table's. Test mode keeps nothing.
    */
-  async fromDetails(input: CardDetailsInput, now: Date, keepFor?: NetworkTenant): Promise<CardSnapshot> {
+  async fromDetails(input: CardDetailsInput, now: Date, keepFor?: Tenant): Promise<CardSnapshot> {
     const { number, asSent, expiry, cvc } = this.validated(input, now);
     const vaultRef = await this.vault.store('card_number', number);
     const kept =
@@ -79,12 +78,7 @@ export class CardIntake {
       issuer: bin.issuer,
       ...asSent,
       cardholderName: input.cardholderName ?? null,
-      addressLine1: input.addressLine1 ?? null,
-      addressLine2: input.addressLine2 ?? null,
-      addressCity: input.addressCity ?? null,
-      addressState: input.addressState ?? null,
-      addressZip: input.addressZip ?? null,
-      addressCountry: input.addressCountry ?? null,
+      ...cardAddress(input),
       fraudCheckData: input.fraudCheckData ? withIpCountry(input.fraudCheckData) : null,
       ...(kept && kept.processorCards.length > 0 ? { processorCards: kept.processorCards } : {}),
     };

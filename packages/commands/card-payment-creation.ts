@@ -9,7 +9,8 @@ import type { TokenUse } from '../domain/token/token-events.ts';
 import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AggregateStore, ExecuteResult, LoadedAggregate } from './aggregate-store.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 

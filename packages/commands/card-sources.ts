@@ -1,13 +1,15 @@
 import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
-import { customerStream, type CardSource } from '../domain/customer/customer-events.ts';
+import { customerStream, type CardSource, cardResource } from '../domain/customer/customer-events.ts';
 import { InvalidRequestError, missingParameter } from '../domain/errors.ts';
-import type { TokenUse } from '../domain/token/token-events.ts';
+import { type TokenUse, tokenResource } from '../domain/token/token-events.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardDetailsInput, CardIntake } from './card-intake.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { TokenCommands } from './token-commands.ts';
+import { isIdOf } from '../ids/object-id.ts';
 
 /** A card as a request names it: a token id, a saved card id, or card details. */
 export type CardReference = string | CardDetailsInput;
@@ -58,7 +60,7 @@ export class CardSources {
         savedFromToken: null,
       };
     }
-    if (!reference.startsWith('tok_'))
+    if (!isIdOf(tokenResource, reference))
       throw new InvalidRequestError(`Invalid parameter: ${parameter} must be a token (tok_…) or card details`);
     const { card, threeDSecureInfo } = await this.tokens.use(reference, use, context);
     return {
@@ -83,7 +85,7 @@ export class CardSources {
       if (!customer.defaultCardId) throw new InvalidRequestError(`Customer '${customerId}' has no default card`);
       return this.savedCard(customer, customer.defaultCardId);
     }
-    if (typeof reference === 'string' && reference.startsWith('card_')) {
+    if (typeof reference === 'string' && isIdOf(cardResource, reference)) {
       if (customerId === null) throw missingParameter('customerId', 'A card id names a card of that customer.');
       return this.savedCard(await this.liveCustomer(customerId, context), reference);
     }

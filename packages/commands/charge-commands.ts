@@ -46,11 +46,13 @@ import {
 import { announcedOutcomes } from './announced-outcomes.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
-import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { PaymentDeclined } from './payment-declined.ts';
 import type { TokenCommands } from './token-commands.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
+import { isIdOf } from '../ids/object-id.ts';
 
 export interface CreateChargeInput {
   amount: number;
@@ -348,7 +350,7 @@ export class ChargeCommands {
     if (charge.failure) throw declined(recorded, charge.failure);
     // Only a new card (details or a token) is saved; a saved card of the customer is one already.
     const source: CardSource | null =
-      input.card === undefined || (typeof input.card === 'string' && input.card.startsWith('card_'))
+      input.card === undefined || (typeof input.card === 'string' && isIdOf(cardResource, input.card))
         ? null
         : typeof input.card === 'string'
           ? { kind: 'token', tokenId: input.card }

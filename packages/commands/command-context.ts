@@ -1,9 +1,7 @@
-import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { derivedId, newId, type IdPrefix } from '../ids/object-id.ts';
 /** Who asks for a command, for which tenant, and when: becomes every event's metadata. */
-export interface CommandContext {
-  accountId: string;
-  mode: Mode;
+export interface CommandContext extends Tenant {
   /** Key id of the API key, or `system:<process>` for jobs. */
   actor: string;
   requestId: string;
@@ -20,12 +18,6 @@ export interface CommandContext {
   now: () => Date;
   /** Set when `now` is a test clock's time: events then record the clock apart from real time. */
   testClockId?: string;
-}
-
-/** Tenant a stored event belongs to. */
-export interface Tenant {
-  accountId: string;
-  mode: Mode;
 }
 
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

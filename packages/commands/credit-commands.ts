@@ -32,7 +32,8 @@ import {
 } from './card-payment-creation.ts';
 import type { CardIntake } from './card-intake.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
-import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { verifiedFor } from './charge-commands.ts';
 

@@ -4,7 +4,8 @@ import { InvalidRequestError } from '../domain/errors.ts';
 import { testClockDecider } from '../domain/test-clock/test-clock-decider.ts';
 import { testClockStream } from '../domain/test-clock/test-clock-events.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 
 /**
  * The business clock of a customer (`docs/architecture.md`, "Business time"): real time, or the frozen time of the test clock

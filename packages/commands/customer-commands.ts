@@ -1,5 +1,5 @@
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
-import { chargeStream } from '../domain/charge/charge-events.ts';
+import { chargeStream, chargeResource } from '../domain/charge/charge-events.ts';
 import { customerDecider, type CustomerCommand, type NewCard } from '../domain/customer/customer-decider.ts';
 import {
   cardResource,
@@ -20,6 +20,9 @@ import { createdObjectId, createsNewIds, type CommandContext } from './command-c
 import { faultPoint } from '../config/fault-injection.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
+import { tokenResource } from '../domain/token/token-events.ts';
+import { isIdOf } from '../ids/object-id.ts';
+import type { CardholderDetails } from '../domain/card/card-snapshot.ts';
 
 export interface CreateCustomerInput {
   email: string;
@@ -39,16 +42,9 @@ export interface UpdateCustomerInput {
   card?: CardReference;
 }
 
-export interface CardUpdateInput {
+export interface CardUpdateInput extends Partial<CardholderDetails> {
   expMonth?: string | number;
   expYear?: string | number;
-  cardholderName?: string | null;
-  addressLine1?: string | null;
-  addressLine2?: string | null;
-  addressCity?: string | null;
-  addressState?: string | null;
-  addressZip?: string | null;
-  addressCountry?: string | null;
   checkFastCredit?: boolean;
 }
 
@@ -263,7 +259,7 @@ export class CustomerCommands {
     reference: CardReference,
     context: CommandContext,
   ): Promise<{ card: NewCard; position: number; savedAt: Date } | null> {
-    if (createsNewIds(context) || (typeof reference === 'string' && !reference.startsWith('tok_'))) return null;
+    if (createsNewIds(context) || (typeof reference === 'string' && !isIdOf(tokenResource, reference))) return null;
     const cardId = createdObjectId(cardResource, context);
     const { events } = await this.deps.aggregates.load(customerDecider, customerStream(customerId), context);
     const added = events.find((event) => event.type === 'CardAdded' && event.data.cardId === cardId);
@@ -283,7 +279,7 @@ export class CustomerCommands {
     context: CommandContext,
     parameter = 'card',
   ): Promise<NewCard> {
-    if (typeof reference === 'string' && reference.startsWith('char_')) {
+    if (typeof reference === 'string' && isIdOf(chargeResource, reference)) {
       const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(reference), context);
       if (state.status === 'none')
         throw new InvalidRequestError(`Invalid parameter: charge '${reference}' does not exist`);
@@ -301,7 +297,7 @@ export class CustomerCommands {
         merchantAccountId: state.merchantAccountId,
       };
     }
-    if (typeof reference === 'string' && !reference.startsWith('tok_')) {
+    if (typeof reference === 'string' && !isIdOf(tokenResource, reference)) {
       const expected =
         parameter === 'id'
           ? 'a token (tok_…) or a charge (char_…)'

@@ -3,9 +3,10 @@ import { InvalidRequestError } from '../domain/errors.ts';
 import { fileDecider } from '../domain/file/file-decider.ts';
 import { filePurposes, fileResource, fileStream, type FilePurpose, type FileType } from '../domain/file/file-events.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { newId } from '../ids/object-id.ts';
+import { newId, isIdOf } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import type { CommandContext, Tenant } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 /** What the sniffer reports (file-type's extensions) → the file type we record. */
@@ -64,7 +65,7 @@ export class FileCommands {
 
   /** Whether `fileId` is a file of this tenant (dispute evidence may only name those). */
   async exists(fileId: string, tenant: Tenant): Promise<boolean> {
-    if (!fileId.startsWith('file_')) return false;
+    if (!isIdOf(fileResource, fileId)) return false;
     const { state } = await this.aggregates.load(fileDecider, fileStream(fileId), tenant);
     return state.status !== 'none';
   }

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../domain/errors.ts';
 import { newId } from '../ids/object-id.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
-import type { Tenant } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { Mode } from '../domain/mode.ts';
 
 /** Offer images are shown at this size (spec: Limits); others are scaled to it. */

@@ -10,7 +10,8 @@ import {
 } from '../domain/payment-method/payment-method-events.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardSources } from './card-sources.ts';
-import { createdObjectId, createsNewIds, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 export interface CreatePaymentMethodInput {

@@ -4,7 +4,8 @@ import { planDecider } from '../domain/plan/plan-decider.ts';
 import { planResource, planStream, type PlanInterval, type PlanTerms } from '../domain/plan/plan-events.ts';
 import type { PlanState } from '../domain/plan/plan-state.ts';
 import type { AggregateStore } from './aggregate-store.ts';
-import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 
 export interface CreatePlanInput {

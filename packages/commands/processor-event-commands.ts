@@ -16,6 +16,8 @@ import type { Vault } from '../vault/vault.ts';
 import { accountProcessors } from './account-processors.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CommandContext } from './command-context.ts';
+import { chargeResource } from '../domain/charge/charge-events.ts';
+import { isIdOf } from '../ids/object-id.ts';
 
 const DISPUTE_REASONS = new Set<DisputeReason>([
   'FRAUDULENT',
@@ -68,7 +70,7 @@ export class ProcessorEventCommands {
     const notice = await this.verified(config, notification);
     const chargeId = notice?.charge.reference ?? null;
     const nothing: ReceivedNotification = { recorded: 0, chargeId: null, position: null };
-    if (!notice || chargeId === null || !chargeId.startsWith('char_')) return nothing;
+    if (!notice || chargeId === null || !isIdOf(chargeResource, chargeId)) return nothing;
 
     const tenant = { accountId, mode: 'live' as const };
     const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), tenant);

@@ -1,21 +1,17 @@
-import { chargeDecider } from '../domain/charge/charge-decider.ts';
-import { chargeResource, chargeStream, type Billing, type Shipping } from '../domain/charge/charge-events.ts';
-import type { ChargeState } from '../domain/charge/charge-state.ts';
+import { chargeResource, type Billing, type Shipping } from '../domain/charge/charge-events.ts';
 import { customerDecider } from '../domain/customer/customer-decider.ts';
-import { customerStream } from '../domain/customer/customer-events.ts';
-import { GatewayError, InvalidRequestError } from '../domain/errors.ts';
+import { customerStream, cardResource } from '../domain/customer/customer-events.ts';
+import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import {
   subscriptionDecider,
-  type PaymentOutcome,
   type PlanSnapshot,
   type SubscriptionCommand,
 } from '../domain/subscription/subscription-decider.ts';
 import { subscriptionResource, subscriptionStream } from '../domain/subscription/subscription-events.ts';
 import { nextStep, sameStep, type DueStep } from '../domain/subscription/subscription-schedule.ts';
 import type { ExistingSubscription } from '../domain/subscription/subscription-state.ts';
-import { newId } from '../ids/object-id.ts';
-import { accountSettings } from './account-settings.ts';
+import { newId, isIdOf } from '../ids/object-id.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { BackgroundWork } from './background-work.ts';
 import type { CardIntake } from './card-intake.ts';
@@ -26,8 +22,16 @@ import { createdObjectId, unixSeconds, type CommandContext } from './command-con
 import type { CommandOutcome } from './command-outcome.ts';
 import type { CustomerClock } from './customer-clock.ts';
 import type { CustomerCommands } from './customer-commands.ts';
-import { PaymentDeclined } from './payment-declined.ts';
 import type { ExistingPlan, PlanCommands } from './plan-commands.ts';
+import {
+  latest,
+  loadSubscription,
+  recordOnSubscription,
+  SubscriptionPayments,
+  type FirstPayment,
+  type StepOptions,
+} from './subscription-payments.ts';
+import { tokenResource } from '../domain/token/token-events.ts';
 
 export interface CreateSubscriptionInput {
   customerId: string;
@@ -74,26 +78,17 @@ export interface SubscriptionCommandsDeps {
   background: BackgroundWork;
 }
 
-/** The first payment of a subscription created with a card just saved from a token. */
-interface FirstPayment {
-  chargeId: string;
-  justSavedFromToken: string;
-}
-
-export interface StepOptions {
-  /** Capture at once instead of handing the capture to a job (test clocks: `ready` means done). */
-  captureInline?: boolean;
-}
-
 /**
- * Subscriptions and the work that falls due on them (spec: Subscription). A charge is always made
- * in three steps: the subscription records that it starts a charge under an id, the charge is made
- * (or found, when a previous run made it) under that id, and the outcome is recorded on the
- * subscription. A run that dies anywhere in between is finished by the next one, without a second
- * charge and without skipping the period.
+ * Subscriptions and the work that falls due on them (spec: Subscription). Their charges are made
+ * by `SubscriptionPayments`, so that a run that dies anywhere is finished by the next one, without
+ * a second charge and without skipping the period.
  */
 export class SubscriptionCommands {
-  constructor(private readonly deps: SubscriptionCommandsDeps) {}
+  private readonly payments: SubscriptionPayments;
+
+  constructor(private readonly deps: SubscriptionCommandsDeps) {
+    this.payments = new SubscriptionPayments(deps);
+  }
 
   /**
    * Creates a subscription; with `card`, that card becomes the customer's default first (a new one
@@ -109,18 +104,18 @@ export class SubscriptionCommands {
     const firstCharge = createdObjectId(chargeResource, context, 'first-charge');
     // The cardholder is present: the first payment, made now, carries the 3-D Secure verification
     // of the token the card was just saved from (checked against the charge's amount and card).
-    const justSavedFromToken = typeof card === 'string' && card.startsWith('tok_') ? card : cardSavedFromToken;
+    const justSavedFromToken = typeof card === 'string' && isIdOf(tokenResource, card) ? card : cardSavedFromToken;
     const first: FirstPayment | undefined = justSavedFromToken
       ? { chargeId: firstCharge, justSavedFromToken }
       : undefined;
     const earlier = await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context);
     if (earlier !== undefined) {
       // Every step before the subscription was done then; its first charge may not have been.
-      const sub = await this.existing(subscriptionId, context);
+      const sub = await loadSubscription(this.deps.aggregates, subscriptionId, context);
       const clocked = await this.deps.clock.onClock(sub.testClockId, context);
       return {
         id: subscriptionId,
-        position: latest(earlier, await this.settlePending(subscriptionId, clocked, {}, first)),
+        position: latest(earlier, await this.payments.settle(subscriptionId, clocked, {}, first)),
       };
     }
     // With a card, an unknown plan is named before anything about the customer or the card.
@@ -158,13 +153,13 @@ export class SubscriptionCommands {
     // The subscription's own refusals (e.g. a trialEnd in the past) before the card is saved.
     subscriptionDecider.decide(creation, subscriptionDecider.initialState());
     if (card !== undefined) {
-      const cardId = typeof card === 'string' && card.startsWith('card_') ? card : null;
+      const cardId = typeof card === 'string' && isIdOf(cardResource, card) ? card : null;
       await this.deps.customers.update(fields.customerId, cardId ? { defaultCardId: cardId } : { card }, clocked);
     }
-    const created = await this.execute(subscriptionId, creation, clocked);
+    const created = await recordOnSubscription(this.deps.aggregates, subscriptionId, creation, clocked);
     faultPoint('subscription.after-append', clocked);
     // Without a trial the first charge is made now: a decline leaves the subscription incomplete.
-    const settled = await this.settlePending(subscriptionId, clocked, {}, first);
+    const settled = await this.payments.settle(subscriptionId, clocked, {}, first);
     return { id: subscriptionId, position: latest(created, settled) };
   }
 
@@ -173,12 +168,13 @@ export class SubscriptionCommands {
     input: UpdateSubscriptionInput,
     context: CommandContext,
   ): Promise<CommandOutcome> {
-    const current = await this.existing(subscriptionId, context);
+    const current = await loadSubscription(this.deps.aggregates, subscriptionId, context);
     const clocked = await this.deps.clock.onClock(current.testClockId, context);
     const { planId, ...changes } = input;
     const plan =
       planId !== undefined && planId !== current.planId ? snapshot(await this.requirePlan(planId, clocked)) : undefined;
-    const updated = await this.execute(
+    const updated = await recordOnSubscription(
+      this.deps.aggregates,
       subscriptionId,
       {
         type: 'UpdateSubscription',
@@ -191,18 +187,19 @@ export class SubscriptionCommands {
       clocked,
     );
     // A plan change outside a trial charges the new plan now.
-    let position = latest(updated, await this.settlePending(subscriptionId, clocked, {}));
+    let position = latest(updated, await this.payments.settle(subscriptionId, clocked, {}));
     // trialEnd = -1 ended the trial now: its end (the first charge) is due at once.
-    const step = nextStep(await this.existing(subscriptionId, clocked));
+    const step = nextStep(await loadSubscription(this.deps.aggregates, subscriptionId, clocked));
     if (step?.kind === 'trial_end' && step.at <= unixSeconds(clocked.now()))
       position = latest(position, await this.runStep(subscriptionId, step, clocked, {}));
     return { id: subscriptionId, position };
   }
 
   async cancel(subscriptionId: string, atPeriodEnd: boolean, context: CommandContext): Promise<CommandOutcome> {
-    const current = await this.existing(subscriptionId, context);
+    const current = await loadSubscription(this.deps.aggregates, subscriptionId, context);
     const clocked = await this.deps.clock.onClock(current.testClockId, context);
-    const position = await this.execute(
+    const position = await recordOnSubscription(
+      this.deps.aggregates,
       subscriptionId,
       { type: 'CancelSubscription', subscriptionId, atPeriodEnd, now: unixSeconds(clocked.now()) },
       clocked,
@@ -215,7 +212,7 @@ export class SubscriptionCommands {
    * runs `expected` if it is still what the subscription waits for and it has fallen due.
    */
   async runDueJob(subscriptionId: string, expected: DueStep, context: CommandContext): Promise<number | null> {
-    const settled = await this.settlePending(subscriptionId, context, {});
+    const settled = await this.payments.settle(subscriptionId, context, {});
     const { state } = await this.deps.aggregates.load(subscriptionDecider, subscriptionStream(subscriptionId), context);
     const step = nextStep(state);
     if (!step || !sameStep(step, expected)) return settled;
@@ -232,13 +229,14 @@ export class SubscriptionCommands {
     context: CommandContext,
     options: StepOptions,
   ): Promise<number | null> {
-    const sub = await this.existing(subscriptionId, context);
+    const sub = await loadSubscription(this.deps.aggregates, subscriptionId, context);
     const now = unixSeconds(context.now());
     switch (step.kind) {
       case 'payment':
-        return this.settlePending(subscriptionId, context, options);
+        return this.payments.settle(subscriptionId, context, options);
       case 'period_end_cancellation':
-        return this.execute(
+        return recordOnSubscription(
+          this.deps.aggregates,
           subscriptionId,
           { type: 'EndPeriod', subscriptionId, periodEnd: step.periodStart },
           context,
@@ -247,13 +245,16 @@ export class SubscriptionCommands {
         const plan = await this.deps.plans.find(sub.planId, context);
         const next = plan?.recursTo ? await this.deps.plans.find(plan.recursTo, context) : null;
         if (!next)
-          return this.execute(
+          return recordOnSubscription(
+            this.deps.aggregates,
             subscriptionId,
             { type: 'EndPeriod', subscriptionId, periodEnd: step.periodStart },
             context,
           );
-        if (await this.customerGone(sub, context)) return this.cancelForDeletedCustomer(subscriptionId, context);
-        const recurred = await this.execute(
+        if (await this.customerGone(sub, context))
+          return this.payments.cancelForDeletedCustomer(subscriptionId, context);
+        const recurred = await recordOnSubscription(
+          this.deps.aggregates,
           subscriptionId,
           {
             type: 'RecurToPlan',
@@ -265,12 +266,13 @@ export class SubscriptionCommands {
           },
           context,
         );
-        return latest(recurred, await this.settlePending(subscriptionId, context, options));
+        return latest(recurred, await this.payments.settle(subscriptionId, context, options));
       }
       case 'trial_end':
       case 'renewal':
       case 'retry': {
-        if (await this.customerGone(sub, context)) return this.cancelForDeletedCustomer(subscriptionId, context);
+        if (await this.customerGone(sub, context))
+          return this.payments.cancelForDeletedCustomer(subscriptionId, context);
         const plan = snapshot(await this.currentPlan(sub, context));
         const chargeId = newId(chargeResource);
         const command: SubscriptionCommand =
@@ -285,151 +287,16 @@ export class SubscriptionCommands {
                 now,
               }
             : { type: 'StartPeriod', subscriptionId, periodStart: step.periodStart, plan, chargeId, now };
-        const started = await this.execute(subscriptionId, command, context);
-        return latest(started, await this.settlePending(subscriptionId, context, options));
+        const started = await recordOnSubscription(this.deps.aggregates, subscriptionId, command, context);
+        return latest(started, await this.payments.settle(subscriptionId, context, options));
       }
     }
   }
 
   /** A capture job: captures an authorized subscription charge, on the subscription's clock. Captured already: nothing to do. */
   async captureCharge(subscriptionId: string, chargeId: string, context: CommandContext): Promise<number | null> {
-    const sub = await this.existing(subscriptionId, context);
-    return this.capture(chargeId, await this.deps.clock.onClock(sub.testClockId, context));
-  }
-
-  /**
-   * Finishes the charge the subscription recorded as started, if any: finds it under its id or
-   * makes it, records the outcome, and hands a capture on when the subscription captures charges.
-   */
-  private async settlePending(
-    subscriptionId: string,
-    context: CommandContext,
-    options: StepOptions,
-    first?: FirstPayment,
-  ): Promise<number | null> {
-    const sub = await this.existing(subscriptionId, context);
-    const pending = sub.pendingPayment;
-    if (!pending) return null;
-    let outcome: PaymentOutcome;
-    const made = await this.chargeOutcome(pending.chargeId, context);
-    if (made) {
-      outcome = made;
-    } else {
-      const { state: customer } = await this.deps.aggregates.load(
-        customerDecider,
-        customerStream(sub.customerId),
-        context,
-      );
-      if (customer.status !== 'active') return this.cancelForDeletedCustomer(subscriptionId, context);
-      outcome = customer.defaultCardId
-        ? await this.charge(sub, pending, context, first?.chargeId === pending.chargeId ? first : undefined)
-        : { succeeded: false, charged: false, failureCode: null, failureMessage: 'The customer has no default card' };
-    }
-    const failureStatus = outcome.succeeded
-      ? 'canceled'
-      : (await accountSettings(this.deps.aggregates, context.accountId)).subscriptionFailureStatus;
-    const result = await this.deps.aggregates.execute(
-      subscriptionDecider,
-      subscriptionStream(subscriptionId),
-      {
-        type: 'SettlePayment',
-        subscriptionId,
-        chargeId: pending.chargeId,
-        outcome,
-        failureStatus,
-        now: unixSeconds(context.now()),
-      },
-      context,
-    );
-    let position = result.position;
-    // Only the run that recorded the success hands the capture on.
-    if (outcome.succeeded && pending.capture && result.events.length > 0) {
-      if (options.captureInline) {
-        position = latest(position, await this.capture(pending.chargeId, context));
-      } else {
-        // Lost hand-overs are found again by the capture scheduler (the read model lists owed captures).
-        await this.deps.background
-          .capture({ accountId: context.accountId, mode: context.mode, subscriptionId, chargeId: pending.chargeId })
-          .catch(() => undefined);
-      }
-    }
-    return position;
-  }
-
-  /**
-   * Makes the period's charge on the customer's current default card: captured in the same step
-   * when the subscription captures charges (CHARGE_SUCCEEDED then says `captured: true`), else
-   * only authorized, to be captured by hand.
-   */
-  private async charge(
-    sub: ExistingSubscription,
-    pending: NonNullable<ExistingSubscription['pendingPayment']>,
-    context: CommandContext,
-    first: FirstPayment | undefined,
-  ): Promise<PaymentOutcome> {
-    try {
-      await this.deps.charges.create(
-        {
-          chargeId: pending.chargeId,
-          amount: pending.amount,
-          currency: pending.currency,
-          type: pending.chargeType,
-          customerId: sub.customerId,
-          captured: pending.capture,
-          subscriptionId: sub.subscriptionId,
-          ...(sub.shipping ? { shipping: sub.shipping } : {}),
-          ...(sub.billing ? { billing: sub.billing } : {}),
-          ...(sub.merchantAccountId ? { merchantAccountId: sub.merchantAccountId } : {}),
-          ...(first ? { justSavedFromToken: first.justSavedFromToken } : {}),
-        },
-        context,
-      );
-      // A live charge whose processor's answer is unknown: the period waits for its lookup.
-      await this.chargeOutcome(pending.chargeId, context);
-      return { succeeded: true, captured: pending.capture };
-    } catch (error) {
-      if (error instanceof ChargeStillPending) throw error;
-      if (error instanceof PaymentDeclined) {
-        return {
-          succeeded: false,
-          charged: true,
-          failureCode: error.cardError.code,
-          failureMessage: error.cardError.message,
-        };
-      }
-      // Another run recorded this very charge meanwhile: its outcome is the outcome.
-      const made = await this.chargeOutcome(pending.chargeId, context);
-      if (made) return made;
-      throw error;
-    }
-  }
-
-  /**
-   * The outcome of a charge already recorded under this id, or null. Throws while it is pending
-   * (live mode, the processor's answer unknown): the step runs again once the lookup settled it.
-   */
-  private async chargeOutcome(chargeId: string, context: CommandContext): Promise<PaymentOutcome | null> {
-    const { state } = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
-    if (state.status === 'pending' && state.card !== null) throw new ChargeStillPending(chargeId);
-    return state.status === 'none' ? null : outcomeOf(state);
-  }
-
-  private async capture(chargeId: string, context: CommandContext): Promise<number | null> {
-    try {
-      return (await this.deps.charges.capture(chargeId, context)).position;
-    } catch (error) {
-      // Captured already (by an earlier run, or by hand): the work is done.
-      if (error instanceof InvalidRequestError) return null;
-      throw error;
-    }
-  }
-
-  private async cancelForDeletedCustomer(subscriptionId: string, context: CommandContext): Promise<number | null> {
-    return this.execute(
-      subscriptionId,
-      { type: 'CancelForDeletedCustomer', subscriptionId, now: unixSeconds(context.now()) },
-      context,
-    );
+    const sub = await loadSubscription(this.deps.aggregates, subscriptionId, context);
+    return this.payments.capture(chargeId, await this.deps.clock.onClock(sub.testClockId, context));
   }
 
   private async customerGone(sub: ExistingSubscription, context: CommandContext): Promise<boolean> {
@@ -461,57 +328,9 @@ export class SubscriptionCommands {
     if (!plan) throw new Error(`Plan ${sub.planId} of subscription ${sub.subscriptionId} is missing`);
     return plan;
   }
-
-  private async existing(subscriptionId: string, context: CommandContext): Promise<ExistingSubscription> {
-    const { state } = await this.deps.aggregates.loadExisting(
-      subscriptionDecider,
-      subscriptionStream(subscriptionId),
-      context,
-      {
-        objectName: 'Subscription',
-        objectId: subscriptionId,
-      },
-    );
-    return state as ExistingSubscription;
-  }
-
-  private async execute(
-    subscriptionId: string,
-    command: SubscriptionCommand,
-    context: CommandContext,
-  ): Promise<number | null> {
-    return (
-      await this.deps.aggregates.execute(subscriptionDecider, subscriptionStream(subscriptionId), command, context)
-    ).position;
-  }
 }
 
 function snapshot(plan: ExistingPlan): PlanSnapshot {
   const { planId, amount, currency, interval, intervalCount, billingCycles, trialPeriodDays } = plan;
   return { planId, amount, currency, interval, intervalCount, billingCycles, trialPeriodDays };
-}
-
-/** The subscription's charge is pending at the processor: its outcome is not known yet. */
-class ChargeStillPending extends GatewayError {
-  constructor(chargeId: string) {
-    super(`The charge ${chargeId} is pending at the processor; the subscription waits until it is settled.`);
-    this.name = 'ChargeStillPending';
-  }
-}
-
-function outcomeOf(charge: Exclude<ChargeState, { status: 'none' }>): PaymentOutcome {
-  if (charge.status === 'successful') return { succeeded: true, captured: charge.captured };
-  return {
-    succeeded: false,
-    charged: true,
-    failureCode: charge.failure?.failureCode ?? null,
-    failureMessage: charge.failure?.failureMessage ?? 'The charge failed',
-  };
-}
-
-/** The later of two log positions (null: nothing recorded). */
-function latest(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.max(a, b);
 }

@@ -7,7 +7,8 @@ import { subscriptionStream } from '../domain/subscription/subscription-events.t
 import type { SubscriptionState } from '../domain/subscription/subscription-state.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { BackgroundWork } from './background-work.ts';
-import { createdObjectId, type CommandContext, type Tenant } from './command-context.ts';
+import { createdObjectId, type CommandContext } from './command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { SubscriptionCommands } from './subscription-commands.ts';
 

@@ -34,6 +34,7 @@ import {
   type Subscription,
 } from './event-store.ts';
 import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
+import { reportSubscriptionFailure } from './subscription-failure.ts';
 
 /** Events per round trip when reading $all. */
 const READ_PAGE_SIZE = 500;
@@ -300,7 +301,7 @@ class EsdbSubscription implements Subscription {
       }
     } catch (error) {
       this.stopped = true;
-      reportFailure(this.options, error);
+      reportSubscriptionFailure(this.options, error);
     } finally {
       this.onFinished();
     }
@@ -354,13 +355,6 @@ class HandlerFailure extends Error {
   constructor(readonly reason: unknown) {
     super('Subscription handler failed');
   }
-}
-
-function reportFailure(options: SubscribeOptions, error: unknown): void {
-  const failure = error instanceof Error ? error : new Error(String(error));
-  if (options.onError) options.onError(failure);
-  // A subscription that dies unnoticed leaves read models silently stale: never swallow the error.
-  else console.error('Event store subscription stopped:', failure);
 }
 
 function toEventData(event: NewEvent, hash: string): EventData {

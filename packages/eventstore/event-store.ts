@@ -1,4 +1,4 @@
-import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 /**
  * EventStore port: the append-only log every aggregate stream lives in.
  * Two adapters implement it: SQLite (embedded profile) and EventStoreDB (distributed).
@@ -6,9 +6,7 @@ import type { Mode } from '../domain/mode.ts';
  */
 
 /** Metadata every domain event carries (`docs/architecture.md`, "Streams"). */
-export interface EventMetadata {
-  accountId: string;
-  mode: Mode;
+export interface EventMetadata extends Tenant {
   /** The HTTP request (server-generated id) or job that caused the event. */
   requestId?: string;
   /** The client's own `X-Request-Id` for that request, when it sent a safe one. */

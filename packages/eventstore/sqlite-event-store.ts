@@ -1,10 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Database as Connection, Statement } from 'better-sqlite3';
 import {
-  WrongExpectedRevisionError,
   type AppendResult,
   type EventHandler,
-  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -16,7 +14,10 @@ import {
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import { LimitedStatement } from '../sqlite/limited-statement.ts';
 import { WalSync, type SyncFile } from '../sqlite/wal-sync.ts';
-import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
+import { eventHash, GENESIS_HASH } from './event-hash.ts';
+import { addHashColumnToOlderFiles, SCHEMA, toRecordedEvent, type EventRow } from './sqlite-event-table.ts';
+import { SqliteStreamAppends } from './sqlite-stream-appends.ts';
+import { SqliteSubscription } from './sqlite-subscription.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -62,35 +63,8 @@ export interface CommitPassenger {
   committed?(): void;
 }
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    position    INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream_id   TEXT    NOT NULL,
-    revision    INTEGER NOT NULL,
-    event_id    TEXT    NOT NULL UNIQUE,
-    type        TEXT    NOT NULL,
-    data        TEXT    NOT NULL,
-    metadata    TEXT    NOT NULL,
-    recorded_at TEXT    NOT NULL,
-    hash        TEXT,
-    UNIQUE (stream_id, revision)
-  )`;
-
 /** How one append of a group ended. */
 type Settled = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
-interface EventRow {
-  position: number;
-  stream_id: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-  /** Null for events recorded before the log kept hashes (`sealUnhashedEvents`). */
-  hash: string | null;
-}
 
 /** SQLite's "no limit" for LIMIT clauses. */
 const NO_LIMIT = -1;
@@ -121,13 +95,9 @@ const NO_LIMIT = -1;
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Connection;
-  private readonly insertEvent: Statement<[string, number, string, string, string, string, string, string]>;
-  private readonly selectLastRevision: Statement<[string], number | null>;
-  private readonly selectByEventId: Statement<[string], EventRow>;
   private readonly selectStream: LimitedStatement<[string, number], EventRow>;
   private readonly selectAll: LimitedStatement<[number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
-  private readonly selectLastOfStream: Statement<[string], EventRow>;
   /** One append in a savepoint of the group's transaction: a throw rolls back that append only. */
   private readonly appendInSavepoint: (
     streamId: string,
@@ -167,14 +137,6 @@ export class SqliteEventStore implements EventStore {
     this.db.exec(SCHEMA);
     addHashColumnToOlderFiles(this.db);
 
-    this.insertEvent = this.db.prepare<[string, number, string, string, string, string, string, string]>(
-      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.selectLastRevision = this.db
-      .prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?')
-      .pluck();
-    this.selectByEventId = this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
     this.selectStream = new LimitedStatement(
       this.db,
       (limit) => `SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ${limit}`,
@@ -184,12 +146,9 @@ export class SqliteEventStore implements EventStore {
       (limit) => `SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${limit}`,
     );
     this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
-    this.selectLastOfStream = this.db.prepare<[string], EventRow>(
-      'SELECT * FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
-    );
-
     // Called inside the group's transaction, better-sqlite3 runs it as a SAVEPOINT.
-    this.appendInSavepoint = this.db.transaction(this.appendWithinTransaction.bind(this));
+    const streams = new SqliteStreamAppends(this.db, this.selectStream);
+    this.appendInSavepoint = this.db.transaction(streams.append.bind(streams));
     const group = this.db.transaction(this.writeGroup.bind(this));
     // BEGIN IMMEDIATE takes the write lock before the revision checks, so no other connection can append in between.
     this.commitGroup = group.immediate.bind(group);
@@ -337,57 +296,6 @@ export class SqliteEventStore implements EventStore {
     this.db.close();
   }
 
-  private appendWithinTransaction(streamId: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
-    const lastRevision = this.selectLastRevision.get(streamId);
-    const actual = lastRevision ?? 'no_stream';
-
-    if (events.some((event) => this.selectByEventId.get(event.id) !== undefined)) {
-      const original = this.findOriginalAppend(streamId, events, expected);
-      if (original) return original;
-      throw new WrongExpectedRevisionError(streamId, expected, actual);
-    }
-    if (expected !== 'any' && expected !== actual) throw new WrongExpectedRevisionError(streamId, expected, actual);
-
-    const recordedAt = new Date().toISOString();
-    let revision = lastRevision ?? -1;
-    let position = 0;
-    // The write lock is held: no other append can move the stream's head while its hash is read.
-    let previousHash = lastRevision === null ? GENESIS_HASH : this.headHash(streamId);
-    for (const event of events) {
-      revision += 1;
-      const data = JSON.stringify(event.data);
-      const metadata = JSON.stringify(event.metadata);
-      // Hashed as stored (after the JSON round trip), so a reader recomputes the same hash.
-      previousHash = eventHash(previousHash, {
-        streamId,
-        revision,
-        id: event.id,
-        type: event.type,
-        data: JSON.parse(data),
-        metadata: JSON.parse(metadata) as EventMetadata,
-      });
-      const { lastInsertRowid } = this.insertEvent.run(
-        streamId,
-        revision,
-        event.id,
-        event.type,
-        data,
-        metadata,
-        recordedAt,
-        previousHash,
-      );
-      position = Number(lastInsertRowid);
-    }
-    return { nextExpectedRevision: revision, position };
-  }
-
-  /** The hash the stream's next event chains to: its last event's, recomputed over the stream when not stored. */
-  private headHash(streamId: string): string {
-    const [last] = this.selectLastOfStream.all(streamId);
-    if (last?.hash) return last.hash;
-    return chainHead(this.selectStream.withLimit(NO_LIMIT).all(streamId, 0).map(toRecordedEvent));
-  }
-
   /**
    * Stores the hash of every event recorded before the log kept hashes, stream by stream in
    * revision order (the one-time `audit seal-existing`); events already hashed keep theirs and the
@@ -420,22 +328,6 @@ export class SqliteEventStore implements EventStore {
     return sealed;
   }
 
-  /** The result of an earlier append of exactly these events at the place `expected` points to, if there was one. */
-  private findOriginalAppend(
-    streamId: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-  ): AppendResult | undefined {
-    const first = this.selectByEventId.get(events[0]!.id);
-    if (!first || first.stream_id !== streamId) return undefined;
-    const firstRevision = expected === 'any' ? first.revision : expected === 'no_stream' ? 0 : expected + 1;
-    const rows = this.selectStream.withLimit(events.length).all(streamId, firstRevision);
-    const isSameAppend =
-      rows.length === events.length && rows.every((row, index) => row.event_id === events[index]!.id);
-    const last = rows.at(-1);
-    return isSameAppend && last ? { nextExpectedRevision: last.revision, position: last.position } : undefined;
-  }
-
   private readAllNow(afterPosition: number, maxCount: number): RecordedEvent[] {
     return this.selectAll.withLimit(maxCount).all(afterPosition).map(toRecordedEvent);
   }
@@ -465,93 +357,4 @@ export class SqliteEventStore implements EventStore {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) this.stopPolling();
   }
-}
-
-/**
- * One subscriber's loop: read a batch after the checkpoint, hand it over event by event, and when
- * there is nothing left, sleep until the store wakes it.
- */
-class SqliteSubscription implements Subscription {
-  private checkpoint: number;
-  private stopped = false;
-  private wakeUp: (() => void) | undefined;
-  private readonly finished: Promise<void>;
-
-  constructor(
-    private readonly readBatchAfter: (position: number) => RecordedEvent[],
-    private readonly onDisk: (batch: readonly RecordedEvent[]) => Promise<void>,
-    private readonly handler: EventHandler,
-    private readonly options: SubscribeOptions,
-    private readonly onFinished: () => void,
-  ) {
-    this.checkpoint = options.afterPosition ?? 0;
-    // Start on a later tick so the handler is never called before subscribeToAll has returned.
-    this.finished = Promise.resolve().then(() => this.run());
-  }
-
-  /**
-   * Resolves once the handler will not be called again: after the call in progress, if any, has
-   * settled. A handler may call it but must not await it, since it would wait for itself.
-   */
-  async unsubscribe(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.finished;
-  }
-
-  wake(): void {
-    this.wakeUp?.();
-    this.wakeUp = undefined;
-  }
-
-  private async run(): Promise<void> {
-    try {
-      while (!this.stopped) {
-        const batch = this.readBatchAfter(this.checkpoint);
-        if (batch.length === 0) {
-          // The read above is synchronous, so no append can slip in between it and this wait.
-          await new Promise<void>((resolve) => (this.wakeUp = resolve));
-          continue;
-        }
-        await this.onDisk(batch);
-        for (const event of batch) {
-          if (this.stopped) return;
-          await this.handler(event);
-          this.checkpoint = event.position;
-        }
-      }
-    } catch (error) {
-      this.stopped = true;
-      reportFailure(this.options, error);
-    } finally {
-      this.onFinished();
-    }
-  }
-}
-
-function reportFailure(options: SubscribeOptions, error: unknown): void {
-  const failure = error instanceof Error ? error : new Error(String(error));
-  if (options.onError) options.onError(failure);
-  // A subscription that dies unnoticed leaves read models silently stale: never swallow the error.
-  else console.error('Event store subscription stopped:', failure);
-}
-
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-    recordedAt: new Date(row.recorded_at),
-    ...(row.hash !== null && { hash: row.hash }),
-  };
-}
-
-/** Files made before the log kept hashes get the column; their events are sealed by `audit seal-existing`. */
-function addHashColumnToOlderFiles(db: Connection): void {
-  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
-  if (!columns.some((column) => column.name === 'hash')) db.exec('ALTER TABLE events ADD COLUMN hash TEXT');
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Collection, Document } from '../readstore/document-store.ts';
 import { HttpError } from './errors.ts';
-import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 
 /**
  * Idempotent POSTs: a request sent again with the same `Idempotency-Key` gets the first request's
@@ -40,9 +40,7 @@ export interface IdempotencyRecord extends Document {
   response?: StoredResponse;
 }
 
-export interface IdempotencyScope {
-  accountId: string;
-  mode: Mode;
+export interface IdempotencyScope extends Tenant {
   /** Kind of the API key that sent the request: public and secret keys have separate keys. */
   keyKind: 'secret' | 'public';
   key: string;

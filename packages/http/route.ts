@@ -1,11 +1,9 @@
 import type { ZodType } from 'zod';
-import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import type { UploadedFile } from './multipart-body.ts';
 
 /** Who is calling: the API key selects the account and the mode (`docs/architecture.md`, "Tenancy"). */
-export interface AuthContext {
-  accountId: string;
-  mode: Mode;
+export interface AuthContext extends Tenant {
   keyId: string;
   keyKind: 'secret' | 'public';
 }

@@ -66,3 +66,6 @@ export const derivedId = (of: IdPrefix, seed: string, role: string = prefixOf(of
   `${prefixOf(of)}_${base62(createHash('sha512').update(`${seed}\n${role}`).digest(), 24)}`;
 
 export const newId = (of: IdPrefix): string => `${prefixOf(of)}_${randomBase62()}`;
+
+/** Whether `value` is an id made for `of` (it starts with that prefix and `_`): says nothing of whether it exists. */
+export const isIdOf = (of: IdPrefix, value: string): boolean => value.startsWith(`${prefixOf(of)}_`);

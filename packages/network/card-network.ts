@@ -5,6 +5,7 @@ import type { FraudVerdict } from '../domain/charge/fraud-warning-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
 import { GatewayError, type CardErrorCode } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 
 /**
  * Card network port: everything the service asks of an acquirer / card network
@@ -67,17 +68,12 @@ export type ThreeDSecureRequirements = Pick<
 /** The 3-D Secure result as the charge records it. */
 export type ThreeDSecureInfo = ThreeDSecureResult;
 
-/** Which account and mode a request is for: live mode routes it to that account's processors. */
-export interface NetworkTenant {
-  mode: Mode;
-  accountId: string;
-}
-
-export interface AuthorizationRequest extends NetworkTenant {
+/** A payment to or from a card: what an authorization and a credit both carry, to the network and to a processor. */
+export interface CardPayment {
   /**
-   * The merchant's reference of this authorization (the charge id), unique per payment. The network
-   * answers a repeated request with the same reference with its first answer instead of
-   * authorizing again, and `findAuthorization` looks it up.
+   * The merchant's reference of this payment (the charge or credit id), unique per payment. The
+   * network answers a repeated request with the same reference with its first answer instead of
+   * paying again, and `findAuthorization` / `findCredit` look it up.
    */
   reference: string;
   number: string;
@@ -85,12 +81,19 @@ export interface AuthorizationRequest extends NetworkTenant {
   expYear: number;
   /** The CVC, when the request carries one (in memory only; processors may require it). */
   cvc?: string;
-  /** Live mode: where the account's processors keep this card (`keepCard`), when they do. */
-  processorCards?: ProcessorCardRef[];
   /** Who initiates the payment (the spec's charge `type`), sent with a stored card's payment. */
   type?: ChargeType;
   amount: number;
   currency: string;
+}
+
+/** A card payment as the network is asked for it: for a tenant, whose live mode routes it to its processors. */
+interface NetworkCardPayment extends Tenant, CardPayment {
+  /** Live mode: where the account's processors keep this card (`keepCard`), when they do. */
+  processorCards?: ProcessorCardRef[];
+}
+
+export interface AuthorizationRequest extends NetworkCardPayment {
   /** false: authorize only, captured later (default true). */
   capture?: boolean;
   /** ZIP of the card or billing address, for AVS. */
@@ -135,7 +138,7 @@ export interface AuthorizationOutcome {
 }
 
 /** A card as it enters the service with its CVC, to be kept at the processors (`keepCard`). */
-export interface KeepCardRequest extends NetworkTenant {
+export interface KeepCardRequest extends Tenant {
   /** This service's reference of the card, sent as the processors' idempotency key and metadata. */
   reference: string;
   number: string;
@@ -167,18 +170,7 @@ export interface RefundOutcome {
   status: 'successful' | 'failed';
 }
 
-export interface CreditRequest extends NetworkTenant {
-  /** The merchant's reference of this credit (the credit id): a repeated reference gets the first answer. */
-  reference: string;
-  number: string;
-  expMonth: number;
-  expYear: number;
-  /** The CVC, when the request carries one (in memory only). */
-  cvc?: string;
-  /** Live mode: where the account's processors keep this card, when they do. */
-  processorCards?: ProcessorCardRef[];
-  amount: number;
-  currency: string;
+export interface CreditRequest extends NetworkCardPayment {
   now: Date;
 }
 
@@ -227,31 +219,29 @@ export interface CardNetwork {
    * What happened to the authorization with this reference: its answer, or null when the network
    * never received it. Asked after a crash that may have cut off an authorization's answer.
    */
-  findAuthorization(request: NetworkTenant & { reference: string; since?: Date }): Promise<AuthorizationOutcome | null>;
+  findAuthorization(request: Tenant & { reference: string; since?: Date }): Promise<AuthorizationOutcome | null>;
   /** Capture of an authorized amount; test cards always capture. `reference`: the charge id. */
-  capture(
-    request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
-  ): Promise<void>;
+  capture(request: Tenant & PaymentAddress & { reference: string; amount: number; currency: string }): Promise<void>;
   /**
    * Refunds address the authorization, so they work after the card itself was deleted.
    * `reference`: the refund id, which a processor deduplicates and records.
    */
   refund(
-    request: NetworkTenant & PaymentAddress & { reference: string; amount: number; currency: string },
+    request: Tenant & PaymentAddress & { reference: string; amount: number; currency: string },
   ): Promise<RefundOutcome>;
   /**
    * What became of the refund with this reference (the refund id) of the payment: its answer, or
    * null when the network never received it. Asked when a refund's answer was lost.
    */
-  findRefund(request: NetworkTenant & PaymentAddress & { reference: string }): Promise<RefundOutcome | null>;
+  findRefund(request: Tenant & PaymentAddress & { reference: string }): Promise<RefundOutcome | null>;
   /**
    * How long after a request about this payment is sent nothing of it can still be running (live
    * mode: twice its processor's timeout), so that a lookup that finds nothing means nothing was done.
    */
-  lookupAfterMs(request: NetworkTenant & { processorId: string | null }): Promise<number>;
+  lookupAfterMs(request: Tenant & { processorId: string | null }): Promise<number>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
-  findCredit(request: NetworkTenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
+  findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
   /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
   representDispute(request: {
     mode: Mode;

@@ -2,6 +2,7 @@ import type { AccountProcessor } from '../domain/account/account-events.ts';
 import type { ProcessorCardRef } from '../domain/card/card-snapshot.ts';
 import { GatewayError } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import {
   NetworkOutcomeUnknown,
   type AuthorizationOutcome,
@@ -10,7 +11,6 @@ import {
   type CardNetwork,
   type CreditOutcome,
   type CreditRequest,
-  type NetworkTenant,
 } from './card-network.ts';
 import {
   ProcessorOutcomeUnknown,
@@ -237,7 +237,7 @@ export class LiveCardNetwork implements CardNetwork {
    * could not be asked leaves the outcome unknown.
    */
   private async foundAtAny<Outcome>(
-    request: NetworkTenant & { reference: string },
+    request: Tenant & { reference: string },
     find: (processor: Processor, config: AccountProcessor) => Promise<Outcome | null>,
   ): Promise<Outcome | null> {
     let unanswered: { processorId: string; message: string } | null = null;
@@ -261,7 +261,7 @@ export class LiveCardNetwork implements CardNetwork {
   }
 
   /** The processor that holds an authorized payment. */
-  private async holder(request: NetworkTenant & { processorId: string | null }): Promise<Processor> {
+  private async holder(request: Tenant & { processorId: string | null }): Promise<Processor> {
     const config = (await this.deps.processorsOf(request.accountId)).find(
       (candidate) => candidate.processorId === request.processorId,
     );

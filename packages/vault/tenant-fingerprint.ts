@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Tenant } from '../commands/command-context.ts';
+import type { Tenant } from '../domain/tenant.ts';
 
 /**
  * The fingerprint an account sees for a card in one mode: a hash of the card's stored keyed

@@ -1,6 +1,13 @@
 import { normalizeExpiryYear } from '../../packages/domain/card/card-expiry.ts';
-import type { CardBrand, CardSnapshot, CardType, FraudCheckData } from '../../packages/domain/card/card-snapshot.ts';
-import type { Tenant } from '../../packages/commands/command-context.ts';
+import {
+  cardAddress,
+  type CardBrand,
+  type CardholderDetails,
+  type CardSnapshot,
+  type CardType,
+  type FraudCheckData,
+} from '../../packages/domain/card/card-snapshot.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /**
@@ -8,7 +15,7 @@ import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
  * `first6`, `last4`, `expMonth` and `expYear` are strings on the wire, as in the spec's samples
  * and as the public client libraries expect.
  */
-export interface CardObject {
+export interface CardObject extends CardholderDetails {
   id: string;
   created: number;
   objectType: 'card';
@@ -17,18 +24,11 @@ export interface CardObject {
   fingerprint: string;
   expMonth: string;
   expYear: string;
-  cardholderName: string | null;
   customerId: string | null;
   brand: CardBrand;
   type: CardType;
   country: string | null;
   issuer: string | null;
-  addressLine1: string | null;
-  addressLine2: string | null;
-  addressCity: string | null;
-  addressState: string | null;
-  addressZip: string | null;
-  addressCountry: string | null;
   fraudCheckData: FraudCheckData | null;
   merchantAccountId: string | null;
   /** Saved cards only, once checked (`checkFastCredit`). */
@@ -62,12 +62,7 @@ export function cardObject(options: {
     type: card.type,
     country: card.country,
     issuer: card.issuer,
-    addressLine1: card.addressLine1,
-    addressLine2: card.addressLine2,
-    addressCity: card.addressCity,
-    addressState: card.addressState,
-    addressZip: card.addressZip,
-    addressCountry: card.addressCountry,
+    ...cardAddress(card),
     fraudCheckData: card.fraudCheckData,
     merchantAccountId: options.merchantAccountId ?? null,
   };

@@ -17,7 +17,7 @@ import type {
   PaymentMethodChargeEvent,
 } from '../../packages/domain/charge/payment-method-charge.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
-import type { ProjectedEvent } from '../../packages/projection/projection.ts';
+import type { ProjectedEvent } from '../../packages/projection-runtime/projection.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, type CardObject } from './card-object.ts';
 import { disputeView, embeddedDispute, type ChargeDisputeObject, type DisputeDoc } from './dispute-view.ts';

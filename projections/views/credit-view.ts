@@ -8,7 +8,7 @@ import type {
   CreditSucceeded,
 } from '../../packages/domain/credit/credit-events.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
-import type { ProjectedEvent } from '../../packages/projection/projection.ts';
+import type { ProjectedEvent } from '../../packages/projection-runtime/projection.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, type CardObject } from './card-object.ts';
 import { objectView } from './object-view.ts';

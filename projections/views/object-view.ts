@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../packages/domain/decider.ts';
 import type { RecordedEvent } from '../../packages/eventstore/event-store.ts';
-import type { ProjectedEvent } from '../../packages/projection/projection.ts';
+import type { ProjectedEvent } from '../../packages/projection-runtime/projection.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 
 /** Folds one event of type `Event` into the object (null: there is no object). */

@@ -6,7 +6,7 @@ import {
   type SubscriptionFields,
   type SubscriptionState,
 } from '../../packages/domain/subscription/subscription-state.ts';
-import type { ProjectedEvent } from '../../packages/projection/projection.ts';
+import type { ProjectedEvent } from '../../packages/projection-runtime/projection.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { objectView } from './object-view.ts';
 

@@ -9,7 +9,7 @@ import { apiKeyAuthenticator } from './authenticator.ts';
 import { offerImageHandler, offerImagePath } from './offer-image-handler.ts';
 import { ObjectReader } from './object-reader.ts';
 import { browserApiCors, clientSideRoutes } from './client-side/client-side-routes.ts';
-import { checkoutErrorPage, checkoutPage } from './checkout/checkout-page.ts';
+import { checkoutErrorPage, checkoutPage } from './checkout/checkout-document.ts';
 import { checkoutPagePath, checkoutRoutes } from './checkout/checkout-routes.ts';
 import { checkoutSecretKeys } from './checkout/checkout-secret-keys.ts';
 import { CheckoutSessions } from './checkout/checkout-sessions.ts';
@@ -92,7 +92,7 @@ export function buildApi(platform: Platform, logger: Logger): Express {
           readModels: platform.readModels,
           commands: platform.commands,
           offersAvailableTo: (accountId, mode, offerIds) =>
-            platform.commands.crossSaleOffers.availableTo(accountId, mode, offerIds),
+            platform.commands.crossSaleOfferVisibility.availableTo(accountId, mode, offerIds),
           sessions: new CheckoutSessions(platform.stateStore.collection('checkout_sessions')),
           rememberedPayers: new RememberedPayers(
             platform.stateStore.collection('checkout_remembered_payers'),

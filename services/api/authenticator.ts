@@ -1,6 +1,6 @@
 import { hashApiKey } from '../../packages/commands/account-commands.ts';
 import type { AuthContext } from '../../packages/http/route.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { accountsProjection, apiKeysCollection } from '../../projections/accounts-projection.ts';
 
 const CACHE_LIMIT = 10_000;

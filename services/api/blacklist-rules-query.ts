@@ -1,6 +1,6 @@
-import type { Tenant } from '../../packages/commands/command-context.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { BlacklistRule } from '../../packages/domain/blacklist/blacklist-rule.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { blacklistRulesCollection } from '../../projections/blacklist-projection.ts';
 
 /** Page size when reading every rule; the store's lists are paged, so we walk the pages. */

@@ -1,9 +1,9 @@
 import type { CheckoutOfferView, OfferedPlan } from '../../packages/checkout/checkout-view.ts';
-import type { Tenant } from '../../packages/commands/command-context.ts';
-import type { UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
+import type { UsableOffer, UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
 import { InvalidRequestError } from '../../packages/domain/errors.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { CursorNotFoundError, type CreatedRange } from '../../packages/readstore/document-store.ts';
 import { accountsCollection, partnerIdsOf } from '../../projections/accounts-projection.ts';
 import { crossSaleOffersCollection } from '../../projections/cross-sale-offers-projection.ts';
@@ -69,36 +69,24 @@ export class CrossSaleOfferVisibility implements UsableOffers {
     return { list: seen.slice(0, page.limit).map(publicObject), hasMore: seen.length > page.limit };
   }
 
+  /**
+   * Offers the account may use in its checkout, as the checkout page shows them: its own, and those
+   * of the accounts on its partner list that are visible to it, not deleted, newest first. With
+   * `offerIds`, exactly those, in that order; an id that is not usable is a 400 `invalid_request`
+   * with `param: 'crossSaleOfferIds'`.
+   */
+  async availableTo(accountId: string, mode: Mode, offerIds?: string[]): Promise<CheckoutOfferView[]> {
+    return (await this.usableOffers({ accountId, mode }, offerIds, 'crossSaleOfferIds')).map(({ view }) => view);
+  }
+
   async usableBy(
     accountId: string,
     mode: Mode,
     offerIds?: string[],
     parameter = 'crossSaleOfferIds',
-  ): Promise<CheckoutOfferView[]> {
-    const viewer = { accountId, mode };
-    if (offerIds === undefined) {
-      const usable: CrossSaleOfferDoc[] = [];
-      const partners = await this.partnersOf(accountId);
-      for (const owner of [accountId, ...partners]) {
-        for (const offer of await this.offersOf(owner, mode, false)) {
-          if (owner === accountId || visibleToPartner(offer, accountId)) usable.push(offer);
-        }
-      }
-      const views = await Promise.all(usable.sort(newestFirst).map((offer) => this.checkoutOfferView(offer)));
-      return views.filter((view) => view !== null);
-    }
-    const views: CheckoutOfferView[] = [];
-    for (const offerId of offerIds) {
-      const offer = await this.get(offerId, viewer);
-      const view = offer && !offer._deleted ? await this.checkoutOfferView(offer) : null;
-      if (!view)
-        throw new InvalidRequestError(
-          `Invalid parameter: ${parameter}: '${offerId}' is not a cross-sale offer this account may use`,
-          parameter,
-        );
-      views.push(view);
-    }
-    return views;
+  ): Promise<UsableOffer[]> {
+    const offers = await this.usableOffers({ accountId, mode }, offerIds, parameter);
+    return offers.map(({ offer }) => ({ id: offer.id, accountId: offer._accountId }));
   }
 
   /** What checkout shows of an offer; null for a subscription offer whose plan is gone (it cannot be bought). */
@@ -144,6 +132,44 @@ export class CrossSaleOfferVisibility implements UsableOffers {
   async partnersOf(accountId: string): Promise<string[]> {
     const account = await this.readModels.collection(accountsCollection).get(accountId);
     return partnerIdsOf(account).filter((partnerId) => partnerId !== accountId);
+  }
+
+  /**
+   * The viewer's usable offers (see `availableTo`), each with what checkout shows of it; an unusable
+   * one of `offerIds` (also a subscription offer whose plan is gone) is refused naming `parameter`.
+   */
+  private async usableOffers(
+    viewer: Tenant,
+    offerIds: string[] | undefined,
+    parameter: string,
+  ): Promise<{ offer: CrossSaleOfferDoc; view: CheckoutOfferView }[]> {
+    if (offerIds === undefined) {
+      const usable: CrossSaleOfferDoc[] = [];
+      const partners = await this.partnersOf(viewer.accountId);
+      for (const owner of [viewer.accountId, ...partners]) {
+        for (const offer of await this.offersOf(owner, viewer.mode, false)) {
+          if (owner === viewer.accountId || visibleToPartner(offer, viewer.accountId)) usable.push(offer);
+        }
+      }
+      const viewed = await Promise.all(
+        usable.sort(newestFirst).map(async (offer) => ({ offer, view: await this.checkoutOfferView(offer) })),
+      );
+      return viewed.filter(
+        (entry): entry is { offer: CrossSaleOfferDoc; view: CheckoutOfferView } => entry.view !== null,
+      );
+    }
+    const offers: { offer: CrossSaleOfferDoc; view: CheckoutOfferView }[] = [];
+    for (const offerId of offerIds) {
+      const offer = await this.get(offerId, viewer);
+      const view = offer && !offer._deleted ? await this.checkoutOfferView(offer) : null;
+      if (!offer || !view)
+        throw new InvalidRequestError(
+          `Invalid parameter: ${parameter}: '${offerId}' is not a cross-sale offer this account may use`,
+          parameter,
+        );
+      offers.push({ offer, view });
+    }
+    return offers;
   }
 
   /** Every offer of one account and mode, deleted or not as asked. */

@@ -1,8 +1,9 @@
 import { InvalidRequestError, NotFoundError } from '../../packages/domain/errors.ts';
-import type { ObjectCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ObjectCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import { customersCollection } from '../../projections/customers-projection.ts';
 import type { PublicObject } from '../../projections/views/object-view.ts';
-import type { FieldFilter, ListParameters, ObjectReader, ScopedDocument, Tenant } from './object-reader.ts';
+import type { FieldFilter, ListParameters, ObjectReader, ScopedDocument } from './object-reader.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 
 /**
  * A list that may be narrowed to one customer with `?customerId=` (charges, credits,

@@ -2,17 +2,13 @@ import { requestedAsOf } from '../../packages/http/as-of.ts';
 import { PaymentDeclined } from '../../packages/commands/payment-declined.ts';
 import { NotFoundError } from '../../packages/domain/errors.ts';
 import { HttpError } from '../../packages/http/errors.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { ObjectCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
+import type { ObjectCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import type { CreatedRange, Document, FieldValue } from '../../packages/readstore/document-store.ts';
 import { publicObject, type PublicObject } from '../../projections/views/object-view.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { ObjectStreams } from './object-streams.ts';
-
-export interface Tenant {
-  accountId: string;
-  mode: Mode;
-}
 
 /** A document of a tenant's object: every query filters on its scope. */
 export interface ScopedDocument extends Document {

@@ -1,20 +1,14 @@
 import { NotFoundError } from '../../packages/domain/errors.ts';
-import type { Mode } from '../../packages/domain/mode.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import { hasOwnStreams, streamName, type ResourceIdentity } from '../../packages/domain/resource-identity.ts';
 import type { EventStore, RecordedEvent } from '../../packages/eventstore/event-store.ts';
 import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
+import type { ReadModelCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { occurredAtSeconds } from '../../projections/event-time.ts';
 import type { HostedObjects } from '../../projections/read-side.ts';
 import { foldObject, type ViewProjection } from '../../projections/view-projection.ts';
-
-/** Whose objects are read: an account in one mode. */
-interface Tenant {
-  accountId: string;
-  mode: Mode;
-}
 
 /** What object streams know of the resources, derived from the resource list (`services/resources/registries.ts`). */
 export interface ObjectResources {

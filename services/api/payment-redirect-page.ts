@@ -10,13 +10,14 @@ import { clientObjectsCollection } from '../../projections/client-objects-projec
 import type { ChargeDoc } from '../../projections/views/charge-view.ts';
 import type { Config } from '../../packages/config/environment.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import type { Commands } from '../commands.ts';
 import { formatMoney } from '../../packages/money/money.ts';
 import { accountsCollection } from '../../projections/accounts-projection.ts';
 import { translate, type Locale, type MessageKey } from '../../packages/client-side/i18n/index.ts';
 import { payerLocale } from './client-side/payer-locale.ts';
-import { escapeHtml, sendPage as sendServicePage } from './client-side/html.ts';
+import { sendPage as sendServicePage } from './client-side/html.ts';
+import { html, type HtmlValue, type SafeHtml } from '../../packages/http/html.ts';
 
 /**
  * The payment-method provider's page (docs/payments.md, "The redirect page"). A payment-method
@@ -153,34 +154,37 @@ function sendPage(res: Response, status: number, html: string): void {
 function chargePage(charge: ChargeDoc, merchant: string, locale: Locale): string {
   const method = methodName(charge);
   const amount = formatMoney(charge.amount, charge.currency, locale);
-  const strong = (text: string) => `<strong>${escapeHtml(text)}</strong>`;
-  /** The message with its values in bold (the message itself escaped). */
-  const t = (key: MessageKey, values: Record<string, string> = {}) =>
-    escapeHtml(translate(locale, key)).replace(/\{(\w+)\}/g, (whole: string, name: string) =>
-      name in values ? values[name]! : whole,
-    );
+  const strong = (text: string) => html`<strong>${text}</strong>`;
+  /** The message with its values put in (the message itself escaped as text). */
+  const t = (key: MessageKey, values: Record<string, HtmlValue> = {}) =>
+    html`${translate(locale, key)
+      .split(/(\{\w+\})/)
+      .map((part) => {
+        const name = /^\{(\w+)\}$/.exec(part)?.[1];
+        return name !== undefined && name in values ? values[name] : part;
+      })}`;
   const pending = charge.status === 'pending';
   const awaitingPayer = pending && charge.flow?.nextAction === 'redirect';
   const type = (charge.paymentMethod as { type?: string } | undefined)?.type ?? '';
   const offersProcessing = delayedConfirmationTypes.has(type as never);
   const what = { amount: strong(amount), merchant: strong(merchant), method: strong(method) };
   const body = awaitingPayer
-    ? `<p>${t('payAmountToWith', what)}${charge.description ? ` (<q>${escapeHtml(String(charge.description))}</q>)` : ''}.</p>
+    ? html`<p>${t('payAmountToWith', what)}${charge.description ? html` (<q>${String(charge.description)}</q>)` : ''}.</p>
     <form method="post">
       <fieldset>
-        <legend>${t('howAnswers', { method: escapeHtml(method) })}</legend>
+        <legend>${t('howAnswers', { method })}</legend>
         <p id="outcome-help">${t('providerHelp')}</p>
         <button type="submit" name="outcome" value="authorize" aria-describedby="outcome-help" autofocus>${t('authorize')}</button>
         <button type="submit" name="outcome" value="decline" aria-describedby="outcome-help">${t('decline')}</button>${
           offersProcessing
-            ? `
+            ? html`
         <button type="submit" name="outcome" value="processing" aria-describedby="outcome-help">${t('processingLater')}</button>`
             : ''
         }
       </fieldset>
     </form>`
-    : `<p role="status">${t(STATUS_MESSAGES[charge.status] ?? 'paymentNotMade', what)}</p>
-    <p><a href="${escapeHtml(returnAddress(charge))}">${t('returnToMerchant')}</a></p>`;
+    : html`<p role="status">${t(STATUS_MESSAGES[charge.status] ?? 'paymentNotMade', what)}</p>
+    <p><a href="${returnAddress(charge)}">${t('returnToMerchant')}</a></p>`;
   return layout(translate(locale, 'methodPayment', { method }), body, locale);
 }
 
@@ -198,22 +202,18 @@ function notFoundPage(locale: Locale): string {
 /** A page that only tells the payer something (a refusal, a failure), in the payer's language. */
 function messagePage(locale: Locale, title: MessageKey, message: MessageKey, charge?: ChargeDoc): string {
   const back = charge
-    ? `\n    <p><a href="${escapeHtml(returnAddress(charge))}">${escapeHtml(translate(locale, 'returnToMerchant'))}</a></p>`
+    ? html`\n    <p><a href="${returnAddress(charge)}">${translate(locale, 'returnToMerchant')}</a></p>`
     : '';
-  return layout(
-    translate(locale, title),
-    `<p role="alert">${escapeHtml(translate(locale, message))}</p>${back}`,
-    locale,
-  );
+  return layout(translate(locale, title), html`<p role="alert">${translate(locale, message)}</p>${back}`, locale);
 }
 
-function layout(title: string, body: string, locale: Locale): string {
-  return `<!doctype html>
+function layout(title: string, body: SafeHtml, locale: Locale): string {
+  return html`<!doctype html>
 <html lang="${locale}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(title)}</title>
+  <title>${title}</title>
   <style>
     body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a; }
     fieldset { border: 1px solid #767676; border-radius: 0.5rem; padding: 1rem; }
@@ -224,12 +224,12 @@ function layout(title: string, body: string, locale: Locale): string {
 </head>
 <body>
   <main>
-    <h1>${escapeHtml(title)}</h1>
+    <h1>${title}</h1>
     ${body}
   </main>
 </body>
 </html>
-`;
+`.markup;
 }
 
 function methodName(charge: ChargeDoc): string {

@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { readRawBody } from '../../packages/http/request-body.ts';
 import { requestState } from '../../packages/http/request-state.ts';
 import type { Logger } from '../../packages/observability/logger.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import type { Commands } from '../commands.ts';
 
 /** Where an operator registers this service as the webhook of an account's processor. */

@@ -1,10 +1,10 @@
 import { accountProcessors } from '../../packages/commands/account-processors.ts';
 import { chargeDecider } from '../../packages/domain/charge/charge-decider.ts';
 import { chargeStream } from '../../packages/domain/charge/charge-events.ts';
-import type { Tenant } from '../../packages/commands/command-context.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
 import { processorAdapter } from '../../packages/network/processors/adapters.ts';
 import type { ProcessorRecord } from '../../packages/network/processors/processor.ts';
-import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ReadModelCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import { chargesCollection } from '../../projections/charges-projection.ts';
 import { creditsCollection } from '../../projections/credits-projection.ts';
 import type { Platform } from '../platform.ts';

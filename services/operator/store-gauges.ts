@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
-import { readProjectionState } from '../../packages/projection/projection-state.ts';
-import { checkpointKey } from '../../packages/projection/projection.ts';
+import { readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
+import { checkpointKey } from '../../packages/projection-runtime/projection.ts';
 import { webhookDeliveriesCollection } from '../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../platform.ts';
 import { NETWORK_OUTCOMES_QUEUE } from '../worker/network-outcome-jobs.ts';

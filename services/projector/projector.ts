@@ -1,5 +1,5 @@
 import type { Logger } from 'winston';
-import { ProjectionRunner } from '../../packages/projection/projection-runner.ts';
+import { ProjectionRunner } from '../../packages/projection-runtime/projection-runner.ts';
 import type { Platform } from '../platform.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from './lease.ts';

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { currentReadFile, type SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
-import type { ProjectionRunner } from '../../packages/projection/projection-runner.ts';
+import type { ProjectionRunner } from '../../packages/projection-runtime/projection-runner.ts';
 
 /** A rebuilt read store file that the running projector is asked to catch up and serve. */
 interface SwitchRequestDoc extends Document {

@@ -1,5 +1,5 @@
 import type { ResourceIdentity } from '../../packages/domain/resource-identity.ts';
-import type { Projection } from '../../packages/projection/projection.ts';
+import type { Projection } from '../../packages/projection-runtime/projection.ts';
 import type { HostedObjects, PublicObjectEvents } from '../../projections/read-side.ts';
 import { isViewProjection, type ViewProjection } from '../../projections/view-projection.ts';
 import type { PublicEventCatalog } from '../api/schemas/event-schemas.ts';

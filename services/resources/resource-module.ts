@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ResourceIdentity, StreamResource } from '../../packages/domain/resource-identity.ts';
 import type { AnyRouteDefinition } from '../../packages/http/route.ts';
-import type { ObjectCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ObjectCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import type { Document } from '../../packages/readstore/document-store.ts';
 import type { HostedReadSide, ReadSide } from '../../projections/read-side.ts';
 import type { ApiDependencies } from '../api/api-dependencies.ts';

@@ -1,5 +1,5 @@
 import type { EnqueueOptions } from '../../packages/jobs/job-queue.ts';
-import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ReadModelCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import { dueBy, type DueListKeys } from '../../projections/due-list.ts';
 import type { Platform } from '../platform.ts';
 

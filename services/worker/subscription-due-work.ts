@@ -1,6 +1,6 @@
 import type { Document } from '../../packages/readstore/document-store.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
-import type { ReadModelCollection } from '../../packages/projection/read-model-collection.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
+import type { ReadModelCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import {
   subscriptionCapturesCollection,
   subscriptionDueCollection,

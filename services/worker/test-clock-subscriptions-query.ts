@@ -1,5 +1,5 @@
-import type { Tenant } from '../../packages/commands/command-context.ts';
-import type { ReadModels } from '../../packages/projection/read-models.ts';
+import type { Tenant } from '../../packages/domain/tenant.ts';
+import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { subscriptionsCollection } from '../../projections/subscriptions-projection.ts';
 
 /** Ids of every subscription whose customer lives on the test clock, oldest first. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ReadModels } from '../../packages/projection/read-models.ts';
+import { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { createDocumentStore } from '../../packages/readstore/create-document-store.ts';
 import { CardFingerprinter } from '../../packages/vault/card-fingerprint.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';

@@ -29,7 +29,7 @@ type CrossSaleCharge = Charge & {
 
 /**
  * What a checkout does after its main transaction: which offers it may show
- * (`crossSaleOffers.availableTo`) and buying one (`crossSaleOffers.purchase`). The commands run
+ * (`crossSaleOfferVisibility.availableTo`) and buying one (`crossSaleOffers.purchase`). The commands run
  * in this process on the service's own data directory (as the CLI does); what they record is
  * read back over HTTP from the running service.
  */
@@ -103,7 +103,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
 
   it('offers the merchant its own offers and its partners’ visible ones, or exactly those asked for', async () => {
     const available = await eventually(
-      () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+      () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
       (offers) => offers.length === 2,
     );
     expect(available.map((offer) => [offer.id, offer.accountId])).to.deep.equal([
@@ -123,12 +123,12 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
       companyLocation: null,
       termsAndConditionsUrl: null,
     });
-    const asked = await platform.commands.crossSaleOffers.availableTo(keys.id, 'test', [offerId, ownOfferId]);
+    const asked = await platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test', [offerId, ownOfferId]);
     expect(asked.map((offer) => offer.id)).to.deep.equal([offerId, ownOfferId]);
-    expect(await platform.commands.crossSaleOffers.availableTo(keys.id, 'live')).to.deep.equal([]);
+    expect(await platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'live')).to.deep.equal([]);
 
     const refused = await refusal(() =>
-      platform.commands.crossSaleOffers.availableTo(keys.id, 'test', [ownOfferId, strangersOfferId]),
+      platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test', [ownOfferId, strangersOfferId]),
     );
     expect(refused.param).to.equal('crossSaleOfferIds');
     expect(refused.message).to.contain(strangersOfferId);
@@ -246,7 +246,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
     const first = await purchase({ purchaseKey: 'session-before-delete' });
     expect((await owner.api.delete(`/cross-sale-offers/${offerId}`)).status).to.equal(200);
     await eventually(
-      () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+      () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
       (offers) => offers.every((available) => available.id !== offerId),
     );
     const again = await purchase({ purchaseKey: 'session-before-delete' });
@@ -280,7 +280,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
       ).body;
       const { offerId: own, planId } = await subscriptionOffer(api, { amount: 1_250, name: 'Weekly news' });
       await eventually(
-        () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
         (offers) => offers.some((offered) => offered.subscription?.amount === 1_250),
       );
       const buy = () =>
@@ -313,7 +313,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
         { visibleForAllPartners: true },
       );
       await eventually(
-        () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
         (offers) => offers.some((offered) => offered.id === partners),
       );
       const chargesBefore = (await owner.api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } })).body.list
@@ -350,7 +350,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
         })
       ).body;
       await eventually(
-        () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
         (offers) => offers.some((offered) => offered.id === own),
       );
       const buy = () =>
@@ -391,7 +391,7 @@ describe('cross-sale offers in a checkout: available offers and purchases', func
         })
       ).body;
       await eventually(
-        () => platform.commands.crossSaleOffers.availableTo(keys.id, 'test'),
+        () => platform.commands.crossSaleOfferVisibility.availableTo(keys.id, 'test'),
         (offers) => offers.some((offered) => offered.id === trialOffer),
       );
       const before = { customers: await customersOf(owner.api), subscriptions: await subscriptionsOf(owner.api) };

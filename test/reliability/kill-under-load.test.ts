@@ -9,7 +9,7 @@ import { scale, suiteTimeoutMs } from './scale.ts';
  * A write that was answered: the object must read back as answered, or (when a later write of it
  * was sent but never answered because the process died) as that write would have left it.
  */
-type Acknowledged = { path: string; body: Record<string, unknown>; orUnanswered?: Record<string, unknown> };
+type Acknowledged = { path: string; body: Customer | Charge; orUnanswered?: Customer | Charge };
 
 /** Every object of a list endpoint, newest first, by id. */
 async function everything(api: ApiClient, path: string): Promise<Map<string, unknown>> {

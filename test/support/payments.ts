@@ -1,102 +1,18 @@
 /** Shapes and helpers shared by the payments API tests (charges, refunds, tokens, saved cards). */
+import type { CardObject } from '../../projections/views/card-object.ts';
+import type { ChargeObject } from '../../projections/views/charge-view.ts';
 import type { ApiClient } from './api-client.ts';
 import { runCli, type AccountKeys } from './service-process.ts';
 
-export type Card = {
-  id: string;
-  created: number;
-  objectType: 'card';
-  first6: string;
-  last4: string;
-  fingerprint: string;
-  expMonth: string;
-  expYear: string;
-  cardholderName: string | null;
-  customerId: string | null;
-  brand: string;
-  type: string;
-  country: string | null;
-  issuer: string | null;
-  addressZip: string | null;
-  fraudCheckData: Record<string, string> | null;
-  addressCountry: string | null;
-  fastCredit?: { supported: boolean; updated: number };
-  deleted?: true;
-};
+/** The objects as the API renders them: the views' own types. */
+export type { CardObject as Card } from '../../projections/views/card-object.ts';
+export type { RefundObject as Refund } from '../../projections/views/refund-view.ts';
+export type { CustomerObject as Customer } from '../../projections/views/customer-view.ts';
+export type { TokenObject as Token } from '../../projections/views/token-view.ts';
+export type { ThreeDSecureInfo } from '../../packages/network/card-network.ts';
 
-export type Refund = {
-  id: string;
-  created: number;
-  objectType: 'refund';
-  amount: number;
-  currency: string;
-  charge: string;
-  reason: string | null;
-  status: 'successful' | 'failed';
-  metadata: Record<string, string>;
-};
-
-export type Charge = {
-  id: string;
-  created: number;
-  objectType: 'charge';
-  amount: number;
-  currency: string;
-  description: string | null;
-  card: Card;
-  status: 'successful' | 'failed' | 'pending';
-  customerId: string | null;
-  captured: boolean;
-  refunded: boolean;
-  refunds: Refund[];
-  fraudDetails: { status: string; score: number };
-  threeDSecureInfo: {
-    amount: number;
-    currency: string;
-    enrolled: boolean;
-    liabilityShift: string;
-    authenticationFlow: string | null;
-  } | null;
-  avsCheck: { result: string } | null;
-  metadata: Record<string, string>;
-  failureCode?: string;
-  failureMessage?: string;
-  failureIssuerDeclineCode?: string | null;
-};
-
-export type Customer = {
-  id: string;
-  objectType: 'customer';
-  email: string;
-  defaultCardId: string | null;
-  cards: Card[];
-  metadata: Record<string, string>;
-};
-
-export type Token = {
-  id: string;
-  created: number;
-  objectType: 'token';
-  first6: string;
-  last4: string;
-  fingerprint: string;
-  expMonth: string;
-  expYear: string;
-  brand: string;
-  type: string;
-  used: boolean;
-  card?: Card;
-  threeDSecureInfo?: ThreeDSecureInfo;
-};
-
-export type ThreeDSecureInfo = {
-  amount: number;
-  currency: string;
-  enrolled: boolean;
-  liabilityShift: 'pending' | 'successful' | 'failed' | 'not_possible';
-  authenticationFlow: 'frictionless' | 'challenge' | null;
-  version?: string | null;
-};
+/** A card charge, the kind these tests make: its `card` is always there. */
+export type Charge = ChargeObject & { card: CardObject };
 
 export type Page<T> = { list: T[]; hasMore: boolean };
 export type PublicEvent<T = Record<string, unknown>> = {

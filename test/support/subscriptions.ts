@@ -1,56 +1,14 @@
 /** Shapes and helpers shared by the plans, subscriptions and test clock API tests. */
 import { expect } from 'chai';
+import type { PlanObject as Plan } from '../../projections/views/plan-view.ts';
+import type { SubscriptionObject as Subscription } from '../../projections/views/subscription-view.ts';
+import type { TestClockObject as TestClock } from '../../projections/views/test-clock-view.ts';
 import type { ApiClient } from './api-client.ts';
 import { eventually } from './eventually.ts';
 import { cardDetails, type Charge, type Page } from './payments.ts';
 
-export type Plan = {
-  id: string;
-  created: number;
-  objectType: 'plan';
-  amount: number;
-  currency: string;
-  interval: string;
-  intervalCount: number;
-  billingCycles: number | null;
-  name: string;
-  trialPeriodDays: number | null;
-  recursTo: string | null;
-  metadata: Record<string, string>;
-  deleted?: true;
-};
-
-export type Subscription = {
-  id: string;
-  created: number;
-  objectType: 'subscription';
-  planId: string;
-  customerId: string;
-  quantity: number;
-  captureCharges: boolean;
-  status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'incomplete';
-  remainingBillingCycles: number | null;
-  start: number;
-  currentPeriodStart: number;
-  currentPeriodEnd: number;
-  canceledAt: number | null;
-  endedAt: number | null;
-  trialStart: number | null;
-  trialEnd: number | null;
-  cancelAtPeriodEnd: boolean;
-  metadata: Record<string, string>;
-  deleted?: true;
-};
-
-export type TestClock = {
-  id: string;
-  created: number;
-  objectType: 'testClock';
-  frozenTime: number;
-  status: 'ready' | 'advancing';
-  name: string | null;
-  deleted?: true;
-};
+/** The objects as the API renders them: the views' own types. */
+export type { Plan, Subscription, TestClock };
 
 export type SubscriptionCharge = Charge & { subscriptionId: string | null; type?: string };
 

@@ -1,42 +1,20 @@
 /** Helpers of the webhook API tests: endpoints, deliveries, events, and an independent signature check. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { expect } from 'chai';
+import type { WebhookEndpointObject } from '../../projections/views/webhook-endpoint-view.ts';
+import type {
+  WebhookAttemptView as WebhookAttempt,
+  WebhookDeliveryObject as WebhookDelivery,
+} from '../../projections/webhook-deliveries-projection.ts';
 import type { ApiClient } from './api-client.ts';
 import { eventually } from './eventually.ts';
 import type { Page, PublicEvent } from './payments.ts';
 import type { ReceivedWebhook, WebhookReceiver } from './webhook-receiver.ts';
 
-export type WebhookEndpoint = {
-  id: string;
-  created: number;
-  objectType: 'webhookEndpoint';
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  secret?: string;
-  deleted?: true;
-};
-
-export type WebhookAttempt = {
-  attempt: number;
-  created: number;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-};
-
-export type WebhookDelivery = {
-  id: string;
-  created: number;
-  objectType: 'webhookDelivery';
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'delivered' | 'failed' | 'canceled';
-  attempts: WebhookAttempt[];
-  nextAttemptAt: number | null;
-};
+/** The objects as the API renders them: the views' own types. */
+export type { WebhookAttempt, WebhookDelivery };
+/** An endpoint; the answer of its creation also shows its signing secret, once. */
+export type WebhookEndpoint = WebhookEndpointObject & { secret?: string };
 
 export async function createEndpoint(
   api: ApiClient,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { newId, randomBase62 } from '../../packages/ids/object-id.ts';
+import { cardResource, customerResource } from '../../packages/domain/customer/customer-events.ts';
+import { isIdOf, newId, randomBase62 } from '../../packages/ids/object-id.ts';
 
 describe('object ids', () => {
   it('are 24 base62 characters after the prefix, and never repeat across many refills of the random pool', () => {
@@ -25,5 +26,13 @@ describe('object ids', () => {
     expect(counts.size).to.equal(62);
     // About 1,000 each; far outside 800–1,200 would mean a biased or repeated source.
     for (const count of counts.values()) expect(count).to.be.within(800, 1200);
+  });
+
+  it("tell a resource's ids by its identity's prefix and the underscore, not by a prefix of the prefix", () => {
+    expect(isIdOf(cardResource, newId(cardResource))).to.equal(true);
+    expect(isIdOf(customerResource, newId(cardResource))).to.equal(false);
+    // `cust` is the customer's prefix; `custom_…` is not one of its ids.
+    expect(isIdOf(customerResource, 'custom_1')).to.equal(false);
+    expect(isIdOf(cardResource, 'card')).to.equal(false);
   });
 });

@@ -4,7 +4,7 @@
  * `fingerprint` is a keyed hash of the number, equal for equal numbers across customers, charges
  * and tokens.
  */
-export interface CardSnapshot {
+export interface CardSnapshot extends CardholderDetails {
   first6: string;
   last4: string;
   fingerprint: string;
@@ -17,14 +17,6 @@ export interface CardSnapshot {
   /** Expiry month and year as the client sent them (`"05"`, `"30"`); see card-expiry.ts for their numbers. */
   expMonth: string;
   expYear: string;
-  cardholderName: string | null;
-  addressLine1: string | null;
-  addressLine2: string | null;
-  addressCity: string | null;
-  addressState: string | null;
-  addressZip: string | null;
-  /** Three-letter ISO country code. */
-  addressCountry: string | null;
   fraudCheckData: FraudCheckData | null;
   /**
    * Live mode: where the account's processors keep this card, made while its CVC was at hand, so
@@ -39,6 +31,32 @@ export interface ProcessorCardRef {
   processorId: string;
   storedCard: string;
 }
+
+/** The card's billing address as the cardholder gave it (each line null when not given). */
+export interface CardAddress {
+  addressLine1: string | null;
+  addressLine2: string | null;
+  addressCity: string | null;
+  addressState: string | null;
+  addressZip: string | null;
+  /** Three-letter ISO country code. */
+  addressCountry: string | null;
+}
+
+/** What a client tells about a card besides its number, expiry and CVC: the cardholder and the billing address. */
+export interface CardholderDetails extends CardAddress {
+  cardholderName: string | null;
+}
+
+/** The address of a card (a snapshot, or card details where a line may be absent): absent lines are null. */
+export const cardAddress = (card: Partial<CardAddress>): CardAddress => ({
+  addressLine1: card.addressLine1 ?? null,
+  addressLine2: card.addressLine2 ?? null,
+  addressCity: card.addressCity ?? null,
+  addressState: card.addressState ?? null,
+  addressZip: card.addressZip ?? null,
+  addressCountry: card.addressCountry ?? null,
+});
 
 export type CardBrand =
   'Visa' | 'American Express' | 'MasterCard' | 'Maestro' | 'Discover' | 'JCB' | 'Diners Club' | 'Unknown';

@@ -1,5 +1,5 @@
 import { resourceIdentity, streamName } from '../resource-identity.ts';
-import type { CardSnapshot } from '../card/card-snapshot.ts';
+import type { CardholderDetails, CardSnapshot } from '../card/card-snapshot.ts';
 import type { DomainEvent } from '../decider.ts';
 import type { Metadata } from '../metadata.ts';
 import { everyType } from '../event-types.ts';
@@ -46,17 +46,10 @@ export type CardAdded = DomainEvent<
 >;
 
 /** Fields of a saved card that an update may change; only changed ones are present. */
-export interface CardChanges {
+export interface CardChanges extends Partial<CardholderDetails> {
   /** As the client sent them, like a new card's (see CardSnapshot). */
   expMonth?: string;
   expYear?: string;
-  cardholderName?: string | null;
-  addressLine1?: string | null;
-  addressLine2?: string | null;
-  addressCity?: string | null;
-  addressState?: string | null;
-  addressZip?: string | null;
-  addressCountry?: string | null;
   fastCredit?: { supported: boolean; updated: number };
 }
 

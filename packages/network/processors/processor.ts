@@ -1,6 +1,6 @@
 import type { CardBrand, CardType } from '../../domain/card/card-snapshot.ts';
-import type { ChargeType } from '../../domain/charge/charge-events.ts';
 import type { CardErrorCode } from '../../domain/errors.ts';
+import type { CardPayment } from '../card-network.ts';
 
 /**
  * An upstream payment processor that live mode sends payments to (`docs/architecture.md`, "Card
@@ -42,23 +42,13 @@ export interface ProcessorDecline {
   processorCode: string | null;
 }
 
-/** A payment to or from a card: what an authorization and a credit both send. */
-export interface ProcessorCardPayment {
-  reference: string;
-  number: string;
-  expMonth: number;
-  expYear: number;
-  /** When the request that makes the payment carries one (a processor may require it). */
-  cvc?: string;
+/** A card payment (an authorization or a credit) as a processor is sent it. */
+export interface ProcessorCardPayment extends CardPayment {
   /**
    * The processor's own reference of this card, kept there by `keepCard` when the card came in with
    * its CVC: a payment of a stored card addresses it instead of sending the number without a CVC.
    */
   storedCard?: string;
-  /** Who initiates the payment, as the card schemes ask of a stored card (the spec's charge `type`). */
-  type?: ChargeType;
-  amount: number;
-  currency: string;
   description?: string;
 }
 

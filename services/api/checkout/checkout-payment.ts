@@ -27,6 +27,8 @@ import { digestOf } from './checkout-sessions.ts';
 import type { VerifiedCheckout } from './checkout-verification.ts';
 import type { RememberedCard, RememberedPayers } from './remembered-payers.ts';
 import { checkoutThreeDSecure, requireAuthenticatedForSubscription } from './checkout-three-d-secure.ts';
+import { cardResource } from '../../../packages/domain/customer/customer-events.ts';
+import { isIdOf } from '../../../packages/ids/object-id.ts';
 
 /** What the checkout page sends to pay (JSON). */
 export const checkoutPaymentBody = p.object({
@@ -321,7 +323,7 @@ async function subscribe(
   { shipping, ...payer }: Payer,
   context: CommandContext,
 ): Promise<Paid> {
-  const cardIsSaved = payer.card.startsWith('card_');
+  const cardIsSaved = isIdOf(cardResource, payer.card);
   const outcome = await checkoutPayments(deps).subscribe(
     { ...payer, cardIsSaved },
     {

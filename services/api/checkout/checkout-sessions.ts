@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import type { Collection, Document } from '../../../packages/readstore/document-store.ts';
 
 /** How long after the main transaction its cross-sale offers can be bought. */
@@ -45,11 +46,7 @@ export class CheckoutSessions {
    * The session the page names, when it exists, has not expired and was paid through this signed
    * request for this account and mode; a 400 naming `session` otherwise.
    */
-  async paid(
-    secret: string,
-    checkout: { checkoutRequest: string; accountId: string; mode: Mode },
-    now: Date,
-  ): Promise<CheckoutSessionDoc> {
+  async paid(secret: string, checkout: Tenant & { checkoutRequest: string }, now: Date): Promise<CheckoutSessionDoc> {
     const session = await this.sessions.get(digestOf(secret));
     if (
       !session ||

@@ -5,6 +5,8 @@ import type { TokenCommands } from '../../../packages/commands/token-commands.ts
 import { CardError } from '../../../packages/domain/errors.ts';
 import type { ThreeDSecureRequirements } from '../../../packages/network/card-network.ts';
 import { unmetRequirement } from '../../../packages/network/three-d-secure.ts';
+import { tokenResource } from '../../../packages/domain/token/token-events.ts';
+import { isIdOf } from '../../../packages/ids/object-id.ts';
 
 /**
  * 3-D Secure in checkout. The request's flags get the API's defaults (an enrolled card must shift
@@ -14,7 +16,7 @@ import { unmetRequirement } from '../../../packages/network/three-d-secure.ts';
  * typed now.
  */
 export function checkoutThreeDSecure(request: CheckoutRequest, card: string): ThreeDSecureRequirements | null {
-  return request.threeDSecure?.enable && card.startsWith('tok_')
+  return request.threeDSecure?.enable && isIdOf(tokenResource, card)
     ? threeDSecureRequirements(request.threeDSecure)
     : null;
 }

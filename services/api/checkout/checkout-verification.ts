@@ -9,7 +9,7 @@ import { InvalidRequestError, NotFoundError, missingParameter } from '../../../p
 import { HttpError } from '../../../packages/http/errors.ts';
 import type { AuthContext } from '../../../packages/http/route.ts';
 import { validateParameters } from '../../../packages/http/validation.ts';
-import type { ReadModels } from '../../../packages/projection/read-models.ts';
+import type { ReadModels } from '../../../packages/projection-runtime/read-models.ts';
 import { accountsCollection, type AccountDoc } from '../../../projections/accounts-projection.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 import { plansCollection } from '../../../projections/plans-projection.ts';

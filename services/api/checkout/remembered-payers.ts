@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import type { Collection, Document } from '../../../packages/readstore/document-store.ts';
 
 /** A confirmation code is good for this long, and for this many wrong tries. */
@@ -42,7 +42,7 @@ export class RememberedPayers {
     private readonly key: Buffer,
   ) {}
 
-  async remember(tenant: { accountId: string; mode: Mode }, email: string, card: RememberedCard, now: Date) {
+  async remember(tenant: Tenant, email: string, card: RememberedCard, now: Date) {
     await this.payers.put({
       id: this.payerId(tenant, email),
       created: seconds(now),
@@ -53,7 +53,7 @@ export class RememberedPayers {
   }
 
   /** A new one-time code for a remembered payer; null when the email is not remembered. */
-  async issueCode(tenant: { accountId: string; mode: Mode }, email: string, now: Date): Promise<string | null> {
+  async issueCode(tenant: Tenant, email: string, now: Date): Promise<string | null> {
     const payer = await this.payers.get(this.payerId(tenant, email));
     if (!payer) return null;
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -71,7 +71,7 @@ export class RememberedPayers {
 
   /** Checks the code; a right one is used up and exchanged for a grant to pay once with the card. */
   async confirm(
-    tenant: { accountId: string; mode: Mode },
+    tenant: Tenant,
     email: string,
     code: string,
     now: Date,
@@ -93,7 +93,7 @@ export class RememberedPayers {
   }
 
   /** Uses up a grant: the remembered card, when the grant is this tenant's, unused and in time. */
-  async redeem(tenant: { accountId: string; mode: Mode }, email: string, grant: string, now: Date) {
+  async redeem(tenant: Tenant, email: string, grant: string, now: Date) {
     const payerId = this.payerId(tenant, email);
     const [grantPayer, secret] = grant.split('.');
     if (grantPayer !== grantPayerId(payerId) || !secret) return null;
@@ -110,7 +110,7 @@ export class RememberedPayers {
     return false;
   }
 
-  private payerId(tenant: { accountId: string; mode: Mode }, email: string): string {
+  private payerId(tenant: Tenant, email: string): string {
     return this.digest(`payer:${tenant.accountId}:${tenant.mode}:${email.trim().toLowerCase()}`);
   }
 

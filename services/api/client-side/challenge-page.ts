@@ -1,7 +1,7 @@
 import { CHALLENGE_SCRIPT_MESSAGES } from '../../../packages/client-side/challenge/challenge-messages.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
-import { escapeHtml, jsonForScript } from './html.ts';
+import { html, jsonForScript } from '../../../packages/http/html.ts';
 
 export interface ChallengeToken {
   brand: string;
@@ -17,9 +17,9 @@ export interface ChallengeToken {
  */
 export function challengePage(token: ChallengeToken, locale: Locale = 'en'): string {
   const { amount, currency } = token.threeDSecureInfo;
-  const t = (key: MessageKey) => escapeHtml(translate(locale, key));
+  const t = (key: MessageKey) => translate(locale, key);
   const messages = Object.fromEntries(CHALLENGE_SCRIPT_MESSAGES.map((key) => [key, translate(locale, key)]));
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${t('challengeTitle')}</title>
 <style>
@@ -51,8 +51,8 @@ button:disabled{opacity:.6;cursor:wait}
 <h1>${t('confirmPayment')}</h1>
 <p>${t('challengeIntro')}</p>
 <dl>
-<dt>${t('amount')}</dt><dd>${escapeHtml(formatAmount(amount, currency, locale))}</dd>
-<dt>${t('card')}</dt><dd>${escapeHtml(token.brand)} •••• ${escapeHtml(token.last4)}</dd>
+<dt>${t('amount')}</dt><dd>${formatAmount(amount, currency, locale)}</dd>
+<dt>${t('card')}</dt><dd>${token.brand} •••• ${token.last4}</dd>
 </dl>
 <form id="challenge" novalidate>
 <label for="code">${t('oneTimeCode')}</label>
@@ -68,5 +68,5 @@ button:disabled{opacity:.6;cursor:wait}
 </main>
 <script type="application/json" id="challenge-messages">${jsonForScript(messages)}</script>
 <script src="/js/three-d-secure/challenge.js"></script>
-</body></html>`;
+</body></html>`.markup;
 }

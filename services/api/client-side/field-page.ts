@@ -1,6 +1,6 @@
 import { FIELD_FRAME_MESSAGES } from '../../../packages/client-side/fields/field-messages.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
-import { escapeHtml, jsonForScript } from './html.ts';
+import { html, jsonForScript } from '../../../packages/http/html.ts';
 
 export const FIELD_NAMES = ['number', 'expiry', 'cvc', 'cardholderName'] as const;
 export type FieldPageName = (typeof FIELD_NAMES)[number];
@@ -57,9 +57,9 @@ export function fieldPage(field: FieldPageName, locale: Locale = 'en'): string {
   const placeholder =
     typeof look.placeholder === 'string' ? translate(locale, look.placeholder) : look.placeholder.text;
   const messages = Object.fromEntries(FIELD_FRAME_MESSAGES.map((key) => [key, translate(locale, key)]));
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(label)}</title>
+<title>${label}</title>
 <style>
 *{box-sizing:border-box}
 html,body{margin:0;padding:0;background:transparent;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1e293b}
@@ -81,14 +81,14 @@ body.invalid input{color:#b91c1c}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 </style>
 </head><body>
-<label class="visually-hidden" for="input">${escapeHtml(label)}</label>
+<label class="visually-hidden" for="input">${label}</label>
 <div class="row">
 <input id="input" name="${field}" type="text" inputmode="${look.inputmode}" autocomplete="${look.autocomplete}"
- placeholder="${escapeHtml(placeholder)}" maxlength="${look.maxlength}" spellcheck="false" autocorrect="off" aria-invalid="false">
-${field === 'number' ? '<span id="brand" class="brand" role="img" aria-label=""></span>' : '<span id="brand" hidden></span>'}
+ placeholder="${placeholder}" maxlength="${look.maxlength}" spellcheck="false" autocorrect="off" aria-invalid="false">
+${field === 'number' ? html`<span id="brand" class="brand" role="img" aria-label=""></span>` : html`<span id="brand" hidden></span>`}
 </div>
 <p id="message" class="message" aria-live="polite"></p>
 <script type="application/json" id="field-messages">${jsonForScript(messages)}</script>
 <script src="/js/fields/fields.js"></script>
-</body></html>`;
+</body></html>`.markup;
 }

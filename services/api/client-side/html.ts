@@ -1,19 +1,7 @@
 import type { Response } from 'express';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
+import { html } from '../../../packages/http/html.ts';
 import { sendCompressed } from './compressed-body.ts';
-
-/** Text for HTML bodies and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
-  );
-}
-
-/** JSON inside `<script type="application/json">`: no `<` can end the element or open a comment. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
 
 /** The origin a page named for itself, when it is one (`https://shop.example`, no path). */
 export function pageOrigin(value: unknown): string | null {
@@ -30,11 +18,11 @@ export function pageOrigin(value: unknown): string | null {
 export function errorPage(locale: Locale, titleKey: MessageKey, messageKey: MessageKey): string {
   const title = translate(locale, titleKey);
   const message = translate(locale, messageKey);
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;color:#1e293b;margin:0;padding:24px}h1{font-size:1.2rem}</style>
-</head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
+</head><body><main><h1>${title}</h1><p>${message}</p></main></body></html>`.markup;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import {

@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import {
   createCardBody,
   customerCardParams,
@@ -10,14 +10,14 @@ import {
 } from '../schemas/card-schemas.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { cardsCollection } from '../../../projections/cards-projection.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 
 const tag = 'Cards';
 
 export function cardRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const customerOf = (request: { params: { customerId: string }; auth: { accountId: string; mode: Mode } }) =>
+  const customerOf = (request: { params: { customerId: string }; auth: Tenant }) =>
     reader.get(customersCollection, request.params.customerId, request.auth);
 
   return [

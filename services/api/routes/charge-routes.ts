@@ -1,7 +1,7 @@
 import { InvalidRequestError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { listFilteredByCustomer } from '../customer-list.ts';
 import {
   chargeIdParams,
@@ -14,19 +14,16 @@ import {
 import { listOf } from '../schemas/common-schemas.ts';
 import { paymentRedirectPath } from '../payment-redirect-page.ts';
 import { publicBaseUrl } from '../public-base-url.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
 
 const tag = 'Charges';
 
 export function chargeRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const chargeOf = (request: { params: { chargeId: string }; auth: { accountId: string; mode: Mode } }) =>
+  const chargeOf = (request: { params: { chargeId: string }; auth: Tenant }) =>
     reader.get(chargesCollection, request.params.chargeId, request.auth);
-  const readCharge = (
-    position: number | null,
-    chargeId: string,
-    request: { auth: { accountId: string; mode: Mode } },
-  ) => reader.getAfter(position, chargesCollection, chargeId, request.auth);
+  const readCharge = (position: number | null, chargeId: string, request: { auth: Tenant }) =>
+    reader.getAfter(position, chargesCollection, chargeId, request.auth);
 
   return [
     defineRoute({

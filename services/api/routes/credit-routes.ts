@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { listFilteredByCustomer } from '../customer-list.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import {
@@ -10,16 +10,16 @@ import {
   listCreditsQuery,
   updateCreditBody,
 } from '../schemas/credit-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { creditsCollection } from '../../../projections/credits-projection.ts';
 
 const tag = 'Credits';
 
 export function creditRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  type Tenant = { auth: { accountId: string; mode: Mode } };
-  const creditOf = (request: { params: { creditId: string } } & Tenant) =>
+  type Authorized = { auth: Tenant };
+  const creditOf = (request: { params: { creditId: string } } & Authorized) =>
     reader.get(creditsCollection, request.params.creditId, request.auth);
-  const readCredit = (position: number | null, creditId: string, request: Tenant) =>
+  const readCredit = (position: number | null, creditId: string, request: Authorized) =>
     reader.getAfter(position, creditsCollection, creditId, request.auth);
 
   return [

@@ -1,5 +1,5 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import {
@@ -9,13 +9,13 @@ import {
   listCustomersQuery,
   updateCustomerBody,
 } from '../schemas/customer-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 
 const tag = 'Customers';
 
 export function customerRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
-  const readCustomer = (position: number | null, id: string, request: { auth: { accountId: string; mode: Mode } }) =>
+  const readCustomer = (position: number | null, id: string, request: { auth: Tenant }) =>
     reader.getAfter(position, customersCollection, id, request.auth);
 
   return [

@@ -1,12 +1,14 @@
 import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
-import type { Tenant } from '../object-reader.ts';
+import { commandContext } from '../request-command-context.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { disputeIdParams, disputeSchema, listDisputesQuery, updateDisputeBody } from '../schemas/dispute-schemas.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
 import { disputesCollection } from '../../../projections/disputes-projection.ts';
+import { fileResource } from '../../../packages/domain/file/file-events.ts';
+import { isIdOf } from '../../../packages/ids/object-id.ts';
 
 const tag = 'Disputes';
 
@@ -49,7 +51,7 @@ export function disputeRoutes({ commands, reader }: ApiDependencies): AnyRouteDe
         for (const [field, value] of Object.entries(request.body.evidence)) {
           if (
             typeof value === 'string' &&
-            value.startsWith('file_') &&
+            isIdOf(fileResource, value) &&
             !(await commands.files.exists(value, request.auth))
           )
             throw new InvalidRequestError(`Invalid parameter: evidence[${field}] '${value}' is not an uploaded file`);

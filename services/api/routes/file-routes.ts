@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { defineRoute, FileDownload, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { publicBaseUrl, type RequestAddress } from '../public-base-url.ts';
 import { filesCollection as collection } from '../../../projections/files-projection.ts';
 import type { FileObject } from '../../../projections/views/file-view.ts';

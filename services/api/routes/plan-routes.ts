@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import { createPlanBody, listPlansQuery, planIdParams, planSchema, updatePlanBody } from '../schemas/plan-schemas.ts';
 import { plansCollection } from '../../../projections/plans-projection.ts';

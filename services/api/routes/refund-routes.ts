@@ -1,11 +1,11 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { refundSchema } from '../schemas/charge-schemas.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { createRefundBody, listRefundsQuery, refundIdParams, updateRefundBody } from '../schemas/refund-schemas.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { chargesCollection } from '../../../projections/charges-projection.ts';
 import { refundsCollection } from '../../../projections/refunds-projection.ts';
 
@@ -13,7 +13,7 @@ const tag = 'Refunds';
 
 export function refundRoutes({ commands, reader }: ApiDependencies): AnyRouteDefinition[] {
   /** The charge named by the `chargeId` parameter: an unknown one is a bad parameter (400), not a 404. */
-  const chargeParameter = (chargeId: string, auth: { accountId: string; mode: Mode }) =>
+  const chargeParameter = (chargeId: string, auth: Tenant) =>
     reader.get(chargesCollection, chargeId, auth).catch((error: unknown) => {
       throw error instanceof NotFoundError
         ? new InvalidRequestError(`Invalid parameter: chargeId '${chargeId}' does not exist`)

@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { listFilteredByCustomer } from '../customer-list.ts';
 import { listOf } from '../schemas/common-schemas.ts';
 import { customerIdParams } from '../schemas/customer-schemas.ts';
@@ -18,14 +18,12 @@ import {
   updateCustomerSubscriptionBody,
   updateSubscriptionBody,
 } from '../schemas/subscription-schemas.ts';
-import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import { customersCollection } from '../../../projections/customers-projection.ts';
 import { subscriptionsCollection } from '../../../projections/subscriptions-projection.ts';
 
 const tag = 'Subscriptions';
 const collection = subscriptionsCollection;
-
-type Tenant = { accountId: string; mode: Mode };
 
 /**
  * Subscriptions at both places real clients use: under `/customers/{id}` and at the top level with

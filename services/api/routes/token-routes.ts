@@ -1,7 +1,7 @@
 import { payerFraudCheckData } from '../../../packages/fraud-check/payer-data.ts';
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { verifyThreeDSecureBody } from '../schemas/three-d-secure-schemas.ts';
 import { createTokenBody, tokenIdParams, tokenSchema } from '../schemas/token-schemas.ts';
 import { tokensCollection } from '../../../projections/tokens-projection.ts';

@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
-import { commandContext } from '../command-context.ts';
+import { commandContext } from '../request-command-context.ts';
 import { deletedSchema, listOf } from '../schemas/common-schemas.ts';
 import type { PublicEventCatalog } from '../schemas/event-schemas.ts';
 import {

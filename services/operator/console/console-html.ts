@@ -1,47 +1,38 @@
+import { html, joinHtml, type SafeHtml } from '../../../packages/http/html.ts';
 import type { RecordedEvent } from '../../../packages/eventstore/event-store.ts';
 import type { WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
 import type { ProjectionStatus } from './operator-state.ts';
 
-/** Escapes text for HTML content and attribute values. */
-export function escape(value: unknown): string {
-  return String(value)
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
-
 /** A page of the console: no external resources, one stylesheet and one small script of its own. */
-export function page(title: string, body: string, options: { signedIn: boolean } = { signedIn: true }): string {
+export function page(title: string, body: SafeHtml, options: { signedIn: boolean } = { signedIn: true }): string {
   const signOut = options.signedIn
-    ? `<form method="post" action="/console/logout" class="signout"><button type="submit">Sign out</button></form>`
-    : '';
-  return `<!doctype html>
+    ? html`<form method="post" action="/console/logout" class="signout"><button type="submit">Sign out</button></form>`
+    : null;
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Payments operator console</title>
+<title>${title} · Payments operator console</title>
 <link rel="stylesheet" href="/console/console.css">
 <script src="/console/console.js" defer></script>
 </head>
 <body>
 <header><p class="brand"><a href="/console">Payments operator console</a></p>${signOut}</header>
 <main id="main">
-<h1>${escape(title)}</h1>
+<h1>${title}</h1>
 ${body}
 </main>
 </body>
-</html>`;
+</html>`.markup;
 }
 
 export function loginPage(error: string | null): string {
   return page(
     'Sign in',
-    `${error ? `<p role="alert" class="error">${escape(error)}</p>` : ''}
+    html`${error && html`<p role="alert" class="error">${error}</p>`}
 <form method="post" action="/console/login" class="login">
   <label for="token">Operator token</label>
   <input id="token" name="token" type="password" autocomplete="current-password" required>
@@ -59,125 +50,117 @@ function progressText(projection: ProjectionStatus): string {
   return `${rebuild.position} / ${rebuild.headPosition}`;
 }
 
-export function projectionsSection(projections: ProjectionStatus[]): string {
-  const rows = projections
-    .map(
-      (projection) => `<tr data-projection="${escape(projection.name)}">
-  <th scope="row">${escape(projection.name)}</th>
+export function projectionsSection(projections: ProjectionStatus[]): SafeHtml {
+  const rows = projections.map(
+    (projection) => html`<tr data-projection="${projection.name}">
+  <th scope="row">${projection.name}</th>
   <td>${projection.generation}</td>
   <td>${projection.checkpoint}</td>
   <td data-field="lag">${projection.lag}</td>
-  <td data-field="rebuild"><progress max="${Math.max(projection.rebuild?.headPosition ?? 1, 1)}" value="${projection.rebuild?.finished ? Math.max(projection.rebuild.headPosition, 1) : (projection.rebuild?.position ?? 0)}" aria-label="Rebuild of ${escape(projection.name)}"></progress> <span>${escape(progressText(projection))}</span></td>
-  <td><form method="post" action="/console/projections/${encodeURIComponent(projection.name)}/rebuild"><button type="submit">Rebuild <span class="visually-hidden">${escape(projection.name)}</span></button></form></td>
+  <td data-field="rebuild"><progress max="${Math.max(projection.rebuild?.headPosition ?? 1, 1)}" value="${projection.rebuild?.finished ? Math.max(projection.rebuild.headPosition, 1) : (projection.rebuild?.position ?? 0)}" aria-label="Rebuild of ${projection.name}"></progress> <span>${progressText(projection)}</span></td>
+  <td><form method="post" action="/console/projections/${encodeURIComponent(projection.name)}/rebuild"><button type="submit">Rebuild <span class="visually-hidden">${projection.name}</span></button></form></td>
 </tr>`,
-    )
-    .join('\n');
-  return `<section aria-labelledby="projections-title" id="projections">
+  );
+  return html`<section aria-labelledby="projections-title" id="projections">
 <h2 id="projections-title">Projections</h2>
 <p>Lag is in log positions behind the head (${projections[0]?.head ?? 0}). A rebuild builds a fresh generation beside the live one and switches when caught up; progress updates live.</p>
 <table>
 <thead><tr><th scope="col">Projection</th><th scope="col">Generation</th><th scope="col">Checkpoint</th><th scope="col">Lag</th><th scope="col">Rebuild</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody aria-live="polite">
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>
 </section>`;
 }
 
-export function queuesSection(queues: { queue: string; counts: QueueCounts }[], bullBoard: boolean): string {
-  const rows = queues
-    .map(
-      ({ queue, counts }) =>
-        `<tr><th scope="row">${escape(queue)}</th><td>${counts.waiting}</td><td>${counts.delayed}</td><td>${counts.active}</td><td>${counts.completed}</td><td>${counts.failed}</td></tr>`,
-    )
-    .join('\n');
+export function queuesSection(queues: { queue: string; counts: QueueCounts }[], bullBoard: boolean): SafeHtml {
+  const rows = queues.map(
+    ({ queue, counts }) =>
+      html`<tr><th scope="row">${queue}</th><td>${counts.waiting}</td><td>${counts.delayed}</td><td>${counts.active}</td><td>${counts.completed}</td><td>${counts.failed}</td></tr>`,
+  );
   const board = bullBoard
-    ? `<p><a href="/console/queues/">Open the BullMQ board</a> for jobs, their data and retries.</p>`
-    : `<p>Jobs run in this process (embedded profile, no <code>REDIS_URL</code>): these counts are the whole view.</p>`;
-  return `<section aria-labelledby="queues-title" id="queues">
+    ? html`<p><a href="/console/queues/">Open the BullMQ board</a> for jobs, their data and retries.</p>`
+    : html`<p>Jobs run in this process (embedded profile, no <code>REDIS_URL</code>): these counts are the whole view.</p>`;
+  return html`<section aria-labelledby="queues-title" id="queues">
 <h2 id="queues-title">Job queues</h2>
 ${board}
 <table>
 <thead><tr><th scope="col">Queue</th><th scope="col">Waiting</th><th scope="col">Delayed</th><th scope="col">Active</th><th scope="col">Completed</th><th scope="col">Failed</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>
 </section>`;
 }
 
-export function openCircuitsSection(circuits: WebhookCircuitDoc[]): string {
-  const rows = circuits
-    .map(
-      (circuit) => `<tr data-endpoint="${escape(circuit.id)}">
-  <th scope="row"><code>${escape(circuit.id)}</code></th>
-  <td><code>${escape(circuit.accountId)}</code> (${escape(circuit.mode)})</td>
+export function openCircuitsSection(circuits: WebhookCircuitDoc[]): SafeHtml {
+  const rows = circuits.map(
+    (circuit) => html`<tr data-endpoint="${circuit.id}">
+  <th scope="row"><code>${circuit.id}</code></th>
+  <td><code>${circuit.accountId}</code> (${circuit.mode})</td>
   <td>${new Date(circuit.created * 1000).toISOString()}</td>
   <td>${circuit.timeouts}</td>
   <td>${new Date(circuit.lastTimeoutAt).toISOString()}</td>
 </tr>`,
-    )
-    .join('\n');
-  return `<section aria-labelledby="circuits-title" id="circuits">
+  );
+  return html`<section aria-labelledby="circuits-title" id="circuits">
 <h2 id="circuits-title">Webhook endpoints with an open circuit</h2>
 <p>Their attempts timed out several times in a row (no answer within WEBHOOK_TIMEOUT_MS): each gets one attempt at a time, further apart after each timeout, until one ends in time; the rest of its deliveries wait.</p>
 ${
   circuits.length === 0
-    ? '<p>No open circuits.</p>'
-    : `<table>
+    ? html`<p>No open circuits.</p>`
+    : html`<table>
 <thead><tr><th scope="col">Endpoint</th><th scope="col">Account</th><th scope="col">Open since</th><th scope="col">Timeouts in a row</th><th scope="col">Last timeout</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>`
 }
 </section>`;
 }
 
-export function deliveriesSection(deliveries: WebhookDeliveryDoc[], notice: string | null): string {
-  const rows = deliveries
-    .map((delivery) => {
-      const last = delivery.attempts.at(-1);
-      const outcome = last ? (last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`) : '—';
-      return `<tr data-delivery="${escape(delivery.id)}">
-  <th scope="row"><code>${escape(delivery.id)}</code></th>
-  <td><code>${escape(delivery._accountId)}</code> (${escape(delivery._mode)})</td>
-  <td><code>${escape(delivery.endpointId)}</code></td>
-  <td>${escape(delivery.eventType)}</td>
+export function deliveriesSection(deliveries: WebhookDeliveryDoc[], notice: string | null): SafeHtml {
+  const rows = deliveries.map((delivery) => {
+    const last = delivery.attempts.at(-1);
+    const outcome = last ? (last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`) : '—';
+    return html`<tr data-delivery="${delivery.id}">
+  <th scope="row"><code>${delivery.id}</code></th>
+  <td><code>${delivery._accountId}</code> (${delivery._mode})</td>
+  <td><code>${delivery.endpointId}</code></td>
+  <td>${delivery.eventType}</td>
   <td>${delivery.attempts.length}</td>
-  <td>${escape(outcome)}</td>
-  <td><form method="post" action="/console/deliveries/${encodeURIComponent(delivery.id)}/resend"><button type="submit">Resend <span class="visually-hidden">${escape(delivery.id)}</span></button></form></td>
+  <td>${outcome}</td>
+  <td><form method="post" action="/console/deliveries/${encodeURIComponent(delivery.id)}/resend"><button type="submit">Resend <span class="visually-hidden">${delivery.id}</span></button></form></td>
 </tr>`;
-    })
-    .join('\n');
-  return `<section aria-labelledby="deliveries-title" id="deliveries">
+  });
+  return html`<section aria-labelledby="deliveries-title" id="deliveries">
 <h2 id="deliveries-title">Failed webhook deliveries</h2>
-${notice ? `<p role="status" class="notice">${escape(notice)}</p>` : ''}
+${notice && html`<p role="status" class="notice">${notice}</p>`}
 ${
   deliveries.length === 0
-    ? '<p>No failed deliveries.</p>'
-    : `<table>
+    ? html`<p>No failed deliveries.</p>`
+    : html`<table>
 <thead><tr><th scope="col">Delivery</th><th scope="col">Account</th><th scope="col">Endpoint</th><th scope="col">Event type</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>`
 }
 </section>`;
 }
 
-export function streamSearchForm(objectId = '', asOf = ''): string {
-  return `<form method="get" action="/console/streams" class="search" role="search">
+export function streamSearchForm(objectId = '', asOf = ''): SafeHtml {
+  return html`<form method="get" action="/console/streams" class="search" role="search">
   <label for="objectId">Object id</label>
-  <input id="objectId" name="objectId" value="${escape(objectId)}" placeholder="cust_…, char_…, card_…" required>
+  <input id="objectId" name="objectId" value="${objectId}" placeholder="cust_…, char_…, card_…" required>
   <label for="asOf">As of (Unix time, optional)</label>
-  <input id="asOf" name="asOf" value="${escape(asOf)}" inputmode="numeric" pattern="[0-9]*">
+  <input id="asOf" name="asOf" value="${asOf}" inputmode="numeric" pattern="[0-9]*">
   <button type="submit">Show stream</button>
 </form>`;
 }
 
-export function streamBrowserSection(): string {
-  return `<section aria-labelledby="streams-title" id="streams">
+export function streamBrowserSection(): SafeHtml {
+  return html`<section aria-labelledby="streams-title" id="streams">
 <h2 id="streams-title">Stream browser</h2>
 ${streamSearchForm()}
 </section>`;
@@ -192,35 +175,33 @@ export function streamPage(
   if (!found)
     return page(
       `Stream of ${objectId}`,
-      `${streamSearchForm(objectId, asOfText)}<p role="alert" class="error">${escape(error ?? `No events for ${objectId}.`)}</p>`,
+      html`${streamSearchForm(objectId, asOfText)}<p role="alert" class="error">${error ?? `No events for ${objectId}.`}</p>`,
     );
-  const rows = found.events
-    .map(
-      (event) => `<tr>
+  const rows = found.events.map(
+    (event) => html`<tr>
   <td>${event.revision}</td>
-  <td><time datetime="${escape(event.metadata.occurredAt)}">${escape(event.metadata.occurredAt)}</time></td>
-  <td>${escape(event.type)}</td>
-  <td><code>${escape(event.metadata.actor ?? '—')}</code></td>
-  <td><code>${escape(event.metadata.requestId ?? '—')}</code></td>
-  <td><details><summary>data</summary><pre>${escape(JSON.stringify(event.data, null, 2))}</pre></details></td>
-  <td><code class="hash">${escape(event.hash ?? 'not sealed')}</code></td>
+  <td><time datetime="${event.metadata.occurredAt}">${event.metadata.occurredAt}</time></td>
+  <td>${event.type}</td>
+  <td><code>${event.metadata.actor ?? '—'}</code></td>
+  <td><code>${event.metadata.requestId ?? '—'}</code></td>
+  <td><details><summary>data</summary><pre>${JSON.stringify(event.data, null, 2)}</pre></details></td>
+  <td><code class="hash">${event.hash ?? 'not sealed'}</code></td>
 </tr>`,
-    )
-    .join('\n');
+  );
   const state =
     found.asOf === null
-      ? ''
-      : `<section aria-labelledby="as-of-title"><h2 id="as-of-title">As of ${escape(new Date(found.asOf * 1000).toISOString())}</h2>
-${found.object ? `<pre id="as-of-object">${escape(JSON.stringify(found.object, null, 2))}</pre>` : '<p>The object did not exist yet.</p>'}</section>`;
+      ? null
+      : html`<section aria-labelledby="as-of-title"><h2 id="as-of-title">As of ${new Date(found.asOf * 1000).toISOString()}</h2>
+${found.object ? html`<pre id="as-of-object">${JSON.stringify(found.object, null, 2)}</pre>` : html`<p>The object did not exist yet.</p>`}</section>`;
   return page(
     `Stream of ${objectId}`,
-    `${streamSearchForm(objectId, asOfText)}
+    html`${streamSearchForm(objectId, asOfText)}
 ${state}
 <section aria-labelledby="history-title"><h2 id="history-title">History (${found.events.length} events)</h2>
 <table>
 <thead><tr><th scope="col">#</th><th scope="col">Occurred</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Request</th><th scope="col">Data</th><th scope="col">Hash</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table></section>`,
   );

@@ -9,7 +9,6 @@ import {
   consoleCss,
   consoleJs,
   deliveriesSection,
-  escape,
   loginPage,
   page,
   projectionsSection,
@@ -19,6 +18,7 @@ import {
   streamPage,
 } from './console-html.ts';
 import { OperatorState } from './operator-state.ts';
+import { html as markup, joinHtml } from '../../../packages/http/html.ts';
 
 /** Pages are never cached, framed or sniffed; scripts and styles come from the console only. */
 const SECURITY_HEADERS = {
@@ -87,13 +87,16 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
       200,
       page(
         'Overview',
-        [
-          projectionsSection(projections),
-          queuesSection(queues, Boolean(platform.config.redisUrl)),
-          openCircuitsSection(circuits),
-          deliveriesSection(deliveries, notice),
-          streamBrowserSection(),
-        ].join('\n'),
+        joinHtml(
+          [
+            projectionsSection(projections),
+            queuesSection(queues, Boolean(platform.config.redisUrl)),
+            openCircuitsSection(circuits),
+            deliveriesSection(deliveries, notice),
+            streamBrowserSection(),
+          ],
+          '\n',
+        ),
       ),
     );
   });
@@ -105,7 +108,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
   router.post('/console/projections/:name/rebuild', signedIn, async (req, res) => {
     const name = String(req.params.name);
     if (!(await state.requestRebuild(name))) {
-      html(res, 404, page('Not found', `<p>No projection named ${escape(name)}.</p>`));
+      html(res, 404, page('Not found', markup`<p>No projection named ${name}.</p>`));
       return;
     }
     res.redirect(303, '/console#projections');

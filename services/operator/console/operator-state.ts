@@ -1,6 +1,6 @@
 import { WebhookDeliveryCommands } from '../../../packages/commands/webhook-delivery-commands.ts';
-import { projectionStates, readProjectionState } from '../../../packages/projection/projection-state.ts';
-import { checkpointKey } from '../../../packages/projection/projection.ts';
+import { projectionStates, readProjectionState } from '../../../packages/projection-runtime/projection-state.ts';
+import { checkpointKey } from '../../../packages/projection-runtime/projection.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import {
   webhookDeliveriesCollection,

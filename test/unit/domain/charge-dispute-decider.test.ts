@@ -4,30 +4,12 @@ import type { ChargeAttempt, ChargeEvent } from '../../../packages/domain/charge
 import type { NetworkOutcomeDue } from '../../../packages/domain/charge/network-outcome-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { createAnswered } from './charge-creation-fixture.ts';
+import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(chargeDecider);
 
-const card: CardSnapshot = {
-  first6: '424200',
-  last4: '0018',
-  fingerprint: 'fp_1',
-  vaultRef: 'vault_1',
-  brand: 'Visa',
-  type: 'Credit Card',
-  country: 'US',
-  issuer: 'Test Bank',
-  expMonth: '12',
-  expYear: '2040',
-  cardholderName: null,
-  addressLine1: null,
-  addressLine2: null,
-  addressCity: null,
-  addressState: null,
-  addressZip: null,
-  addressCountry: null,
-  fraudCheckData: null,
-};
+const card: CardSnapshot = { ...cardSnapshot, first6: '424200', last4: '0018', expMonth: '12', expYear: '2040' };
 
 const attempt: ChargeAttempt = {
   chargeId: 'char_1',

@@ -2,30 +2,12 @@ import type { CardSnapshot } from '../../../packages/domain/card/card-snapshot.t
 import { creditDecider, type CreateCreditCommand } from '../../../packages/domain/credit/credit-decider.ts';
 import type { CreditAttempt, CreditEvent, CreditFailure } from '../../../packages/domain/credit/credit-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
+import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(creditDecider);
 
-const card: CardSnapshot = {
-  first6: '424242',
-  last4: '4242',
-  fingerprint: 'fp_1',
-  vaultRef: 'vault_1',
-  brand: 'Visa',
-  type: 'Credit Card',
-  country: 'US',
-  issuer: 'Test Bank',
-  expMonth: '12',
-  expYear: '2040',
-  cardholderName: null,
-  addressLine1: null,
-  addressLine2: null,
-  addressCity: null,
-  addressState: null,
-  addressZip: null,
-  addressCountry: null,
-  fraudCheckData: null,
-};
+const card: CardSnapshot = { ...cardSnapshot, expMonth: '12', expYear: '2040' };
 
 const attempt: CreditAttempt = {
   creditId: 'cr_1',

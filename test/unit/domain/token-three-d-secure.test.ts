@@ -3,12 +3,13 @@ import type { ThreeDSecureResult } from '../../../packages/domain/charge/charge-
 import { CardError, InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { tokenDecider } from '../../../packages/domain/token/token-decider.ts';
 import type { TokenEvent } from '../../../packages/domain/token/token-events.ts';
+import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
 
 const spec = deciderSpec(tokenDecider);
 const tokenId = 'tok_1';
 const now = new Date('2030-01-01T00:00:00Z');
-const card = { first6: '400000', last4: '3220', vaultRef: 'v_1' } as CardSnapshot;
+const card: CardSnapshot = { ...cardSnapshot, first6: '400000', last4: '3220', vaultRef: 'v_1' };
 const created: TokenEvent = {
   type: 'TokenCreated',
   data: { tokenId, card, expiresAt: '2030-01-01T01:00:00.000Z' },

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Projection } from '../../../packages/projection/projection.ts';
+import type { Projection } from '../../../packages/projection-runtime/projection.ts';
 import type { PublicObjectEvents } from '../../../projections/read-side.ts';
 import { allProjections, publicObjects } from '../../../services/resources/registries.ts';
 

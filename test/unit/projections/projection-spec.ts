@@ -5,12 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DomainEvent } from '../../../packages/domain/decider.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
+import type { Tenant } from '../../../packages/domain/tenant.ts';
 import type { EventMetadata, RecordedEvent } from '../../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
 import { currentSchemaVersion, upcastRecordedEvent } from '../../../packages/eventstore/upcast-recorded-event.ts';
-import { projectBatches, type ProjectionBuild } from '../../../packages/projection/projection-batch.ts';
-import { checkpointKey, physicalCollectionName, type Projection } from '../../../packages/projection/projection.ts';
-import type { ReadModelCollection } from '../../../packages/projection/read-model-collection.ts';
+import { projectBatches, type ProjectionBuild } from '../../../packages/projection-runtime/projection-batch.ts';
+import {
+  checkpointKey,
+  physicalCollectionName,
+  type Projection,
+} from '../../../packages/projection-runtime/projection.ts';
+import type { ReadModelCollection } from '../../../packages/projection-runtime/read-model-collection.ts';
 import type { Document } from '../../../packages/readstore/document-store.ts';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 
@@ -20,7 +25,7 @@ export interface GivenEvent {
   event: DomainEvent;
   /** ISO time it happened (business clock); default: the previous event's. */
   at?: string;
-  tenant?: { accountId: string; mode: Mode };
+  tenant?: Tenant;
 }
 
 export const tenant = { accountId: 'acct_spec', mode: 'test' as Mode };

@@ -8,8 +8,8 @@ import { crossSaleOfferDecider } from '../../../packages/domain/cross-sale-offer
 import { crossSaleOfferStream } from '../../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { eventUpcasters } from '../../../packages/domain/event-upcasters.ts';
 import { SqliteEventStore } from '../../../packages/eventstore/sqlite-event-store.ts';
-import { physicalCollectionName } from '../../../packages/projection/projection.ts';
-import { ProjectionRunner } from '../../../packages/projection/projection-runner.ts';
+import { physicalCollectionName } from '../../../packages/projection-runtime/projection.ts';
+import { ProjectionRunner } from '../../../packages/projection-runtime/projection-runner.ts';
 import { SqliteDocumentStore } from '../../../packages/readstore/sqlite-document-store.ts';
 import { crossSaleOffersProjection } from '../../../projections/cross-sale-offers-projection.ts';
 import type { CrossSaleOfferDoc } from '../../../projections/views/cross-sale-offer-view.ts';

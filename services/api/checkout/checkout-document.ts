@@ -5,7 +5,7 @@ import type {
   OfferedPlan,
 } from '../../../packages/checkout/checkout-view.ts';
 import { formatMoney as formatAmount } from '../../../packages/money/money.ts';
-import { escapeHtml, jsonForScript } from '../client-side/html.ts';
+import { html, joinHtml, jsonForScript, trustedHtml, type SafeHtml } from '../../../packages/http/html.ts';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { METHOD_NAMES } from '../payment-redirect-page.ts';
 
@@ -18,7 +18,7 @@ import { METHOD_NAMES } from '../payment-redirect-page.ts';
  */
 export function checkoutPage(input: CheckoutPageInput): string {
   const { view, display, locale, countries } = input;
-  const t = (key: MessageKey, values?: Record<string, string | number>) => escapeHtml(translate(locale, key, values));
+  const t = (key: MessageKey, values?: Record<string, string | number>) => translate(locale, key, values);
   const money = (amount: number, currency: string) => formatAmount(amount, currency, locale);
   const name = display.name ?? view.merchant.name;
   const email = display.email ?? view.customer?.email ?? '';
@@ -26,19 +26,19 @@ export function checkoutPage(input: CheckoutPageInput): string {
   return htmlDocument(
     locale,
     name,
-    `<main id="checkout" data-kind="${view.kind}" data-currency="${escapeHtml(currency)}">
+    html`<main id="checkout" data-kind="${view.kind}" data-currency="${currency}">
 <header class="head">
-${display.image ? `<img id="merchant-image" class="logo" src="${escapeHtml(display.image)}" alt="" width="64" height="64">` : ''}
-<h1 id="merchant-name">${escapeHtml(name)}</h1>
-${display.description ? `<p class="description">${escapeHtml(display.description)}</p>` : ''}
-${view.mode === 'test' ? `<p class="test-mode">${t('testMode')}</p>` : ''}
+${display.image ? html`<img id="merchant-image" class="logo" src="${display.image}" alt="" width="64" height="64">` : ''}
+<h1 id="merchant-name">${name}</h1>
+${display.description ? html`<p class="description">${display.description}</p>` : ''}
+${view.mode === 'test' ? html`<p class="test-mode">${t('testMode')}</p>` : ''}
 </header>
 <section id="pay-step" aria-labelledby="merchant-name">
 ${purchase(view, locale, t, money)}
 <form id="pay-form" novalidate>
 <div class="group">
 <label for="email">${t('email')}</label>
-<input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${escapeHtml(email)}"${view.customer ? '' : ' required aria-required="true"'} aria-invalid="false" aria-describedby="email-error">
+<input id="email" name="email" type="email" autocomplete="email" inputmode="email" spellcheck="false" value="${email}"${view.customer ? '' : html` required aria-required="true"`} aria-invalid="false" aria-describedby="email-error">
 <p id="email-error" class="error" aria-live="polite"></p>
 </div>
 ${display.shippingAddress ? addressFields('shipping', t('shippingAddress'), t, countries) : ''}
@@ -56,7 +56,7 @@ ${view.rememberMe ? rememberedCard(t) : ''}
 ${display.billingAddress ? addressFields('billing', t('billingAddress'), t, countries) : ''}
 ${
   view.rememberMe
-    ? `<div class="group remember" id="remember">
+    ? html`<div class="group remember" id="remember">
 <label class="check"><input id="remember-me" name="rememberMe" type="checkbox" aria-describedby="remember-hint"> ${t('rememberMe')}</label>
 <p id="remember-hint" class="hint">${t('rememberHint')}</p>
 </div>`
@@ -64,11 +64,11 @@ ${
 }
 <p id="form-error" class="error form-error" role="alert"></p>
 <p id="pay-status" class="pay-status" role="status"></p>
-<button id="pay" class="primary" type="submit">${escapeHtml(payLabel(view, locale))}</button>
+<button id="pay" class="primary" type="submit">${payLabel(view, locale)}</button>
 ${paymentMethods(view, t)}
 ${
   view.termsAndConditionsUrl
-    ? `<p class="terms">${t('termsAccept')} <a href="${escapeHtml(view.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">${t('terms')}</a>.</p>`
+    ? html`<p class="terms">${t('termsAccept')} <a href="${view.termsAndConditionsUrl}" target="_blank" rel="noopener noreferrer">${t('terms')}</a>.</p>`
     : ''
 }
 </form>
@@ -97,10 +97,10 @@ export function checkoutErrorPage(status: number, error: CheckoutErrorDetails, l
   return htmlDocument(
     locale,
     title!,
-    `<main id="checkout-error" class="error-page">
-<h1>${escapeHtml(title!)}</h1>
-<p id="error-message">${escapeHtml(message!)}</p>
-<button id="done" class="primary" type="button">${escapeHtml(translate(locale, 'close'))}</button>
+    html`<main id="checkout-error" class="error-page">
+<h1>${title!}</h1>
+<p id="error-message">${message!}</p>
+<button id="done" class="primary" type="button">${translate(locale, 'close')}</button>
 </main>
 <script type="application/json" id="checkout-error-details">${jsonForScript(error)}</script>`,
   );
@@ -114,16 +114,16 @@ export interface CheckoutErrorDetails {
 }
 
 /** The page; its root names the dialog around it and its close button, for `checkout.js` to label them. */
-function htmlDocument(locale: Locale, title: string, body: string): string {
-  const labels = `data-dialog-label="${escapeHtml(translate(locale, 'checkoutTitle'))}" data-close-label="${escapeHtml(translate(locale, 'closeCheckout'))}"`;
-  return `<!doctype html>
+function htmlDocument(locale: Locale, title: string, body: SafeHtml): string {
+  const labels = html`data-dialog-label="${translate(locale, 'checkoutTitle')}" data-close-label="${translate(locale, 'closeCheckout')}"`;
+  return html`<!doctype html>
 <html lang="${locale}" ${labels}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<title>${title}</title>
+<style>${trustedHtml(STYLE)}</style>
 </head><body>
 ${body}
 <script src="/js/checkout/checkout-page.js"></script>
-</body></html>`;
+</body></html>`.markup;
 }
 
 function currencyOf(view: CheckoutView): string {
@@ -154,31 +154,29 @@ function price(plan: OfferedPlan, locale: Locale): string {
   return translate(locale, PRICE_EVERY[plan.interval], { amount, count: plan.intervalCount });
 }
 
-function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money): string {
+function purchase(view: CheckoutView, locale: Locale, t: Translate, money: Money): SafeHtml {
   if (view.charge)
-    return `<p class="total"><span class="total-label">${t('total')}</span> <span id="total">${escapeHtml(money(view.charge.amount, view.charge.currency))}</span></p>`;
+    return html`<p class="total"><span class="total-label">${t('total')}</span> <span id="total">${money(view.charge.amount, view.charge.currency)}</span></p>`;
   if (view.subscription) {
     const plan = view.subscription;
-    return `<div class="plan">
-<p class="plan-name" id="plan-name">${escapeHtml(plan.name)}</p>
-<p class="total"><span id="total">${escapeHtml(price(plan, locale))}</span></p>
-${plan.trialPeriodDays ? `<p class="trial" id="trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
+    return html`<div class="plan">
+<p class="plan-name" id="plan-name">${plan.name}</p>
+<p class="total"><span id="total">${price(plan, locale)}</span></p>
+${plan.trialPeriodDays ? html`<p class="trial" id="trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
 </div>`;
   }
   const custom = view.customCharge!;
-  const options = custom.amountOptions
-    .map(
-      (amount) =>
-        `<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}">${escapeHtml(money(amount, custom.currency))}</button>`,
-    )
-    .join('\n');
+  const options = custom.amountOptions.map(
+    (amount) =>
+      html`<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}">${money(amount, custom.currency)}</button>`,
+  );
   const bounds = custom.customAmount;
-  return `<fieldset class="amounts group" id="amounts">
+  return html`<fieldset class="amounts group" id="amounts">
 <legend>${t('amount')}</legend>
-${options ? `<div class="amount-options">${options}</div>` : ''}
+${options.length > 0 && html`<div class="amount-options">${joinHtml(options, '\n')}</div>`}
 ${
   bounds
-    ? `<label for="custom-amount">${options ? t('otherAmount') : t('amount')} (${escapeHtml(custom.currency)})</label>
+    ? html`<label for="custom-amount">${options.length > 0 ? t('otherAmount') : t('amount')} (${custom.currency})</label>
 <input id="custom-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" data-min="${bounds.min}" data-max="${bounds.max}" aria-invalid="false" aria-describedby="custom-amount-hint amount-error">
 <p id="custom-amount-hint" class="hint">${t('amountRange', { min: money(bounds.min, custom.currency), max: money(bounds.max, custom.currency) })}</p>`
     : ''
@@ -188,43 +186,39 @@ ${
 }
 
 /** Payment methods offered besides the card: each pays through its provider's page. */
-function paymentMethods(view: CheckoutView, t: Translate): string {
-  if (view.paymentMethodTypes.length === 0 || view.kind === 'subscription') return '';
-  const buttons = view.paymentMethodTypes
-    .map((type) => {
-      const name = METHOD_NAMES[type] ?? type;
-      return `<button type="button" class="secondary method" data-method="${escapeHtml(type)}" data-method-name="${escapeHtml(name)}">${t('payWith', { method: name })}</button>`;
-    })
-    .join('\n');
-  return `<div class="methods" id="payment-methods" role="group" aria-labelledby="methods-title">
+function paymentMethods(view: CheckoutView, t: Translate): SafeHtml {
+  if (view.paymentMethodTypes.length === 0 || view.kind === 'subscription') return html``;
+  const buttons = view.paymentMethodTypes.map((type) => {
+    const name = METHOD_NAMES[type] ?? type;
+    return html`<button type="button" class="secondary method" data-method="${type}" data-method-name="${name}">${t('payWith', { method: name })}</button>`;
+  });
+  return html`<div class="methods" id="payment-methods" role="group" aria-labelledby="methods-title">
 <p class="or" id="methods-title">${t('orPayWithout')}</p>
-${buttons}
+${joinHtml(buttons, '\n')}
 </div>`;
 }
 
 /**
  * The address the merchant asked for (`billingAddress`, `shippingAddress` options): `billing` goes
  * on the card (the token's address), `shipping` on the charge or subscription. Ids
- * `<kind>-<part>`, each input described by its own error line.
+ * html`<kind>-<part>`, each input described by its own error line.
  */
 function addressFields(
   kind: 'billing' | 'shipping',
   legend: string,
   t: Translate,
   countries: CheckoutPageInput['countries'],
-): string {
+): SafeHtml {
   const field = (part: string, label: MessageKey, autocomplete: string, required: boolean) => {
     const id = `${kind}-${part}`;
-    return `<div class="address-part ${part}">
+    return html`<div class="address-part ${part}">
 <label for="${id}">${t(label)}</label>
-<input id="${id}" type="text" autocomplete="${kind} ${autocomplete}"${required ? ' required aria-required="true"' : ''} aria-invalid="false" aria-describedby="${id}-error">
+<input id="${id}" type="text" autocomplete="${kind} ${autocomplete}"${required && html` required aria-required="true"`} aria-invalid="false" aria-describedby="${id}-error">
 <p id="${id}-error" class="error" aria-live="polite"></p>
 </div>`;
   };
-  const options = countries
-    .map((country) => `<option value="${escapeHtml(country.code)}">${escapeHtml(country.name)}</option>`)
-    .join('');
-  return `<fieldset id="${kind}-address" class="group address" data-address="${kind}">
+  const options = countries.map((country) => html`<option value="${country.code}">${country.name}</option>`);
+  return html`<fieldset id="${kind}-address" class="group address" data-address="${kind}">
 <legend>${legend}</legend>
 ${field('name', 'fullName', 'name', true)}
 ${field('line1', 'addressLine1', 'address-line1', true)}
@@ -242,8 +236,8 @@ ${field('state', 'region', 'address-level1', false)}
 </fieldset>`;
 }
 
-function rememberedCard(t: Translate): string {
-  return `<div id="saved-card" class="saved-card" hidden>
+function rememberedCard(t: Translate): SafeHtml {
+  return html`<div id="saved-card" class="saved-card" hidden>
 <button id="use-saved-card" class="link" type="button">${t('useSavedCard')}</button>
 <div id="code-step" hidden>
 <p id="code-sent" class="hint" aria-live="polite"></p>
@@ -262,12 +256,15 @@ function rememberedCard(t: Translate): string {
 </div>`;
 }
 
-function offers(list: CheckoutOfferView[], locale: Locale, t: Translate, money: Money): string {
-  if (list.length === 0) return '';
-  return `<section id="offers" class="offers" aria-labelledby="offers-title">
+function offers(list: CheckoutOfferView[], locale: Locale, t: Translate, money: Money): SafeHtml {
+  if (list.length === 0) return html``;
+  return html`<section id="offers" class="offers" aria-labelledby="offers-title">
 <h3 id="offers-title">${t('youMayAlsoLike')}</h3>
 <ul>
-${list.map((item) => offer(item, locale, t, money)).join('\n')}
+${joinHtml(
+  list.map((item) => offer(item, locale, t, money)),
+  '\n',
+)}
 </ul>
 </section>`;
 }
@@ -276,24 +273,23 @@ ${list.map((item) => offer(item, locale, t, money)).join('\n')}
  * One offer: a charge's price and "Buy for …", or a subscription's price per interval, its trial
  * and "Subscribe for …" (the price and trial also as data, for what the script writes once bought).
  */
-function offer(offer: CheckoutOfferView, locale: Locale, t: Translate, money: Money): string {
+function offer(offer: CheckoutOfferView, locale: Locale, t: Translate, money: Money): SafeHtml {
   const company = [offer.companyName, offer.companyLocation].filter(Boolean).join(', ');
-  const titleId = `offer-${escapeHtml(offer.id)}-title`;
+  const titleId = `offer-${offer.id}-title`;
   const plan = offer.subscription;
   const shownPrice = plan ? price(plan, locale) : money(offer.charge!.amount, offer.charge!.currency);
   const buy = plan ? t('subscribeFor', { price: shownPrice }) : t('buyFor', { amount: shownPrice });
-  const subscriptionData = plan
-    ? ` data-kind="subscription" data-price="${escapeHtml(shownPrice)}" data-trial-days="${plan.trialPeriodDays ?? 0}"`
-    : '';
-  return `<li class="offer" data-offer-id="${escapeHtml(offer.id)}"${subscriptionData} aria-labelledby="${titleId}">
-${offer.imageUrl && offer.template === 'image_and_text' ? `<img src="${escapeHtml(offer.imageUrl)}" alt="" width="247" height="156">` : ''}
+  const subscriptionData =
+    plan && html` data-kind="subscription" data-price="${shownPrice}" data-trial-days="${plan.trialPeriodDays ?? 0}"`;
+  return html`<li class="offer" data-offer-id="${offer.id}"${subscriptionData} aria-labelledby="${titleId}">
+${offer.imageUrl && offer.template === 'image_and_text' ? html`<img src="${offer.imageUrl}" alt="" width="247" height="156">` : ''}
 <div class="offer-body">
-<h4 id="${titleId}">${escapeHtml(offer.title)}</h4>
-${offer.description ? `<p class="offer-description">${escapeHtml(offer.description)}</p>` : ''}
-<p class="offer-price">${escapeHtml(shownPrice)}</p>
-${plan?.trialPeriodDays ? `<p class="offer-trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
-${company ? `<p class="offer-company">${t('offeredBy', { company })}</p>` : ''}
-${offer.termsAndConditionsUrl ? `<p class="offer-terms"><a href="${escapeHtml(offer.termsAndConditionsUrl)}" target="_blank" rel="noopener noreferrer">${t('terms')}</a></p>` : ''}
+<h4 id="${titleId}">${offer.title}</h4>
+${offer.description ? html`<p class="offer-description">${offer.description}</p>` : ''}
+<p class="offer-price">${shownPrice}</p>
+${plan?.trialPeriodDays ? html`<p class="offer-trial">${t('trial', { count: plan.trialPeriodDays })}</p>` : ''}
+${company ? html`<p class="offer-company">${t('offeredBy', { company })}</p>` : ''}
+${offer.termsAndConditionsUrl ? html`<p class="offer-terms"><a href="${offer.termsAndConditionsUrl}" target="_blank" rel="noopener noreferrer">${t('terms')}</a></p>` : ''}
 <button class="secondary buy" type="button" aria-describedby="${titleId}">${buy}</button>
 <p class="offer-outcome" aria-live="polite"></p>
 </div>

@@ -5,8 +5,12 @@ import type { DocumentStore } from '../readstore/document-store.ts';
 import { AsyncLock } from './async-lock.ts';
 import { projectBatches } from './projection-batch.ts';
 import { checkpointKey, physicalCollectionName, type Projection } from './projection.ts';
-import { projectionStates, readProjectionState } from './projection-state.ts';
+import { projectionStates, readProjectionState, takeRebuildRequests } from './projection-state.ts';
 import { WrittenDocuments } from './written-documents.ts';
+import { ProjectionBuilds } from './projection-builds.ts';
+import type { ProjectionRunnerOptions, RunnerEvents } from './projection-runner-options.ts';
+
+export type { ProjectionRunnerOptions, RebuildProgress } from './projection-runner-options.ts';
 
 /** One build of one projection and how far it has got. */
 interface Slot {
@@ -15,35 +19,6 @@ interface Slot {
   checkpoint: number;
   /** While a build that started empty catches up: what it has written (so reads of the rest are skipped). */
   written?: WrittenDocuments | undefined;
-}
-
-export interface RebuildProgress {
-  projection: string;
-  generation: number;
-  position: number;
-  headPosition: number;
-}
-
-export interface ProjectionRunnerOptions {
-  /** Most events per batch while following the log (each batch is one commit that waiting requests wait for). */
-  batchSize?: number;
-  /**
-   * Most events per batch while catching up with events already in the log at start, and in
-   * rebuilds (default: `batchSize`). Nobody waits on those batches, but larger ones gained nothing
-   * measurable once the WAL is checkpointed less often while catching up, and held more memory.
-   */
-  catchUpBatchSize?: number;
-  /** How long a replaced build stays readable after a switch, for readers still using it. */
-  dropGraceMs?: number;
-  /** How often to look for rebuild requests made by operators. */
-  requestPollMs?: number;
-  onError?: (error: Error) => void;
-}
-
-interface RunnerEvents {
-  committed: [projection: string, generation: number, position: number];
-  switched: [projection: string, generation: number];
-  progress: [progress: RebuildProgress];
 }
 
 /**
@@ -57,14 +32,12 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   private readonly live = new Map<string, Slot>();
   private readonly rebuilding = new Map<string, Promise<void>>();
   private readonly lock = new AsyncLock();
+  private readonly builds: ProjectionBuilds;
   private buffer: RecordedEvent[] = [];
   private flushScheduled = false;
   private subscription: Subscription | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private requestTimer: NodeJS.Timeout | null = null;
-  private readonly dropTimers = new Set<NodeJS.Timeout>();
-  private readonly allocatedGenerations = new Map<string, number>();
-  private shadowBuilds = 0;
   /** Catch-ups and rebuilds under way. */
   private bulk = 0;
   /** Live builds behind or ahead of a projection they read: rebuilt at start, skipped until then. */
@@ -84,6 +57,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     super();
     this.batchSize = options.batchSize ?? 500;
     this.catchUpBatchSize = options.catchUpBatchSize ?? this.batchSize;
+    this.builds = new ProjectionBuilds(store, options.dropGraceMs ?? 5000, (error) => this.options.onError?.(error));
   }
 
   async start(): Promise<void> {
@@ -106,8 +80,7 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     this.subscription = null;
     await this.lock.run(async () => undefined);
     await Promise.allSettled(this.rebuilding.values());
-    for (const timer of this.dropTimers) clearTimeout(timer);
-    this.dropTimers.clear();
+    this.builds.cancelDrops();
     if (this.bulk > 0) {
       this.bulk = 0;
       this.store.bulkWrites?.(false);
@@ -297,41 +270,6 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
   }
 
   /**
-   * A generation number for a new build of a projection, never handed out before by this runner
-   * nor recorded in its state (so concurrent rebuilds never share a build); its collections are
-   * dropped first, in case an interrupted build left them behind.
-   */
-  private async nextGeneration(name: string): Promise<number> {
-    const state = await readProjectionState(this.store, name);
-    const generation =
-      Math.max(
-        state.activeGeneration,
-        state.rebuild?.generation ?? 0,
-        this.live.get(name)?.generation ?? 0,
-        this.allocatedGenerations.get(name) ?? 0,
-      ) + 1;
-    this.allocatedGenerations.set(name, generation);
-    await this.dropBuild(name, generation);
-    return generation;
-  }
-
-  /**
-   * A build that only a rebuild reads (a shadow, below): numbered below zero, so the generations
-   * that serve queries keep counting 1, 2, 3…
-   */
-  private async shadowGeneration(name: string): Promise<number> {
-    const generation = -++this.shadowBuilds;
-    await this.dropBuild(name, generation);
-    return generation;
-  }
-
-  private async dropBuild(name: string, generation: number): Promise<void> {
-    for (const logical of Object.keys(this.live.get(name)?.projection.collections ?? {})) {
-      await this.store.dropCollection(physicalCollectionName(logical, generation));
-    }
-  }
-
-  /**
    * A projection that reads others (`Projection.reads`) is rebuilt with its own fresh builds of
    * them (shadows: projected in the same batches so it reads each of their documents as of the
    * event it applies, never served, dropped once it has switched). The live builds of the
@@ -354,19 +292,19 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     const written = new WrittenDocuments();
     const slot: Slot = {
       projection: live.projection,
-      generation: await this.nextGeneration(name),
+      generation: await this.builds.nextGeneration(live.projection, live.generation),
       checkpoint: 0,
       written,
     };
     const shadows: Slot[] = [];
     for (const read of live.projection.reads ?? []) {
       if (!this.live.has(read.name)) throw new Error(`Projection ${name} reads ${read.name}, which is not running`);
-      shadows.push({ projection: read, generation: await this.shadowGeneration(read.name), checkpoint: 0, written });
+      shadows.push({ projection: read, generation: await this.builds.shadowGeneration(read), checkpoint: 0, written });
     }
     try {
       await this.buildFrom(slot, shadows);
     } finally {
-      for (const shadow of shadows) await this.dropBuild(shadow.projection.name, shadow.generation);
+      for (const shadow of shadows) await this.builds.drop(shadow.projection, shadow.generation);
     }
   }
 
@@ -376,20 +314,9 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     const slots = [slot, ...shadows];
     const generation = slot.generation;
     const startedAt = new Date().toISOString();
-    const report = async (headPosition: number, finishedAt?: string): Promise<void> => {
-      const progress = { projection: name, generation, position: slot.checkpoint, headPosition };
-      this.emit('progress', progress);
-      const current = await readProjectionState(this.store, name);
-      await projectionStates(this.store).put({
-        ...current,
-        rebuild: {
-          generation,
-          startedAt,
-          position: slot.checkpoint,
-          headPosition,
-          ...(finishedAt ? { finishedAt } : {}),
-        },
-      });
+    const report = async (headPosition: number): Promise<void> => {
+      this.emit('progress', { projection: name, generation, position: slot.checkpoint, headPosition });
+      await this.builds.recordRebuild(name, { generation, startedAt, position: slot.checkpoint, headPosition });
     };
 
     // Catch up outside the lock: the live build keeps serving and projecting meanwhile.
@@ -429,25 +356,16 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
         if (upToLive.length === 0) break;
         await this.applyBatch(slots, upToLive);
       }
-      const latest = await readProjectionState(this.store, name);
       const finishedAt = new Date().toISOString();
-      await projectionStates(this.store).put({
-        ...latest,
-        activeGeneration: generation,
-        rebuild: {
-          generation,
-          startedAt,
-          position: slot.checkpoint,
-          headPosition: Math.max(head, slot.checkpoint),
-          finishedAt,
-        },
-      });
+      const headPosition = Math.max(head, slot.checkpoint);
+      const rebuild = { generation, startedAt, position: slot.checkpoint, headPosition, finishedAt };
+      await this.builds.recordRebuild(name, rebuild, generation);
       slot.written = undefined;
       this.live.set(name, slot);
       this.misaligned.delete(name);
       this.emit('switched', name, generation);
       this.emit('committed', name, generation, slot.checkpoint);
-      this.scheduleDrop(current);
+      this.builds.dropLater(current.projection, current.generation);
     });
   }
 
@@ -458,30 +376,12 @@ export class ProjectionRunner extends EventEmitter<RunnerEvents> {
     }
   }
 
-  private scheduleDrop(replaced: Slot): void {
-    const timer = setTimeout(() => {
-      this.dropTimers.delete(timer);
-      // A timer cannot await; a failed drop is reported through onError below.
-      void (async () => {
-        for (const logical of Object.keys(replaced.projection.collections)) {
-          await this.store.dropCollection(physicalCollectionName(logical, replaced.generation));
-        }
-      })().catch((error: Error) => this.options.onError?.(error));
-    }, this.options.dropGraceMs ?? 5000);
-    timer.unref();
-    this.dropTimers.add(timer);
-  }
-
   /** Operators ask for rebuilds by flagging the projection's state (see the CLI). */
   private async serveRebuildRequests(): Promise<void> {
     try {
-      for (const name of this.live.keys()) {
-        if (this.rebuilding.has(name)) continue;
-        const state = await readProjectionState(this.store, name);
-        if (!state.rebuildRequestedAt) continue;
-        await projectionStates(this.store).put({ ...state, rebuildRequestedAt: null });
+      const idle = [...this.live.keys()].filter((name) => !this.rebuilding.has(name));
+      for (const name of await takeRebuildRequests(this.store, idle))
         this.rebuild(name).catch((error: Error) => this.options.onError?.(error));
-      }
     } catch (error) {
       this.options.onError?.(error as Error);
     }

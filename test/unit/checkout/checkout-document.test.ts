@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CATALOGS } from '../../../packages/client-side/i18n/index.ts';
 import type { CheckoutPageInput, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
-import { checkoutErrorPage, checkoutPage } from '../../../services/api/checkout/checkout-page.ts';
+import { checkoutErrorPage, checkoutPage } from '../../../services/api/checkout/checkout-document.ts';
 
 const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>"\'&';
 

@@ -22,3 +22,15 @@ export const projectionStates = (store: DocumentStore): Collection<ProjectionSta
 export async function readProjectionState(store: DocumentStore, name: string): Promise<ProjectionStateDoc> {
   return (await projectionStates(store).get(name)) ?? { id: name, created: 0, activeGeneration: 1 };
 }
+
+/** The projections among `names` that an operator asked to rebuild (see the CLI); each request is taken as it is read. */
+export async function takeRebuildRequests(store: DocumentStore, names: readonly string[]): Promise<string[]> {
+  const taken: string[] = [];
+  for (const name of names) {
+    const state = await readProjectionState(store, name);
+    if (!state.rebuildRequestedAt) continue;
+    await projectionStates(store).put({ ...state, rebuildRequestedAt: null });
+    taken.push(name);
+  }
+  return taken;
+}
