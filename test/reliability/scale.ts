@@ -21,6 +21,13 @@ export interface ReliabilityScale {
   hangingInOtherAccount: number;
   /** The WEBHOOK_TIMEOUT_MS values each profile runs with. */
   webhookTimeoutsMs: number[];
+  /**
+   * Card numbers in free text and keys: besides the fixed cases (every length, place and spelling),
+   * every test card number in every spelling.
+   */
+  spellEveryTestCard: boolean;
+  /** Multi-stream requests killed at each crash point: runs of each case, each retried after the restart. */
+  crashRunsPerCase: number;
 }
 
 const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
@@ -36,6 +43,8 @@ const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
     hangingInSameAccount: 10,
     hangingInOtherAccount: 30,
     webhookTimeoutsMs: [2_000],
+    spellEveryTestCard: false,
+    crashRunsPerCase: 1,
   },
   soak: {
     name: 'soak',
@@ -49,6 +58,8 @@ const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
     hangingInSameAccount: 10,
     hangingInOtherAccount: 30,
     webhookTimeoutsMs: [2_000, 10_000],
+    spellEveryTestCard: true,
+    crashRunsPerCase: 4,
   },
 };
 
