@@ -375,7 +375,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
 
   after('print the figures', () => {
     console.log(
-      `      crash sweep [${scale.name}]: ${workflows.length} request kinds, ${cases.length} crash points, ` +
+      `      crash sweep [${scale.name}]: ${workflows.length} request kinds, ${cases.length} cases (a kind killed at a point), ` +
         `${figures.killed} runs killed, ${figures.retried} retried, ${figures.completed} completed with the answer of a run ` +
         `without a crash, ${figures.differingAnswers} answered otherwise, objects doubled ${figures.doubled}, ` +
         `missing ${figures.missing}, repeats replayed ${figures.replayed}`,
