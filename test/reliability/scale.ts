@@ -28,6 +28,8 @@ export interface ReliabilityScale {
   spellEveryTestCard: boolean;
   /** Multi-stream requests killed at each crash point: runs of each case, each retried after the restart. */
   crashRunsPerCase: number;
+  /** Live-mode payments through a processor: kill -9 of the service at random moments under load. */
+  liveKills: number;
 }
 
 const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
@@ -45,6 +47,7 @@ const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
     webhookTimeoutsMs: [2_000],
     spellEveryTestCard: false,
     crashRunsPerCase: 1,
+    liveKills: 3,
   },
   soak: {
     name: 'soak',
@@ -60,6 +63,7 @@ const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
     webhookTimeoutsMs: [2_000, 10_000],
     spellEveryTestCard: true,
     crashRunsPerCase: 4,
+    liveKills: 12,
   },
 };
 
