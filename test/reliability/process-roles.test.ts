@@ -104,6 +104,8 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
     /** From just before each kill of the worker until it was dead: attempts sent then may go out again. */
     const workerKills: { from: number; dead: number }[] = [];
     const kills: string[] = [];
+    /** Keys never answered 200 in all their tries, with the last answer. */
+    const neverAnswered = new Map<string, string>();
 
     /** A charge sent again with its key until it is answered 200, as a client of a flaky network does. */
     const charge = async (key: string, amount: number): Promise<Charge | null> => {
@@ -115,8 +117,10 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
           });
           answers.set(String(answer.status), (answers.get(String(answer.status)) ?? 0) + 1);
           if (answer.status === 200) return answer.body;
-        } catch {
+          neverAnswered.set(key, `${answer.status} at ${Date.now()}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+        } catch (error) {
           answers.set('network', (answers.get('network') ?? 0) + 1);
+          neverAnswered.set(key, `no answer at ${Date.now()}: ${(error as Error).message}`);
         }
         await sleep(150);
       }
@@ -150,6 +154,7 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
         sentKeys.push(key);
         const acked = await charge(key, 100 + i);
         if (!acked) continue;
+        neverAnswered.delete(key);
         acknowledged.set(key, acked);
         await readThroughEither(acked);
       }
@@ -219,6 +224,10 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
     const repeatedOtherwise = repeated.filter((times) => !cutShortByKill(times)).length;
     if (staleReads > 0)
       console.log(`      stale reads: ${stale.join('; ')}; kills ${kills.join(', ')}; rebuild ${rebuildStarted}`);
+    if (neverAnswered.size > 0)
+      console.log(
+        `      never answered 200: ${[...neverAnswered].map(([key, last]) => `${key}: ${last}`).join('; ')}; kills ${kills.join(', ')}`,
+      );
     if (repeatedOtherwise > 0)
       console.log(
         `      repeated deliveries (receipt times) ${JSON.stringify(repeated)}; kills ${kills.join(', ')}; rebuild ${rebuildStarted}`,
@@ -226,13 +235,14 @@ describeWithRedis(`separate api, projector and worker processes under kill -9 ($
 
     console.log(
       `      roles: ${ROUNDS * 4} kills (api, projector, worker, api), ${sentKeys.length} charges sent, ` +
-        `${acknowledged.size} acknowledged, ${lost} lost, ${doubled} keys charged twice; ` +
+        `${acknowledged.size} acknowledged, ${neverAnswered.size} never answered 200 in 100 tries, ${lost} lost, ${doubled} keys charged twice; ` +
         `reads-your-writes: ${readsChecked} reads through either api, ${staleReads} stale; ` +
         `webhooks: ${chargeEvents.length} charge events, ${receipts.size} delivered, ${missing} missing, ` +
         `${repeated.length} repeated (${repeated.length - repeatedOtherwise} cut short by a worker kill); ` +
         `rebuild from the CLI under load: ${rebuildSeconds.toFixed(1)} s; answers: ${JSON.stringify(Object.fromEntries(answers))}`,
     );
     expect(lost, 'acknowledged charges lost').to.equal(0);
+    expect(neverAnswered.size, 'charges whose retries never completed').to.equal(0);
     expect(doubled, 'idempotency keys charged twice').to.equal(0);
     expect(staleReads, 'reads that did not show an acknowledged charge').to.equal(0);
     expect(missing, 'charge events never delivered').to.equal(0);
