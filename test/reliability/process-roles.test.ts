@@ -42,7 +42,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * except one cut short by the worker's kill (at least once, docs/webhooks.md).
  */
 describeWithRedis(`separate api, projector and worker processes under kill -9 (${ROUNDS} × 4 kills)`, function () {
-  this.timeout(suiteTimeoutMs);
+  // Four process starts per round and a rebuild under load: twice the suite's usual allowance.
+  this.timeout(2 * suiteTimeoutMs);
   let redis: RedisServer | null = null;
   let proxy: RoundRobinProxy | null = null;
   let receiver: WebhookReceiver | null = null;
