@@ -96,7 +96,9 @@ describe(`live-mode payments through a processor under kill -9 (${scale.liveKill
     let answeredAfterRetry = 0;
     /** Sends a request again with its Idempotency-Key until it is answered 200, as a client of a flaky network does. */
     async function untilAnswered<T>(send: () => Promise<ApiResponse<T>>, what: string): Promise<T | null> {
-      for (let attempt = 0; attempt < 600; attempt++) {
+      // A retry may wait out a killed run's pending record (5 s) or an in-progress duplicate (409 after 30 s).
+      const giveUpAt = Date.now() + 120_000;
+      for (let attempt = 0; Date.now() < giveUpAt; attempt++) {
         let status: string;
         inFlight++;
         try {
@@ -121,7 +123,7 @@ describe(`live-mode payments through a processor under kill -9 (${scale.liveKill
         answers.set(status, (answers.get(status) ?? 0) + 1);
         await sleep(100);
       }
-      unexpected.push(`${what}: never answered 200`);
+      unexpected.push(`${what}: not answered 200 within 120 s`);
       return null;
     }
     /** Our charge once no longer pending, read through restarts. */
@@ -207,8 +209,9 @@ describe(`live-mode payments through a processor under kill -9 (${scale.liveKill
 
     // Every pending charge settles (the due-work scheduler asks the processor).
     let unsettled = 0;
+    const settleBy = Date.now() + 60_000;
     for (const entry of acknowledged) {
-      const outcome = await settled(entry.charge.id, 60_000);
+      const outcome = await settled(entry.charge.id, Math.max(1, settleBy - Date.now()));
       if (outcome) entry.charge = outcome;
       else unsettled++;
     }
