@@ -422,6 +422,15 @@ export class ChargeCommands {
   async capture(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
     const before = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
     const charge = before.state;
+    // The retry of this very request, cut short by a crash after its capture was recorded: that
+    // capture is its answer, not "already captured".
+    const capturedByThisRequest = before.events.some(
+      (event) =>
+        event.type === 'ChargeCaptured' &&
+        context.idempotencyKey !== undefined &&
+        event.metadata.idempotencyKey === context.idempotencyKey,
+    );
+    if (capturedByThisRequest) return { id: chargeId, position: null };
     // Refusals (unknown, failed, pending, captured) come from the decider below, before any network call.
     if (charge.status === 'successful' && !charge.captured && charge.networkTransactionId) {
       await this.deps.network.capture({

@@ -189,9 +189,15 @@ export class IdempotencyStore {
   /**
    * Of all the duplicates that find the same stale record, the one whose claim on that record
    * inserts first takes over. (Claim ids cannot collide with key ids, which start with an account id.)
+   * The claim is for one stale period: a taker killed between its claim and its own record leaves
+   * the record stale, and the next period's claim is open to the next retry instead of the key
+   * waiting for its record to expire.
    */
   private takeOver(stale: IdempotencyRecord): Promise<boolean> {
-    return this.records.insert(this.pendingRecord(`takeover:${stale.id}:${stale.startedAt}`, stale.fingerprint));
+    const period = Math.floor((this.now() - (stale.heartbeatAt ?? stale.startedAt)) / this.staleAfterMs);
+    return this.records.insert(
+      this.pendingRecord(`takeover:${stale.id}:${stale.startedAt}:${period}`, stale.fingerprint),
+    );
   }
 }
 

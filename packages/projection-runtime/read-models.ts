@@ -11,6 +11,8 @@ interface Owner {
 
 interface Waiter {
   position: number;
+  /** The projection waited for; every projection when absent. */
+  projection?: string;
   resolve: (caughtUp: boolean) => void;
   timer: NodeJS.Timeout;
 }
@@ -112,10 +114,20 @@ export class ReadModels {
 
   /** Resolves true once every projection has applied `position`, false on timeout. */
   waitFor(position: number, timeoutMs: number): Promise<boolean> {
-    if (this.visiblePosition() >= position) return Promise.resolve(true);
+    return this.wait(position, timeoutMs);
+  }
+
+  /** Resolves true once the serving build of one projection has applied `position`, false on timeout. */
+  waitForProjection(projection: string, position: number, timeoutMs: number): Promise<boolean> {
+    return this.wait(position, timeoutMs, projection);
+  }
+
+  private wait(position: number, timeoutMs: number, projection?: string): Promise<boolean> {
+    if (this.reached(position, projection)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         position,
+        projection,
         resolve,
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
@@ -169,10 +181,13 @@ export class ReadModels {
     this.pollTimer.unref();
   }
 
+  private reached(position: number, projection?: string): boolean {
+    return (projection === undefined ? this.visiblePosition() : this.projectedPosition(projection)) >= position;
+  }
+
   private settleWaiters(): void {
-    const visible = this.visiblePosition();
     for (const waiter of this.waiters) {
-      if (waiter.position > visible) continue;
+      if (!this.reached(waiter.position, waiter.projection)) continue;
       clearTimeout(waiter.timer);
       this.waiters.delete(waiter);
       waiter.resolve(true);

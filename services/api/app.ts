@@ -30,7 +30,11 @@ export function buildApi(platform: Platform, logger: Logger): Express {
   const reader = new ObjectReader(platform.readModels, config.readYourWritesTimeoutMs, streams, () =>
     platform.events.headPosition(),
   );
-  const authenticate = apiKeyAuthenticator(platform.readModels);
+  // A key issued a moment ago by another process is looked for again once this process has caught up.
+  const authenticate = apiKeyAuthenticator(platform.readModels, {
+    logHead: () => platform.events.headPosition(),
+    timeoutMs: config.readYourWritesTimeoutMs,
+  });
   const idempotency = new IdempotencyStore(
     sealedResponses(platform.stateStore.collection('idempotency'), platform.vault.derivedKey('idempotency-responses')),
     {

@@ -5,16 +5,34 @@ import { accountsProjection, apiKeysCollection } from '../../projections/account
 
 const CACHE_LIMIT = 10_000;
 
+export interface UnknownKeyCatchUp {
+  /** Position of the last event in the log now. */
+  logHead(): Promise<number>;
+  /** How long an unknown key may wait for the accounts read model (READ_YOUR_WRITES_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
 /**
  * Finds the account and mode an API key belongs to, by the key's SHA-256 (keys are never stored
  * in plain text). Recognised keys are cached, so that a request costs one hash and one map lookup,
  * for as long as the accounts read model (accounts and their keys) stays where it was: whenever
  * its projection moves on, the cache starts afresh, so a key changed or withdrawn there is
  * refused from the first request that follows.
+ *
+ * A key the read model does not hold may have been issued a moment ago by another process (the
+ * CLI's `accounts create`) whose events this process's accounts read model has not applied yet:
+ * before refusing it, the authenticator waits until that read model has applied the log as it is
+ * now (at most `timeoutMs`) and looks once more. A key unknown to a read model already at the
+ * log's head is refused at once.
  */
-export function apiKeyAuthenticator(readModels: ReadModels): (apiKey: string) => Promise<AuthContext | null> {
+export function apiKeyAuthenticator(
+  readModels: ReadModels,
+  catchUp?: UnknownKeyCatchUp,
+): (apiKey: string) => Promise<AuthContext | null> {
   const cache = new Map<string, AuthContext>();
   let cachedAt = -1;
+  const lookUp = (hash: string) => readModels.collection(apiKeysCollection).get(hash);
+
   return async (apiKey) => {
     const position = readModels.projectedPosition(accountsProjection.name);
     if (position !== cachedAt) {
@@ -24,7 +42,13 @@ export function apiKeyAuthenticator(readModels: ReadModels): (apiKey: string) =>
     const hash = hashApiKey(apiKey);
     const cached = cache.get(hash);
     if (cached) return cached;
-    const key = await readModels.collection(apiKeysCollection).get(hash);
+    let key = await lookUp(hash);
+    if (!key && catchUp) {
+      const head = await catchUp.logHead();
+      if (readModels.projectedPosition(accountsProjection.name) >= head) return null;
+      if (!(await readModels.waitForProjection(accountsProjection.name, head, catchUp.timeoutMs))) return null;
+      key = await lookUp(hash);
+    }
     if (!key) return null;
     const auth: AuthContext = { accountId: key.accountId, mode: key.mode, keyId: key.keyId, keyKind: key.kind };
     // Read while the accounts projection moved on: not kept (the next request reads it again).

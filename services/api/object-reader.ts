@@ -72,9 +72,7 @@ export class ObjectReader {
 
   private async startupReads(): Promise<void> {
     if (this.startupCaughtUp || (await this.readsCaughtUp())) return;
-    throw new HttpError(503, 'gateway_error', 'The service is catching up with its event log; retry shortly.', {
-      'Retry-After': '1',
-    });
+    throw catchingUp();
   }
 
   /**
@@ -102,7 +100,13 @@ export class ObjectReader {
     return publicObject(doc);
   }
 
-  /** Reads an object after a command, once the command's events are projected (read-your-writes). */
+  /**
+   * Reads an object after a command, once the command's events are projected (read-your-writes).
+   * The command has just recorded the object, or found it recorded by an earlier run of the same
+   * request (position null): missing from the read models, it is not yet projected (a projector
+   * restarting), not absent. That is answered 503, which a retry with the same Idempotency-Key
+   * completes, never 404, which the key would keep as the request's answer.
+   */
   async getAfter<T extends ScopedDocument>(
     position: number | null,
     collection: ObjectCollection<T>,
@@ -110,15 +114,17 @@ export class ObjectReader {
     tenant: Tenant,
     within: FieldFilter<T> = {},
   ): Promise<PublicObject<T>> {
-    const projected = position === null || (await this.readModels.waitFor(position, this.readYourWritesTimeoutMs));
+    const caughtUp = await this.caughtUp(position);
     try {
       return await this.get(collection, id, tenant, within);
     } catch (error) {
-      // Recorded but not readable yet (the projector is down or far behind): "does not exist"
-      // would tell the client that a write it made did not happen.
-      if (!projected && error instanceof NotFoundError) throw new WrittenNotReadableYet();
-      throw error;
+      if (!(error instanceof NotFoundError) || (position !== null && caughtUp)) throw error;
     }
+    // Recorded by an earlier run: read again once the read models hold the log as it is now.
+    if (!caughtUp || !(await this.readModels.waitFor(await this.logHead(), this.readYourWritesTimeoutMs)))
+      // "Does not exist" would tell the client that a write it made did not happen.
+      throw new WrittenNotReadableYet();
+    return this.get(collection, id, tenant, within);
   }
 
   /**
@@ -140,11 +146,11 @@ export class ObjectReader {
     }
   }
 
-  /** Waits (bounded) until a command's events are projected. */
-  async caughtUp(position: number | null): Promise<void> {
+  /** Waits (bounded) until a command's events are projected; false when the wait ran out. */
+  async caughtUp(position: number | null): Promise<boolean> {
     // On timeout the answer is read anyway: during a rebuild's switch made by another process this
     // process's view of the checkpoints lags behind documents that are already readable.
-    if (position !== null) await this.readModels.waitFor(position, this.readYourWritesTimeoutMs);
+    return position === null || (await this.readModels.waitFor(position, this.readYourWritesTimeoutMs));
   }
 
   async list<T extends ScopedDocument>(
@@ -171,4 +177,11 @@ export class ObjectReader {
 function matches<T extends object>(doc: T, conditions: FieldFilter<T>): boolean {
   const fields = new Map<string, unknown>(Object.entries(doc));
   return Object.entries(conditions).every(([field, value]) => value === undefined || fields.get(field) === value);
+}
+
+/** The read models have not applied the log far enough to answer yet: retryable, never stored for an Idempotency-Key. */
+function catchingUp(): HttpError {
+  return new HttpError(503, 'gateway_error', 'The service is catching up with its event log; retry shortly.', {
+    'Retry-After': '1',
+  });
 }

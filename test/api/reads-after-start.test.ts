@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
-import { cardDetails, type Charge, type Customer, type Page } from '../support/payments.ts';
+import type { Customer } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
 /**
@@ -60,39 +60,50 @@ describe('reads while the read models are behind the log', function () {
     expect(read.body.metadata).to.deep.equal({ plan: 'gold' });
     expect((await fetch(`${restarted.baseUrl}/ready`)).status).to.equal(200);
   });
-  it('answers a recorded write it cannot read yet with 503 saying so, never 404, and its retry with the object once projected', async () => {
+
+  it('answers a write whose object is not projected yet 503, and its retry with the same key the object once projected', async () => {
     const first = await startService();
     started.push(first);
     const key = first.keys!.testSecretKey;
     await first.stop();
-
+    // An API process whose projector is away (killed, restarting): its writes reach the log only.
     const apiOnly = await startService({
       dataDir: first.dataDir,
       env: { SERVICE_ROLE: 'api', READ_YOUR_WRITES_TIMEOUT_MS: '300' },
     });
     started.push(apiOnly);
     const api = new ApiClient(apiOnly.baseUrl, key);
-    const send = () =>
-      api.post<Charge>('/charges', {
-        json: { amount: 1500, currency: 'EUR', card: cardDetails('4242424242424242') },
-        headers: { 'idempotency-key': 'recorded-not-readable' },
+    // Its read models hold the log as it was at its start: reads are answered.
+    expect((await api.get('/customers')).status).to.equal(200);
+    const create = () =>
+      api.post<Customer>('/customers', {
+        json: { email: 'not-yet-projected@example.com' },
+        headers: { 'Idempotency-Key': 'create-while-the-projector-is-away' },
       });
-    // Caught up with the log at its start; the projector is away from now on.
-    expect((await api.get('/charges')).status).to.equal(200);
-    const recorded = await send();
-    expect(recorded.status).to.equal(503);
-    expect(recorded.headers.get('retry-after')).to.equal('1');
-    expect(JSON.stringify(recorded.body), JSON.stringify(recorded.body)).to.include('was recorded');
+
+    // Recorded, not readable: a retryable answer, not "does not exist", and not kept for the key.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const unprojected = await create();
+      expect(unprojected.status, JSON.stringify(unprojected.body)).to.equal(503);
+      expect(unprojected.body).to.have.nested.property('error.type', 'gateway_error');
+      expect(unprojected.headers.get('retry-after')).to.equal('1');
+      expect(unprojected.body).to.have.nested.property('error.message').that.includes('was recorded');
+    }
 
     started.push(await startService({ dataDir: first.dataDir, env: { SERVICE_ROLE: 'projector' } }));
-    let retried = await send();
-    for (let i = 0; i < 50 && retried.status === 503; i++) {
+    let retry = await create();
+    for (let i = 0; i < 50 && retry.status === 503; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      retried = await send();
+      retry = await create();
     }
-    expect(retried.status).to.equal(200);
-    expect(retried.body.amount).to.equal(1500);
-    const charges = await api.get<Page<Charge>>('/charges');
-    expect(charges.body.list.map((charge) => charge.id)).to.deep.equal([retried.body.id]);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    expect(retry.body.email).to.equal('not-yet-projected@example.com');
+    const listed = await api.get<{ list: Customer[] }>('/customers', {
+      query: { email: 'not-yet-projected@example.com' },
+    });
+    expect(listed.body.list.map((customer) => customer.id)).to.deep.equal([retry.body.id]);
+    const again = await create();
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.deep.equal(retry.body);
   });
 });

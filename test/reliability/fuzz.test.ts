@@ -214,7 +214,10 @@ describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, functio
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     // The figures of the run, for the record.
-    console.log(`      fuzz: ${samples.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `      fuzz: ${samples.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
+        `${failures.length} failures (5xx, no answer within ${REQUEST_DEADLINE_MS} ms, or outside the error envelope)`,
+    );
     expect(failures.slice(0, 20)).to.deep.equal([]);
     expect((await fetch(`${service.baseUrl}/health`)).status, 'still serving').to.equal(200);
   });
@@ -309,7 +312,7 @@ describe('malformed bodies at every route', function () {
     console.log(
       `      malformed bodies: ${sent} of ${requests.length} requests (${routes.length} routes × ${bodies.length} bodies, ` +
         `secret key each, public and no key ${scale.name === 'soak' ? 'each' : 'in turn'}), statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
-        `crashes ${crash === null ? 0 : 1}`,
+        `crashes ${crash === null ? 0 : 1}, failures ${failures.length} (5xx, unanswered, or outside the error envelope)`,
     );
     if (crash !== null) {
       expect.fail(`the service stopped serving: ${crash}\n${service.output().slice(-1500)}`);

@@ -40,6 +40,8 @@ describe(`kill -9 under load (${scale.killCycles} cycles × ${scale.writesPerCyc
   it('loses no acknowledged write, and the event log and the read models agree afterwards', async () => {
     const acknowledged: Acknowledged[] = [];
     let attempted = 0;
+    /** Acknowledged writes that did not read back as acknowledged after a restart: path and what was read. */
+    const lost = new Map<string, string>();
 
     for (let cycle = 0; cycle < scale.killCycles; cycle++) {
       const target = acknowledged.length + scale.writesPerCycle;
@@ -80,9 +82,13 @@ describe(`kill -9 under load (${scale.killCycles} cycles × ${scale.writesPerCyc
       await start();
       for (const { path, body, orUnanswered } of acknowledged) {
         const read = await api.get(path);
-        expect(read.status, path).to.equal(200);
-        if (orUnanswered && JSON.stringify(read.body) === JSON.stringify(orUnanswered)) continue;
-        expect(read.body, path).to.deep.equal(body);
+        const text = JSON.stringify(read.body);
+        if (
+          read.status === 200 &&
+          (text === JSON.stringify(body) || (orUnanswered && text === JSON.stringify(orUnanswered)))
+        )
+          continue;
+        lost.set(path, `${read.status} ${text.slice(0, 300)}`);
       }
     }
 
@@ -90,10 +96,26 @@ describe(`kill -9 under load (${scale.killCycles} cycles × ${scale.writesPerCyc
     const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
     expect(rebuild.code, rebuild.stderr).to.equal(0);
     const rebuilt = { customers: await everything(api, '/customers'), charges: await everything(api, '/charges') };
+    // Each writer sends each customer once, and one charge for each: more is a write made twice.
+    const tally = (values: string[]) => {
+      const counts = new Map<string, number>();
+      for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+      return [...counts.values()].filter((count) => count > 1).length;
+    };
+    const doubled =
+      tally([...kept.customers.values()].map((customer) => (customer as Customer).email!)) +
+      tally([...kept.charges.values()].map((charge) => (charge as Charge).customerId!));
+    const rebuildDiffers =
+      JSON.stringify([...rebuilt.customers.entries()]) !== JSON.stringify([...kept.customers.entries()]) ||
+      JSON.stringify([...rebuilt.charges.entries()]) !== JSON.stringify([...kept.charges.entries()]);
+    console.log(
+      `      kill -9 [${scale.name}]: ${scale.killCycles} cycles, ${attempted} write attempts, ${acknowledged.length} acknowledged writes, ` +
+        `lost ${lost.size}, doubled ${doubled}; ${kept.customers.size} customers and ${kept.charges.size} charges, ` +
+        `${rebuildDiffers ? 'NOT ' : ''}equal after a rebuild from the log`,
+    );
+    expect([...lost.entries()].slice(0, 5), `${lost.size} acknowledged writes lost`).to.deep.equal([]);
+    expect(doubled, 'writes made twice').to.equal(0);
     expect([...rebuilt.customers.entries()]).to.deep.equal([...kept.customers.entries()]);
     expect([...rebuilt.charges.entries()]).to.deep.equal([...kept.charges.entries()]);
-    console.log(
-      `      kill -9: ${scale.killCycles} cycles, ${attempted} write attempts, ${acknowledged.length} acknowledged writes all read back; ${kept.customers.size} customers and ${kept.charges.size} charges equal after a rebuild from the log`,
-    );
   });
 });

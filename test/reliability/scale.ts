@@ -21,6 +21,15 @@ export interface ReliabilityScale {
   hangingInOtherAccount: number;
   /** The WEBHOOK_TIMEOUT_MS values each profile runs with. */
   webhookTimeoutsMs: number[];
+  /**
+   * Card numbers in free text and keys: besides the fixed cases (every length, place and spelling),
+   * every test card number in every spelling.
+   */
+  spellEveryTestCard: boolean;
+  /** Multi-stream requests killed at each crash point: runs of each case, each retried after the restart. */
+  crashRunsPerCase: number;
+  /** Live-mode payments through a processor: kill -9 of the service at random moments under load. */
+  liveKills: number;
 }
 
 const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
@@ -36,6 +45,9 @@ const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
     hangingInSameAccount: 10,
     hangingInOtherAccount: 30,
     webhookTimeoutsMs: [2_000],
+    spellEveryTestCard: false,
+    crashRunsPerCase: 1,
+    liveKills: 3,
   },
   soak: {
     name: 'soak',
@@ -49,6 +61,9 @@ const SCALES: Record<ReliabilityScale['name'], ReliabilityScale> = {
     hangingInSameAccount: 10,
     hangingInOtherAccount: 30,
     webhookTimeoutsMs: [2_000, 10_000],
+    spellEveryTestCard: true,
+    crashRunsPerCase: 4,
+    liveKills: 12,
   },
 };
 

@@ -87,4 +87,31 @@ describe('API key cache of the authenticator (SQLite read store)', () => {
     expect(await authenticate(other)).to.include({ keyId: 'key_other' });
     expect(await authenticate(KEY)).to.include({ keyId: 'key_cache' });
   });
+
+  it('waits for a key issued by another process until the accounts read model reaches the head of the log', async () => {
+    await projectAccounts({ op: 'put', doc: keyDoc() }, 1);
+    const other = 'sk_test_cacheCheck0000000000000000000003';
+    // The log already holds the new key's events (position 2); the read model is at 1.
+    const authenticate = apiKeyAuthenticator(readModels, { logHead: async () => 2, timeoutMs: 5_000 });
+    const answer = authenticate(other);
+    setTimeout(
+      () => void projectAccounts({ op: 'put', doc: { ...keyDoc(), id: hashApiKey(other), keyId: 'key_new' } }, 2),
+      200,
+    );
+    expect(await answer).to.include({ keyId: 'key_new' });
+  });
+
+  it('refuses an unknown key at once when the accounts read model is at the head of the log', async () => {
+    await projectAccounts({ op: 'put', doc: keyDoc() }, 1);
+    const authenticate = apiKeyAuthenticator(readModels, { logHead: async () => 1, timeoutMs: 5_000 });
+    const started = Date.now();
+    expect(await authenticate('sk_test_cacheCheck0000000000000000000004')).to.equal(null);
+    expect(Date.now() - started).to.be.below(500);
+  });
+
+  it('refuses an unknown key once the wait for a read model that stays behind runs out', async () => {
+    await projectAccounts({ op: 'put', doc: keyDoc() }, 1);
+    const authenticate = apiKeyAuthenticator(readModels, { logHead: async () => 5, timeoutMs: 300 });
+    expect(await authenticate('sk_test_cacheCheck0000000000000000000005')).to.equal(null);
+  });
 });

@@ -231,6 +231,35 @@ describe('http kit: IdempotencyStore', () => {
     expect(outcomes.map((outcome) => outcome.response.body)).to.deep.equal(['taken over', 'taken over', 'taken over']);
   });
 
+  it('lets a retry take over a stale record whose last taker was killed before recording its own claim', async () => {
+    await records().insert({
+      id: 'acct_a:test:secret:k1',
+      created: 0,
+      state: 'pending',
+      fingerprint: 'f',
+      startedAt: now - 61_000,
+      _expiresAt: now + 1e6,
+    });
+    // The first taker dies between its claim and the write of its own record.
+    const dying = records();
+    const killedBeforeItsRecord = new Proxy(dying, {
+      get: (target, property, receiver) =>
+        property === 'put'
+          ? () => Promise.reject(new Error('killed'))
+          : (Reflect.get(target, property, receiver) as unknown),
+    });
+    const options = { now: () => now, pollIntervalMs: 5, waitTimeoutMs: 50, fingerprintKey: KEY };
+    const killed = await new IdempotencyStore(killedBeforeItsRecord, options)
+      .run(scope, 'f', ok('never'))
+      .catch((error: unknown) => error);
+    expect(killed).to.have.property('message', 'killed');
+
+    // The client retries once the record is stale again.
+    now += 5_001;
+    const retry = await new IdempotencyStore(records(), options).run(scope, 'f', ok('taken over after the kill'));
+    expect(retry).to.deep.equal({ response: { status: 200, body: 'taken over after the kill' }, replayed: false });
+  });
+
   it('gives up waiting for a pending request after the wait timeout with 409', async () => {
     await records().insert({
       id: 'acct_a:test:secret:k1',

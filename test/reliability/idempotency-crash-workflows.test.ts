@@ -8,6 +8,7 @@ import { useCrashingService } from '../support/crashing-service.ts';
 import { RETURN_URL } from '../support/payment-methods.ts';
 import { cardDetails, type Charge } from '../support/payments.ts';
 import { advance, createClock, createPlan, DAY, VISA, type Subscription } from '../support/subscriptions.ts';
+import { scale, suiteTimeoutMs } from './scale.ts';
 
 /** What one run of a request needs and names: its Idempotency-Key, the objects made for it beforehand. */
 type Run = Record<string, string>;
@@ -63,10 +64,12 @@ const counts = (made: Record<string, string[]>) =>
  * the retry completes, answers what a run without a crash answers (with the ids the killed run
  * made), and every object exists once: one subscription, one charge, one card, no second
  * authorization. The cases crash one after the other on one data directory (one armed start of
- * the built service each), and are retried against one restarted service.
+ * the built service each), and are retried against one restarted service. The scale sets how many
+ * runs of each case are killed and retried; the figures (runs killed, retries completed, objects
+ * doubled or missing, answers that differ) are printed at the end.
  */
-describe('multi-stream requests across a crash of the service at each point', function () {
-  this.timeout(120_000);
+describe(`multi-stream requests across a crash of the service at each point (${scale.crashRunsPerCase} run(s) per case)`, function () {
+  this.timeout(suiteTimeoutMs);
   // The cases start the service once each, from the build of the test run (build-service.ts).
   const service = useCrashingService();
   const { api } = service;
@@ -410,11 +413,16 @@ describe('multi-stream requests across a crash of the service at each point', fu
     },
   ];
 
-  const cases = workflows.flatMap((workflow) => workflow.points.map((point) => ({ workflow, point, run: {} as Run })));
+  const cases = workflows.flatMap((workflow) =>
+    workflow.points.map((point) => ({ workflow, point, runs: [] as Run[] })),
+  );
   const references = new Map<Workflow, { answer: ApiResponse; made: Record<string, string[]> }>();
+  /** What the retries showed, over every case. */
+  const figures = { killed: 0, retried: 0, completed: 0, differingAnswers: 0, doubled: 0, missing: 0, replayed: 0 };
 
-  before('answers without a crash, then each case killed at its point', async function () {
-    this.timeout(180_000);
+  before('answers without a crash, then each run of each case killed at its point', async function () {
+    // One start of the service for each killed run.
+    this.timeout(3 * suiteTimeoutMs);
     for (const workflow of workflows) {
       await workflow.setup(api);
       const run = await workflow.prepare(api, 'reference');
@@ -423,31 +431,59 @@ describe('multi-stream requests across a crash of the service at each point', fu
       workflow.expectAnswer?.(answer);
       references.set(workflow, { answer, made: await workflow.made(run) });
     }
-    for (const each of cases) each.run = await each.workflow.prepare(api, each.point);
-    for (const { workflow, point, run } of cases) await service.crashAt(point, (doomed) => workflow.send(doomed, run));
+    for (const each of cases)
+      for (let i = 0; i < scale.crashRunsPerCase; i++)
+        each.runs.push(await each.workflow.prepare(api, `${each.point}-${i}`));
+    for (const { workflow, point, runs } of cases)
+      for (const run of runs) {
+        await service.crashAt(point, (doomed) => workflow.send(doomed, run));
+        figures.killed++;
+      }
     await service.start();
+  });
+
+  after('print the figures', () => {
+    console.log(
+      `      crash sweep [${scale.name}]: ${workflows.length} request kinds, ${cases.length} cases (a kind killed at a point), ` +
+        `${figures.killed} runs killed, ${figures.retried} retried, ${figures.completed} completed with the answer of a run ` +
+        `without a crash, ${figures.differingAnswers} answered otherwise, objects doubled ${figures.doubled}, ` +
+        `missing ${figures.missing}, repeats replayed ${figures.replayed}`,
+    );
   });
 
   for (const each of cases) {
     it(`${each.workflow.name}, killed at ${each.point}, completes once on retry with the answer of a run without a crash`, async () => {
-      const { workflow, run } = each;
+      const { workflow, runs } = each;
       const reference = references.get(workflow)!;
-      const retry = await workflow.send(api, run);
-      expect(retry.status, JSON.stringify(retry.body)).to.equal(reference.answer.status);
-      expect(comparable(retry.body)).to.deep.equal(comparable(reference.answer.body));
+      for (const run of runs) {
+        const retry = await workflow.send(api, run);
+        figures.retried++;
+        const made = await workflow.made(run);
+        const sameAnswer =
+          retry.status === reference.answer.status &&
+          JSON.stringify(comparable(retry.body)) === JSON.stringify(comparable(reference.answer.body));
+        if (sameAnswer) figures.completed++;
+        else figures.differingAnswers++;
+        for (const [kind, ids] of Object.entries(reference.made)) {
+          const found = made[kind]?.length ?? 0;
+          if (found > ids.length) figures.doubled += found - ids.length;
+          if (found < ids.length) figures.missing += ids.length - found;
+        }
+        expect(retry.status, JSON.stringify(retry.body)).to.equal(reference.answer.status);
+        expect(comparable(retry.body)).to.deep.equal(comparable(reference.answer.body));
+        expect(counts(made), 'one of each object, as without a crash').to.deep.equal(counts(reference.made));
+        for (const ids of Object.values(made)) expect(ids).to.have.length(1);
+        // The answer names the objects the killed run made, wherever an answer without a crash names its own.
+        for (const [kind, [referenceId]] of Object.entries(reference.made))
+          if (JSON.stringify(reference.answer.body).includes(referenceId!))
+            expect(JSON.stringify(retry.body), kind).to.include(made[kind]![0]!);
 
-      const made = await workflow.made(run);
-      expect(counts(made), 'one of each object, as without a crash').to.deep.equal(counts(reference.made));
-      for (const ids of Object.values(made)) expect(ids).to.have.length(1);
-      // The answer names the objects the killed run made, wherever an answer without a crash names its own.
-      for (const [kind, [referenceId]] of Object.entries(reference.made))
-        if (JSON.stringify(reference.answer.body).includes(referenceId!))
-          expect(JSON.stringify(retry.body), kind).to.include(made[kind]![0]!);
-
-      if (workflow.replays) {
-        const again = await workflow.send(api, run);
-        expect(again.headers.get('idempotent-replayed')).to.equal('true');
-        expect(again.body).to.deep.equal(retry.body);
+        if (workflow.replays) {
+          const again = await workflow.send(api, run);
+          expect(again.headers.get('idempotent-replayed')).to.equal('true');
+          expect(again.body).to.deep.equal(retry.body);
+          figures.replayed++;
+        }
       }
     });
   }
