@@ -45,6 +45,11 @@ export interface Config {
    * comma-separated addresses/subnets/`loopback`/`linklocal`/`uniquelocal`); unset: none.
    */
   trustProxy?: boolean | number | string;
+  /**
+   * The address clients reach the service at (scheme, host, port, no path), for links handed out
+   * where no request tells it: webhook deliveries. Unset: http(s)://localhost:PORT.
+   */
+  publicUrl?: string;
   /** Slow clients: the most time for request headers, for a whole request, and idle keep-alive. */
   httpTimeoutsMs: { headers: number; request: number; keepAlive: number };
   shutdownTimeoutMs: number;
@@ -148,6 +153,12 @@ const environmentSchema = z
     SERVICE_ROLE: oneOf(['all', 'api', 'projector', 'worker']).default('all'),
     TLS_CERT_FILE: z.string().optional(),
     TLS_KEY_FILE: z.string().optional(),
+    PUBLIC_URL: urlWithScheme('http', 'https')
+      .refine(
+        (url) => new URL(url).pathname === '/' && !url.endsWith('/'),
+        'must be scheme://host[:port], with no path',
+      )
+      .optional(),
     TRUST_PROXY: z
       .string()
       .regex(
@@ -230,6 +241,7 @@ const environmentSchema = z
       ? { tls: { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } }
       : {}),
     ...(env.TRUST_PROXY !== undefined ? { trustProxy: env.TRUST_PROXY } : {}),
+    ...(env.PUBLIC_URL !== undefined ? { publicUrl: env.PUBLIC_URL } : {}),
     httpTimeoutsMs: {
       headers: env.HTTP_HEADERS_TIMEOUT_MS,
       request: env.HTTP_REQUEST_TIMEOUT_MS,

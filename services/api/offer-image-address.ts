@@ -6,12 +6,20 @@ import { publicBaseUrl, type RequestAddress } from './public-base-url.ts';
  * The read model keeps the path: only a request tells which address the service is reached at.
  */
 export function withImageAddress<T extends { imageUrl: string | null }>(offer: T, request: RequestAddress): T {
-  return offer.imageUrl?.startsWith('/') ? { ...offer, imageUrl: `${publicBaseUrl(request)}${offer.imageUrl}` } : offer;
+  return withImageAt(offer, publicBaseUrl(request));
 }
 
-/** An event as the API answers it: a cross-sale offer it carries has its image's absolute address. */
-export function eventWithImageAddress<T extends { data: unknown }>(event: T, request: RequestAddress): T {
+function withImageAt<T extends { imageUrl: string | null }>(offer: T, baseUrl: string): T {
+  return offer.imageUrl?.startsWith('/') ? { ...offer, imageUrl: `${baseUrl}${offer.imageUrl}` } : offer;
+}
+
+/**
+ * An event as the API answers it, and as webhooks deliver it (with the configured public
+ * address, `PUBLIC_URL`): a cross-sale offer it carries has its image's absolute address.
+ */
+export function eventWithImageAddress<T extends { data: unknown }>(event: T, at: RequestAddress | string): T {
   const data = event.data as { objectType?: unknown; imageUrl?: unknown } | null;
   if (data?.objectType !== 'crossSaleOffer' || typeof data.imageUrl !== 'string') return event;
-  return { ...event, data: withImageAddress(data as { imageUrl: string }, request) };
+  const baseUrl = typeof at === 'string' ? at : publicBaseUrl(at);
+  return { ...event, data: withImageAt(data as { imageUrl: string }, baseUrl) };
 }

@@ -11,6 +11,7 @@ import { sendWebhook, timedOut } from '../../packages/webhooks/webhook-sender.ts
 import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
 import { publicEventsCollection } from '../../projections/public-events-projection.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
+import { eventWithImageAddress } from '../api/offer-image-address.ts';
 import type { Platform } from '../platform.ts';
 import { jobContext } from './job-context.ts';
 import { WEBHOOK_DELIVERY_QUEUE, webhookAttemptWork, type WebhookDeliveryJob } from './webhook-delivery-job.ts';
@@ -35,6 +36,8 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
   const deliveries = new WebhookDeliveryCommands(aggregates, config.webhookRetryDelaysMs);
   const dispatch = webhookDispatchOf(platform);
   const { slots, circuits } = dispatch;
+  // Links in a delivery (an offer's image) are absolute, as GET /events answers them.
+  const publicUrl = config.publicUrl ?? `${config.tls ? 'https' : 'http'}://localhost:${config.port}`;
 
   /**
    * A job whose endpoint (or account) has all its slots busy, or whose endpoint's circuit is open
@@ -75,7 +78,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
     const secret = await vault.reveal(endpoint.state.endpoint.secretVaultRef);
     if (secret === null) throw new Error(`the secret of ${endpointId} is gone (deleted meanwhile?)`);
 
-    const body = JSON.stringify(publicObject(event));
+    const body = JSON.stringify(eventWithImageAddress(publicObject(event), publicUrl));
     const attemptedAt = new Date();
     const answer = await sendWebhook({
       url: endpoint.state.endpoint.url,

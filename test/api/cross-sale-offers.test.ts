@@ -4,6 +4,7 @@ import { createOtherAccount, eventsOf, type ApiError, type Page } from '../suppo
 import { eventually } from '../support/eventually.ts';
 import { createPlan } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 interface Offer {
   id: string;
@@ -378,5 +379,35 @@ describe('cross-sale offers over HTTP', function () {
     expect((await other.delete(`/cross-sale-offers/${first.id}`)).status).to.equal(404);
     expect((await other.get<Page<Offer>>('/cross-sale-offers')).body.list).to.deep.equal([]);
     expect((await api.withKey(service.keys!.liveSecretKey).get(`/cross-sale-offers/${first.id}`)).status).to.equal(404);
+  });
+});
+
+describe('cross-sale offers in webhook deliveries', function () {
+  this.timeout(60_000);
+  const { api } = useService({ env: { PUBLIC_URL: 'https://payments.example.com:8443' } });
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  after(() => receiver.close());
+
+  it('gives the image the absolute address PUBLIC_URL names, as GET /events gives it the request’s', async () => {
+    expect((await api.post('/webhook-endpoints', { json: { url: receiver.url } })).status).to.equal(200);
+    const created = await api.post<Offer>('/cross-sale-offers', {
+      json: {
+        charge: { amount: 900, currency: 'EUR' },
+        template: 'image_and_text',
+        title: 'Insurance',
+        imageData: await pngBase64(),
+      },
+    });
+    expect(created.status).to.equal(200);
+    const path = new URL(created.body.imageUrl!).pathname;
+    await receiver.waitFor((received) => received.some((hook) => hook.body.includes('CROSS_SALE_OFFER_CREATED')));
+    const delivered = receiver.received
+      .map((hook) => JSON.parse(hook.body) as { type: string; data: Offer })
+      .find((event) => event.type === 'CROSS_SALE_OFFER_CREATED')!;
+    expect(delivered.data.id).to.equal(created.body.id);
+    expect(delivered.data.imageUrl).to.equal(`https://payments.example.com:8443${path}`);
   });
 });

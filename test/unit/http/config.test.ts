@@ -134,6 +134,10 @@ describe('config: environment', () => {
       'Invalid configuration: RATE_LIMIT_BURST must be at least RATE_LIMIT_PER_SECOND (50) (got "10")',
     ],
     [
+      { PUBLIC_URL: 'https://payments.example.com/api' },
+      'Invalid configuration: PUBLIC_URL must be scheme://host[:port], with no path (got "https://payments.example.com/api")',
+    ],
+    [
       { WEBHOOK_RETRY_DELAYS: '1000,,2000' },
       'Invalid configuration: WEBHOOK_RETRY_DELAYS must be a comma-separated list of delays in milliseconds (got "1000,,2000")',
     ],
