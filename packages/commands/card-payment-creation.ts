@@ -13,6 +13,9 @@ import type { CommandContext } from './command-context.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
+import type { CardIntake } from './card-intake.ts';
+import { cardExpiry } from '../domain/card/card-expiry.ts';
+import type { AuthorizationRequest } from '../network/card-network.ts';
 
 /**
  * A card payment (a charge or a credit) being created, as its command service describes it to
@@ -125,6 +128,24 @@ export async function matchingBlacklistRule(
 /** The CVC given with card details, for the network only (it is never recorded). */
 export function cvcOf(reference: CardReference | undefined): string | undefined {
   return typeof reference === 'object' && reference.cvc !== undefined ? String(reference.cvc).trim() : undefined;
+}
+
+/**
+ * The card as a charge's or a credit's network request carries it: its number from the vault, its
+ * expiry, the CVC when the request gave one, and where processors keep it (card-on-file payments).
+ */
+export async function cardForNetwork(
+  intake: CardIntake,
+  card: CardSnapshot,
+  cvc: string | undefined,
+): Promise<Pick<AuthorizationRequest, 'number' | 'expMonth' | 'expYear' | 'cvc' | 'processorCards'>> {
+  return {
+    number: await intake.revealNumber(card),
+    expMonth: cardExpiry(card).month,
+    expYear: cardExpiry(card).year,
+    ...(cvc ? { cvc } : {}),
+    ...(card.processorCards ? { processorCards: card.processorCards } : {}),
+  };
 }
 
 /** The 402 of a failed payment, recorded as `recorded`: its id under `idField`, and why it failed. */

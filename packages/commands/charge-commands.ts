@@ -1,4 +1,3 @@
-import { cardExpiry } from '../domain/card/card-expiry.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { declinedByNetwork } from '../domain/card/card-payment-failure.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
@@ -39,6 +38,7 @@ import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
+  cardForNetwork,
   cvcOf,
   matchingBlacklistRule,
   paymentDeclined,
@@ -278,19 +278,13 @@ export class ChargeCommands {
     context: CommandContext,
   ): Promise<AuthorizationOutcome> {
     const { chargeId } = attempt;
-    const number = await this.deps.intake.revealNumber(card);
     const address = input.billing?.address;
     const zip = address?.zip ?? card.addressZip;
-    const cvc = cvcOf(input.card);
     const outcome = await this.deps.network.authorize({
       mode: context.mode,
       accountId: context.accountId,
       reference: chargeId,
-      number,
-      expMonth: cardExpiry(card).month,
-      expYear: cardExpiry(card).year,
-      ...(cvc ? { cvc } : {}),
-      ...(card.processorCards ? { processorCards: card.processorCards } : {}),
+      ...(await cardForNetwork(this.deps.intake, card, cvcOf(input.card))),
       ...(attempt.type ? { type: attempt.type } : {}),
       amount: input.amount,
       currency: input.currency,

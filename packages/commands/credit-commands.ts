@@ -1,5 +1,4 @@
 import { cardResource } from '../domain/customer/customer-events.ts';
-import { cardExpiry } from '../domain/card/card-expiry.ts';
 import {
   creditDecider,
   creditRefusal,
@@ -26,6 +25,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
+  cardForNetwork,
   cvcOf,
   matchingBlacklistRule,
   paymentDeclined,
@@ -179,16 +179,11 @@ export class CreditCommands {
         findEarlierAnswer: () =>
           this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId }),
         ask: async () => {
-          const number = await this.deps.intake.revealNumber(card);
           const answer = await this.deps.network.credit({
             mode: context.mode,
             accountId: context.accountId,
             reference: creditId,
-            number,
-            expMonth: cardExpiry(card).month,
-            expYear: cardExpiry(card).year,
-            ...(cvc ? { cvc } : {}),
-            ...(card.processorCards ? { processorCards: card.processorCards } : {}),
+            ...(await cardForNetwork(this.deps.intake, card, cvc)),
             amount: attempt.amount,
             currency: attempt.currency,
             now: context.now(),
