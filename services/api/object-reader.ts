@@ -26,18 +26,6 @@ export interface ListParameters {
   created?: CreatedRange;
 }
 
-/** A command's object that its events are recorded for but no read model shows yet. */
-class WrittenNotReadableYet extends HttpError {
-  constructor() {
-    super(
-      503,
-      'gateway_error',
-      'The request was recorded but its result cannot be read yet; send it again with the same Idempotency-Key, or read the object shortly.',
-      { 'Retry-After': '1' },
-    );
-  }
-}
-
 /**
  * Reads API objects from the read models, always inside one tenant (`docs/architecture.md`,
  * "Tenancy"): another account's or mode's object is reported exactly like a missing one.
@@ -123,7 +111,7 @@ export class ObjectReader {
     // Recorded by an earlier run: read again once the read models hold the log as it is now.
     if (!caughtUp || !(await this.readModels.waitFor(await this.logHead(), this.readYourWritesTimeoutMs)))
       // "Does not exist" would tell the client that a write it made did not happen.
-      throw new WrittenNotReadableYet();
+      throw recordedNotReadableYet();
     return this.get(collection, id, tenant, within);
   }
 
@@ -184,4 +172,14 @@ function catchingUp(): HttpError {
   return new HttpError(503, 'gateway_error', 'The service is catching up with its event log; retry shortly.', {
     'Retry-After': '1',
   });
+}
+
+/** A command's object whose events are recorded but that no read model shows yet: retryable, never stored either. */
+function recordedNotReadableYet(): HttpError {
+  return new HttpError(
+    503,
+    'gateway_error',
+    'The request was recorded but its result cannot be read yet; send it again with the same Idempotency-Key, or read the object shortly.',
+    { 'Retry-After': '1' },
+  );
 }
