@@ -35,7 +35,7 @@ import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts
 import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
-import { verifiedFor } from './charge-commands.ts';
+import { verifiedFor } from './three-d-secure-options.ts';
 
 export interface CreateCreditInput {
   amount: number;
