@@ -1,4 +1,3 @@
-import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeRefusal, type CreateChargeCommand } from '../domain/charge/charge-creation-decider.ts';
 import {
@@ -13,24 +12,25 @@ import { faultPoint } from '../config/fault-injection.ts';
 import type { ChargeState } from '../domain/charge/charge-state.ts';
 import type { CardSource } from '../domain/customer/customer-events.ts';
 import type { LoadedAggregate } from './aggregate-store.ts';
-import { createCardPayment, matchingBlacklistRule, paymentDeclined } from './card-payment-creation.ts';
-import type { CardSources, ResolvedCard } from './card-sources.ts';
-import { askNetworkToAuthorize, type ChargeAuthorizationDeps } from './charge-network-authorization.ts';
+import {
+  createCardPayment,
+  matchingBlacklistRule,
+  paymentDeclined,
+  type CardPaymentDeps,
+} from './card-payment-creation.ts';
+import type { TokenCommands } from './token-commands.ts';
+import type { ResolvedCard } from './card-sources.ts';
+import { askNetworkToAuthorize } from './charge-network-authorization.ts';
 import type { CreateChargeInput } from './charge-inputs.ts';
 import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { PaymentDeclined } from './payment-declined.ts';
-import type { AccountSettings } from '../domain/account/account-events.ts';
 import { isIdOf } from '../ids/object-id.ts';
 
-/** What creating a charge works with. */
-export interface ChargeCreationDeps extends ChargeAuthorizationDeps {
-  cardSources: CardSources;
-  /** Live blacklist rules of a tenant. */
-  blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
-  /** The account's settings in force (accepted currencies and brands). */
-  accountSettings: (accountId: string) => Promise<AccountSettings>;
+/** What creating a charge works with: what every card payment does, and the tokens a card comes from. */
+export interface ChargeCreationDeps extends CardPaymentDeps {
+  tokens: TokenCommands;
 }
 
 /**

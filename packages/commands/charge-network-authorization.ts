@@ -1,12 +1,10 @@
 import type { AuthorizationAnswer, AuthorizationUnknown } from '../domain/charge/charge-creation-decider.ts';
 import type { ChargeAttempt, ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain/charge/charge-authorization.ts';
-import { NetworkOutcomeUnknown, type AuthorizationOutcome, type CardNetwork } from '../network/card-network.ts';
+import { NetworkOutcomeUnknown, type AuthorizationOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
-import type { AggregateStore } from './aggregate-store.ts';
 import { announcedOutcomes } from './announced-outcomes.ts';
-import { askNetworkOnce, cardForNetwork, cvcOf } from './card-payment-creation.ts';
-import type { CardIntake } from './card-intake.ts';
+import { askNetworkOnce, cardForNetwork, cvcOf, type CardPaymentDeps } from './card-payment-creation.ts';
 import type { ResolvedCard } from './card-sources.ts';
 import type { CreateChargeInput } from './charge-inputs.ts';
 import type { CommandContext } from './command-context.ts';
@@ -14,12 +12,7 @@ import { threeDSecureRequest, verifiedFor } from './three-d-secure-options.ts';
 import type { TokenCommands } from './token-commands.ts';
 
 /** What asking the network to authorize a charge works with. */
-export interface ChargeAuthorizationDeps {
-  aggregates: AggregateStore;
-  intake: CardIntake;
-  tokens: TokenCommands;
-  network: CardNetwork;
-}
+type ChargeAuthorizationDeps = Pick<CardPaymentDeps, 'aggregates' | 'intake' | 'network'> & { tokens: TokenCommands };
 
 /**
  * The network's answer to the charge's authorization, with its 3-D Secure verification: the
@@ -35,7 +28,7 @@ export async function askNetworkToAuthorize(
   const verification = resolved.threeDSecureInfo ?? (await justSavedVerification(deps, input, resolved, context));
   let outcome: AuthorizationOutcome;
   try {
-    outcome = await authorize(deps, attempt, input, resolved.card, verifiedFor(verification, input), context);
+    outcome = await authorize(deps, attempt, input, verifiedFor(verification, input), context);
   } catch (error) {
     if (!(error instanceof NetworkOutcomeUnknown)) throw error;
     // The processor may have taken the payment: pending, never failed, never sent elsewhere.
@@ -71,11 +64,10 @@ async function authorize(
   deps: ChargeAuthorizationDeps,
   attempt: ChargeAttempt,
   input: CreateChargeInput,
-  card: ChargeAttempt['card'],
   verified: ThreeDSecureResult | null,
   context: CommandContext,
 ): Promise<AuthorizationOutcome> {
-  const { chargeId } = attempt;
+  const { chargeId, card } = attempt;
   return askNetworkOnce({
     recordIntent: () =>
       deps.aggregates.execute(
@@ -94,35 +86,25 @@ async function authorize(
     afterIntent: () => faultPoint('charge.before-network-call', context),
     findEarlierAnswer: () =>
       deps.network.findAuthorization({ mode: context.mode, accountId: context.accountId, reference: chargeId }),
-    ask: () => authorizeAtNetwork(deps, attempt, input, card, verified, context),
+    ask: async () => {
+      const address = input.billing?.address;
+      const zip = address?.zip ?? card.addressZip;
+      const outcome = await deps.network.authorize({
+        mode: context.mode,
+        accountId: context.accountId,
+        reference: chargeId,
+        ...(await cardForNetwork(deps.intake, card, cvcOf(input.card))),
+        ...(attempt.type ? { type: attempt.type } : {}),
+        amount: input.amount,
+        currency: input.currency,
+        capture: attempt.captured,
+        zip: zip ?? null,
+        addressProvided: Boolean(address || card.addressLine1 || card.addressZip),
+        threeDSecure: threeDSecureRequest(input.threeDSecure, verified),
+        now: context.now(),
+      });
+      faultPoint('charge.after-network-call', context);
+      return outcome;
+    },
   });
-}
-
-async function authorizeAtNetwork(
-  deps: ChargeAuthorizationDeps,
-  attempt: ChargeAttempt,
-  input: CreateChargeInput,
-  card: ChargeAttempt['card'],
-  verified: ThreeDSecureResult | null,
-  context: CommandContext,
-): Promise<AuthorizationOutcome> {
-  const { chargeId } = attempt;
-  const address = input.billing?.address;
-  const zip = address?.zip ?? card.addressZip;
-  const outcome = await deps.network.authorize({
-    mode: context.mode,
-    accountId: context.accountId,
-    reference: chargeId,
-    ...(await cardForNetwork(deps.intake, card, cvcOf(input.card))),
-    ...(attempt.type ? { type: attempt.type } : {}),
-    amount: input.amount,
-    currency: input.currency,
-    capture: attempt.captured,
-    zip: zip ?? null,
-    addressProvided: Boolean(address || card.addressLine1 || card.addressZip),
-    threeDSecure: threeDSecureRequest(input.threeDSecure, verified),
-    now: context.now(),
-  });
-  faultPoint('charge.after-network-call', context);
-  return outcome;
 }
