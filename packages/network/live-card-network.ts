@@ -11,6 +11,7 @@ import {
   type CardNetwork,
   type CreditOutcome,
   type CreditRequest,
+  type PaymentAddress,
 } from './card-network.ts';
 import {
   ProcessorOutcomeUnknown,
@@ -20,6 +21,7 @@ import {
   type ProcessorCardInfo,
   type ProcessorCardPayment,
   type ProcessorCredit,
+  type ProcessorRefundRequest,
   type ProcessorSettings,
 } from './processors/processor.ts';
 
@@ -68,7 +70,7 @@ export class LiveCardNetwork implements CardNetwork {
     const processorCards: ProcessorCardRef[] = [];
     let card: Partial<BinInfo> | null = null;
     for (const config of await this.deps.processorsOf(request.accountId)) {
-      if (config.brands !== null && !config.brands.some((taken) => taken === brand)) continue;
+      if (!takesBrand(config, brand)) continue;
       const processor = await this.adapter(config);
       if (!processor) continue;
       try {
@@ -91,8 +93,7 @@ export class LiveCardNetwork implements CardNetwork {
 
   authorize: CardNetwork['authorize'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.authorize(request);
-    const brand = this.binInfo(request.number).brand;
-    return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
+    return this.routed(request, async (processor, config) =>
       authorizationOutcome(
         await processor.authorize({ ...cardPaymentOf(request, config), capture: request.capture ?? true }),
         config.processorId,
@@ -111,14 +112,7 @@ export class LiveCardNetwork implements CardNetwork {
   capture: CardNetwork['capture'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.capture(request);
     const processor = await this.holder(request);
-    await answeredOrGatewayError(() =>
-      processor.capture({
-        reference: request.reference,
-        processorId: request.transactionId,
-        amount: request.amount,
-        currency: request.currency,
-      }),
-    );
+    await answeredOrGatewayError(() => processor.capture(holderRequest(request)));
   };
 
   /**
@@ -130,12 +124,7 @@ export class LiveCardNetwork implements CardNetwork {
     if (request.mode === 'test') return this.deps.simulator.refund(request);
     const processor = await this.holder(request);
     try {
-      const refunded = await processor.refund({
-        reference: request.reference,
-        processorId: request.transactionId,
-        amount: request.amount,
-        currency: request.currency,
-      });
+      const refunded = await processor.refund(holderRequest(request));
       return { status: refunded.status };
     } catch (error) {
       if (error instanceof ProcessorOutcomeUnknown)
@@ -172,8 +161,7 @@ export class LiveCardNetwork implements CardNetwork {
 
   credit: CardNetwork['credit'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.credit(request);
-    const brand = this.binInfo(request.number).brand;
-    return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
+    return this.routed(request, async (processor, config) =>
       creditOutcome(await processor.credit(cardPaymentOf(request, config))),
     );
   };
@@ -193,19 +181,20 @@ export class LiveCardNetwork implements CardNetwork {
   checkFastCredit: CardNetwork['checkFastCredit'] = async (request) =>
     this.testModeOnly(request.mode).checkFastCredit(request);
 
-  /** Sends to the first processor that takes the payment, on to the next only while unreachable. */
+  /**
+   * Sends a charge's authorization or a credit to the first processor that takes its currency and
+   * its card's brand, on to the next only while unreachable.
+   */
   private async routed<Outcome>(
-    accountId: string,
-    currency: string,
-    brand: string,
+    payment: AuthorizationRequest | CreditRequest,
     send: (processor: Processor, config: AccountProcessor) => Promise<Outcome>,
   ): Promise<Outcome> {
-    const configured = await this.deps.processorsOf(accountId);
+    const { currency } = payment;
+    const brand = this.binInfo(payment.number).brand;
+    const configured = await this.deps.processorsOf(payment.accountId);
     if (configured.length === 0) throw new GatewayError(LIVE_PROCESSING_NOT_CONFIGURED);
     const candidates = configured.filter(
-      (config) =>
-        (config.currencies === null || config.currencies.includes(currency)) &&
-        (config.brands === null || config.brands.some((taken) => taken === brand)),
+      (config) => (config.currencies === null || config.currencies.includes(currency)) && takesBrand(config, brand),
     );
     if (candidates.length === 0)
       throw new GatewayError(`No processor of this account takes ${currency} payments with ${brand} cards.`);
@@ -288,6 +277,23 @@ export class LiveCardNetwork implements CardNetwork {
       throw new GatewayError('This live-mode operation is not available through the configured processors.');
     return this.deps.simulator;
   }
+}
+
+/** Whether a processor takes cards of this brand (all brands when it names none). */
+function takesBrand(config: AccountProcessor, brand: string): boolean {
+  return config.brands === null || config.brands.some((taken) => taken === brand);
+}
+
+/** A capture or a refund as the processor that holds the charge takes it: the charge by that processor's id. */
+function holderRequest(
+  request: PaymentAddress & { reference: string; amount: number; currency: string },
+): ProcessorRefundRequest {
+  return {
+    reference: request.reference,
+    processorId: request.transactionId,
+    amount: request.amount,
+    currency: request.currency,
+  };
 }
 
 /** A capture or refund at the processor that holds the charge: any failure is a `gateway_error`. */
