@@ -115,6 +115,13 @@ export type LaterNetworkEvent =
   | { kind: 'dispute'; afterMs: number; stage: DisputeStage; reason: DisputeReason }
   | { kind: 'fraud_warning'; afterMs: number; fraudDetails: FraudVerdict };
 
+/** Evidence for a dispute, and what the dispute is at the time: a chargeback or a retrieval request. */
+export interface DisputeEvidenceRequest {
+  reference: string;
+  stage: DisputeStage;
+  evidence: DisputeEvidence;
+}
+
 /** The network's answer to a contested dispute: its decision, reported `afterMs` later. */
 export interface RepresentmentOutcome {
   outcome: 'won' | 'lost';
@@ -242,12 +249,15 @@ export interface CardNetwork {
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
   findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
-  /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
-  representDispute(request: {
-    mode: Mode;
-    transactionId: string;
-    evidence: DisputeEvidence;
-  }): Promise<RepresentmentOutcome>;
+  /**
+   * Sends the merchant's evidence for a dispute of the payment: a chargeback contested
+   * (representment), or a retrieval request answered. Answers the network's decision on a
+   * chargeback and when it reports it; null when nothing is announced here (a retrieval request,
+   * which nobody decides; live mode, where the processor that holds the charge decides and reports
+   * it through its notifications). Throws, with nothing sent, when the evidence was not taken.
+   * `reference`: the dispute id.
+   */
+  representDispute(request: Tenant & PaymentAddress & DisputeEvidenceRequest): Promise<RepresentmentOutcome | null>;
   /** 3-D Secure enrolment of a card: the directory server's answer before any authentication. */
   lookupThreeDSecure(request: { mode: Mode; number: string }): Promise<ThreeDSecureLookup>;
   /** Fast-credit support check of a card. */

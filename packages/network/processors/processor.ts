@@ -1,4 +1,5 @@
 import type { CardBrand, CardType } from '../../domain/card/card-snapshot.ts';
+import type { DisputeEvidence } from '../../domain/charge/dispute-events.ts';
 import type { CardErrorCode } from '../../domain/errors.ts';
 import type { CardPayment } from '../card-network.ts';
 
@@ -149,6 +150,13 @@ export interface Processor {
   findRefund(reference: string, processorId: string): Promise<ProcessorRefund | null>;
   credit(request: ProcessorCreditRequest): Promise<ProcessorCredit>;
   findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null>;
+  /**
+   * Sends the merchant's evidence for the dispute of a charge the processor holds (`processorId`),
+   * which the processor then decides and reports through its notifications. `reference`: this
+   * service's dispute id. Throws `ProcessorRefused` when the processor answered that it will not
+   * take it (no such dispute there, already answered).
+   */
+  submitDisputeEvidence(request: { reference: string; processorId: string; evidence: DisputeEvidence }): Promise<void>;
   /** The processor's charges, refunds and credits created in the window, for reconciliation. */
   records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord>;
   /**
@@ -205,6 +213,14 @@ export class NotificationRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'NotificationRefused';
+  }
+}
+
+/** The processor answered that it will not carry out the request: nothing was done there. */
+export class ProcessorRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProcessorRefused';
   }
 }
 
