@@ -162,6 +162,16 @@ export interface KeptCard {
   card: Partial<BinInfo> | null;
 }
 
+/** A kept card's new expiry, for the processors that keep it. */
+export interface KeptCardExpiry extends Tenant {
+  /** This service's reference of the card (its vault reference), as `keepCard` was given it. */
+  reference: string;
+  processorCards: ProcessorCardRef[];
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+}
+
 /** What the directory server says about a card for a 3-D Secure authentication. */
 export interface ThreeDSecureLookup {
   enrolled: boolean;
@@ -220,6 +230,13 @@ export interface CardNetwork {
    * without a CVC).
    */
   keepCard(request: KeepCardRequest): Promise<KeptCard>;
+  /**
+   * Sends a kept card's new expiry to every processor of the account that keeps a copy of it, so
+   * that its next card-on-file payment there carries the new expiry. Test mode keeps no copies.
+   * Throws a `gateway_error` when one of them did not take it: the caller then records nothing,
+   * and a retry sends it again (setting an expiry twice changes nothing).
+   */
+  updateKeptCardExpiry(request: KeptCardExpiry): Promise<void>;
   /** Whether the card can be saved at all (every test card can). */
   authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
   /**

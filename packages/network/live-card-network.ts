@@ -90,6 +90,41 @@ export class LiveCardNetwork implements CardNetwork {
     return { processorCards, card };
   };
 
+  /**
+   * Each processor that keeps a copy of the card, and is still configured, is sent the new expiry,
+   * in turn. The first that does not take it (refused, unreachable, no answer) ends it with a
+   * `gateway_error`: the caller records nothing, the processors before it hold the new expiry
+   * already, and a retry sends it again to each (setting an expiry twice changes nothing).
+   */
+  updateKeptCardExpiry: CardNetwork['updateKeptCardExpiry'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.updateKeptCardExpiry(request);
+    const configured = await this.deps.processorsOf(request.accountId);
+    for (const kept of request.processorCards) {
+      const config = configured.find((candidate) => candidate.processorId === kept.processorId);
+      // A processor no longer configured takes no more payments of the card.
+      const processor = config && (await this.adapter(config));
+      if (!processor) continue;
+      try {
+        await processor.updateStoredCardExpiry({
+          reference: request.reference,
+          storedCard: kept.storedCard,
+          expMonth: request.expMonth,
+          expYear: request.expYear,
+        });
+      } catch (error) {
+        if (
+          error instanceof ProcessorRefused ||
+          error instanceof ProcessorUnreachable ||
+          error instanceof ProcessorOutcomeUnknown
+        )
+          throw new GatewayError(
+            `The card's new expiry could not be sent to processor ${kept.processorId}, which keeps the card; nothing was changed. Retry the request. (${error.message})`,
+          );
+        throw error;
+      }
+    }
+  };
+
   authorize: CardNetwork['authorize'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.authorize(request);
     const brand = this.binInfo(request.number).brand;

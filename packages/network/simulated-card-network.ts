@@ -97,6 +97,11 @@ export class SimulatedCardNetwork implements CardNetwork {
     return Promise.resolve({ processorCards: [], card: null });
   }
 
+  /** Test mode keeps no copies at processors: nothing to send. */
+  updateKeptCardExpiry(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
     const answered = await this.authorizations.find(request.mode, request.reference);
     if (answered) return answered;

@@ -35,6 +35,8 @@ interface Peer {
   secretKey: string;
   /** Every payment this service made there, by the reference in its metadata. */
   payments(): Promise<Map<string, PeerPayment[]>>;
+  /** The expiry of the card the processor charged for the payment with this reference. */
+  expiryPaidWith(reference: string): Promise<{ month: number; year: number }>;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,15 @@ async function shift4Peer(): Promise<Peer> {
         if (!page.hasMore) return found;
         startingAfterId = page.list.at(-1)!.id;
       }
+    },
+    async expiryPaidWith(reference) {
+      const charges = (
+        await api.get<Page<Charge & { card: { expMonth: string; expYear: string } }>>('/charges', {
+          query: { limit: '100' },
+        })
+      ).body.list;
+      const card = charges.find((charge) => charge.metadata.reference === reference)!.card;
+      return { month: Number(card.expMonth), year: Number(card.expYear) };
     },
     async stop() {
       await peer.stop();
@@ -143,6 +154,16 @@ async function stripePeer(): Promise<Peer | { missing: string }> {
         ]);
       }
       return found;
+    },
+    async expiryPaidWith(reference) {
+      const intents = (
+        await get<{ data: (StripeIntent & { payment_method: string })[] }>('/v1/payment_intents?limit=1000')
+      ).data;
+      const intent = intents.find((candidate) => candidate.metadata.reference === reference)!;
+      const method = await get<{ card: { exp_month: number | string; exp_year: number | string } }>(
+        `/v1/payment_methods/${intent.payment_method}`,
+      );
+      return { month: Number(method.card.exp_month), year: Number(method.card.exp_year) };
     },
     stop: () => localstripe.stop(),
   };
@@ -300,6 +321,51 @@ describe('live mode end to end through each processor', function () {
           amountRefunded: 2000,
         });
         expect(findSecrets(service.dataDir, service.output() + cliOutput, [peer.secretKey])).to.deep.equal([]);
+      });
+
+      it('sends a saved card’s new expiry to the processor that keeps it before recording it, so the next payment carries it; a processor that does not take it fails the update, which changes nothing here', async () => {
+        const proxy = await faultyProxy(() => peer.url, 'pass');
+        try {
+          const { live } = await liveAccount(`New expiry ${kind}`, { kind, url: proxy.url });
+          const customer = await live.post<Customer>('/customers', {
+            json: { email: 'renewed.card@example.com', card: cardDetails('4242424242424242') },
+          });
+          expect(customer.status, JSON.stringify(customer.body)).to.equal(200);
+          const cardPath = `/customers/${customer.body.id}/cards/${customer.body.defaultCardId!}`;
+          const first = await live.post<Charge>('/charges', {
+            json: { amount: 1000, currency: 'EUR', customerId: customer.body.id },
+          });
+          expect(first.body.status).to.equal('successful');
+          const before = await peer.expiryPaidWith(first.body.id);
+          expect(before.month).to.equal(12);
+          const newYear = before.year + 2;
+
+          // The processor answers 500: nothing is recorded here, the card keeps its old expiry.
+          proxy.mode = 'fail';
+          const failed = await live.post<ApiError>(cardPath, { json: { expMonth: '3', expYear: String(newYear) } });
+          expect(failed.status, JSON.stringify(failed.body)).to.equal(502);
+          expect(failed.body.error.type).to.equal('gateway_error');
+          expect(failed.body.error.message).to.match(/new expiry could not be sent to processor .*nothing was changed/);
+          const unchanged = (await live.get<{ expMonth: string; expYear: string }>(cardPath)).body;
+          expect(unchanged).to.include({ expMonth: '12', expYear: String(before.year) });
+
+          // Retried once the processor answers: recorded, and the next card-on-file payment there carries it.
+          proxy.mode = 'pass';
+          const updated = await live.post<{ expMonth: string; expYear: string } & ApiError>(cardPath, {
+            json: { expMonth: '3', expYear: String(newYear) },
+          });
+          expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
+          expect(updated.body).to.include({ expMonth: '3', expYear: String(newYear) });
+          const next = await live.post<Charge>('/charges', {
+            json: { amount: 1100, currency: 'EUR', customerId: customer.body.id },
+          });
+          expect(next.body.status).to.equal('successful');
+          expect(await peer.expiryPaidWith(next.body.id)).to.deep.equal({ month: 3, year: newYear });
+          const atPeer = await expectSameOnBothSides(live);
+          expect(atPeer.get(next.body.id)!.customer).to.equal(atPeer.get(first.body.id)!.customer);
+        } finally {
+          await proxy.close();
+        }
       });
 
       it('renews a subscription in the worker with the kept card', async () => {

@@ -139,6 +139,17 @@ export interface Processor {
    * of the kept card; this service never keeps a CVC.
    */
   keepCard(request: ProcessorKeepCardRequest): Promise<ProcessorStoredCard>;
+  /**
+   * Sets the expiry of a card kept with `keepCard` (`storedCard`), so that its later payments
+   * there carry it. Setting the same expiry again changes nothing. Throws `ProcessorRefused` when
+   * the processor will not (it no longer keeps the card).
+   */
+  updateStoredCardExpiry(request: {
+    reference: string;
+    storedCard: string;
+    expMonth: number;
+    expYear: number;
+  }): Promise<void>;
   authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
   /**
    * The earlier attempt with this reference, or null when the processor never made one. `since`:

@@ -147,6 +147,22 @@ export class Shift4Processor implements Processor {
     return { storedCard: `${answer.body.id}/${card.id}`, card: cardInfoOf(card) };
   }
 
+  /** The card on its customer, updated as the client libraries' `cards.update` does. */
+  async updateStoredCardExpiry(request: Parameters<Processor['updateStoredCardExpiry']>[0]): Promise<void> {
+    const [customerId, cardId] = request.storedCard.split('/');
+    const path = `/customers/${encodeURIComponent(customerId ?? '')}/cards/${encodeURIComponent(cardId ?? '')}`;
+    const answer = await this.client.post<Shift4Card>(path, {
+      expMonth: String(request.expMonth).padStart(2, '0'),
+      expYear: request.expYear,
+    });
+    if (answer.status === 200) return;
+    if (answer.status === 400 || answer.status === 404)
+      throw new ProcessorRefused(
+        `Shift4 refused the card's new expiry: ${answer.body.error?.message ?? `answered ${answer.status}`}`,
+      );
+    throw unexpected('POST /customers/{id}/cards/{id}', answer.status, answer.body);
+  }
+
   async authorize(request: Parameters<Processor['authorize']>[0]): Promise<ProcessorAuthorization> {
     const answer = await this.client.post<Shift4Charge>(
       '/charges',

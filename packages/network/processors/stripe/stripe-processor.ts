@@ -97,6 +97,21 @@ export class StripeProcessor implements Processor {
     return { storedCard: `${customer.id}/${paymentMethod.id}`, card: cardInfoOf(paymentMethod) };
   }
 
+  /** The payment method's card updated (Stripe's payment method update takes a card's expiry). */
+  async updateStoredCardExpiry(request: Parameters<Processor['updateStoredCardExpiry']>[0]): Promise<void> {
+    const [, paymentMethod] = request.storedCard.split('/');
+    try {
+      await this.api.post(
+        `/v1/payment_methods/${encodeURIComponent(paymentMethod ?? '')}`,
+        { card: { exp_month: request.expMonth, exp_year: request.expYear } },
+        `${request.reference}:expiry:${request.expMonth}/${request.expYear}`,
+      );
+    } catch (error) {
+      if (error instanceof StripeRefused || error instanceof StripeDecline) throw new ProcessorRefused(error.message);
+      throw error;
+    }
+  }
+
   private paymentMethodOf(
     request: Pick<ProcessorAuthorizationRequest, 'reference' | 'number' | 'expMonth' | 'expYear' | 'cvc'>,
   ) {
