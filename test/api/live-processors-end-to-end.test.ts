@@ -15,6 +15,7 @@ import {
 } from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
 import { chargesOf, createPlan, subscribe, waitUntil, type Subscription } from '../support/subscriptions.ts';
+import { codeMailedTo } from '../support/remembered-card-codes.ts';
 import { useService } from '../support/use-service.ts';
 
 /** A live payment as the processor records it, read with the processor's own API. */
@@ -420,6 +421,114 @@ describe('live mode end to end through each processor', function () {
         const atPeer = await expectSameOnBothSides(live);
         expect([...atPeer.keys()]).to.deep.equal([paid.body.charge.id]);
       });
+
+      if (kind === 'shift4') {
+        /** The customers at the peer: one per card it keeps. */
+        const peerCustomers = async () => {
+          const peerApi = new ApiClient(peer.url, peer.secretKey);
+          let count = 0;
+          let startingAfterId: string | undefined;
+          for (;;) {
+            const page = (
+              await peerApi.get<Page<Customer>>('/customers', {
+                query: { limit: '100', ...(startingAfterId ? { startingAfterId } : {}) },
+              })
+            ).body;
+            count += page.list.length;
+            if (!page.hasMore) return count;
+            startingAfterId = page.list.at(-1)!.id;
+          }
+        };
+
+        it('takes a checkout subscription: the first charge is made at the processor with the card it kept from the token', async () => {
+          const { keys, live } = await liveAccount('Checkout subscription shift4');
+          const plan = await createPlan(live, { amount: 1500, interval: 'month', name: 'Monthly' });
+          const customersBefore = await peerCustomers();
+          const token = await live.post<{ id: string }>('/tokens', {
+            json: cardDetails('4242424242424242'),
+            key: keys.livePublicKey,
+          });
+          expect(token.status, JSON.stringify(token.body)).to.equal(200);
+          const request = signCheckoutRequest({ subscription: { planId: plan.id } }, keys.liveSecretKey);
+          const paid = await live.post<{ charge: Charge; subscription: Subscription; customer: Customer } & ApiError>(
+            '/checkout/pay',
+            {
+              json: { checkoutRequest: request, email: 'subscriber@example.com', token: token.body.id },
+              key: keys.livePublicKey,
+            },
+          );
+          expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+          expect(paid.body.subscription).to.include({ status: 'active', planId: plan.id });
+          expect(paid.body.charge).to.include({ status: 'successful', amount: 1500, currency: 'EUR' });
+          const charges = await chargesOf(live, paid.body.customer.id, paid.body.subscription.id);
+          expect(charges.map((charge) => charge.id)).to.deep.equal([paid.body.charge.id]);
+
+          // At the processor: that one charge, of the card it kept when the token came in, and no other card kept.
+          const atPeer = await expectSameOnBothSides(live);
+          expect([...atPeer.keys()]).to.deep.equal([paid.body.charge.id]);
+          expect(atPeer.get(paid.body.charge.id)!.customer).to.be.a('string');
+          expect((await peer.payments()).get(paid.body.charge.id)).to.have.length(1);
+          expect(await peerCustomers()).to.equal(customersBefore + 1);
+        });
+
+        it('pays a checkout with a remembered card, once, as the card the processor kept', async () => {
+          const { keys, live } = await liveAccount('Checkout remembered card shift4');
+          const customersBefore = await peerCustomers();
+          const email = 'remembered@example.com';
+          const request = signCheckoutRequest(
+            { charge: { amount: 800, currency: 'EUR' }, rememberMe: true },
+            keys.liveSecretKey,
+          );
+          const call = <T>(path: string, json: Record<string, unknown>) =>
+            live.post<T & ApiError>(`/checkout/${path}`, {
+              json: { checkoutRequest: request, ...json },
+              key: keys.livePublicKey,
+            });
+          const token = await live.post<{ id: string }>('/tokens', {
+            json: cardDetails('5555555555554444'),
+            key: keys.livePublicKey,
+          });
+          const first = await call<{ charge: Charge; customer: Customer }>('pay', {
+            email,
+            token: token.body.id,
+            rememberMe: true,
+          });
+          expect(first.status, JSON.stringify(first.body)).to.equal(200);
+          expect(first.body.charge.status).to.equal('successful');
+
+          // Live mode tells the page nothing; the code reaches the payer by mail.
+          const asked = await call<{ sent: boolean; testCode?: string }>('remembered-cards/code', { email });
+          expect(asked.body).to.deep.equal({ sent: true });
+          const code = await codeMailedTo(service.dataDir, { accountId: keys.id, mode: 'live' }, email);
+          const confirmed = await call<{ rememberedCard: string; card: { last4: string } }>(
+            'remembered-cards/confirm',
+            {
+              email,
+              code,
+            },
+          );
+          expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+          expect(confirmed.body.card.last4).to.equal('4444');
+          const second = await call<{ charge: Charge; customer: Customer }>('pay', {
+            email,
+            rememberedCard: confirmed.body.rememberedCard,
+          });
+          expect(second.status, JSON.stringify(second.body)).to.equal(200);
+          expect(second.body.charge).to.include({ status: 'successful', amount: 800 });
+          expect(second.body.customer.id).to.equal(first.body.customer.id);
+          expect(second.body.charge.card!.id).to.equal(first.body.charge.card!.id);
+          const again = await call('pay', { email, rememberedCard: confirmed.body.rememberedCard });
+          expect(again.status).to.equal(400);
+
+          // Both payments at the processor, once each, of the one card it kept.
+          const atPeer = await expectSameOnBothSides(live);
+          expect([...atPeer.keys()]).to.have.members([first.body.charge.id, second.body.charge.id]);
+          const keptBy = atPeer.get(first.body.charge.id)!.customer;
+          expect(keptBy).to.be.a('string');
+          expect(atPeer.get(second.body.charge.id)!.customer).to.equal(keptBy);
+          expect(await peerCustomers()).to.equal(customersBefore + 1);
+        });
+      }
 
       if (kind !== 'stripe') return;
 
