@@ -97,7 +97,15 @@ describe('evidence for a dispute of a live charge, sent to its Shift4 processor'
       30_000,
     );
     const peerDispute = async () => (await peerAccount.get<DisputedCharge>(`/charges/${peerChargeId}`)).body.dispute!;
-    return { live, peerAccount, proxy, chargeId: paid.body.id, dispute: disputed.dispute!, peerDispute };
+    return {
+      live,
+      liveKey: keys.liveSecretKey,
+      peerAccount,
+      proxy,
+      chargeId: paid.body.id,
+      dispute: disputed.dispute!,
+      peerDispute,
+    };
   }
 
   const disputeEvents = async (live: ApiClient) =>
@@ -144,7 +152,10 @@ describe('evidence for a dispute of a live charge, sent to its Shift4 processor'
   it('records nothing when the processor refuses the evidence or does not answer; a retry with the same evidence after a lost answer is recorded once', async () => {
     // The processor's decision is not sent here, so that the dispute stays open for the retry.
     const opened = ['CHARGE_DISPUTE_CREATED'];
-    const { live, proxy, chargeId, dispute, peerDispute } = await disputedLiveCharge('Evidence refused', opened);
+    const { live, liveKey, proxy, chargeId, dispute, peerDispute } = await disputedLiveCharge(
+      'Evidence refused',
+      opened,
+    );
     try {
       const before = await disputeEvents(live);
       const unchanged = async () => {
@@ -152,6 +163,28 @@ describe('evidence for a dispute of a live charge, sent to its Shift4 processor'
         expect(current).to.include({ status: 'CHARGEBACK_NEW', evidence: null });
         expect(await disputeEvents(live)).to.deep.equal(before);
       };
+
+      // An uploaded file of this service cannot go to the processor: 400 before anything is sent.
+      const form = new FormData();
+      form.append('purpose', 'dispute_evidence');
+      form.append('file', new Blob([Buffer.from('the signed delivery note')]), 'delivery.pdf');
+      const uploaded = await fetch(`${service.baseUrl}/files`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${liveKey}:`).toString('base64')}`,
+          'x-forwarded-proto': 'https',
+        },
+        body: form,
+      });
+      const file = (await uploaded.json()) as { id: string };
+      expect(uploaded.status, JSON.stringify(file)).to.equal(200);
+      const naming = await live.post<ApiError>(`/disputes/${dispute.id}`, {
+        json: { evidence: { shippingDocumentation: file.id } },
+      });
+      expect(naming.status, JSON.stringify(naming.body)).to.equal(400);
+      expect(naming.body.error.message).to.match(/evidence\[shippingDocumentation\] names an uploaded file/);
+      expect(proxy.requests.filter((request) => request.startsWith('POST /disputes/'))).to.deep.equal([]);
+      await unchanged();
 
       // The processor cannot be reached in time: nothing sent, nothing recorded.
       proxy.mode = 'hang-before';
