@@ -1,6 +1,6 @@
 import type { AccountProcessor } from '../domain/account/account-events.ts';
 import type { ProcessorCardRef } from '../domain/card/card-snapshot.ts';
-import { GatewayError } from '../domain/errors.ts';
+import { GatewayError, InvalidRequestError } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
@@ -15,6 +15,7 @@ import {
 } from './card-network.ts';
 import {
   ProcessorOutcomeUnknown,
+  ProcessorRefused,
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
@@ -89,6 +90,41 @@ export class LiveCardNetwork implements CardNetwork {
       }
     }
     return { processorCards, card };
+  };
+
+  /**
+   * Each processor that keeps a copy of the card, and is still configured, is sent the new expiry,
+   * in turn. The first that does not take it (refused, unreachable, no answer) ends it with a
+   * `gateway_error`: the caller records nothing, the processors before it hold the new expiry
+   * already, and a retry sends it again to each (setting an expiry twice changes nothing).
+   */
+  updateKeptCardExpiry: CardNetwork['updateKeptCardExpiry'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.updateKeptCardExpiry(request);
+    const configured = await this.deps.processorsOf(request.accountId);
+    for (const kept of request.processorCards) {
+      const config = configured.find((candidate) => candidate.processorId === kept.processorId);
+      // A processor no longer configured takes no more payments of the card.
+      const processor = config && (await this.adapter(config));
+      if (!processor) continue;
+      try {
+        await processor.updateStoredCardExpiry({
+          reference: request.reference,
+          storedCard: kept.storedCard,
+          expMonth: request.expMonth,
+          expYear: request.expYear,
+        });
+      } catch (error) {
+        if (
+          error instanceof ProcessorRefused ||
+          error instanceof ProcessorUnreachable ||
+          error instanceof ProcessorOutcomeUnknown
+        )
+          throw new GatewayError(
+            `The card's new expiry could not be sent to processor ${kept.processorId}, which keeps the card; nothing was changed. Retry the request. (${error.message})`,
+          );
+        throw error;
+      }
+    }
   };
 
   authorize: CardNetwork['authorize'] = async (request) => {
@@ -174,8 +210,38 @@ export class LiveCardNetwork implements CardNetwork {
     });
   };
 
-  representDispute: CardNetwork['representDispute'] = async (request) =>
-    this.testModeOnly(request.mode).representDispute(request);
+  /**
+   * Live mode: the evidence goes to the processor that holds the charge, which decides the dispute
+   * and reports the decision through its notifications (`docs/operations.md`, "Processor events"),
+   * so nothing is announced here. Not taken (refused, unreachable, no answer): a `gateway_error`,
+   * and the caller records nothing.
+   */
+  representDispute: CardNetwork['representDispute'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.representDispute(request);
+    const uploaded = Object.entries(request.evidence).find(([, value]) => value.startsWith('file_'));
+    if (uploaded)
+      throw new InvalidRequestError(
+        `Invalid parameter: evidence[${uploaded[0]}] names an uploaded file, which the processor of a live charge does not hold; give the evidence as text`,
+        `evidence[${uploaded[0]}]`,
+      );
+    const processor = await this.holder(request);
+    try {
+      await processor.submitDisputeEvidence({
+        reference: request.reference,
+        processorId: request.transactionId,
+        evidence: request.evidence,
+      });
+    } catch (error) {
+      if (error instanceof ProcessorRefused || error instanceof ProcessorUnreachable)
+        throw new GatewayError(`The processor did not take the evidence; nothing was recorded. (${error.message})`);
+      if (error instanceof ProcessorOutcomeUnknown)
+        throw new GatewayError(
+          `The processor did not answer; nothing was recorded. Retry the request with the same evidence. (${error.message})`,
+        );
+      throw error;
+    }
+    return null;
+  };
   lookupThreeDSecure: CardNetwork['lookupThreeDSecure'] = async (request) =>
     this.testModeOnly(request.mode).lookupThreeDSecure(request);
   checkFastCredit: CardNetwork['checkFastCredit'] = async (request) =>
