@@ -413,6 +413,61 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
     }
   });
 
+  it('charges a card saved before a processor was added at a processor that keeps it, even when the newer one comes first', async () => {
+    const older = await faultyProxy(() => peer.baseUrl, 'pass');
+    const newer = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { id, live } = await liveAccount('Cards saved before a processor was added', older.url);
+      const customer = await live.post<{ id: string; defaultCardId: string } & ApiError>('/customers', {
+        json: { email: 'kept@example.com', card: cardDetails('4242424242424242') },
+      });
+      expect(customer.status, JSON.stringify(customer.body)).to.equal(200);
+      // A second processor, added afterwards and made the most preferred.
+      const added = await runCli(
+        [
+          'accounts',
+          'processors',
+          'add',
+          id,
+          '--kind',
+          'shift4',
+          '--url',
+          newer.url,
+          '--secret-key',
+          peer.keys!.testSecretKey,
+          '--json',
+        ],
+        service.dataDir,
+      );
+      expect(added.code, added.stderr).to.equal(0);
+      const processors = (JSON.parse(added.stdout) as { processors: { processorId: string; url: string }[] })
+        .processors;
+      const idAt = (url: string) => processors.find((processor) => processor.url === url)!.processorId;
+      const ordered = await runCli(
+        ['accounts', 'processors', 'order', id, idAt(newer.url), idAt(older.url)],
+        service.dataDir,
+      );
+      expect(ordered.code, ordered.stderr).to.equal(0);
+      const charges = (proxy: typeof older) => proxy.forwarded.filter((request) => request === 'POST /charges').length;
+
+      // The saved card goes without its CVC: only the older processor keeps a copy it can charge.
+      const onFile = await live.post<Charge & ApiError>('/charges', {
+        json: { amount: 1500, currency: 'EUR', customerId: customer.body.id },
+      });
+      expect(onFile.status, JSON.stringify(onFile.body)).to.equal(200);
+      expect(onFile.body.status).to.equal('successful');
+      expect([charges(newer), charges(older)]).to.deep.equal([0, 1]);
+      expect(await peerCharges(onFile.body.id)).to.have.length(1);
+
+      // New card details, CVC and all, go to the most preferred processor.
+      const typed = await charge(live);
+      expect(typed.status, JSON.stringify(typed.body)).to.equal(200);
+      expect([charges(newer), charges(older)]).to.deep.equal([1, 1]);
+    } finally {
+      await Promise.all([older.close(), newer.close()]);
+    }
+  });
+
   it('keeps test mode offline: test-mode charges of an account with a processor never reach it', async () => {
     const { test } = await liveAccount('Test mode stays offline', peer.baseUrl);
     const before = await peerChargeCount();
