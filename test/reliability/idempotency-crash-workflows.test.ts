@@ -528,11 +528,12 @@ describe(`multi-stream requests across a crash of the service at each point (${s
       }),
       token: await challengedToken(api),
     };
+    const key = 'checkout-authenticated-subscription-finished-by-the-worker';
     const send = (client: ApiClient) =>
       client.post<{ subscription: Subscription; charge: Charge }>('/checkout/pay', {
         json: run,
         key: service.keys.testPublicKey,
-        headers: { 'idempotency-key': 'checkout-authenticated-subscription-finished-by-the-worker' },
+        headers: { 'idempotency-key': key },
       });
     await service.crashAt('subscription.after-append', send);
     const client = await service.start();
@@ -544,6 +545,12 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     expect(retry.body.subscription).to.include({ status: 'active' });
     expect(retry.body.charge).to.include({ status: 'successful', subscriptionId: retry.body.subscription.id });
     expect(retry.body.charge.threeDSecureInfo).to.include({ enrolled: true, liabilityShift: 'successful' });
+    expect(counts(await madeWithKey(key))).to.deep.equal({
+      card: 1,
+      subscription: 1,
+      charge: 1,
+      chargeAuthorization: 1,
+    });
   });
 
   it('a subscription refused for its trialEnd records nothing: no card, no event, no vault entry, no used token', async () => {
