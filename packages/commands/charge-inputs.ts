@@ -23,8 +23,9 @@ export interface CreateChargeInput {
   /** Set for a charge made by buying a cross-sale offer: where it came from. */
   crossSale?: CrossSaleOrigin;
   /**
-   * Set by subscriptions for their first payment made right after the card was saved from this
-   * token, in the same request: the saved card then carries the token's 3-D Secure verification.
+   * Set by subscriptions for their first payment, started in the request that saved the card from
+   * this token (and made by it, by its retry or by a worker finishing it after a crash): the saved
+   * card then carries the token's 3-D Secure verification.
    */
   justSavedFromToken?: string;
 }

@@ -28,7 +28,6 @@ import {
   loadSubscription,
   recordOnSubscription,
   SubscriptionPayments,
-  type FirstPayment,
   type StepOptions,
 } from './subscription-payments.ts';
 import { tokenResource } from '../domain/token/token-events.ts';
@@ -102,12 +101,6 @@ export class SubscriptionCommands {
     const { card, cardSavedFromToken, ...fields } = input;
     const subscriptionId = createdObjectId(subscriptionResource, context);
     const firstCharge = createdObjectId(chargeResource, context, 'first-charge');
-    // The cardholder is present: the first payment, made now, carries the 3-D Secure verification
-    // of the token the card was just saved from (checked against the charge's amount and card).
-    const justSavedFromToken = typeof card === 'string' && isIdOf(tokenResource, card) ? card : cardSavedFromToken;
-    const first: FirstPayment | undefined = justSavedFromToken
-      ? { chargeId: firstCharge, justSavedFromToken }
-      : undefined;
     const earlier = await this.deps.aggregates.createdEarlier(subscriptionStream(subscriptionId), context);
     if (earlier !== undefined) {
       // Every step before the subscription was done then; its first charge may not have been.
@@ -115,7 +108,7 @@ export class SubscriptionCommands {
       const clocked = await this.deps.clock.onClock(sub.testClockId, context);
       return {
         id: subscriptionId,
-        position: latest(earlier, await this.payments.settle(subscriptionId, clocked, {}, first)),
+        position: latest(earlier, await this.payments.settle(subscriptionId, clocked, {})),
       };
     }
     // With a card, an unknown plan is named before anything about the customer or the card.
@@ -133,6 +126,7 @@ export class SubscriptionCommands {
     if (card !== undefined && typeof card !== 'string') this.deps.intake.check(card, now);
     if (!trial && !customer.defaultCardId && card === undefined)
       throw new InvalidRequestError(`Customer '${fields.customerId}' has no default card to charge`);
+    const justSavedFromToken = typeof card === 'string' && isIdOf(tokenResource, card) ? card : cardSavedFromToken;
     const creation: SubscriptionCommand = {
       type: 'CreateSubscription',
       subscriptionId,
@@ -148,6 +142,10 @@ export class SubscriptionCommands {
       merchantAccountId: fields.merchantAccountId ?? null,
       metadata: fields.metadata ?? {},
       chargeId: firstCharge,
+      // The cardholder is present: the first payment, made now, carries the 3-D Secure verification
+      // of the token the card was just saved from (checked against the charge's amount and card).
+      // Recorded with the payment, so that a worker finishing it after a crash makes it so too.
+      ...(justSavedFromToken ? { justSavedFromToken } : {}),
       now: unixSeconds(now),
     };
     // The subscription's own refusals (e.g. a trialEnd in the past) before the card is saved.
@@ -159,7 +157,7 @@ export class SubscriptionCommands {
     const created = await recordOnSubscription(this.deps.aggregates, subscriptionId, creation, clocked);
     faultPoint('subscription.after-append', clocked);
     // Without a trial the first charge is made now: a decline leaves the subscription incomplete.
-    const settled = await this.payments.settle(subscriptionId, clocked, {}, first);
+    const settled = await this.payments.settle(subscriptionId, clocked, {});
     return { id: subscriptionId, position: latest(created, settled) };
   }
 

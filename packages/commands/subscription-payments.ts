@@ -18,12 +18,6 @@ import type { ChargeCommands } from './charge-commands.ts';
 import { unixSeconds, type CommandContext } from './command-context.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 
-/** The first payment of a subscription created with a card just saved from a token. */
-export interface FirstPayment {
-  chargeId: string;
-  justSavedFromToken: string;
-}
-
 export interface StepOptions {
   /** Capture at once instead of handing the capture to a job (test clocks: `ready` means done). */
   captureInline?: boolean;
@@ -47,12 +41,7 @@ export class SubscriptionPayments {
    * Finishes the charge the subscription recorded as started, if any: finds it under its id or
    * makes it, records the outcome, and hands a capture on when the subscription captures charges.
    */
-  async settle(
-    subscriptionId: string,
-    context: CommandContext,
-    options: StepOptions,
-    first?: FirstPayment,
-  ): Promise<number | null> {
+  async settle(subscriptionId: string, context: CommandContext, options: StepOptions): Promise<number | null> {
     const sub = await loadSubscription(this.deps.aggregates, subscriptionId, context);
     const pending = sub.pendingPayment;
     if (!pending) return null;
@@ -68,7 +57,7 @@ export class SubscriptionPayments {
       );
       if (customer.status !== 'active') return this.cancelForDeletedCustomer(subscriptionId, context);
       outcome = customer.defaultCardId
-        ? await this.charge(sub, pending, context, first?.chargeId === pending.chargeId ? first : undefined)
+        ? await this.charge(sub, pending, context)
         : { succeeded: false, charged: false, failureCode: null, failureMessage: 'The customer has no default card' };
     }
     const failureStatus = outcome.succeeded
@@ -111,7 +100,6 @@ export class SubscriptionPayments {
     sub: ExistingSubscription,
     pending: NonNullable<ExistingSubscription['pendingPayment']>,
     context: CommandContext,
-    first: FirstPayment | undefined,
   ): Promise<PaymentOutcome> {
     try {
       await this.deps.charges.create(
@@ -126,7 +114,7 @@ export class SubscriptionPayments {
           ...(sub.shipping ? { shipping: sub.shipping } : {}),
           ...(sub.billing ? { billing: sub.billing } : {}),
           ...(sub.merchantAccountId ? { merchantAccountId: sub.merchantAccountId } : {}),
-          ...(first ? { justSavedFromToken: first.justSavedFromToken } : {}),
+          ...(pending.justSavedFromToken ? { justSavedFromToken: pending.justSavedFromToken } : {}),
         },
         context,
       );

@@ -9,6 +9,13 @@ import { scale, suiteTimeoutMs } from './scale.ts';
 /** No request may take longer than this: a hang is a failure like a 5xx. */
 const REQUEST_DEADLINE_MS = 15_000;
 const CONCURRENCY = 6;
+/**
+ * Requests drawn at a time. The service runs in this process: drawing all of a soak run's at once
+ * stalls its event loop (and the client's) for longer than an idle connection is kept alive
+ * (HTTP_KEEP_ALIVE_TIMEOUT_MS, 5 s), so that the first requests went out on pooled connections the
+ * service was closing that moment, and were reset.
+ */
+const DRAWN_AT_A_TIME = 250;
 
 interface FuzzRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -88,6 +95,24 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 const bodyObject = fc.dictionary(fc.oneof(fc.constantFrom(...PARAMETER_NAMES), fc.string({ maxLength: 12 })), value, {
   maxKeys: 8,
 });
+
+/** `count` samples of the arbitrary, drawn a slice at a time (slice n with seed `seed + n`), letting timers run between slices. */
+async function drawn<T>(arbitrary: fc.Arbitrary<T>, count: number, seed: number): Promise<T[]> {
+  const samples: T[] = [];
+  for (let slice = 0; samples.length < count; slice++) {
+    const numRuns = Math.min(DRAWN_AT_A_TIME, count - samples.length);
+    samples.push(...fc.sample(arbitrary, { numRuns, seed: seed + slice }));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return samples;
+}
+
+/** Why a request got no answer, as fetch says it: its error and the socket's (a reset, a refused connection, the deadline). */
+function failureOf(error: unknown): string {
+  const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } };
+  const why = cause?.code ?? cause?.message;
+  return `${name}: ${message}${why ? ` (${why})` : ''}`;
+}
 
 function formOf(object: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(object).flatMap(([key, field]) => {
@@ -178,7 +203,7 @@ describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, functio
         return result;
       });
 
-    const samples = fc.sample(request, { numRuns: scale.fuzzRequests, seed: Number(process.env.FUZZ_SEED ?? 42) });
+    const samples = await drawn(request, scale.fuzzRequests, Number(process.env.FUZZ_SEED ?? 42));
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let next = 0;
@@ -208,7 +233,7 @@ describe(`fuzzing the running service (${scale.fuzzRequests} requests)`, functio
           if (response.status >= 500 || !envelope)
             failures.push(`${response.status} ${sample.method} ${sample.path} ${text.slice(0, 200)}`);
         } catch (error) {
-          failures.push(`${(error as Error).name} after ${Date.now() - started} ms: ${sample.method} ${sample.path}`);
+          failures.push(`${failureOf(error)} after ${Date.now() - started} ms: ${sample.method} ${sample.path}`);
         }
       }
     };

@@ -144,6 +144,22 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     return made.body.id;
   }
 
+  /** A token of the challenge card whose payer completed the issuer's challenge for the plan's amount (1000 EUR). */
+  async function challengedToken(client: ApiClient): Promise<string> {
+    const challenged = await token(client, '4000000000003220');
+    const verified = await client.post(`/tokens/${challenged}/three-d-secure`, {
+      json: { amount: 1000, currency: 'EUR' },
+      key: service.keys.testPublicKey,
+    });
+    expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
+    const answered = await client.post('/three-d-secure/challenge', {
+      key: null,
+      json: { token: challenged, key: service.keys.testPublicKey, outcome: 'complete', code: '123456' },
+    });
+    expect(answered.status, JSON.stringify(answered.body)).to.equal(200);
+    return challenged;
+  }
+
   const workflows: Workflow[] = [
     {
       name: 'a subscription with new card details',
@@ -270,24 +286,11 @@ describe(`multi-stream requests across a crash of the service at each point (${s
       name: 'a checkout subscription paid after a completed 3-D Secure challenge',
       points: ['subscription.after-append', 'charge.before-network-call', 'charge.after-network-call'],
       async setup() {},
-      async prepare(client, label) {
-        const challenged = await token(client, '4000000000003220');
-        const verified = await client.post(`/tokens/${challenged}/three-d-secure`, {
-          json: { amount: 1000, currency: 'EUR' },
-          key: service.keys.testPublicKey,
-        });
-        expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
-        const answered = await client.post('/three-d-secure/challenge', {
-          key: null,
-          json: { token: challenged, key: service.keys.testPublicKey, outcome: 'complete', code: '123456' },
-        });
-        expect(answered.status, JSON.stringify(answered.body)).to.equal(200);
-        return {
-          key: `checkout-authenticated-subscription-${label}`,
-          checkoutRequest: sign({ subscription: { planId }, threeDSecure: { enable: true } }),
-          token: challenged,
-        };
-      },
+      prepare: async (client, label) => ({
+        key: `checkout-authenticated-subscription-${label}`,
+        checkoutRequest: sign({ subscription: { planId }, threeDSecure: { enable: true } }),
+        token: await challengedToken(client),
+      }),
       send: (client, run) =>
         client.post('/checkout/pay', {
           json: { checkoutRequest: run.checkoutRequest, email: 'authenticated@example.com', token: run.token },
@@ -508,6 +511,46 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
     expect(retry.body).to.include({ status: 'trialing', start, trialEnd, currentPeriodEnd: trialEnd });
     expect(counts(await madeWithKey('subscribe-trial-then-crash'))).to.deep.equal({ card: 1, subscription: 1 });
+  });
+
+  it("a checkout subscription after a 3-D Secure challenge, killed before its first charge, which the worker makes before the payer's retry, is charged with the challenge's verification", async () => {
+    const start = Math.floor(Date.now() / 1000);
+    const clock = await createClock(api, start);
+    const subscriber = await api.post<{ id: string }>('/customers', {
+      json: { email: 'clocked@example.com', testClockId: clock.id },
+    });
+    expect(subscriber.status, JSON.stringify(subscriber.body)).to.equal(200);
+    const run = {
+      checkoutRequest: sign({
+        customerId: subscriber.body.id,
+        subscription: { planId },
+        threeDSecure: { enable: true },
+      }),
+      token: await challengedToken(api),
+    };
+    const key = 'checkout-authenticated-subscription-finished-by-the-worker';
+    const send = (client: ApiClient) =>
+      client.post<{ subscription: Subscription; charge: Charge }>('/checkout/pay', {
+        json: run,
+        key: service.keys.testPublicKey,
+        headers: { 'idempotency-key': key },
+      });
+    await service.crashAt('subscription.after-append', send);
+    const client = await service.start();
+    // The subscription's customer lives on the clock: advancing it runs the started payment as a
+    // worker runs it on real time (a minute after it started), before the payer's page retries.
+    await advance(client, clock.id, start + 3600);
+    const retry = await send(client);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
+    expect(retry.body.subscription).to.include({ status: 'active' });
+    expect(retry.body.charge).to.include({ status: 'successful', subscriptionId: retry.body.subscription.id });
+    expect(retry.body.charge.threeDSecureInfo).to.include({ enrolled: true, liabilityShift: 'successful' });
+    expect(counts(await madeWithKey(key))).to.deep.equal({
+      card: 1,
+      subscription: 1,
+      charge: 1,
+      chargeAuthorization: 1,
+    });
   });
 
   it('a subscription refused for its trialEnd records nothing: no card, no event, no vault entry, no used token', async () => {

@@ -29,6 +29,11 @@ export interface CreateSubscription {
   metadata: Metadata;
   /** Id of the first charge, when one is made now. */
   chargeId: string;
+  /**
+   * The token the customer's default card was saved from in this same request: the first charge,
+   * made now, carries that token's 3-D Secure verification (`SubscriptionPaymentStarted`).
+   */
+  justSavedFromToken?: string;
   now: number;
 }
 

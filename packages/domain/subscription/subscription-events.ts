@@ -105,6 +105,12 @@ export type SubscriptionPaymentStarted = DomainEvent<
     /** Whether a capture follows the authorization (the subscription's captureCharges then). */
     capture: boolean;
     startedAt: number;
+    /**
+     * Only on the first payment of a subscription created in the request that saved its card from
+     * this token: whoever makes the charge (that request, its retry, or a worker finishing it)
+     * makes it with the token's 3-D Secure verification, as the cardholder was present for it.
+     */
+    justSavedFromToken?: string;
   }
 >;
 

@@ -73,7 +73,14 @@ export function create(command: CreateSubscription, state: SubscriptionState): S
   const sub = evolveSubscription(state, created) as ExistingSubscription;
   return [
     created,
-    paymentStarted(sub, { periodStart: now, attempt: 0, plan, chargeId: command.chargeId, startedAt: now }),
+    paymentStarted(sub, {
+      periodStart: now,
+      attempt: 0,
+      plan,
+      chargeId: command.chargeId,
+      startedAt: now,
+      ...(command.justSavedFromToken ? { justSavedFromToken: command.justSavedFromToken } : {}),
+    }),
   ];
 }
 

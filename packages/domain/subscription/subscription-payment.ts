@@ -24,6 +24,8 @@ export interface SubscriptionPayment {
   plan: PlanSnapshot;
   chargeId: string;
   startedAt: number;
+  /** For the first payment made in the request that saved the card from this token. */
+  justSavedFromToken?: string;
 }
 
 export function paymentStarted(sub: ExistingSubscription, payment: SubscriptionPayment): SubscriptionPaymentStarted {
@@ -41,6 +43,7 @@ export function paymentStarted(sub: ExistingSubscription, payment: SubscriptionP
       chargeType: sub.paidOnce ? 'subsequent_recurring' : 'first_recurring',
       capture: sub.captureCharges,
       startedAt: payment.startedAt,
+      ...(payment.justSavedFromToken ? { justSavedFromToken: payment.justSavedFromToken } : {}),
     },
   };
 }

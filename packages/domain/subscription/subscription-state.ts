@@ -13,6 +13,8 @@ export interface PendingPayment {
   chargeType: ChargeType;
   capture: boolean;
   startedAt: number;
+  /** The token whose 3-D Secure verification the charge carries (a first payment only). */
+  justSavedFromToken?: string;
 }
 
 export interface SubscriptionFields {

@@ -106,6 +106,21 @@ describe('subscription decider', () => {
     });
   });
 
+  it('created with a card just saved from a token, records the token on its first payment only, for whoever makes it', () => {
+    const events = history(create({ justSavedFromToken: 'tok_1' }), succeeded('char_1', T0), renew(FEB15, 'char_2'));
+    const started = events.filter((event) => event.type === 'SubscriptionPaymentStarted');
+    expect(started.map((event) => event.data.chargeId)).to.deep.equal(['char_1', 'char_2']);
+    expect(started[0]!.data).to.include({ chargeId: 'char_1', justSavedFromToken: 'tok_1' });
+    expect(started[1]!.data).not.to.have.property('justSavedFromToken');
+    expect(history(create()).at(-1)!.data).not.to.have.property('justSavedFromToken');
+    // The pending payment a worker finishes after a crash carries it.
+    const beforeCharging = stateOf(history(create({ justSavedFromToken: 'tok_1' })));
+    expect(beforeCharging.status !== 'none' && beforeCharging.pendingPayment).to.include({
+      chargeId: 'char_1',
+      justSavedFromToken: 'tok_1',
+    });
+  });
+
   it('with the plan’s trial days, starts trialing with the trial as its period and no charge', () => {
     const events = history(create({ plan: { ...plan, trialPeriodDays: 14 } }));
     expect(events).to.have.length(1);
