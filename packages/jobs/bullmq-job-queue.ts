@@ -15,7 +15,7 @@ import {
 } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import {
-  JobPostponed,
+  isJobPostponed,
   type Backoff,
   type EnqueueOptions,
   type EnqueueResult,
@@ -151,7 +151,7 @@ export class BullMqJobQueue implements JobQueue {
         try {
           await track(handler(toJob<Data>(job, job.attemptsMade + 1)));
         } catch (thrown) {
-          if (thrown instanceof JobPostponed) {
+          if (isJobPostponed(thrown)) {
             // Back to delayed without an attempt; DelayedError tells BullMQ the job was moved.
             await job.moveToDelayed(Date.now() + Math.max(0, thrown.delayMs), token);
             throw new DelayedError();

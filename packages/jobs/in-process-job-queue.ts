@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  JobPostponed,
+  isJobPostponed,
   type Backoff,
   type EnqueueOptions,
   type EnqueueResult,
@@ -217,7 +217,7 @@ export class InProcessJobQueue implements JobQueue {
         job.attemptsMade = attempt;
         this.finish(queue, job, 'completed');
       } catch (thrown) {
-        if (thrown instanceof JobPostponed) {
+        if (isJobPostponed(thrown)) {
           this.delay(queue, job, Math.max(0, thrown.delayMs));
           return;
         }

@@ -39,16 +39,36 @@ export interface Job<Data = unknown> {
 
 export type JobHandler<Data = unknown> = (job: Job<Data>) => Promise<void>;
 
+/** Marks a postponement, whichever copy of this module made it (see `isJobPostponed`). */
+const POSTPONED = Symbol.for('card-payments.jobs.postponed');
+
 /**
  * Thrown by a handler that cannot run its job now (e.g. the resource it needs is busy): the job
  * goes back to the queue, delayed by `delayMs`, without counting as an attempt, and its worker slot
  * is free at once for other jobs.
  */
 export class JobPostponed extends Error {
+  readonly [POSTPONED] = true;
+
   constructor(readonly delayMs: number) {
     super(`postponed by ${delayMs} ms`);
     this.name = 'JobPostponed';
   }
+}
+
+/**
+ * Whether a handler postponed its job. Told by a mark rather than `instanceof`: an adapter loaded
+ * by a dynamic import may see another copy of this module than its handlers (tsx loads the static
+ * graph of a test process as CommonJS and a dynamic import as an ES module), and a postponement
+ * taken for a failure fails the job.
+ */
+export function isJobPostponed(thrown: unknown): thrown is JobPostponed {
+  return (
+    typeof thrown === 'object' &&
+    thrown !== null &&
+    (thrown as Partial<Record<typeof POSTPONED, unknown>>)[POSTPONED] === true &&
+    typeof (thrown as { delayMs?: unknown }).delayMs === 'number'
+  );
 }
 
 export interface ProcessOptions {

@@ -3,6 +3,7 @@
  * from `open` and closes it afterwards. Delays are kept small; timings are checked loosely.
  */
 import { expect } from 'chai';
+import type * as jobsPort from '../../packages/jobs/job-queue.ts';
 import { JobPostponed, type Backoff, type Job, type JobQueue } from '../../packages/jobs/job-queue.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -217,6 +218,33 @@ export function describeJobQueueContract(adapterName: string, open: () => Promis
         for (const gap of gapsBetween(runs.map((run) => run.at))) expect(gap).to.be.at.least(180);
         expect(failures).to.equal(0);
         expect((await jobs.enqueue('webhooks', 'deliver', {}, { jobId: 'postponed-1' })).deduplicated).to.equal(true);
+      });
+
+      it('postpones also when the handler was loaded with another copy of the jobs port module', async function () {
+        // As a dynamically imported adapter can see: the handler's JobPostponed is another class.
+        const copy = (await import(
+          `${new URL('../../packages/jobs/job-queue.ts', import.meta.url).href}?another-copy`
+        )) as typeof jobsPort;
+        expect(copy.JobPostponed).to.not.equal(JobPostponed);
+        const runs: number[] = [];
+        let failures = 0;
+        jobs.process(
+          'webhooks',
+          async (job) => {
+            runs.push(job.attempt);
+            if (runs.length < 2) throw new copy.JobPostponed(100);
+          },
+          { onFailed: () => void failures++ },
+        );
+
+        await jobs.enqueue('webhooks', 'deliver', {}, { jobId: 'postponed-by-a-copy' });
+
+        await waitFor(async () => (await jobs.counts('webhooks')).completed === 1, 'the job to complete');
+        expect({ runs, failures, failed: (await jobs.counts('webhooks')).failed }).to.deep.equal({
+          runs: [1, 1],
+          failures: 0,
+          failed: 0,
+        });
       });
 
       it('frees the worker slot of a postponed job for the next one at once', async function () {
