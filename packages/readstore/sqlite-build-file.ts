@@ -94,9 +94,10 @@ export class SqliteBuildFile implements DocumentStore {
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
     this.inFlightDocs = docs;
-    void this.write(transaction).finally(() => {
+    const forget = (): void => {
       if (this.inFlightDocs === docs) this.inFlightDocs = new Map();
-    });
+    };
+    this.write(transaction).then(forget, forget);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -161,8 +162,9 @@ export class SqliteBuildFile implements DocumentStore {
   private write(transaction: WriterTransaction): Promise<void> {
     const written = this.writer.transaction(transaction.statements, transaction.steps);
     this.inFlight = Promise.all([this.inFlight, written]).then(() => {});
-    // Observed by the next commit, read or seal; a failure is reported there.
+    // Observed by the next commit, read or seal (and by whoever awaits `written`): a failure is reported there.
     this.inFlight.catch(() => {});
+    written.catch(() => {});
     return written;
   }
 

@@ -83,24 +83,39 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
     }
   });
 
-  it('fails the next commit and the seal after a commit SQLite refused, and the process is free to end', async () => {
-    const build = new SqliteBuildFile(path);
-    // No `created`: the row breaks the table's NOT NULL constraint.
-    await build.commitProjection([put({ id: 'cus_bad' } as Document, 1)], [{ key: 'customers@1', position: 1 }]);
-    let failure: unknown;
+  it('fails the next commit and the seal after a commit SQLite refused, leaving no rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): number => unhandled.push(reason);
+    process.on('unhandledRejection', record);
     try {
-      await build.commitProjection([put(customer(1), 2)], []);
-    } catch (error) {
-      failure = error;
+      await refusedCommit(path);
+      // Rejections are reported unhandled once the microtasks after them have run.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', record);
     }
-    expect(String(failure)).to.match(/NOT NULL constraint failed/);
-    let sealFailure: unknown;
-    try {
-      await build.seal();
-    } catch (error) {
-      sealFailure = error;
-    }
-    expect(String(sealFailure)).to.match(/NOT NULL constraint failed/);
-    await build.close();
   });
 });
+
+/** A build whose first commit SQLite refuses: the next commit and the seal fail with its error; closing it ends its thread. */
+async function refusedCommit(path: string): Promise<void> {
+  const build = new SqliteBuildFile(path);
+  // No `created`: the row breaks the table's NOT NULL constraint.
+  await build.commitProjection([put({ id: 'cus_bad' } as Document, 1)], [{ key: 'customers@1', position: 1 }]);
+  let failure: unknown;
+  try {
+    await build.commitProjection([put(customer(1), 2)], []);
+  } catch (error) {
+    failure = error;
+  }
+  expect(String(failure)).to.match(/NOT NULL constraint failed/);
+  let sealFailure: unknown;
+  try {
+    await build.seal();
+  } catch (error) {
+    sealFailure = error;
+  }
+  expect(String(sealFailure)).to.match(/NOT NULL constraint failed/);
+  await build.close();
+}
