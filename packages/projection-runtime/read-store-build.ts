@@ -75,18 +75,22 @@ export class ReadStoreBuild {
       for (const [logical, options] of Object.entries(build.projection.collections))
         this.store.collection(physicalCollectionName(logical, build.generation), options);
     const finishedAt = new Date().toISOString();
-    for (const build of this.builds)
-      await projectionStates(this.store).put({
-        id: build.projection.name,
-        created: 0,
-        activeGeneration: build.generation,
-        rebuild: {
-          generation: build.generation,
-          startedAt,
-          position: build.checkpoint,
-          headPosition: build.checkpoint,
-          finishedAt,
-        },
-      });
+    // All at once: a store that writes on another thread (`SqliteBuildFile`) then takes them in one go.
+    await Promise.all(
+      this.builds.map((build) =>
+        projectionStates(this.store).put({
+          id: build.projection.name,
+          created: 0,
+          activeGeneration: build.generation,
+          rebuild: {
+            generation: build.generation,
+            startedAt,
+            position: build.checkpoint,
+            headPosition: build.checkpoint,
+            finishedAt,
+          },
+        }),
+      ),
+    );
   }
 }

@@ -121,7 +121,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
 
   async put(doc: T): Promise<void> {
     this.purgeExpiredNowAndThen(Date.now());
-    this.prepared(`${UPSERT_INTO(this.table)} SET ${REPLACE_COLUMNS}, pos = NULL`).run(...rowValues(doc, null));
+    this.prepared(putSql(this.name)).run(...rowValues(doc, null));
   }
 
   async delete(id: string): Promise<boolean> {
@@ -141,22 +141,13 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
    * apply, so that several writes caused by one event land in batch order.
    */
   applyPut(doc: Document, position: number): void {
-    this.projectionPut ??= this.prepared(
-      `${UPSERT_INTO(this.table)} SET ${REPLACE_COLUMNS}, pos = excluded.pos WHERE pos IS NULL OR pos <= excluded.pos`,
-    );
-    this.projectionPut.run(
-      doc.id,
-      doc.created,
-      doc._seq ?? MISSING_SEQ,
-      position,
-      doc._expiresAt ?? null,
-      JSON.stringify(doc),
-    );
+    this.projectionPut ??= this.prepared(projectionPutSql(this.name));
+    this.projectionPut.run(...rowValues(doc, position));
   }
 
   /** Projection delete, guarded like applyPut. */
   applyDelete(id: string, position: number): void {
-    this.projectionDelete ??= this.prepared(`DELETE FROM ${this.table} WHERE id = ? AND (pos IS NULL OR pos <= ?)`);
+    this.projectionDelete ??= this.prepared(projectionDeleteSql(this.name));
     this.projectionDelete.run(id, position);
   }
 
@@ -193,27 +184,15 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   private createTable(): void {
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS ${this.table} (
-        id TEXT PRIMARY KEY,
-        created INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        pos INTEGER,
-        expires_at INTEGER,
-        doc TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by expires_at`)} ON ${this.table} (expires_at) WHERE expires_at IS NOT NULL;
-    `);
+    this.db.exec(createTableSql(this.name));
     this.tableReady = true;
     this.createIndexes();
   }
 
-  /** Equality fields first, then the sort key, so a filtered page is one index range scan. */
   private createIndexes(): void {
     for (const [key, fields] of this.declaredIndexes) {
       if (this.createdIndexes.has(key)) continue;
-      const columns = [...fields.map(jsonField), SORT_KEY_DESC].join(', ');
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${this.name} by ${key}`)} ON ${this.table} (${columns})`);
+      this.db.exec(createListIndexSql(this.name, fields));
       this.createdIndexes.add(key);
     }
   }
@@ -312,7 +291,44 @@ function impliedByCursor(
   return (operator === 'lt' && cursorCreated < bound) || (operator === 'lte' && cursorCreated <= bound);
 }
 
-function rowValues(doc: Document, position: number | null): unknown[] {
+/** The SQL of a collection's table (with its expiry index), made if it does not exist. */
+export function createTableSql(collection: string): string {
+  const table = quote(collection);
+  return `
+    CREATE TABLE IF NOT EXISTS ${table} (
+      id TEXT PRIMARY KEY,
+      created INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      pos INTEGER,
+      expires_at INTEGER,
+      doc TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${quote(`${collection} by expires_at`)} ON ${table} (expires_at) WHERE expires_at IS NOT NULL;`;
+}
+
+/** A list index: equality fields first, then the sort key, so a filtered page is one index range scan. */
+export function createListIndexSql(collection: string, fields: readonly string[]): string {
+  const columns = [...fields.map(jsonField), SORT_KEY_DESC].join(', ');
+  return `CREATE INDEX IF NOT EXISTS ${quote(`${collection} by ${fields.join(',')}`)} ON ${quote(collection)} (${columns})`;
+}
+
+/**
+ * A projection's put (parameters: `rowValues`): skipped when the stored document comes from a
+ * later event. Equal positions apply, so that several writes caused by one event land in batch order.
+ */
+export const projectionPutSql = (collection: string): string =>
+  `${UPSERT_INTO(quote(collection))} SET ${REPLACE_COLUMNS}, pos = excluded.pos WHERE pos IS NULL OR pos <= excluded.pos`;
+
+/** A projection's delete (parameters: id, position), guarded like its put. */
+export const projectionDeleteSql = (collection: string): string =>
+  `DELETE FROM ${quote(collection)} WHERE id = ? AND (pos IS NULL OR pos <= ?)`;
+
+/** A put outside projections (parameters: `rowValues` without a position): replaces whatever is stored. */
+export const putSql = (collection: string): string =>
+  `${UPSERT_INTO(quote(collection))} SET ${REPLACE_COLUMNS}, pos = NULL`;
+
+/** A document's row: id, created, seq, the position of the write (null outside projections), expiry, the JSON. */
+export function rowValues(doc: Document, position: number | null): unknown[] {
   return [doc.id, doc.created, doc._seq ?? MISSING_SEQ, position, doc._expiresAt ?? null, JSON.stringify(doc)];
 }
 

@@ -85,9 +85,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     if (options.bulkBuild) {
       this.db.pragma('locking_mode = EXCLUSIVE');
-      this.db.pragma('journal_mode = MEMORY');
-      this.db.pragma('synchronous = OFF');
-      this.db.pragma(`cache_size = -${BUILD_PAGE_CACHE_KIB}`);
+      for (const pragma of BUILD_PRAGMAS) this.db.pragma(pragma);
     } else {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${synchronous}`);
@@ -95,15 +93,10 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.checkpointPages = options.backgroundCheckpoints ? FALLBACK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES;
     this.db.pragma(`wal_autocheckpoint = ${this.checkpointPages}`);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL)`);
-    // max(): a checkpoint never moves backwards, even when an older batch is replayed.
-    this.moveCheckpoint = this.db.prepare(
-      `INSERT INTO ${CHECKPOINTS_TABLE} (key, position) VALUES (?, ?)
-       ON CONFLICT (key) DO UPDATE SET position = max(position, excluded.position)`,
-    );
+    this.db.exec(STORE_TABLES_SQL);
+    this.moveCheckpoint = this.db.prepare(MOVE_CHECKPOINT_SQL);
     this.readCheckpoint = this.db.prepare(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`);
     this.tableNames = this.db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${SUCCESSOR_TABLE} (file TEXT NOT NULL)`);
     this.readSuccessor = this.db.prepare(`SELECT file FROM ${SUCCESSOR_TABLE} LIMIT 1`);
     this.applyBatch = this.db.transaction((writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => {
       for (const write of lastWritePerDocument(writes)) {
@@ -179,15 +172,40 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   async seal(): Promise<void> {
     this.db.close();
-    const db = new Database(this.filePath);
-    db.pragma('journal_mode = WAL');
-    db.close();
-    const fd = openSync(this.filePath, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    sealBuiltFile(this.filePath);
+  }
+}
+
+/**
+ * The pragmas of a file nobody reads until it is sealed: its rollback journal in memory
+ * (better-sqlite3's defensive mode refuses none at all), no syncs, a large page cache.
+ */
+export const BUILD_PRAGMAS = [
+  `page_size = ${PAGE_SIZE_BYTES}`,
+  'journal_mode = MEMORY',
+  'synchronous = OFF',
+  `cache_size = -${BUILD_PAGE_CACHE_KIB}`,
+];
+
+/** The store's own tables: projection checkpoints, and the file that replaced this one. */
+export const STORE_TABLES_SQL = `
+  CREATE TABLE IF NOT EXISTS ${CHECKPOINTS_TABLE} (key TEXT PRIMARY KEY, position INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS ${SUCCESSOR_TABLE} (file TEXT NOT NULL);`;
+
+/** Moves a checkpoint (parameters: key, position); max(): never backwards, even when an older batch is replayed. */
+export const MOVE_CHECKPOINT_SQL = `INSERT INTO ${CHECKPOINTS_TABLE} (key, position) VALUES (?, ?)
+  ON CONFLICT (key) DO UPDATE SET position = max(position, excluded.position)`;
+
+/** Ends a bulk build whose connections are closed: an ordinary WAL database (as serving processes open it), synced once. */
+export function sealBuiltFile(path: string): void {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.close();
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -195,7 +213,7 @@ export class SqliteDocumentStore implements DocumentStore {
  * The last write of each document, in batch order: a document changed by several events of a batch
  * is written once. Positions never decrease within a batch, so the last write is the one that counts.
  */
-function lastWritePerDocument(writes: ProjectionWrite[]): ProjectionWrite[] {
+export function lastWritePerDocument(writes: ProjectionWrite[]): ProjectionWrite[] {
   const last = new Map<string, ProjectionWrite>();
   for (const write of writes) {
     const key = `${write.collection}\u0000${write.op === 'put' ? write.doc.id : write.id}`;

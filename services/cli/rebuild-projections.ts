@@ -6,7 +6,7 @@ import { ProjectionRunner, type RebuildProgress } from '../../packages/projectio
 import { projectionStates, readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import type { Platform } from '../platform.ts';
 import { ReadStoreBuild } from '../../packages/projection-runtime/read-store-build.ts';
-import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { SqliteBuildFile } from '../../packages/readstore/sqlite-build-file.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from '../projector/lease.ts';
 import { requestSwitch } from '../projector/read-store-switch.ts';
@@ -71,34 +71,40 @@ async function rebuildIntoNewFile(
         projection,
         generation: (await readProjectionState(readFiles, projection.name)).activeGeneration,
       });
-    const store = new SqliteDocumentStore(path, { bulkBuild: true });
-    const build = new ReadStoreBuild(platform.events, store, targets);
-    log(`Rebuilding every projection into ${basename(path)}.`);
-    const bar = progressBar('all', progress);
-    bar.start(Math.max(await platform.events.headPosition(), 1), 0);
-    await build.catchUp((position) => {
-      if (position > bar.getTotal()) bar.setTotal(position);
-      bar.update(position);
-    });
-    bar.update(bar.getTotal());
-    bar.stop();
-    const projector = new Lease(platform.stateStore.collection('_leases'), 'projections');
-    if (await projector.tryAcquire()) {
-      // No projector runs: this process is the single writer until the switch.
-      try {
+    // Its writer thread starts after the priority was lowered, and so runs at the build's priority too.
+    const store = new SqliteBuildFile(path);
+    try {
+      const build = new ReadStoreBuild(platform.events, store, targets);
+      log(`Rebuilding every projection into ${basename(path)}.`);
+      const bar = progressBar('all', progress);
+      bar.start(Math.max(await platform.events.headPosition(), 1), 0);
+      await build.catchUp((position) => {
+        if (position > bar.getTotal()) bar.setTotal(position);
+        bar.update(position);
+      });
+      bar.update(bar.getTotal());
+      bar.stop();
+      const projector = new Lease(platform.stateStore.collection('_leases'), 'projections');
+      if (await projector.tryAcquire()) {
+        // No projector runs: this process is the single writer until the switch.
+        try {
+          await build.catchUp();
+          await build.finish(startedAt);
+          await store.seal();
+          readFiles.switchTo(path);
+        } finally {
+          await projector.release();
+        }
+      } else {
         await build.catchUp();
         await build.finish(startedAt);
         await store.seal();
-        readFiles.switchTo(path);
-      } finally {
-        await projector.release();
+        log(`Asking the running projector (${await projector.currentHolder()}) to switch to it.`);
+        await requestSwitch(readFiles, path);
       }
-    } else {
-      await build.catchUp();
-      await build.finish(startedAt);
-      await store.seal();
-      log(`Asking the running projector (${await projector.currentHolder()}) to switch to it.`);
-      await requestSwitch(readFiles, path);
+    } finally {
+      // After a failure: the unfinished file stays unread (the next full rebuild deletes it).
+      await store.close();
     }
     log(`Serving ${basename(path)}.`);
   } finally {

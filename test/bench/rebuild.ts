@@ -1,21 +1,18 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { customerStream } from '../../packages/domain/customer/customer-events.ts';
-import type { NewEvent } from '../../packages/eventstore/event-store.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
-import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
 import { newId } from '../../packages/ids/object-id.ts';
 import { physicalCollectionName } from '../../packages/projection-runtime/projection.ts';
 import { ProjectionRunner } from '../../packages/projection-runtime/projection-runner.ts';
 import { ReadStoreBuild } from '../../packages/projection-runtime/read-store-build.ts';
+import { SqliteBuildFile } from '../../packages/readstore/sqlite-build-file.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { allProjections } from '../../services/resources/registries.ts';
 import { accountResource } from '../../packages/domain/account/account-events.ts';
-import { customerResource } from '../../packages/domain/customer/customer-events.ts';
+import { seedCustomerCreations } from './seed-log.ts';
 
 /**
  * `npm run bench:rebuild [-- --events N --runs R]`: the projection rebuild rate without a service
@@ -30,8 +27,6 @@ import { customerResource } from '../../packages/domain/customer/customer-events
  */
 
 const ACCOUNTS = 10;
-/** Appends started together while seeding. */
-const SEED_BATCH = 1_000;
 
 const options = new Command()
   .name('bench:rebuild')
@@ -47,6 +42,10 @@ const options = new Command()
     '--live-file',
     "project through the serving process's runner into a live WAL read store (as catching up at start does) instead of a full rebuild's own file",
   )
+  .option(
+    '--one-thread',
+    "the file build's SQLite writes on the projecting thread, as before they had a thread of their own (to compare)",
+  )
   .option('--batch <count>', "events per batch of a full rebuild's file build (its default otherwise)", positiveCount)
   .option(
     '--indexes',
@@ -60,6 +59,7 @@ const options = new Command()
     indexes?: boolean;
     catchUpBatch?: number;
     liveFile?: boolean;
+    oneThread?: boolean;
     batch?: number;
   }>();
 
@@ -73,22 +73,6 @@ const format = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const mib = (bytes: number): string => `${format(bytes / 1024 / 1024, 1)} MiB`;
 
-function customerCreated(accountId: string, customerId: string, n: number): NewEvent {
-  return {
-    id: randomUUID(),
-    type: 'CustomerCreated',
-    data: { customerId, email: `customer-${n}@example.com`, description: null, metadata: { n: String(n) } },
-    metadata: {
-      accountId,
-      mode: 'test',
-      actor: 'system:bench',
-      requestId: newId('req'),
-      occurredAt: new Date().toISOString(),
-      schemaVersion: currentSchemaVersion('CustomerCreated'),
-    },
-  };
-}
-
 /** The seeded log of `events` customer creations, made once and kept for later runs. */
 async function seededLog(events: number): Promise<string> {
   const dir = join(tmpdir(), 'bench-rebuild-logs');
@@ -96,30 +80,23 @@ async function seededLog(events: number): Promise<string> {
   if (existsSync(path) && !options.freshLog) return path;
   mkdirSync(dir, { recursive: true });
   const seeding = `${path}.seeding`;
-  rmSync(seeding, { force: true });
-  const store = new SqliteEventStore(seeding);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${seeding}${suffix}`, { force: true });
   const accounts = Array.from({ length: ACCOUNTS }, () => newId(accountResource));
   const started = performance.now();
-  // Appends started together share a group commit, as concurrent requests do.
-  for (let n = 0; n < events; n += SEED_BATCH) {
-    const appends = [];
-    for (let i = n; i < Math.min(events, n + SEED_BATCH); i++) {
-      const customerId = newId(customerResource);
-      appends.push(
-        store.appendToStream(customerStream(customerId), [customerCreated(accounts[i % ACCOUNTS]!, customerId, i)], {
-          expectedRevision: 'no_stream',
-        }),
-      );
-    }
-    await Promise.all(appends);
-    process.stdout.write(`\rseeded ${format(Math.min(events, n + SEED_BATCH))} of ${format(events)} events`);
-  }
-  await store.close();
-  rmSync(`${seeding}-wal`, { force: true });
-  rmSync(`${seeding}-shm`, { force: true });
+  await seedCustomerCreations(seeding, accounts, 0, events, (next) =>
+    process.stdout.write(`\rseeded ${format(next)} of ${format(events)} events`),
+  );
+  for (const suffix of ['-wal', '-shm']) rmSync(`${seeding}${suffix}`, { force: true });
   renameSync(seeding, path);
-  console.log(`\rseeded ${format(events)} events in ${format((performance.now() - started) / 1000, 1)} s`);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\rseeded ${format(events)} events in ${format(seconds, 1)} s (${format(events / seconds)} events/s)`);
   return path;
+}
+
+/** User + system CPU seconds of this process's main thread (`/proc/self/task/<pid>/stat`, in clock ticks of 10 ms). */
+function mainThreadCpuSeconds(): number {
+  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 interface RunResult {
@@ -128,6 +105,8 @@ interface RunResult {
   projectedSeconds: number;
   /** CPU time of this process (user + system): steadier than wall time on a shared machine. */
   cpuSeconds: number;
+  /** CPU time of the main thread alone: with a core free for the others, what the wall time follows. */
+  mainThreadCpuSeconds: number;
   eventsPerSecond: number;
   rss: number;
   heapUsed: number;
@@ -138,12 +117,15 @@ interface RunResult {
 async function buildFileOnce(log: string, events: number): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-rebuild-'));
   try {
-    copyFileSync(log, join(dir, 'events.sqlite'));
-    const eventStore = new SqliteEventStore(join(dir, 'events.sqlite'));
+    // The build only reads the log: the seeded file is read in place (a copy of ten million events is 11 GB).
+    const eventStore = new SqliteEventStore(log);
     const path = join(dir, 'read.1.sqlite');
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    const readStore = new SqliteDocumentStore(path, { bulkBuild: true });
+    const mainBefore = mainThreadCpuSeconds();
+    const readStore = options.oneThread
+      ? new SqliteDocumentStore(path, { bulkBuild: true })
+      : new SqliteBuildFile(path);
     const build = new ReadStoreBuild(
       eventStore,
       readStore,
@@ -162,6 +144,7 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
       seconds,
       projectedSeconds: projected,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      mainThreadCpuSeconds: mainThreadCpuSeconds() - mainBefore,
       eventsPerSecond: events / seconds,
       rss: memory.rss,
       heapUsed: memory.heapUsed,
@@ -191,6 +174,7 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     });
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
+    const mainBefore = mainThreadCpuSeconds();
     const done = new Promise<void>((resolve) => {
       const behind = new Set(projections.map((projection) => projection.name));
       runner.on('committed', (projection, _generation, position) => {
@@ -218,6 +202,7 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
       seconds,
       projectedSeconds: projected,
       cpuSeconds,
+      mainThreadCpuSeconds: mainThreadCpuSeconds() - mainBefore,
       eventsPerSecond: events / seconds,
       rss: memory.rss,
       heapUsed: memory.heapUsed,
@@ -236,15 +221,16 @@ console.log(
       .join(' ')}`,
 );
 console.log(
-  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | RSS after | V8 heap used | read store on disk |',
+  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | main thread CPU seconds | events per main thread CPU second | RSS after | V8 heap used | read store on disk |',
 );
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (let run = 1; run <= options.runs; run++) {
   const result = await rebuildOnce(log, options.events);
   console.log(
     `| ${run} | ${format(result.seconds, 2)} | ${format(result.eventsPerSecond)} | ` +
       `${format(result.seconds - result.projectedSeconds, 2)} | ${format(result.cpuSeconds, 2)} | ` +
-      `${format(options.events / result.cpuSeconds)} | ${mib(result.rss)} | ` +
+      `${format(options.events / result.cpuSeconds)} | ${format(result.mainThreadCpuSeconds, 2)} | ` +
+      `${format(options.events / result.mainThreadCpuSeconds)} | ${mib(result.rss)} | ` +
       `${mib(result.heapUsed)} | ${mib(result.readStoreBytes)} |`,
   );
 }

@@ -1,0 +1,273 @@
+import Database from 'better-sqlite3';
+import { SqliteWriterThread, type WriterSteps } from '../sqlite/sqlite-writer-thread.ts';
+import type {
+  Collection,
+  CollectionOptions,
+  Document,
+  DocumentStore,
+  ProjectionCheckpoint,
+  ProjectionWrite,
+  UntypedDocument,
+} from './document-store.ts';
+import { listIndexFields } from './list-indexes.ts';
+import {
+  assertCollectionName,
+  CHECKPOINTS_TABLE,
+  createListIndexSql,
+  createTableSql,
+  projectionDeleteSql,
+  projectionPutSql,
+  putSql,
+  quote,
+  rowValues,
+} from './sqlite-collection.ts';
+import {
+  BUILD_PRAGMAS,
+  lastWritePerDocument,
+  MOVE_CHECKPOINT_SQL,
+  sealBuiltFile,
+  STORE_TABLES_SQL,
+} from './sqlite-document-store.ts';
+
+/** Another connection to the file (the writer thread, or this one's reads) holds its lock for a moment. */
+const BUSY_TIMEOUT_MS = 60_000;
+
+/**
+ * A read store file that nobody reads yet, built by a full rebuild (`docs/architecture.md`,
+ * "Blue/green rebuilds"), written as `SqliteDocumentStore`'s bulk build writes it (journal in
+ * memory, no syncs) but by a connection on a thread of its own (`SqliteWriterThread`): a commit
+ * is handed to that thread and `commitProjection` returns at once, so SQLite writes one batch on
+ * the other core while the caller projects the next. One commit is in flight at most (the next
+ * waits for it, and its failure is the next call's). Reads see every write handed over: those of
+ * the commit in flight from memory, the rest from the file through a read-only connection.
+ * `seal()` ends the build. Only what a build uses is offered: reads by id, checkpoints, puts,
+ * list indexes; lists and counts are the sealed file's.
+ */
+export class SqliteBuildFile implements DocumentStore {
+  private readonly writer: SqliteWriterThread;
+  private reader: Database.Database | null = null;
+  private readonly readById = new Map<string, Database.Statement<[string], { doc: string }>>();
+  private readonly tables = new Set<string>();
+  private readonly indexes = new Set<string>();
+  private readonly projectionStatements = new ProjectionStatements();
+  /** The commit handed to the writer and not yet acknowledged. */
+  private inFlight: Promise<void> = Promise.resolve();
+  /** What the commit in flight writes, by collection and id (JSON; null: deleted). */
+  private inFlightDocs = new Map<string, string | null>();
+  private sealed = false;
+
+  constructor(private readonly path: string) {
+    this.writer = new SqliteWriterThread(path, [...BUILD_PRAGMAS, `busy_timeout = ${BUSY_TIMEOUT_MS}`]);
+    void this.write(new WriterTransaction().exec(STORE_TABLES_SQL));
+  }
+
+  collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): Collection<T> {
+    assertCollectionName(name);
+    const indexes = listIndexFields(options?.indexes ?? [], options?.scopeAloneListed ?? true)
+      .map((fields) => createListIndexSql(name, fields))
+      .filter((sql) => !this.indexes.has(sql));
+    if (indexes.length > 0) {
+      const transaction = this.withTable(new WriterTransaction(), name);
+      for (const sql of indexes) {
+        this.indexes.add(sql);
+        transaction.exec(sql);
+      }
+      void this.write(transaction);
+    }
+    return new BuildCollection<T>(this, name);
+  }
+
+  async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
+    await this.inFlight;
+    const transaction = new WriterTransaction();
+    const docs = new Map<string, string | null>();
+    for (const write of lastWritePerDocument(writes)) {
+      this.withTable(transaction, write.collection);
+      if (write.op === 'put') {
+        const row = rowValues(write.doc, write.position);
+        transaction.run(this.projectionStatements.of(write.collection).put, row);
+        docs.set(documentKey(write.collection, write.doc.id), row[ROW_JSON] as string);
+      } else {
+        transaction.run(this.projectionStatements.of(write.collection).delete, [write.id, write.position]);
+        docs.set(documentKey(write.collection, write.id), null);
+      }
+    }
+    for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
+    this.inFlightDocs = docs;
+    const forget = (): void => {
+      if (this.inFlightDocs === docs) this.inFlightDocs = new Map();
+    };
+    this.write(transaction).then(forget, forget);
+  }
+
+  async getCheckpoint(key: string): Promise<number | null> {
+    await this.inFlight;
+    const row = this.read()
+      .prepare<[string], { position: number }>(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`)
+      .get(key);
+    return row?.position ?? null;
+  }
+
+  /** A document as the build holds it: what was handed to the writer counts, committed or not. */
+  async get<T extends Document>(collection: string, id: string): Promise<T | null> {
+    const handed = this.inFlightDocs.get(documentKey(collection, id));
+    if (handed !== undefined) return handed === null ? null : (JSON.parse(handed) as T);
+    if (!this.tables.has(collection)) return null;
+    let statement = this.readById.get(collection);
+    if (!statement) {
+      await this.inFlight;
+      statement = this.read().prepare<[string], { doc: string }>(`SELECT doc FROM ${quote(collection)} WHERE id = ?`);
+      this.readById.set(collection, statement);
+    }
+    const row = statement.get(id);
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async put(collection: string, doc: Document): Promise<void> {
+    await this.write(this.withTable(new WriterTransaction(), collection).run(putSql(collection), rowValues(doc, null)));
+  }
+
+  async dropCollection(): Promise<void> {
+    throw new Error('A read store file being built drops nothing');
+  }
+
+  async listCollections(prefix = ''): Promise<string[]> {
+    await this.inFlight;
+    return [...this.tables].filter((name) => name.startsWith(prefix)).sort();
+  }
+
+  /** Stops without sealing (nothing to do once sealed): the file stays unfinished, and the next full rebuild deletes it. */
+  async close(): Promise<void> {
+    if (this.sealed) return;
+    await this.inFlight.catch(() => {});
+    this.reader?.close();
+    this.reader = null;
+    await this.writer.close();
+  }
+
+  /**
+   * Ends the build once every commit is written: closes both connections, makes the file an
+   * ordinary WAL database and syncs it, once. Fails if any commit failed.
+   */
+  async seal(): Promise<void> {
+    await this.inFlight;
+    this.reader?.close();
+    this.reader = null;
+    await this.writer.close();
+    this.sealed = true;
+    sealBuiltFile(this.path);
+  }
+
+  /** Hands a transaction to the writer after every one before it; the build's next commit waits for it. */
+  private write(transaction: WriterTransaction): Promise<void> {
+    const written = this.writer.transaction(transaction.statements, transaction.steps);
+    this.inFlight = Promise.all([this.inFlight, written]).then(() => {});
+    // Observed by the next commit, read or seal (and by whoever awaits `written`): a failure is reported there.
+    this.inFlight.catch(() => {});
+    written.catch(() => {});
+    return written;
+  }
+
+  /** Adds the creation of `collection`'s table, the first time the build writes to it. */
+  private withTable(transaction: WriterTransaction, collection: string): WriterTransaction {
+    if (!this.tables.has(collection)) {
+      this.tables.add(collection);
+      transaction.exec(createTableSql(collection));
+    }
+    return transaction;
+  }
+
+  private read(): Database.Database {
+    if (!this.reader) {
+      this.reader = new Database(this.path, { readonly: true, fileMustExist: true });
+      this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    return this.reader;
+  }
+}
+
+/** A collection of a build: reads by id and puts (projection states); everything else is the sealed file's. */
+class BuildCollection<T extends Document> implements Collection<T> {
+  constructor(
+    private readonly file: SqliteBuildFile,
+    readonly name: string,
+  ) {}
+
+  get(id: string): Promise<T | null> {
+    return this.file.get<T>(this.name, id);
+  }
+
+  put(doc: T): Promise<void> {
+    return this.file.put(this.name, doc);
+  }
+
+  getMany(): Promise<T[]> {
+    return unavailable('getMany');
+  }
+
+  list(): never {
+    return unavailable('list');
+  }
+
+  insert(): Promise<boolean> {
+    return unavailable('insert');
+  }
+
+  delete(): Promise<boolean> {
+    return unavailable('delete');
+  }
+
+  count(): Promise<number> {
+    return unavailable('count');
+  }
+}
+
+function unavailable(operation: string): never {
+  throw new Error(`${operation} is not offered while a read store file is built: seal it and open it`);
+}
+
+/** Where `rowValues` puts the document's JSON. */
+const ROW_JSON = 5;
+
+/** The statements of one transaction for the writer thread, each SQL text sent once. */
+class WriterTransaction {
+  readonly statements: string[] = [];
+  readonly steps: WriterSteps = [];
+  private readonly numbers = new Map<string, number>();
+
+  /** SQL without parameters (schema changes; several statements allowed). */
+  exec(sql: string): this {
+    this.steps.push(this.number(sql), 0);
+    return this;
+  }
+
+  run(sql: string, parameters: readonly unknown[]): this {
+    this.steps.push(this.number(sql), parameters.length, ...parameters);
+    return this;
+  }
+
+  private number(sql: string): number {
+    let found = this.numbers.get(sql);
+    if (found === undefined) {
+      found = this.statements.push(sql) - 1;
+      this.numbers.set(sql, found);
+    }
+    return found;
+  }
+}
+
+/** The SQL of a collection's projection writes, made once per collection. */
+class ProjectionStatements {
+  private readonly byCollection = new Map<string, { put: string; delete: string }>();
+
+  of(collection: string): { put: string; delete: string } {
+    let found = this.byCollection.get(collection);
+    if (!found) {
+      found = { put: projectionPutSql(collection), delete: projectionDeleteSql(collection) };
+      this.byCollection.set(collection, found);
+    }
+    return found;
+  }
+}
+
+const documentKey = (collection: string, id: string): string => `${collection}\u0000${id}`;

@@ -1,0 +1,124 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The statements of one transaction, flat (one array crosses to the thread faster than one per
+ * statement): for each, the index of its SQL text in the transaction's `statements` (each text
+ * crosses once), the number of its parameters, then the parameters. A statement without
+ * parameters may be several (schema changes).
+ */
+export type WriterSteps = unknown[];
+
+interface Reply {
+  id: number;
+  error?: string;
+}
+
+/**
+ * A SQLite connection of its own on a worker thread, that runs transactions in the order they
+ * are given while the calling thread goes on: what a bulk write costs in SQLite (row and index
+ * inserts, the commit) then runs on the machine's other core. Each `transaction` resolves once
+ * committed, or rejects with SQLite's error (nothing of it written). Prepared statements are kept
+ * by their text for the connection's life.
+ *
+ * The thread is plain JavaScript evaluated in it (no module of ours to resolve, the same under
+ * tsx and in the build) and loads the same better-sqlite3 the service uses.
+ */
+export class SqliteWriterThread {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  /** `pragmas`: set on the connection once it is open, in order (e.g. `journal_mode = MEMORY`). */
+  constructor(path: string, pragmas: readonly string[]) {
+    this.worker = new Worker(WRITER_LOOP, {
+      eval: true,
+      // Not the parent's flags (e.g. a TypeScript loader): the loop is plain JavaScript.
+      execArgv: [],
+      workerData: { path, pragmas, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    });
+    this.worker.on('message', (reply: Reply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if (reply.error === undefined) waiter?.resolve();
+      else waiter?.reject(new Error(reply.error));
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', () => this.fail(new Error('The SQLite writer thread has stopped')));
+  }
+
+  /** Runs `steps` in one transaction (BEGIN IMMEDIATE … COMMIT) after every transaction given before. */
+  transaction(statements: readonly string[], steps: WriterSteps): Promise<void> {
+    return this.send({ statements, steps });
+  }
+
+  /** Closes the connection once every transaction given before has ended, and stops the thread. */
+  async close(): Promise<void> {
+    if (this.failure) {
+      await this.worker.terminate();
+      return;
+    }
+    const exited = new Promise<void>((resolveExit) => this.worker.once('exit', () => resolveExit()));
+    await this.send({ close: true });
+    await exited;
+  }
+
+  private send(message: object): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...message });
+    });
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+  }
+}
+
+/** The thread's loop: one transaction per message, in order; a failed one is rolled back whole. */
+const WRITER_LOOP = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+for (const pragma of workerData.pragmas) db.pragma(pragma);
+const prepared = new Map();
+function statement(sql) {
+  let found = prepared.get(sql);
+  if (!found) {
+    found = db.prepare(sql);
+    prepared.set(sql, found);
+  }
+  return found;
+}
+const run = db.transaction((statements, steps) => {
+  for (let i = 0; i < steps.length; ) {
+    const sql = statements[steps[i]];
+    const count = steps[i + 1];
+    i += 2;
+    if (count === 0) db.exec(sql);
+    else if (count === 6) statement(sql).run(steps[i], steps[i + 1], steps[i + 2], steps[i + 3], steps[i + 4], steps[i + 5]);
+    else if (count === 2) statement(sql).run(steps[i], steps[i + 1]);
+    else statement(sql).run(...steps.slice(i, i + count));
+    i += count;
+  }
+});
+parentPort.on('message', (message) => {
+  if (message.close) {
+    db.close();
+    parentPort.postMessage({ id: message.id });
+    parentPort.close();
+    return;
+  }
+  try {
+    run.immediate(message.statements, message.steps);
+    parentPort.postMessage({ id: message.id });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, error: String(error && error.message) });
+  }
+});
+`;

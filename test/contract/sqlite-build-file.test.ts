@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Document, ProjectionWrite } from '../../packages/readstore/document-store.ts';
+import { SqliteBuildFile } from '../../packages/readstore/sqlite-build-file.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+
+interface CustomerDoc extends Document {
+  email: string;
+  _accountId: string;
+  _mode: string;
+}
+
+const customer = (n: number, email = `c${n}@example.com`): CustomerDoc => ({
+  id: `cus_${String(n).padStart(6, '0')}`,
+  created: 1_700_000_000 + n,
+  _seq: n,
+  email,
+  _accountId: `acct_${n % 3}`,
+  _mode: 'test',
+});
+
+const put = (doc: Document, position: number): ProjectionWrite => ({
+  collection: 'customers__g1',
+  op: 'put',
+  doc,
+  position,
+});
+
+describe('SqliteBuildFile: a rebuild’s read store file written on a thread of its own', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'build-file-'));
+    path = join(dir, 'read.1.sqlite');
+    // As `SqliteReadFiles.newFile` leaves it: empty.
+    closeSync(openSync(path, 'w', 0o600));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads back every write handed over, committed or still in flight, and seals a file that serves them', async () => {
+    const build = new SqliteBuildFile(path);
+    await build.commitProjection([put(customer(0), 1)], [{ key: 'customers@1', position: 1 }]);
+    expect(await build.get('customers__g1', 'cus_000000')).to.deep.equal(customer(0));
+    const more = Array.from({ length: 20_000 }, (_, i) => customer(i + 1));
+    await build.commitProjection(
+      more.map((doc, i) => put(doc, i + 2)),
+      [{ key: 'customers@1', position: 20_001 }],
+    );
+    // Handed over just now, and tens of milliseconds of SQLite work for the thread: the build reads it all the same.
+    expect(await build.get<CustomerDoc>('customers__g1', 'cus_020000')).to.deep.equal(more.at(-1));
+    await build.commitProjection(
+      [
+        put(customer(7, 'changed@example.com'), 20_002),
+        { collection: 'customers__g1', op: 'delete', id: 'cus_000008', position: 20_003 },
+      ],
+      [{ key: 'customers@1', position: 20_003 }],
+    );
+    expect((await build.get<CustomerDoc>('customers__g1', 'cus_000007'))?.email).to.equal('changed@example.com');
+    expect(await build.get('customers__g1', 'cus_000008')).to.equal(null);
+    // From the file, once the commit that wrote it has landed.
+    expect((await build.get<CustomerDoc>('customers__g1', 'cus_000009'))?.email).to.equal('c9@example.com');
+    expect(await build.getCheckpoint('customers@1')).to.equal(20_003);
+    build.collection('customers__g1', { indexes: ['_accountId', '_mode'] });
+    await build.collection('_projections').put({ id: 'customers', created: 0 });
+    await build.seal();
+
+    const sealed = new SqliteDocumentStore(path);
+    try {
+      const customers = sealed.collection<CustomerDoc>('customers__g1', { indexes: ['_accountId', '_mode'] });
+      expect(await customers.count()).to.equal(20_000);
+      expect((await customers.get('cus_000007'))?.email).to.equal('changed@example.com');
+      const query = { filter: { _accountId: 'acct_1', _mode: 'test' }, limit: 2 };
+      expect((await customers.list(query)).list.map((doc) => doc.id)).to.deep.equal(['cus_019999', 'cus_019996']);
+      // The list index was built in the file, not left to the first reader.
+      expect(customers.queryPlan(query).join(' ')).to.include('USING INDEX customers__g1 by _accountId,_mode');
+      expect(await sealed.getCheckpoint('customers@1')).to.equal(20_003);
+      expect(await sealed.collection('_projections').get('customers')).to.not.equal(null);
+    } finally {
+      await sealed.close();
+    }
+  });
+
+  it('fails the next commit and the seal after a commit SQLite refused, leaving no rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): number => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      await refusedCommit(path);
+      // Rejections are reported unhandled once the microtasks after them have run.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
+
+/** A build whose first commit SQLite refuses: the next commit and the seal fail with its error; closing it ends its thread. */
+async function refusedCommit(path: string): Promise<void> {
+  const build = new SqliteBuildFile(path);
+  // No `created`: the row breaks the table's NOT NULL constraint.
+  await build.commitProjection([put({ id: 'cus_bad' } as Document, 1)], [{ key: 'customers@1', position: 1 }]);
+  let failure: unknown;
+  try {
+    await build.commitProjection([put(customer(1), 2)], []);
+  } catch (error) {
+    failure = error;
+  }
+  expect(String(failure)).to.match(/NOT NULL constraint failed/);
+  let sealFailure: unknown;
+  try {
+    await build.seal();
+  } catch (error) {
+    sealFailure = error;
+  }
+  expect(String(sealFailure)).to.match(/NOT NULL constraint failed/);
+  await build.close();
+}
