@@ -38,6 +38,7 @@ import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
+  unansweredIntentLookup,
   cardForNetwork,
   cvcOf,
   matchingBlacklistRule,
@@ -249,7 +250,7 @@ export class ChargeCommands {
   ): Promise<AuthorizationOutcome> {
     const { chargeId } = attempt;
     return askNetworkOnce({
-      recordIntent: () =>
+      recordIntent: async () =>
         this.deps.aggregates.execute(
           chargeAuthorizationDecider,
           chargeAuthorizationStream(chargeId),
@@ -260,6 +261,7 @@ export class ChargeCommands {
             amount: attempt.amount,
             currency: attempt.currency,
             cardId: attempt.cardId,
+            ...(await unansweredIntentLookup(this.deps.network, attempt, context)),
           },
           context,
         ),
@@ -267,6 +269,13 @@ export class ChargeCommands {
       findEarlierAnswer: () =>
         this.deps.network.findAuthorization({ mode: context.mode, accountId: context.accountId, reference: chargeId }),
       ask: () => this.authorizeAtNetwork(attempt, input, card, verified, context),
+      closeIntent: () =>
+        this.deps.aggregates.execute(
+          chargeAuthorizationDecider,
+          chargeAuthorizationStream(chargeId),
+          { type: 'CloseAuthorization', chargeId },
+          context,
+        ),
     });
   }
 
@@ -482,6 +491,66 @@ export class ChargeCommands {
       },
       context,
     );
+  }
+
+  /**
+   * Settles a live charge whose intent no outcome followed (its request was cut short by a crash
+   * and nobody retried it; the due-work scheduler runs this at the intent's `lookupDueAt`): asks
+   * every processor of the account for the charge id. Found: the charge is recorded as the
+   * processor answered, taken (`successful`, with the processor's id) or declined (`failed` with
+   * its code); screening passed before the intent was recorded, so it is not made again. Found
+   * nowhere: the intent is closed as not charged once every processor's idempotency window is
+   * over, and looked up again then before that. Any processor that cannot be asked throws, and the
+   * next scan asks again. Records nothing for an intent that is closed or whose charge exists.
+   */
+  async settleUnansweredIntent(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
+    const intent = await this.deps.aggregates.load(
+      chargeAuthorizationDecider,
+      chargeAuthorizationStream(chargeId),
+      context,
+    );
+    const charge = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+    const unchanged = { id: chargeId, position: charge.events.at(-1)?.position ?? null };
+    const open = intent.state.started && !intent.state.closed ? intent.state : null;
+    if (open === null || open.attempt === null || charge.state.status !== 'none') return unchanged;
+    const found = await this.deps.network.findAuthorization({
+      mode: context.mode,
+      accountId: context.accountId,
+      reference: chargeId,
+    });
+    if (found === null) {
+      const { closableAt } = open;
+      await this.deps.aggregates.execute(
+        chargeAuthorizationDecider,
+        chargeAuthorizationStream(chargeId),
+        closableAt !== null && context.now().getTime() < Date.parse(closableAt)
+          ? { type: 'NoteAuthorizationNotFound', chargeId, nextLookupAt: closableAt }
+          : { type: 'CloseAuthorization', chargeId },
+        context,
+      );
+      return unchanged;
+    }
+    const { later, approved: _approved, ...answer } = found;
+    try {
+      const recorded = await this.deps.aggregates.execute(
+        chargeDecider,
+        chargeStream(chargeId),
+        {
+          type: 'CreateCharge',
+          attempt: open.attempt,
+          accepted: { acceptedCurrencies: null, acceptedBrands: null },
+          blacklistRule: null,
+          authorization: { answered: true, ...answer, expectedOutcomes: announcedOutcomes(later, context.now()) },
+        },
+        context,
+      );
+      return { id: chargeId, position: recorded.position };
+    } catch (error) {
+      // The request's retry recorded the charge meanwhile, from the same answer of the processor.
+      const meanwhile = await this.deps.aggregates.load(chargeDecider, chargeStream(chargeId), context);
+      if (meanwhile.state.status === 'none') throw error;
+      return { id: chargeId, position: meanwhile.events.at(-1)?.position ?? null };
+    }
   }
 
   /**
