@@ -3,7 +3,14 @@ import { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { closedPort } from '../support/faulty-peers.ts';
 import { findLocalstripe, startLocalstripe } from '../support/localstripe.ts';
-import { cardDetails, createOtherAccount, type Charge, type Page } from '../support/payments.ts';
+import {
+  cardDetails,
+  createOtherAccount,
+  type ApiError,
+  type Charge,
+  type Page,
+  type PublicEvent,
+} from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -203,6 +210,38 @@ describe('live payments whose request died between the intent and the answer, ne
         expect(retry.body).to.include({ id: chargeId, status: 'successful' });
         expect(countOf(await peer.references(), chargeId)).to.equal(1);
         expect((await live.get<Page<Charge>>('/charges')).body.list).to.have.length(1);
+      });
+
+      it('records the charge the processor declined as failed with its code when the service died after its answer', async () => {
+        const { live } = await liveAccount(`${kind} charge declined, then killed`);
+        const key = `unanswered-declined-${kind}-${Date.now()}`;
+        const declinedCharge = () =>
+          live.post<ApiError>('/charges', {
+            json: { amount: 700, currency: 'EUR', card: cardDetails('4000000000000341') },
+            headers: { 'idempotency-key': key },
+          });
+        await killedAt('charge.after-network-call', declinedCharge);
+        const [failed] = await eventually(
+          async () => (await live.get<Page<Charge>>('/charges')).body.list,
+          (list) => list.length > 0,
+          30_000,
+        );
+        expect(failed).to.include({ status: 'failed', failureCode: 'card_declined' });
+        expect(failed!.failureIssuerDeclineCode, "the processor's own code").to.equal(
+          kind === 'shift4' ? '05' : 'card_declined',
+        );
+        expect(countOf(await peer.references(), failed!.id)).to.equal(1);
+        const events = await eventually(
+          async () => (await live.get<Page<PublicEvent>>('/events')).body.list,
+          (list) => list.length > 0,
+          10_000,
+        );
+        expect(events.map((event) => event.type)).to.deep.equal(['CHARGE_FAILED']);
+        // The retry answers the decline the lookup recorded, and sends nothing.
+        const retry = await declinedCharge();
+        expect(retry.status, JSON.stringify(retry.body)).to.equal(402);
+        expect(retry.body.error).to.include({ code: 'card_declined', chargeId: failed!.id });
+        expect(countOf(await peer.references(), failed!.id)).to.equal(1);
       });
 
       it('closes the intent of a charge the processor never received, after its idempotency window (charge.before-network-call)', async () => {
