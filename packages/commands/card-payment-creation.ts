@@ -8,6 +8,7 @@ import type { Metadata } from '../domain/metadata.ts';
 import type { TokenUse } from '../domain/token/token-events.ts';
 import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AggregateStore, ExecuteResult, LoadedAggregate } from './aggregate-store.ts';
+import type { RecordedEvent } from '../eventstore/event-store.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
 import type { CommandContext } from './command-context.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -133,6 +134,12 @@ export async function unansweredIntentLookup<Attempt>(
     lookupDueAt: new Date(now + times.lookupAfterMs).toISOString(),
     closableAt: new Date(now + times.closableAfterMs).toISOString(),
   };
+}
+
+/** When an intent was (last) started: no attempt at a processor can be older (a lookup's `since`). */
+export function startedAt(events: RecordedEvent[], startedType: string): Date | undefined {
+  const started = events.findLast((event) => event.type === startedType);
+  return started ? new Date(started.metadata.occurredAt) : undefined;
 }
 
 /**

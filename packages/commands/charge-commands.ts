@@ -38,6 +38,7 @@ import type { AggregateStore, LoadedAggregate } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
+  startedAt,
   unansweredIntentLookup,
   cardForNetwork,
   cvcOf,
@@ -517,6 +518,7 @@ export class ChargeCommands {
       mode: context.mode,
       accountId: context.accountId,
       reference: chargeId,
+      since: startedAt(intent.events, 'ChargeAuthorizationStarted'),
     });
     if (found === null) {
       const { closableAt } = open;

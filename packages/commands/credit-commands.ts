@@ -25,6 +25,7 @@ import type { AggregateStore } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
+  startedAt,
   unansweredIntentLookup,
   cardForNetwork,
   cvcOf,
@@ -259,6 +260,7 @@ export class CreditCommands {
       mode: context.mode,
       accountId: context.accountId,
       reference: creditId,
+      since: startedAt(intent.events, 'CreditTransferStarted'),
     });
     if (found === null) {
       const { closableAt } = open;
