@@ -34,6 +34,37 @@ module.exports = {
       to: { path: '^packages/commands/' },
     },
     {
+      name: 'api-changes-things-through-command-services',
+      comment:
+        "services/api answers HTTP requests: it changes things only by calling command services (`Commands`, packages/commands/*-commands.ts) and reads through the read side and the log's readers (`EventLog`). It never decides or appends on its own: not the aggregate store nor the parts command services are made of (card intake, card sources, creation flows), not a decider of packages/domain, not the event store's appends or adapters. A workflow over several aggregates is a command service the route calls.",
+      severity: 'error',
+      from: { path: '^services/api/' },
+      to: {
+        path: [
+          '^packages/commands/',
+          '^packages/domain/.*decider\\.ts$',
+          '^packages/domain/charge/charge-authorization\\.ts$',
+          '^packages/domain/credit/credit-transfer\\.ts$',
+          '^packages/eventstore/',
+          '^services/resource-commands\\.ts$',
+        ],
+        pathNot: [
+          // The command services, what their calls take and answer, and the offer images' store.
+          '^packages/commands/([a-z-]+-commands|command-context|command-outcome|payment-declined|three-d-secure-options|offer-image)\\.ts$',
+          // Reading the log: streams, the whole log, its head.
+          '^packages/eventstore/(event-log|upcast-recorded-event)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'api-routes-are-not-handed-the-platform',
+      comment:
+        'The platform holds the aggregate store and the event store. Only the API composition (services/api/app.ts) sees it, and hands routes what they may use (`ApiDependencies`: commands, reader, streams).',
+      severity: 'error',
+      from: { path: '^services/api/', pathNot: '^services/api/app\\.ts$' },
+      to: { path: '^services/platform\\.ts$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

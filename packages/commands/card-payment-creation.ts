@@ -17,6 +17,19 @@ import { PaymentDeclined } from './payment-declined.ts';
 import type { CardIntake } from './card-intake.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
 import { NetworkOutcomeUnknown, type AuthorizationRequest, type CardNetwork } from '../network/card-network.ts';
+import type { AccountSettings } from '../domain/account/account-events.ts';
+
+/** What creating a card payment (a charge or a credit) works with. */
+export interface CardPaymentDeps {
+  aggregates: AggregateStore;
+  cardSources: CardSources;
+  intake: CardIntake;
+  network: CardNetwork;
+  /** Live blacklist rules of a tenant: charges and credits are screened alike. */
+  blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
+  /** The account's settings in force: accepted currencies and brands, whether credits are allowed. */
+  accountSettings: (accountId: string) => Promise<AccountSettings>;
+}
 
 /**
  * A card payment (a charge or a credit) being created, as its command service describes it to
@@ -53,7 +66,7 @@ export interface NewCardPayment<Command, Event extends DomainEvent, State> {
  * event recorded is erased when the run fails.
  */
 export async function createCardPayment<Command, Event extends DomainEvent, State>(
-  deps: { aggregates: AggregateStore; cardSources: CardSources },
+  deps: Pick<CardPaymentDeps, 'aggregates' | 'cardSources'>,
   payment: NewCardPayment<Command, Event, State>,
   context: CommandContext,
 ): Promise<CommandOutcome> {

@@ -1,4 +1,5 @@
-import type { ChargeCommands, CreateChargeInput } from './charge-commands.ts';
+import type { ChargeCommands } from './charge-commands.ts';
+import type { CreateChargeInput } from './charge-inputs.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import type { CustomerCommands } from './customer-commands.ts';

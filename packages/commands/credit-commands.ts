@@ -14,14 +14,11 @@ import {
   type CreditFailure,
 } from '../domain/credit/credit-events.ts';
 import type { CreditState } from '../domain/credit/credit-state.ts';
-import type { AccountSettings } from '../domain/account/account-events.ts';
-import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import { InvalidRequestError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { NetworkOutcomeUnknown, type CardNetwork, type CreditOutcome } from '../network/card-network.ts';
+import { NetworkOutcomeUnknown, type CreditOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { creditTransferDecider, creditTransferStream } from '../domain/credit/credit-transfer.ts';
-import type { AggregateStore } from './aggregate-store.ts';
 import {
   askNetworkOnce,
   createCardPayment,
@@ -31,13 +28,12 @@ import {
   cvcOf,
   matchingBlacklistRule,
   paymentDeclined,
+  type CardPaymentDeps,
 } from './card-payment-creation.ts';
-import type { CardIntake } from './card-intake.ts';
-import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
+import type { CardReference, ResolvedCard } from './card-sources.ts';
 import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
-import type { Tenant } from '../domain/tenant.ts';
 import type { CommandOutcome } from './command-outcome.ts';
-import { verifiedFor } from './charge-commands.ts';
+import { verifiedFor } from './three-d-secure-options.ts';
 
 export interface CreateCreditInput {
   amount: number;
@@ -54,17 +50,6 @@ export interface UpdateCreditInput {
   metadata?: Metadata;
 }
 
-export interface CreditCommandsDeps {
-  aggregates: AggregateStore;
-  cardSources: CardSources;
-  intake: CardIntake;
-  network: CardNetwork;
-  /** Live blacklist rules of a tenant: credits are screened like charges. */
-  blacklistRules: (tenant: Tenant) => Promise<BlacklistRule[]>;
-  /** The account's settings in force (whether credits are allowed). */
-  accountSettings: (accountId: string) => Promise<AccountSettings>;
-}
-
 export const CREDITS_NOT_ALLOWED =
   "Credits are not available for this account's business model: an operator must allow them first";
 
@@ -75,7 +60,7 @@ export const CREDITS_NOT_ALLOWED =
  * processors settles it (`settlePending`).
  */
 export class CreditCommands {
-  constructor(private readonly deps: CreditCommandsDeps) {}
+  constructor(private readonly deps: CardPaymentDeps) {}
 
   /**
    * Sends a credit; throws PaymentDeclined (after recording it) when it failed. A repeat of an

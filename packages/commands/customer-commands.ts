@@ -15,6 +15,7 @@ import type { CardNetwork } from '../network/card-network.ts';
 import type { Vault } from '../vault/vault.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import type { CardIntake } from './card-intake.ts';
+import { KeyedLock } from './keyed-lock.ts';
 import type { CardReference, CardSources } from './card-sources.ts';
 import { createdObjectId, createsNewIds, type CommandContext } from './command-context.ts';
 import { faultPoint } from '../config/fault-injection.ts';
@@ -22,7 +23,8 @@ import type { CommandOutcome } from './command-outcome.ts';
 import type { TokenCommands } from './token-commands.ts';
 import { tokenResource } from '../domain/token/token-events.ts';
 import { isIdOf } from '../ids/object-id.ts';
-import type { CardholderDetails } from '../domain/card/card-snapshot.ts';
+import type { CardholderDetails, CardSnapshot } from '../domain/card/card-snapshot.ts';
+import { cardExpiry } from '../domain/card/card-expiry.ts';
 
 export interface CreateCustomerInput {
   email: string;
@@ -59,6 +61,8 @@ export interface CustomerCommandsDeps {
 
 /** Customers and the cards saved for them (one stream per customer). */
 export class CustomerCommands {
+  private readonly cardUpdates = new KeyedLock();
+
   constructor(private readonly deps: CustomerCommandsDeps) {}
 
   /**
@@ -168,7 +172,22 @@ export class CustomerCommands {
     return { id: newCard.cardId, position: saved.position };
   }
 
+  /**
+   * One update of a card at a time in this process: a new expiry is sent to the processors that
+   * keep the card and then recorded, so two updates must not interleave between the two.
+   */
   async updateCard(
+    customerId: string,
+    cardId: string,
+    input: CardUpdateInput,
+    context: CommandContext,
+  ): Promise<CommandOutcome> {
+    return this.cardUpdates.run(`${context.accountId}/${customerId}/${cardId}`, () =>
+      this.updateCardNow(customerId, cardId, input, context),
+    );
+  }
+
+  private async updateCardNow(
     customerId: string,
     cardId: string,
     input: CardUpdateInput,
@@ -188,6 +207,7 @@ export class CustomerCommands {
         );
         changes.expMonth = expiry.expMonth;
         changes.expYear = expiry.expYear;
+        if (!saved.deleted && state.status === 'active') await this.sendExpiryToProcessors(saved.card, expiry, context);
       }
     }
     if (checkFastCredit) {
@@ -210,6 +230,29 @@ export class CustomerCommands {
       context,
     );
     return { id: cardId, position: outcome.position };
+  }
+
+  /**
+   * A new expiry of a card that processors keep goes to them before it is recorded here, so that
+   * the card's next card-on-file payment there carries it; a processor that does not take it fails
+   * the update (a `gateway_error`) and nothing is recorded. Retrying sends it again.
+   */
+  private async sendExpiryToProcessors(
+    card: CardSnapshot,
+    expiry: { expMonth: string; expYear: string },
+    context: CommandContext,
+  ): Promise<void> {
+    const next = cardExpiry(expiry);
+    const current = cardExpiry(card);
+    if (!card.processorCards?.length || (next.month === current.month && next.year === current.year)) return;
+    await this.deps.network.updateKeptCardExpiry({
+      accountId: context.accountId,
+      mode: context.mode,
+      reference: card.vaultRef,
+      processorCards: card.processorCards,
+      expMonth: next.month,
+      expYear: next.year,
+    });
   }
 
   /** Deletes a saved card; the vault forgets its number. */

@@ -18,8 +18,11 @@ export class DisputeCommands {
   ) {}
 
   /**
-   * Submits the evidence to the network (representment). The network answers with its decision
-   * and when it reports it; that is recorded as a `dispute_decision` outcome the worker delivers.
+   * Submits the evidence to the network (representment of a chargeback, or the documents a
+   * retrieval request asks for), and records it once the network took it: refused or unanswered,
+   * nothing is recorded. The simulator answers a chargeback with its decision and when it reports
+   * it, recorded as a `dispute_decision` outcome the worker delivers; a live processor reports its
+   * decision through its notifications instead.
    */
   async submitEvidence(
     chargeId: string,
@@ -34,9 +37,19 @@ export class DisputeCommands {
     // Checked before the network is asked, and again by the decider under concurrency.
     const dispute = assertEvidenceAccepted(loaded.state, disputeId);
     if (loaded.state.status === 'none') throw new Error('unreachable: a disputed charge exists');
-    // A retrieval request is answered with the documents; only a chargeback is decided by the network.
-    const decision =
-      dispute.status === 'CHARGEBACK_NEW' ? await this.representment(loaded.state, evidence, context) : null;
+    const answer = await this.network.representDispute({
+      accountId: context.accountId,
+      mode: context.mode,
+      transactionId: loaded.state.networkTransactionId ?? '',
+      processorId: loaded.state.processorId ?? null,
+      reference: disputeId,
+      stage: dispute.status === 'RETRIEVAL_REQUEST_NEW' ? 'retrieval_request' : 'chargeback',
+      evidence,
+    });
+    const decision = answer && {
+      outcome: answer.outcome,
+      dueAt: new Date(context.now().getTime() + answer.afterMs).toISOString(),
+    };
     const result = await this.aggregates.execute(
       chargeDecider,
       chargeStream(chargeId),
@@ -44,19 +57,6 @@ export class DisputeCommands {
       context,
     );
     return { id: disputeId, position: result.position };
-  }
-
-  private async representment(
-    charge: { networkTransactionId: string | null },
-    evidence: DisputeEvidence,
-    context: CommandContext,
-  ): Promise<{ outcome: 'won' | 'lost'; dueAt: string }> {
-    const answer = await this.network.representDispute({
-      mode: context.mode,
-      transactionId: charge.networkTransactionId ?? '',
-      evidence,
-    });
-    return { outcome: answer.outcome, dueAt: new Date(context.now().getTime() + answer.afterMs).toISOString() };
   }
 
   /** Accepts the dispute as lost: `acceptedAsLost`, status CHARGEBACK_REPRESENTED_UNSUCCESSFULLY. */

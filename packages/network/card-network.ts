@@ -115,6 +115,13 @@ export type LaterNetworkEvent =
   | { kind: 'dispute'; afterMs: number; stage: DisputeStage; reason: DisputeReason }
   | { kind: 'fraud_warning'; afterMs: number; fraudDetails: FraudVerdict };
 
+/** Evidence for a dispute, and what the dispute is at the time: a chargeback or a retrieval request. */
+export interface DisputeEvidenceRequest {
+  reference: string;
+  stage: DisputeStage;
+  evidence: DisputeEvidence;
+}
+
 /** The network's answer to a contested dispute: its decision, reported `afterMs` later. */
 export interface RepresentmentOutcome {
   outcome: 'won' | 'lost';
@@ -153,6 +160,16 @@ export interface KeptCard {
   processorCards: ProcessorCardRef[];
   /** The card's BIN data as the first processor that kept it describes it. */
   card: Partial<BinInfo> | null;
+}
+
+/** A kept card's new expiry, for the processors that keep it. */
+export interface KeptCardExpiry extends Tenant {
+  /** This service's reference of the card (its vault reference), as `keepCard` was given it. */
+  reference: string;
+  processorCards: ProcessorCardRef[];
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
 }
 
 /** What the directory server says about a card for a 3-D Secure authentication. */
@@ -219,6 +236,13 @@ export interface CardNetwork {
    * without a CVC).
    */
   keepCard(request: KeepCardRequest): Promise<KeptCard>;
+  /**
+   * Sends a kept card's new expiry to every processor of the account that keeps a copy of it, so
+   * that its next card-on-file payment there carries the new expiry. Test mode keeps no copies.
+   * Throws a `gateway_error` when one of them did not take it: the caller then records nothing,
+   * and a retry sends it again (setting an expiry twice changes nothing).
+   */
+  updateKeptCardExpiry(request: KeptCardExpiry): Promise<void>;
   /** Whether the card can be saved at all (every test card can). */
   authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome>;
   /**
@@ -254,12 +278,15 @@ export interface CardNetwork {
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
   findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
-  /** Contests a dispute with the merchant's evidence (representment); the decision comes later. */
-  representDispute(request: {
-    mode: Mode;
-    transactionId: string;
-    evidence: DisputeEvidence;
-  }): Promise<RepresentmentOutcome>;
+  /**
+   * Sends the merchant's evidence for a dispute of the payment: a chargeback contested
+   * (representment), or a retrieval request answered. Answers the network's decision on a
+   * chargeback and when it reports it; null when nothing is announced here (a retrieval request,
+   * which nobody decides; live mode, where the processor that holds the charge decides and reports
+   * it through its notifications). Throws, with nothing sent, when the evidence was not taken.
+   * `reference`: the dispute id.
+   */
+  representDispute(request: Tenant & PaymentAddress & DisputeEvidenceRequest): Promise<RepresentmentOutcome | null>;
   /** 3-D Secure enrolment of a card: the directory server's answer before any authentication. */
   lookupThreeDSecure(request: { mode: Mode; number: string }): Promise<ThreeDSecureLookup>;
   /** Fast-credit support check of a card. */

@@ -1,6 +1,6 @@
 import { processorIdempotencyWindowMs, type AccountProcessor } from '../domain/account/account-events.ts';
 import type { ProcessorCardRef } from '../domain/card/card-snapshot.ts';
-import { GatewayError } from '../domain/errors.ts';
+import { GatewayError, InvalidRequestError } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
@@ -11,15 +11,18 @@ import {
   type CardNetwork,
   type CreditOutcome,
   type CreditRequest,
+  type PaymentAddress,
 } from './card-network.ts';
 import {
   ProcessorOutcomeUnknown,
+  ProcessorRefused,
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
   type ProcessorCardInfo,
   type ProcessorCardPayment,
   type ProcessorCredit,
+  type ProcessorRefundRequest,
   type ProcessorSettings,
 } from './processors/processor.ts';
 
@@ -68,7 +71,7 @@ export class LiveCardNetwork implements CardNetwork {
     const processorCards: ProcessorCardRef[] = [];
     let card: Partial<BinInfo> | null = null;
     for (const config of await this.deps.processorsOf(request.accountId)) {
-      if (config.brands !== null && !config.brands.some((taken) => taken === brand)) continue;
+      if (!takesBrand(config, brand)) continue;
       const processor = await this.adapter(config);
       if (!processor) continue;
       try {
@@ -89,10 +92,44 @@ export class LiveCardNetwork implements CardNetwork {
     return { processorCards, card };
   };
 
+  /**
+   * Each processor that keeps a copy of the card, and is still configured, is sent the new expiry,
+   * in turn. The first that does not take it (refused, unreachable, no answer) ends it with a
+   * `gateway_error`: the caller records nothing, the processors before it hold the new expiry
+   * already, and a retry sends it again to each (setting an expiry twice changes nothing).
+   */
+  updateKeptCardExpiry: CardNetwork['updateKeptCardExpiry'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.updateKeptCardExpiry(request);
+    const configured = await this.deps.processorsOf(request.accountId);
+    for (const kept of request.processorCards) {
+      const config = configured.find((candidate) => candidate.processorId === kept.processorId);
+      // A processor no longer configured takes no more payments of the card.
+      const processor = config && (await this.adapter(config));
+      if (!processor) continue;
+      try {
+        await processor.updateStoredCardExpiry({
+          reference: request.reference,
+          storedCard: kept.storedCard,
+          expMonth: request.expMonth,
+          expYear: request.expYear,
+        });
+      } catch (error) {
+        if (
+          error instanceof ProcessorRefused ||
+          error instanceof ProcessorUnreachable ||
+          error instanceof ProcessorOutcomeUnknown
+        )
+          throw new GatewayError(
+            `The card's new expiry could not be sent to processor ${kept.processorId}, which keeps the card; nothing was changed. Retry the request. (${error.message})`,
+          );
+        throw error;
+      }
+    }
+  };
+
   authorize: CardNetwork['authorize'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.authorize(request);
-    const brand = this.binInfo(request.number).brand;
-    return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
+    return this.routed(request, async (processor, config) =>
       authorizationOutcome(
         await processor.authorize({ ...cardPaymentOf(request, config), capture: request.capture ?? true }),
         config.processorId,
@@ -111,14 +148,7 @@ export class LiveCardNetwork implements CardNetwork {
   capture: CardNetwork['capture'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.capture(request);
     const processor = await this.holder(request);
-    await answeredOrGatewayError(() =>
-      processor.capture({
-        reference: request.reference,
-        processorId: request.transactionId,
-        amount: request.amount,
-        currency: request.currency,
-      }),
-    );
+    await answeredOrGatewayError(() => processor.capture(holderRequest(request)));
   };
 
   /**
@@ -130,12 +160,7 @@ export class LiveCardNetwork implements CardNetwork {
     if (request.mode === 'test') return this.deps.simulator.refund(request);
     const processor = await this.holder(request);
     try {
-      const refunded = await processor.refund({
-        reference: request.reference,
-        processorId: request.transactionId,
-        amount: request.amount,
-        currency: request.currency,
-      });
+      const refunded = await processor.refund(holderRequest(request));
       return { status: refunded.status };
     } catch (error) {
       if (error instanceof ProcessorOutcomeUnknown)
@@ -180,8 +205,7 @@ export class LiveCardNetwork implements CardNetwork {
 
   credit: CardNetwork['credit'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.credit(request);
-    const brand = this.binInfo(request.number).brand;
-    return this.routed(request.accountId, request.currency, brand, async (processor, config) =>
+    return this.routed(request, async (processor, config) =>
       creditOutcome(await processor.credit(cardPaymentOf(request, config))),
     );
   };
@@ -194,31 +218,62 @@ export class LiveCardNetwork implements CardNetwork {
     });
   };
 
-  representDispute: CardNetwork['representDispute'] = async (request) =>
-    this.testModeOnly(request.mode).representDispute(request);
+  /**
+   * Live mode: the evidence goes to the processor that holds the charge, which decides the dispute
+   * and reports the decision through its notifications (`docs/operations.md`, "Processor events"),
+   * so nothing is announced here. Not taken (refused, unreachable, no answer): a `gateway_error`,
+   * and the caller records nothing.
+   */
+  representDispute: CardNetwork['representDispute'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.representDispute(request);
+    const uploaded = Object.entries(request.evidence).find(([, value]) => value.startsWith('file_'));
+    if (uploaded)
+      throw new InvalidRequestError(
+        `Invalid parameter: evidence[${uploaded[0]}] names an uploaded file, which the processor of a live charge does not hold; give the evidence as text`,
+        `evidence[${uploaded[0]}]`,
+      );
+    const processor = await this.holder(request);
+    try {
+      await processor.submitDisputeEvidence({
+        reference: request.reference,
+        processorId: request.transactionId,
+        evidence: request.evidence,
+      });
+    } catch (error) {
+      if (error instanceof ProcessorRefused || error instanceof ProcessorUnreachable)
+        throw new GatewayError(`The processor did not take the evidence; nothing was recorded. (${error.message})`);
+      if (error instanceof ProcessorOutcomeUnknown)
+        throw new GatewayError(
+          `The processor did not answer; nothing was recorded. Retry the request with the same evidence. (${error.message})`,
+        );
+      throw error;
+    }
+    return null;
+  };
   lookupThreeDSecure: CardNetwork['lookupThreeDSecure'] = async (request) =>
     this.testModeOnly(request.mode).lookupThreeDSecure(request);
   checkFastCredit: CardNetwork['checkFastCredit'] = async (request) =>
     this.testModeOnly(request.mode).checkFastCredit(request);
 
-  /** Sends to the first processor that takes the payment, on to the next only while unreachable. */
+  /**
+   * Sends a charge's authorization or a credit to the first processor that takes its currency and
+   * its card's brand, on to the next only while unreachable.
+   */
   private async routed<Outcome>(
-    accountId: string,
-    currency: string,
-    brand: string,
+    payment: AuthorizationRequest | CreditRequest,
     send: (processor: Processor, config: AccountProcessor) => Promise<Outcome>,
   ): Promise<Outcome> {
-    const configured = await this.deps.processorsOf(accountId);
+    const { currency } = payment;
+    const brand = this.binInfo(payment.number).brand;
+    const configured = await this.deps.processorsOf(payment.accountId);
     if (configured.length === 0) throw new GatewayError(LIVE_PROCESSING_NOT_CONFIGURED);
     const candidates = configured.filter(
-      (config) =>
-        (config.currencies === null || config.currencies.includes(currency)) &&
-        (config.brands === null || config.brands.some((taken) => taken === brand)),
+      (config) => (config.currencies === null || config.currencies.includes(currency)) && takesBrand(config, brand),
     );
     if (candidates.length === 0)
       throw new GatewayError(`No processor of this account takes ${currency} payments with ${brand} cards.`);
     const unreachable: string[] = [];
-    for (const config of candidates) {
+    for (const config of ableToCharge(payment, candidates)) {
       const processor = await this.adapter(config);
       if (!processor) {
         unreachable.push(`${config.processorId}: no ${config.kind} adapter in this build`);
@@ -296,6 +351,43 @@ export class LiveCardNetwork implements CardNetwork {
       throw new GatewayError('This live-mode operation is not available through the configured processors.');
     return this.deps.simulator;
   }
+}
+
+/** Whether a processor takes cards of this brand (all brands when it names none). */
+/**
+ * The candidates that can take the card as it comes. A card on file comes without its CVC, so only
+ * a processor that keeps a copy of it can charge it: one added after the card was saved holds none
+ * (a copy cannot be made there later, without the CVC this service never keeps), and is passed over.
+ * A card kept nowhere (saved before the account had processors) is sent as it is.
+ */
+function ableToCharge(
+  payment: AuthorizationRequest | CreditRequest,
+  candidates: readonly AccountProcessor[],
+): readonly AccountProcessor[] {
+  const kept = payment.cvc === undefined ? (payment.processorCards ?? []) : [];
+  if (kept.length === 0) return candidates;
+  const holders = candidates.filter((config) => kept.some((copy) => copy.processorId === config.processorId));
+  if (holders.length === 0)
+    throw new GatewayError(
+      'No processor that takes this payment keeps a copy of this card; pay with its CVC (card details or a new token).',
+    );
+  return holders;
+}
+
+function takesBrand(config: AccountProcessor, brand: string): boolean {
+  return config.brands === null || config.brands.some((taken) => taken === brand);
+}
+
+/** A capture or a refund as the processor that holds the charge takes it: the charge by that processor's id. */
+function holderRequest(
+  request: PaymentAddress & { reference: string; amount: number; currency: string },
+): ProcessorRefundRequest {
+  return {
+    reference: request.reference,
+    processorId: request.transactionId,
+    amount: request.amount,
+    currency: request.currency,
+  };
 }
 
 /** A capture or refund at the processor that holds the charge: any failure is a `gateway_error`. */

@@ -16,6 +16,7 @@ import type {
   UnansweredIntentTimes,
 } from './card-network.ts';
 import type { DisputeEvidence } from '../domain/charge/dispute-events.ts';
+import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
 import { verifyAddress } from './address-verification.ts';
 import { binInfo } from './bin-table.ts';
 import { isValidCardNumber, validateCardEntry } from './card-validation.ts';
@@ -95,6 +96,11 @@ export class SimulatedCardNetwork implements CardNetwork {
   /** The simulator needs no stored credentials: it answers by the card number alone. */
   keepCard(): Promise<KeptCard> {
     return Promise.resolve({ processorCards: [], card: null });
+  }
+
+  /** Test mode keeps no copies at processors: nothing to send. */
+  updateKeptCardExpiry(): Promise<void> {
+    return Promise.resolve();
   }
 
   async authorize(request: AuthorizationRequest): Promise<AuthorizationOutcome> {
@@ -183,12 +189,17 @@ export class SimulatedCardNetwork implements CardNetwork {
     return this.credits.find(request.mode, request.reference);
   }
 
-  /** Disputes are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later. */
+  /**
+   * Chargebacks are decided by the `dispute-representment.ts` rule, `disputeDecisionDelayMs` later;
+   * an answered retrieval request is decided by nobody.
+   */
   async representDispute(request: {
     mode: Mode;
     transactionId: string;
     evidence: DisputeEvidence;
-  }): Promise<RepresentmentOutcome> {
+    stage?: DisputeStage;
+  }): Promise<RepresentmentOutcome | null> {
+    if (request.stage === 'retrieval_request') return null;
     return { outcome: reviewRepresentment(request.evidence), afterMs: this.disputeDecisionDelayMs };
   }
 

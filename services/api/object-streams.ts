@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../packages/domain/errors.ts';
 import type { Tenant } from '../../packages/domain/tenant.ts';
 import { hasOwnStreams, streamName, type ResourceIdentity } from '../../packages/domain/resource-identity.ts';
-import type { EventStore, RecordedEvent } from '../../packages/eventstore/event-store.ts';
+import type { EventLog, RecordedEvent } from '../../packages/eventstore/event-log.ts';
 import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
 import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import type { ReadModelCollection } from '../../packages/projection-runtime/read-model-collection.ts';
@@ -36,7 +36,7 @@ export interface ObjectStream {
  */
 export class ObjectStreams {
   constructor(
-    private readonly events: EventStore,
+    private readonly events: EventLog,
     private readonly readModels: ReadModels,
     private readonly resources: ObjectResources,
   ) {}

@@ -9,7 +9,7 @@ import { chargesCollection } from '../../projections/charges-projection.ts';
 import { clientObjectsCollection } from '../../projections/client-objects-projection.ts';
 import type { ChargeDoc } from '../../projections/views/charge-view.ts';
 import type { Config } from '../../packages/config/environment.ts';
-import type { EventStore } from '../../packages/eventstore/event-store.ts';
+import type { EventLog } from '../../packages/eventstore/event-log.ts';
 import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import type { Commands } from '../commands.ts';
 import { formatMoney } from '../../packages/money/money.ts';
@@ -53,7 +53,7 @@ export const METHOD_NAMES: Readonly<Record<string, string>> = {
 /** What the page uses of the platform (the charge routes link here, so it cannot depend on the platform itself). */
 interface PaymentRedirectServices {
   config: Config;
-  events: EventStore;
+  events: EventLog;
   readModels: ReadModels;
   commands: Commands;
 }

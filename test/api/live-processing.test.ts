@@ -347,6 +347,127 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
     expect(text.stdout).to.match(/^missing_here\s+refund\s+-\s+processor=re_/m);
   });
 
+  it('sends each charge and credit to the first processor that takes its currency and card brand; none takes it: 502 and nothing recorded', async () => {
+    const visaInEuros = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { id, live } = await liveAccount('Routed by currency and brand');
+      for (const [url, currencies, brands] of [
+        [visaInEuros.url, 'EUR', 'Visa'],
+        [peer.baseUrl, 'EUR,USD', 'Visa,MasterCard'],
+      ] as const) {
+        const added = await runCli(
+          [
+            'accounts',
+            'processors',
+            'add',
+            id,
+            '--kind',
+            'shift4',
+            '--url',
+            url,
+            '--secret-key',
+            peer.keys!.testSecretKey,
+            '--currencies',
+            currencies,
+            '--brands',
+            brands,
+          ],
+          service.dataDir,
+        );
+        expect(added.code, added.stderr).to.equal(0);
+      }
+      const sentThroughFirst = (what: string) => visaInEuros.forwarded.filter((request) => request === what).length;
+
+      const visaEuros = await charge(live, '4242424242424242');
+      expect(visaEuros.status, JSON.stringify(visaEuros.body)).to.equal(200);
+      expect(sentThroughFirst('POST /charges')).to.equal(1);
+
+      const masterCardEuros = await charge(live, '5555555555554444');
+      const visaDollars = await charge(live, '4242424242424242', { currency: 'USD' });
+      const credit = await live.post<{ id: string; status: string }>('/credits', {
+        json: { amount: 750, currency: 'EUR', card: cardDetails('5555555555554444') },
+      });
+      for (const answer of [masterCardEuros, visaDollars, credit])
+        expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      // The first processor takes neither a MasterCard nor dollars: the second one made them.
+      expect(sentThroughFirst('POST /charges')).to.equal(1);
+      expect(sentThroughFirst('POST /credits')).to.equal(0);
+      expect(await peerCharges(masterCardEuros.body.id)).to.have.length(1);
+      expect(await peerCharges(visaDollars.body.id)).to.have.length(1);
+
+      const before = await peerChargeCount();
+      const amex = await charge(live, '378282246310005');
+      expect(amex.status).to.equal(502);
+      expect(amex.body.error.type).to.equal('gateway_error');
+      expect(amex.body.error.message).to.equal(
+        'No processor of this account takes EUR payments with American Express cards.',
+      );
+      expect((await live.get<Page<Charge>>('/charges')).body.list.map((made) => made.id)).to.have.members([
+        visaEuros.body.id,
+        masterCardEuros.body.id,
+        visaDollars.body.id,
+      ]);
+      expect(await peerChargeCount()).to.equal(before);
+    } finally {
+      await visaInEuros.close();
+    }
+  });
+
+  it('charges a card saved before a processor was added at a processor that keeps it, even when the newer one comes first', async () => {
+    const older = await faultyProxy(() => peer.baseUrl, 'pass');
+    const newer = await faultyProxy(() => peer.baseUrl, 'pass');
+    try {
+      const { id, live } = await liveAccount('Cards saved before a processor was added', older.url);
+      const customer = await live.post<{ id: string; defaultCardId: string } & ApiError>('/customers', {
+        json: { email: 'kept@example.com', card: cardDetails('4242424242424242') },
+      });
+      expect(customer.status, JSON.stringify(customer.body)).to.equal(200);
+      // A second processor, added afterwards and made the most preferred.
+      const added = await runCli(
+        [
+          'accounts',
+          'processors',
+          'add',
+          id,
+          '--kind',
+          'shift4',
+          '--url',
+          newer.url,
+          '--secret-key',
+          peer.keys!.testSecretKey,
+          '--json',
+        ],
+        service.dataDir,
+      );
+      expect(added.code, added.stderr).to.equal(0);
+      const processors = (JSON.parse(added.stdout) as { processors: { processorId: string; url: string }[] })
+        .processors;
+      const idAt = (url: string) => processors.find((processor) => processor.url === url)!.processorId;
+      const ordered = await runCli(
+        ['accounts', 'processors', 'order', id, idAt(newer.url), idAt(older.url)],
+        service.dataDir,
+      );
+      expect(ordered.code, ordered.stderr).to.equal(0);
+      const charges = (proxy: typeof older) => proxy.forwarded.filter((request) => request === 'POST /charges').length;
+
+      // The saved card goes without its CVC: only the older processor keeps a copy it can charge.
+      const onFile = await live.post<Charge & ApiError>('/charges', {
+        json: { amount: 1500, currency: 'EUR', customerId: customer.body.id },
+      });
+      expect(onFile.status, JSON.stringify(onFile.body)).to.equal(200);
+      expect(onFile.body.status).to.equal('successful');
+      expect([charges(newer), charges(older)]).to.deep.equal([0, 1]);
+      expect(await peerCharges(onFile.body.id)).to.have.length(1);
+
+      // New card details, CVC and all, go to the most preferred processor.
+      const typed = await charge(live);
+      expect(typed.status, JSON.stringify(typed.body)).to.equal(200);
+      expect([charges(newer), charges(older)]).to.deep.equal([1, 1]);
+    } finally {
+      await Promise.all([older.close(), newer.close()]);
+    }
+  });
+
   it('keeps test mode offline: test-mode charges of an account with a processor never reach it', async () => {
     const { test } = await liveAccount('Test mode stays offline', peer.baseUrl);
     const before = await peerChargeCount();

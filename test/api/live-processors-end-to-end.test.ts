@@ -15,6 +15,7 @@ import {
 } from '../support/payments.ts';
 import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
 import { chargesOf, createPlan, subscribe, waitUntil, type Subscription } from '../support/subscriptions.ts';
+import { codeMailedTo } from '../support/remembered-card-codes.ts';
 import { useService } from '../support/use-service.ts';
 
 /** A live payment as the processor records it, read with the processor's own API. */
@@ -35,6 +36,8 @@ interface Peer {
   secretKey: string;
   /** Every payment this service made there, by the reference in its metadata. */
   payments(): Promise<Map<string, PeerPayment[]>>;
+  /** The expiry of the card the processor charged for the payment with this reference. */
+  expiryPaidWith(reference: string): Promise<{ month: number; year: number }>;
   stop(): Promise<void>;
 }
 
@@ -80,6 +83,15 @@ async function shift4Peer(): Promise<Peer> {
         if (!page.hasMore) return found;
         startingAfterId = page.list.at(-1)!.id;
       }
+    },
+    async expiryPaidWith(reference) {
+      const charges = (
+        await api.get<Page<Charge & { card: { expMonth: string; expYear: string } }>>('/charges', {
+          query: { limit: '100' },
+        })
+      ).body.list;
+      const card = charges.find((charge) => charge.metadata.reference === reference)!.card;
+      return { month: Number(card.expMonth), year: Number(card.expYear) };
     },
     async stop() {
       await peer.stop();
@@ -143,6 +155,16 @@ async function stripePeer(): Promise<Peer | { missing: string }> {
         ]);
       }
       return found;
+    },
+    async expiryPaidWith(reference) {
+      const intents = (
+        await get<{ data: (StripeIntent & { payment_method: string })[] }>('/v1/payment_intents?limit=1000')
+      ).data;
+      const intent = intents.find((candidate) => candidate.metadata.reference === reference)!;
+      const method = await get<{ card: { exp_month: number | string; exp_year: number | string } }>(
+        `/v1/payment_methods/${intent.payment_method}`,
+      );
+      return { month: Number(method.card.exp_month), year: Number(method.card.exp_year) };
     },
     stop: () => localstripe.stop(),
   };
@@ -302,6 +324,51 @@ describe('live mode end to end through each processor', function () {
         expect(findSecrets(service.dataDir, service.output() + cliOutput, [peer.secretKey])).to.deep.equal([]);
       });
 
+      it('sends a saved card’s new expiry to the processor that keeps it before recording it, so the next payment carries it; a processor that does not take it fails the update, which changes nothing here', async () => {
+        const proxy = await faultyProxy(() => peer.url, 'pass');
+        try {
+          const { live } = await liveAccount(`New expiry ${kind}`, { kind, url: proxy.url });
+          const customer = await live.post<Customer>('/customers', {
+            json: { email: 'renewed.card@example.com', card: cardDetails('4242424242424242') },
+          });
+          expect(customer.status, JSON.stringify(customer.body)).to.equal(200);
+          const cardPath = `/customers/${customer.body.id}/cards/${customer.body.defaultCardId!}`;
+          const first = await live.post<Charge>('/charges', {
+            json: { amount: 1000, currency: 'EUR', customerId: customer.body.id },
+          });
+          expect(first.body.status).to.equal('successful');
+          const before = await peer.expiryPaidWith(first.body.id);
+          expect(before.month).to.equal(12);
+          const newYear = before.year + 2;
+
+          // The processor answers 500: nothing is recorded here, the card keeps its old expiry.
+          proxy.mode = 'fail';
+          const failed = await live.post<ApiError>(cardPath, { json: { expMonth: '3', expYear: String(newYear) } });
+          expect(failed.status, JSON.stringify(failed.body)).to.equal(502);
+          expect(failed.body.error.type).to.equal('gateway_error');
+          expect(failed.body.error.message).to.match(/new expiry could not be sent to processor .*nothing was changed/);
+          const unchanged = (await live.get<{ expMonth: string; expYear: string }>(cardPath)).body;
+          expect(unchanged).to.include({ expMonth: '12', expYear: String(before.year) });
+
+          // Retried once the processor answers: recorded, and the next card-on-file payment there carries it.
+          proxy.mode = 'pass';
+          const updated = await live.post<{ expMonth: string; expYear: string } & ApiError>(cardPath, {
+            json: { expMonth: '3', expYear: String(newYear) },
+          });
+          expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
+          expect(updated.body).to.include({ expMonth: '3', expYear: String(newYear) });
+          const next = await live.post<Charge>('/charges', {
+            json: { amount: 1100, currency: 'EUR', customerId: customer.body.id },
+          });
+          expect(next.body.status).to.equal('successful');
+          expect(await peer.expiryPaidWith(next.body.id)).to.deep.equal({ month: 3, year: newYear });
+          const atPeer = await expectSameOnBothSides(live);
+          expect(atPeer.get(next.body.id)!.customer).to.equal(atPeer.get(first.body.id)!.customer);
+        } finally {
+          await proxy.close();
+        }
+      });
+
       it('renews a subscription in the worker with the kept card', async () => {
         const { live } = await liveAccount(`Renewals ${kind}`);
         const plan = await createPlan(live, { amount: 1500, interval: 'hour', name: 'Hourly' });
@@ -354,6 +421,114 @@ describe('live mode end to end through each processor', function () {
         const atPeer = await expectSameOnBothSides(live);
         expect([...atPeer.keys()]).to.deep.equal([paid.body.charge.id]);
       });
+
+      if (kind === 'shift4') {
+        /** The customers at the peer: one per card it keeps. */
+        const peerCustomers = async () => {
+          const peerApi = new ApiClient(peer.url, peer.secretKey);
+          let count = 0;
+          let startingAfterId: string | undefined;
+          for (;;) {
+            const page = (
+              await peerApi.get<Page<Customer>>('/customers', {
+                query: { limit: '100', ...(startingAfterId ? { startingAfterId } : {}) },
+              })
+            ).body;
+            count += page.list.length;
+            if (!page.hasMore) return count;
+            startingAfterId = page.list.at(-1)!.id;
+          }
+        };
+
+        it('takes a checkout subscription: the first charge is made at the processor with the card it kept from the token', async () => {
+          const { keys, live } = await liveAccount('Checkout subscription shift4');
+          const plan = await createPlan(live, { amount: 1500, interval: 'month', name: 'Monthly' });
+          const customersBefore = await peerCustomers();
+          const token = await live.post<{ id: string }>('/tokens', {
+            json: cardDetails('4242424242424242'),
+            key: keys.livePublicKey,
+          });
+          expect(token.status, JSON.stringify(token.body)).to.equal(200);
+          const request = signCheckoutRequest({ subscription: { planId: plan.id } }, keys.liveSecretKey);
+          const paid = await live.post<{ charge: Charge; subscription: Subscription; customer: Customer } & ApiError>(
+            '/checkout/pay',
+            {
+              json: { checkoutRequest: request, email: 'subscriber@example.com', token: token.body.id },
+              key: keys.livePublicKey,
+            },
+          );
+          expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+          expect(paid.body.subscription).to.include({ status: 'active', planId: plan.id });
+          expect(paid.body.charge).to.include({ status: 'successful', amount: 1500, currency: 'EUR' });
+          const charges = await chargesOf(live, paid.body.customer.id, paid.body.subscription.id);
+          expect(charges.map((charge) => charge.id)).to.deep.equal([paid.body.charge.id]);
+
+          // At the processor: that one charge, of the card it kept when the token came in, and no other card kept.
+          const atPeer = await expectSameOnBothSides(live);
+          expect([...atPeer.keys()]).to.deep.equal([paid.body.charge.id]);
+          expect(atPeer.get(paid.body.charge.id)!.customer).to.be.a('string');
+          expect((await peer.payments()).get(paid.body.charge.id)).to.have.length(1);
+          expect(await peerCustomers()).to.equal(customersBefore + 1);
+        });
+
+        it('pays a checkout with a remembered card, once, as the card the processor kept', async () => {
+          const { keys, live } = await liveAccount('Checkout remembered card shift4');
+          const customersBefore = await peerCustomers();
+          const email = 'remembered@example.com';
+          const request = signCheckoutRequest(
+            { charge: { amount: 800, currency: 'EUR' }, rememberMe: true },
+            keys.liveSecretKey,
+          );
+          const call = <T>(path: string, json: Record<string, unknown>) =>
+            live.post<T & ApiError>(`/checkout/${path}`, {
+              json: { checkoutRequest: request, ...json },
+              key: keys.livePublicKey,
+            });
+          const token = await live.post<{ id: string }>('/tokens', {
+            json: cardDetails('5555555555554444'),
+            key: keys.livePublicKey,
+          });
+          const first = await call<{ charge: Charge; customer: Customer }>('pay', {
+            email,
+            token: token.body.id,
+            rememberMe: true,
+          });
+          expect(first.status, JSON.stringify(first.body)).to.equal(200);
+          expect(first.body.charge.status).to.equal('successful');
+
+          // Live mode tells the page nothing; the code reaches the payer by mail.
+          const asked = await call<{ sent: boolean; testCode?: string }>('remembered-cards/code', { email });
+          expect(asked.body).to.deep.equal({ sent: true });
+          const code = await codeMailedTo(service.dataDir, { accountId: keys.id, mode: 'live' }, email);
+          const confirmed = await call<{ rememberedCard: string; card: { last4: string } }>(
+            'remembered-cards/confirm',
+            {
+              email,
+              code,
+            },
+          );
+          expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+          expect(confirmed.body.card.last4).to.equal('4444');
+          const second = await call<{ charge: Charge; customer: Customer }>('pay', {
+            email,
+            rememberedCard: confirmed.body.rememberedCard,
+          });
+          expect(second.status, JSON.stringify(second.body)).to.equal(200);
+          expect(second.body.charge).to.include({ status: 'successful', amount: 800 });
+          expect(second.body.customer.id).to.equal(first.body.customer.id);
+          expect(second.body.charge.card!.id).to.equal(first.body.charge.card!.id);
+          const again = await call('pay', { email, rememberedCard: confirmed.body.rememberedCard });
+          expect(again.status).to.equal(400);
+
+          // Both payments at the processor, once each, of the one card it kept.
+          const atPeer = await expectSameOnBothSides(live);
+          expect([...atPeer.keys()]).to.have.members([first.body.charge.id, second.body.charge.id]);
+          const keptBy = atPeer.get(first.body.charge.id)!.customer;
+          expect(keptBy).to.be.a('string');
+          expect(atPeer.get(second.body.charge.id)!.customer).to.equal(keptBy);
+          expect(await peerCustomers()).to.equal(customersBefore + 1);
+        });
+      }
 
       if (kind !== 'stripe') return;
 

@@ -145,8 +145,10 @@ describe('live refunds and credits whose outcome is unknown (a second instance a
         ['refund.after-network-call', false],
       ] as const) {
         const what = `${point}${retried ? ', retried' : ', left to the worker'}`;
-        // A retry comes well before the refund's lookup falls due (twice the timeout after the request).
-        const { live, chargeId, peerChargeId } = await chargedAccount(`Killed at ${what}`, proxy.url, 5000);
+        // The lookup falls due twice the timeout after the request: a retry must come well before it
+        // however slow the two restarts are on a loaded machine; a refund left to the worker waits for it.
+        const timeoutMs = retried ? 30_000 : 5000;
+        const { live, chargeId, peerChargeId } = await chargedAccount(`Killed at ${what}`, proxy.url, timeoutMs);
         await service.stop();
         await start({ env: { FAULT_INJECTION: `crash-live:${point}` } });
         const postsBefore = proxy.forwarded.filter((request) => request === 'POST /refunds').length;

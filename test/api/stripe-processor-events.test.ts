@@ -192,6 +192,33 @@ describe('processor events from a Stripe processor (localstripe)', function () {
     expect((await live.get<Page<Dispute>>('/disputes')).body.list).to.have.length(1);
   });
 
+  it('answers evidence for a dispute opened at Stripe with a gateway_error, recording nothing, where Stripe cannot show the dispute (localstripe has no disputes)', async () => {
+    const { live, chargeId, intentId, address } = await liveAccount('Evidence for Stripe');
+    const dispute = {
+      id: 'dp_suite_evidence',
+      object: 'dispute',
+      amount: 2000,
+      currency: 'eur',
+      reason: 'fraudulent',
+      status: 'needs_response',
+      payment_intent: intentId,
+    };
+    expect((await send(address, notification('charge.dispute.created', dispute))).status).to.equal(200);
+    const disputed = (await live.get<Charge & { dispute: Dispute & { evidence: unknown } }>(`/charges/${chargeId}`))
+      .body.dispute;
+    const before = (await liveEvents(live)).length;
+    const answered = await live.post<ApiError>(`/disputes/${disputed.id}`, {
+      json: { evidence: { customerName: 'Jane Payer' } },
+    });
+    expect(answered.status, JSON.stringify(answered.body)).to.equal(502);
+    expect(answered.body.error.type).to.equal('gateway_error');
+    expect(answered.body.error.message).to.match(/did not take the evidence; nothing was recorded/);
+    const after = (await live.get<Charge & { dispute: Dispute & { evidence: unknown } }>(`/charges/${chargeId}`)).body
+      .dispute;
+    expect(after).to.include({ status: 'CHARGEBACK_NEW', evidence: null });
+    expect((await liveEvents(live)).length).to.equal(before);
+  });
+
   it('refuses unsigned, wrongly signed, altered and replayed notifications, recording nothing', async () => {
     const { live, chargeId, intentId, address } = await liveAccount('Forged at Stripe');
     const before = await liveEvents(live);

@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import { findLocalstripe, startLocalstripe, type Localstripe } from '../support/localstripe.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 import { startBareServer, type BareServer } from './bare-process.ts';
+import { localstripeScenarios, prepareLocalstripe } from './localstripe-scenarios.ts';
 
 /**
  * `npm run bench`: the service (production build, embedded profile, child process) against a bare
  * express 5 app (child process), measured with autocannon; also the service's resident memory idle
  * and after the scenarios. Prints a Markdown table; exits 1 if any scenario
  * saw a non-2xx response or a connection error.
+ *
+ * When localstripe (an in-memory Stripe fake in Python; see test/support/localstripe.ts) can be run
+ * here, the same five scenarios run against it too, in the same run, as rows of the same table;
+ * BENCH_LOCALSTRIPE=false leaves it out.
  *
  * Env: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 10),
  * BENCH_WARMUP (seconds of warm-up before each scenario, default 1). Also prints what the service
@@ -20,6 +26,8 @@ import { startBareServer, type BareServer } from './bare-process.ts';
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 10);
 const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP', 1);
+/** How long after the scenarios the service's memory is read again, idle. */
+const SETTLE_MS = 30_000;
 /** Customers created before the list scenario, so that `limit=10` always returns a full page. */
 const LIST_SIZE = 200;
 /** Effectively no rate limit: the benchmark would otherwise measure 429s. */
@@ -46,6 +54,8 @@ interface Scenario {
   body?: string;
   /** The bare scenario this one is compared with; none for the baselines themselves. */
   baseline?: string;
+  /** Requests that make one operation, run in turn (rates are then per operation, latencies per request). */
+  sequence?: autocannon.Request[];
 }
 
 /** The service's I/O counters (Linux /proc/<pid>/io): bytes that reached the disk layer, write calls. */
@@ -119,6 +129,7 @@ function fire(scenario: Scenario, duration: number): Promise<autocannon.Result> 
     method: scenario.method,
     headers: scenario.headers,
     ...(scenario.body === undefined ? {} : { body: scenario.body }),
+    ...(scenario.sequence ? { requests: scenario.sequence } : {}),
     connections: CONNECTIONS,
     duration,
     timeout: 10,
@@ -181,18 +192,22 @@ function processCpuMicros(pid: number): number | null {
   }
 }
 
-/** The server process's writes are counted for the service's scenarios only (the bare app writes nothing). */
-async function measure(scenario: Scenario, serverPid: number, isService: boolean): Promise<Measurement> {
+/** Operations a second: requests a second, over the requests one operation takes. */
+const operationsPerSecond = (scenario: Scenario, result: autocannon.Result): number =>
+  result.requests.mean / (scenario.sequence?.length ?? 1);
+
+/** The server's writes are counted for the service's and localstripe's scenarios (the bare app writes nothing). */
+async function measure(scenario: Scenario, serverPid: number, countWrites: boolean): Promise<Measurement> {
   process.stderr.write(`• ${scenario.name}: ${WARMUP_SECONDS}s warm-up, ${DURATION_SECONDS}s measured … `);
   const warmup = await fire(scenario, WARMUP_SECONDS);
   const cpuBefore = process.cpuUsage();
   const serverCpuBefore = processCpuMicros(serverPid);
-  const ioBefore = isService ? ioCounters(serverPid) : null;
+  const ioBefore = countWrites ? ioCounters(serverPid) : null;
   const result = await fire(scenario, DURATION_SECONDS);
-  const ioAfter = isService ? ioCounters(serverPid) : null;
+  const ioAfter = countWrites ? ioCounters(serverPid) : null;
   const serverCpuAfter = processCpuMicros(serverPid);
   const cpu = process.cpuUsage(cpuBefore);
-  const answered = Math.max(result['2xx'], 1);
+  const answered = Math.max(result['2xx'] / (scenario.sequence?.length ?? 1), 1);
   const serverCpuMicros =
     serverCpuBefore === null || serverCpuAfter === null ? null : (serverCpuAfter - serverCpuBefore) / answered;
   const written =
@@ -206,7 +221,7 @@ async function measure(scenario: Scenario, serverPid: number, isService: boolean
   // The load generator shares the machine with the servers: its own CPU time shows how much it took.
   const clientCpu = `bench process CPU ${formatNumber((cpu.user + cpu.system) / 1e6, 1)} s`;
   process.stderr.write(
-    `${Math.round(result.requests.mean)} req/s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`,
+    `${Math.round(operationsPerSecond(scenario, result))} /s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`,
   );
   return { scenario, result, serverCpuMicros, written, problems: trouble };
 }
@@ -218,17 +233,17 @@ function formatNumber(value: number, digits: number): string {
 function table(measurements: Measurement[]): string {
   const byName = new Map(measurements.map((measurement) => [measurement.scenario.name, measurement]));
   const lines = [
-    '| scenario | requests/s (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | server CPU µs / request | KiB written to disk / request | write calls / request |',
+    '| scenario | per second (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | server CPU µs / request | KiB written to disk / request | write calls / request |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const { scenario, result, serverCpuMicros, written, problems: found } of measurements) {
     const name = found.length > 0 ? `${scenario.name} **FAILED: ${found.join('; ')}**` : scenario.name;
     const baseline = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline);
     const ratio = baseline
-      ? `${formatNumber(result.requests.mean / baseline.result.requests.mean, 2)} (of ${scenario.baseline})`
+      ? `${formatNumber(operationsPerSecond(scenario, result) / baseline.result.requests.mean, 2)} (of ${scenario.baseline})`
       : '1.00 (baseline)';
     lines.push(
-      `| ${name} | ${formatNumber(result.requests.mean, 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} | ` +
+      `| ${name} | ${formatNumber(operationsPerSecond(scenario, result), 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} | ` +
         `${serverCpuMicros === null ? '–' : formatNumber(serverCpuMicros, 0)} | ` +
         `${written ? formatNumber(written.bytesPerRequest / 1024, 1) : '–'} | ${written ? formatNumber(written.callsPerRequest, 1) : '–'} |`,
     );
@@ -272,6 +287,38 @@ function reportServiceErrors(service: ServiceProcess): void {
   if (errors.length === 0) return;
   console.error(`\nThe service logged ${errors.length} error${errors.length === 1 ? '' : 's'}; the last ones:`);
   for (const line of errors.slice(-3)) console.error(line.length > 3000 ? `${line.slice(0, 3000)}…` : line);
+}
+
+interface PeerRun {
+  measurements: Measurement[];
+  idle: ReturnType<typeof residentMemory>;
+  after: ReturnType<typeof residentMemory>;
+}
+
+/**
+ * The five scenarios against localstripe, when it can run here (else why not, printed under the
+ * table). It runs after the service's scenarios, alone on the machine as they were.
+ */
+async function measureLocalstripe(): Promise<PeerRun | { missing: string }> {
+  if (process.env.BENCH_LOCALSTRIPE === 'false') return { missing: 'left out (BENCH_LOCALSTRIPE=false)' };
+  const installation = findLocalstripe();
+  if ('missing' in installation) return installation;
+  process.stderr.write('Starting localstripe…\n');
+  let peer: Localstripe | undefined;
+  try {
+    peer = await startLocalstripe(installation);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 3000));
+    const idle = residentMemory(peer.pid);
+    process.stderr.write(`Creating ${LIST_SIZE} customers at localstripe…\n`);
+    const made = await prepareLocalstripe(peer.url, peer.secretKey, LIST_SIZE);
+    const scenarios: Scenario[] = localstripeScenarios(peer.url, peer.secretKey, made);
+    for (const scenario of scenarios) if (!scenario.sequence) await expectOk(scenario);
+    const measurements: Measurement[] = [];
+    for (const scenario of scenarios) measurements.push(await measure(scenario, peer.pid, true));
+    return { measurements, idle, after: residentMemory(peer.pid) };
+  } finally {
+    await peer?.stop();
+  }
 }
 
 async function main(): Promise<number> {
@@ -376,6 +423,13 @@ async function main(): Promise<number> {
       );
 
     const afterMemory = residentMemory(service.pid);
+    const scenariosEnded = Date.now();
+    const peer = await measureLocalstripe();
+    // V8 gives back the garbage of the load only once the process has been idle a while: the
+    // settled figure is what an idle service holds after serving (localstripe's run counts as idle).
+    await new Promise((resolveWait) => setTimeout(resolveWait, Math.max(0, scenariosEnded + SETTLE_MS - Date.now())));
+    const settledMemory = residentMemory(service.pid);
+    if ('measurements' in peer) measurements.push(...peer.measurements);
     const cpuList = cpus();
     console.log('');
     console.log(table(measurements));
@@ -383,10 +437,19 @@ async function main(): Promise<number> {
     if (idleMemory && afterMemory) {
       console.log(
         `Service memory (VmRSS): ${formatNumber(idleMemory.rss, 0)} MiB idle (3 s after its start), ` +
-          `${formatNumber(afterMemory.rss, 0)} MiB after the scenarios (peak ${formatNumber(afterMemory.peak, 0)} MiB).`,
+          `${formatNumber(afterMemory.rss, 0)} MiB after the scenarios (peak ${formatNumber(afterMemory.peak, 0)} MiB), ` +
+          `${formatNumber(settledMemory?.rss ?? Number.NaN, 0)} MiB settled (idle ${SETTLE_MS / 1000} s after them).`,
       );
       console.log('');
     }
+    if ('missing' in peer) console.log(`localstripe: not compared (${peer.missing}).`);
+    else if (peer.idle && peer.after)
+      console.log(
+        `localstripe memory (VmRSS): ${formatNumber(peer.idle.rss, 0)} MiB idle, ` +
+          `${formatNumber(peer.after.rss, 0)} MiB after its scenarios; its charge row is two requests per charge ` +
+          `(a payment method, then a payment intent confirmed at once): rates per charge, latencies per request.`,
+      );
+    console.log('');
     console.log(
       `Command: \`${commandLine()}\` — service started with RATE_LIMIT_PER_SECOND=${SERVICE_ENV.RATE_LIMIT_PER_SECOND} ` +
         `RATE_LIMIT_BURST=${SERVICE_ENV.RATE_LIMIT_BURST} (rate limit effectively off), LOG_LEVEL=info (one access-log line per request); ` +

@@ -299,12 +299,22 @@ describe('hosted checkout in a browser (checkout.js, the checkout page)', functi
   /** Types the challenge card, pays, and fails the issuer's challenge; the page says so. */
   async function failAuthentication(page: Page, checkout: FrameLocator, payLabel: string): Promise<void> {
     await checkout.getByRole('button', { name: payLabel }).waitFor();
+    const consoleLines: string[] = [];
+    page.on('console', (message) => consoleLines.push(message.text()));
     await typeCard(page, checkout, '4000000000003220');
     await checkout.getByRole('button', { name: payLabel }).click();
     const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
     await challenge.getByRole('button', { name: 'Fail authentication' }).click();
     await checkout.locator('#form-error:not(:empty)').waitFor();
-    expect(await checkout.locator('#form-error').textContent()).to.match(/authentication failed/i);
+    // On a failure, what the page's console and the service's log said explain it.
+    const serviceErrors = service
+      .output()
+      .split('\n')
+      .filter((line) => /"level":"(warn|error)"|"status":[45]\d\d/.test(line));
+    expect(
+      await checkout.locator('#form-error').textContent(),
+      [...consoleLines, ...serviceErrors].join('\n'),
+    ).to.match(/authentication failed/i);
     expect(await checkout.locator('#success-step').isVisible()).to.equal(false);
     expect(await page.locator('#result').getAttribute('data-status')).to.equal(null);
   }

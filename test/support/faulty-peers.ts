@@ -54,16 +54,24 @@ export type ProxyMode = 'pass' | 'fail' | 'hang-after' | 'hang-before';
 export async function faultyProxy(
   target: () => string,
   initial: ProxyMode,
-): Promise<FaultyPeer & { mode: ProxyMode; forwarded: string[] }> {
+): Promise<
+  FaultyPeer & {
+    mode: ProxyMode;
+    forwarded: string[];
+    /** When set, only the requests (`POST /path`) it holds for fail as `mode` says; the others pass. */
+    failing: ((request: string) => boolean) | null;
+  }
+> {
   const requests: string[] = [];
   const forwarded: string[] = [];
-  const state = { mode: initial };
+  const state: { mode: ProxyMode; failing: ((request: string) => boolean) | null } = { mode: initial, failing: null };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const mode = state.mode;
-      requests.push(`${request.method} ${request.url}`);
+      const line = `${request.method} ${request.url}`;
+      const mode = state.failing && !state.failing(line) ? 'pass' : state.mode;
+      requests.push(line);
       if (mode === 'hang-before') return;
       forwarded.push(`${request.method} ${request.url}`);
       const headers: Record<string, string> = {};
@@ -102,6 +110,12 @@ export async function faultyProxy(
     },
     set mode(value: ProxyMode) {
       state.mode = value;
+    },
+    get failing() {
+      return state.failing;
+    },
+    set failing(value: ((request: string) => boolean) | null) {
+      state.failing = value;
     },
     close: async () => {
       server.closeAllConnections();

@@ -16,6 +16,8 @@ export interface Localstripe {
   url: string;
   /** localstripe accepts any key shaped like a Stripe secret key. */
   secretKey: string;
+  /** The Python process serving it (its memory and CPU time are read from /proc by the benchmark). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ async function launch({ python, dir }: Installation, port: number): Promise<Loca
   const deadline = Date.now() + startTimeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
-    if (await answers(url)) return { url, secretKey: 'sk_test_localstripe_suite_key', stop };
+    if (await answers(url)) return { url, secretKey: 'sk_test_localstripe_suite_key', pid: child.pid!, stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();

@@ -20,7 +20,8 @@ export type ChargeDisputeCommand =
     }
   /**
    * `decision`: what the network answered to the representment of a chargeback, and when it will
-   * say so; null for the answer to a retrieval request, which nobody decides.
+   * say so; null when nothing is announced: the answer to a retrieval request, which nobody
+   * decides, or a live chargeback, whose processor reports its decision itself.
    */
   | {
       type: 'SubmitDisputeEvidence';
@@ -52,12 +53,13 @@ export function decideDisputes(command: ChargeDisputeCommand, state: ChargeState
             },
           },
         ];
-      if (!command.decision) throw new Error('unreachable: a chargeback is contested with the network decision');
+      const submitted: ChargeEvent = {
+        type: 'DisputeEvidenceSubmitted',
+        data: { chargeId: command.chargeId, disputeId: command.disputeId, evidence: command.evidence },
+      };
+      if (!command.decision) return [submitted];
       return [
-        {
-          type: 'DisputeEvidenceSubmitted',
-          data: { chargeId: command.chargeId, disputeId: command.disputeId, evidence: command.evidence },
-        },
+        submitted,
         {
           type: 'NetworkOutcomesExpected',
           data: { chargeId: command.chargeId, outcomes: [{ kind: 'dispute_decision', ...command.decision }] },

@@ -2,6 +2,7 @@ import type { CardSnapshot } from '../card/card-snapshot.ts';
 import type { ThreeDSecureResult } from '../charge/charge-events.ts';
 import type { Decider } from '../decider.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { challengeOpen } from './three-d-secure-challenge.ts';
 import type { TokenEvent, TokenUse } from './token-events.ts';
 
 export type TokenCommand =
@@ -24,10 +25,6 @@ export type TokenState =
       /** What used the token, once used. */
       use?: TokenUse;
     };
-
-/** A challenge is open while the result is `pending`; it then ends `successful` or `failed`. */
-export const challengeOpen = (info: ThreeDSecureResult | null | undefined): info is ThreeDSecureResult =>
-  info != null && info.liabilityShift === 'pending' && info.authenticationFlow === 'challenge';
 
 export const tokenDecider: Decider<TokenCommand, TokenEvent, TokenState> = {
   initialState: () => ({ status: 'none' }),

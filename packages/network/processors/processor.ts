@@ -1,4 +1,5 @@
 import type { CardBrand, CardType } from '../../domain/card/card-snapshot.ts';
+import type { DisputeEvidence } from '../../domain/charge/dispute-events.ts';
 import type { CardErrorCode } from '../../domain/errors.ts';
 import type { CardPayment } from '../card-network.ts';
 
@@ -138,6 +139,17 @@ export interface Processor {
    * of the kept card; this service never keeps a CVC.
    */
   keepCard(request: ProcessorKeepCardRequest): Promise<ProcessorStoredCard>;
+  /**
+   * Sets the expiry of a card kept with `keepCard` (`storedCard`), so that its later payments
+   * there carry it. Setting the same expiry again changes nothing. Throws `ProcessorRefused` when
+   * the processor will not (it no longer keeps the card).
+   */
+  updateStoredCardExpiry(request: {
+    reference: string;
+    storedCard: string;
+    expMonth: number;
+    expYear: number;
+  }): Promise<void>;
   authorize(request: ProcessorAuthorizationRequest): Promise<ProcessorAuthorization>;
   /**
    * The earlier attempt with this reference, or null when the processor never made one. `since`:
@@ -149,6 +161,13 @@ export interface Processor {
   findRefund(reference: string, processorId: string): Promise<ProcessorRefund | null>;
   credit(request: ProcessorCreditRequest): Promise<ProcessorCredit>;
   findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null>;
+  /**
+   * Sends the merchant's evidence for the dispute of a charge the processor holds (`processorId`),
+   * which the processor then decides and reports through its notifications. `reference`: this
+   * service's dispute id. Throws `ProcessorRefused` when the processor answered that it will not
+   * take it (no such dispute there, already answered).
+   */
+  submitDisputeEvidence(request: { reference: string; processorId: string; evidence: DisputeEvidence }): Promise<void>;
   /** The processor's charges, refunds and credits created in the window, for reconciliation. */
   records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord>;
   /**
@@ -205,6 +224,14 @@ export class NotificationRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'NotificationRefused';
+  }
+}
+
+/** The processor answered that it will not carry out the request: nothing was done there. */
+export class ProcessorRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProcessorRefused';
   }
 }
 

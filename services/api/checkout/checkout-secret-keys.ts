@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../../../packages/domain/account/account-events.ts';
 import { accountStream } from '../../../packages/domain/account/account-events.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
-import type { EventStore } from '../../../packages/eventstore/event-store.ts';
+import type { EventLog } from '../../../packages/eventstore/event-log.ts';
 import type { Vault } from '../../../packages/vault/vault.ts';
 
 const CACHE_LIMIT = 1_000;
@@ -13,7 +13,7 @@ const CACHE_LIMIT = 1_000;
  * memory once revealed.
  */
 export function checkoutSecretKeys(
-  events: EventStore,
+  events: EventLog,
   vault: Vault,
 ): (accountId: string, mode: Mode) => Promise<string | null> {
   const revealed = new Map<string, string>();

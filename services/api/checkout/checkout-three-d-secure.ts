@@ -1,5 +1,5 @@
 import type { CheckoutRequest } from '../../../packages/checkout/checkout-request-schema.ts';
-import { threeDSecureRequirements, verifiedFor } from '../../../packages/commands/charge-commands.ts';
+import { threeDSecureRequirements, verifiedFor } from '../../../packages/commands/three-d-secure-options.ts';
 import type { CommandContext } from '../../../packages/commands/command-context.ts';
 import type { TokenCommands } from '../../../packages/commands/token-commands.ts';
 import { CardError } from '../../../packages/domain/errors.ts';

@@ -3,7 +3,7 @@ import { checkoutRequestSchema } from '../../../packages/checkout/checkout-reque
 import { refuseCardNumbersInText } from '../../../packages/http/card-numbers-in-parameters.ts';
 import type { CheckoutOfferView, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { decodeSignedCheckoutRequest, signatureMatches } from '../../../packages/checkout/signed-checkout-request.ts';
-import { threeDSecureRequirements } from '../../../packages/commands/charge-commands.ts';
+import { threeDSecureRequirements } from '../../../packages/commands/three-d-secure-options.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { HttpError } from '../../../packages/http/errors.ts';

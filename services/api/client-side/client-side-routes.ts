@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { missingParameter } from '../../../packages/domain/errors.ts';
-import { challengeOpen } from '../../../packages/domain/token/token-decider.ts';
+import { challengeOpen } from '../../../packages/domain/token/three-d-secure-challenge.ts';
 import type { Authenticate } from '../../../packages/http/authenticate.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import type { AuthContext } from '../../../packages/http/route.ts';

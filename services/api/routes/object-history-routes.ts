@@ -1,5 +1,5 @@
 import { defineRoute, type AnyRouteDefinition } from '../../../packages/http/route.ts';
-import type { RecordedEvent } from '../../../packages/eventstore/event-store.ts';
+import type { RecordedEvent } from '../../../packages/eventstore/event-log.ts';
 import { occurredAtSeconds } from '../../../projections/event-time.ts';
 import type { ApiDependencies } from '../api-dependencies.ts';
 import { CursorNotFoundError } from '../../../packages/readstore/document-store.ts';

@@ -203,6 +203,27 @@ describe('charge decider: network outcomes, disputes and fraud warnings', () => 
         ]);
     });
 
+    it('records only the evidence when no decision is announced (a live processor reports its own)', () => {
+      spec([succeeded, opened])
+        .when({
+          type: 'SubmitDisputeEvidence',
+          chargeId: 'char_1',
+          disputeId: 'dp_1',
+          evidence: { customerName: 'Jane Doe', uncategorizedText: 'winning_evidence' },
+          decision: null,
+        })
+        .then([
+          {
+            type: 'DisputeEvidenceSubmitted',
+            data: {
+              chargeId: 'char_1',
+              disputeId: 'dp_1',
+              evidence: { customerName: 'Jane Doe', uncategorizedText: 'winning_evidence' },
+            },
+          },
+        ]);
+    });
+
     it('takes evidence once: the dispute is then under review', () => {
       spec([succeeded, expected(disputeDue), opened, submitted])
         .when(submit('won'))

@@ -321,7 +321,7 @@ describe('SimulatedCardNetwork', () => {
         transactionId: 'sim_1',
         evidence: { customerName: 'Jane' },
       });
-      expect(decision.afterMs).to.equal(30);
+      expect(decision?.afterMs).to.equal(30);
     });
 
     it('are not returned when the charge is not approved', async () => {
@@ -714,9 +714,9 @@ describe('SimulatedCardNetwork', () => {
     });
 
     it('loses with any other evidence', async () => {
-      expect((await represent({ uncategorizedText: 'please reconsider' })).outcome).to.equal('lost');
+      expect((await represent({ uncategorizedText: 'please reconsider' }))?.outcome).to.equal('lost');
       expect(
-        (await represent({ productDescription: 'winning_evidence' })).outcome,
+        (await represent({ productDescription: 'winning_evidence' }))?.outcome,
         'only uncategorizedText counts',
       ).to.equal('lost');
     });

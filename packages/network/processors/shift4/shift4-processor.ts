@@ -2,6 +2,7 @@ import type { CardBrand, CardType } from '../../../domain/card/card-snapshot.ts'
 import type { CardErrorCode } from '../../../domain/errors.ts';
 import {
   ProcessorOutcomeUnknown,
+  ProcessorRefused,
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
@@ -54,6 +55,7 @@ interface Shift4Charge {
   captured: boolean;
   card?: Shift4Card | null;
   refunds?: Shift4Refund[];
+  dispute?: { id: string } | null;
   metadata?: Record<string, string>;
   failureCode?: string;
   failureMessage?: string;
@@ -145,6 +147,22 @@ export class Shift4Processor implements Processor {
     return { storedCard: `${answer.body.id}/${card.id}`, card: cardInfoOf(card) };
   }
 
+  /** The card on its customer, updated as the client libraries' `cards.update` does. */
+  async updateStoredCardExpiry(request: Parameters<Processor['updateStoredCardExpiry']>[0]): Promise<void> {
+    const [customerId, cardId] = request.storedCard.split('/');
+    const path = `/customers/${encodeURIComponent(customerId ?? '')}/cards/${encodeURIComponent(cardId ?? '')}`;
+    const answer = await this.client.post<Shift4Card>(path, {
+      expMonth: String(request.expMonth).padStart(2, '0'),
+      expYear: request.expYear,
+    });
+    if (answer.status === 200) return;
+    if (answer.status === 400 || answer.status === 404)
+      throw new ProcessorRefused(
+        `Shift4 refused the card's new expiry: ${answer.body.error?.message ?? `answered ${answer.status}`}`,
+      );
+    throw unexpected('POST /customers/{id}/cards/{id}', answer.status, answer.body);
+  }
+
   async authorize(request: Parameters<Processor['authorize']>[0]): Promise<ProcessorAuthorization> {
     const answer = await this.client.post<Shift4Charge>(
       '/charges',
@@ -209,6 +227,31 @@ export class Shift4Processor implements Processor {
   async findCredit(reference: string, since?: Date): Promise<ProcessorCredit | null> {
     const credit = await this.findByReference<Shift4Credit>('/credits', reference, since);
     return credit ? creditOf(credit) : null;
+  }
+
+  /**
+   * The dispute is the one the charge embeds (a Shift4 charge has at most one); the evidence goes
+   * as the client libraries' `disputes.update` sends it, under a key derived from this service's
+   * dispute id, so a retry after a lost answer is answered as the first request was.
+   */
+  async submitDisputeEvidence(request: Parameters<Processor['submitDisputeEvidence']>[0]): Promise<void> {
+    const charge = await this.client.get<Shift4Charge>(`/charges/${encodeURIComponent(request.processorId)}`);
+    if (charge.status !== 200) throw unexpected('GET /charges/{id}', charge.status, charge.body);
+    const disputeId = charge.body.dispute?.id;
+    if (!disputeId) throw new ProcessorRefused(`Shift4 holds no dispute of charge ${request.processorId}`);
+    const form: Record<string, string> = {};
+    for (const [field, value] of Object.entries(request.evidence)) form[`evidence[${field}]`] = value;
+    const answer = await this.client.post<{ id: string }>(
+      `/disputes/${encodeURIComponent(disputeId)}`,
+      form,
+      `${request.reference}:evidence`,
+    );
+    if (answer.status === 200) return;
+    if (answer.status === 400 || answer.status === 404)
+      throw new ProcessorRefused(
+        `Shift4 refused the evidence: ${answer.body.error?.message ?? `answered ${answer.status}`}`,
+      );
+    throw unexpected('POST /disputes/{id}', answer.status, answer.body);
   }
 
   async *records(window: { from: Date; to: Date }): AsyncIterable<ProcessorRecord> {

@@ -1,6 +1,7 @@
 import type { CardBrand, CardType } from '../../../domain/card/card-snapshot.ts';
 import {
   ProcessorOutcomeUnknown,
+  ProcessorRefused,
   ProcessorUnreachable,
   type Processor,
   type ProcessorAuthorization,
@@ -18,6 +19,7 @@ import {
   type ProcessorStoredCard,
 } from '../processor.ts';
 import { StripeApi, StripeDecline, withoutCardNumbers } from './stripe-api.ts';
+import { stripeDisputeEvidence } from './stripe-dispute-evidence.ts';
 import { specCodeOfStripeDecline, type StripeDeclineReason } from './stripe-declines.ts';
 import { StripeRefused, StripeTakesNoCredits } from './stripe-failures.ts';
 import { stripeNotice } from './stripe-notifications.ts';
@@ -95,6 +97,21 @@ export class StripeProcessor implements Processor {
       `${request.reference}:attach`,
     );
     return { storedCard: `${customer.id}/${paymentMethod.id}`, card: cardInfoOf(paymentMethod) };
+  }
+
+  /** The payment method's card updated (Stripe's payment method update takes a card's expiry). */
+  async updateStoredCardExpiry(request: Parameters<Processor['updateStoredCardExpiry']>[0]): Promise<void> {
+    const [, paymentMethod] = request.storedCard.split('/');
+    try {
+      await this.api.post(
+        `/v1/payment_methods/${encodeURIComponent(paymentMethod ?? '')}`,
+        { card: { exp_month: request.expMonth, exp_year: request.expYear } },
+        `${request.reference}:expiry:${request.expMonth}/${request.expYear}`,
+      );
+    } catch (error) {
+      if (error instanceof StripeRefused || error instanceof StripeDecline) throw new ProcessorRefused(error.message);
+      throw error;
+    }
   }
 
   private paymentMethodOf(
@@ -234,6 +251,37 @@ export class StripeProcessor implements Processor {
   /** Stripe never makes a credit for this adapter. */
   findCredit(_reference: string): Promise<ProcessorCredit | null> {
     return Promise.resolve(null);
+  }
+
+  /**
+   * The dispute of the payment intent (Stripe lists disputes by payment intent), updated with the
+   * evidence and submitted at once (`submit`): this service takes one submission per dispute.
+   * Finding it sends nothing, so a failure to find it is a refusal.
+   */
+  async submitDisputeEvidence(request: Parameters<Processor['submitDisputeEvidence']>[0]): Promise<void> {
+    let disputeId: string | undefined;
+    try {
+      const disputes = await this.api.get<{ data: { id: string }[] }>('/v1/disputes', {
+        payment_intent: request.processorId,
+      });
+      disputeId = disputes.data[0]?.id;
+    } catch (error) {
+      if (error instanceof ProcessorUnreachable) throw error;
+      throw new ProcessorRefused(
+        `Stripe could not show the dispute of ${request.processorId}; no evidence was sent (${(error as Error).message})`,
+      );
+    }
+    if (!disputeId) throw new ProcessorRefused(`Stripe holds no dispute of ${request.processorId}`);
+    try {
+      await this.api.post(
+        `/v1/disputes/${encodeURIComponent(disputeId)}`,
+        { evidence: stripeDisputeEvidence(request.evidence), submit: true },
+        `${request.reference}:evidence`,
+      );
+    } catch (error) {
+      if (error instanceof StripeRefused || error instanceof StripeDecline) throw new ProcessorRefused(error.message);
+      throw error;
+    }
   }
 
   /** Verified by its `Stripe-Signature` with the endpoint's signing secret. */
