@@ -1,5 +1,11 @@
 import { accountDecider, type AccountCommand } from '../domain/account/account-decider.ts';
-import { accountStream, type AccountProcessor, type ProcessorKind } from '../domain/account/account-events.ts';
+import {
+  accountStream,
+  DEFAULT_IDEMPOTENCY_WINDOW_MS,
+  processorIdempotencyWindowMs,
+  type AccountProcessor,
+  type ProcessorKind,
+} from '../domain/account/account-events.ts';
 import type { CardBrand } from '../domain/card/card-snapshot.ts';
 import { InvalidRequestError, NotFoundError } from '../domain/errors.ts';
 import { newId } from '../ids/object-id.ts';
@@ -24,6 +30,8 @@ export interface NewProcessor {
   currencies: string[] | null;
   brands: CardBrand[] | null;
   timeoutMs?: number;
+  /** How long the processor keeps an idempotency key (default 24 h). */
+  idempotencyWindowMs?: number;
   /** The signing secret of the processor's notifications to this service (Stripe's `whsec_…`). */
   webhookSecret?: string;
 }
@@ -37,9 +45,12 @@ export interface ListedProcessor {
   currencies: string[] | null;
   brands: CardBrand[] | null;
   timeoutMs: number;
+  idempotencyWindowMs: number;
   /** Masked like the key; only when a signing secret was given. */
   webhookSecret?: string;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -79,6 +90,12 @@ export async function addAccountProcessor(
   const timeoutMs = input.timeoutMs ?? DEFAULT_PROCESSOR_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 120_000)
     throw new InvalidRequestError('Invalid parameter: timeout must be 100–120000 ms', 'timeoutMs');
+  const idempotencyWindowMs = input.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+  if (!Number.isInteger(idempotencyWindowMs) || idempotencyWindowMs < 1000 || idempotencyWindowMs > 31 * DAY_MS)
+    throw new InvalidRequestError(
+      'Invalid parameter: idempotency window must be 1000 ms to 31 days',
+      'idempotencyWindowMs',
+    );
   const webhookSecret = input.webhookSecret?.trim();
   if (webhookSecret !== undefined && webhookSecret.length < 8)
     throw new InvalidRequestError('Invalid parameter: webhook secret is too short', 'webhookSecret');
@@ -93,6 +110,7 @@ export async function addAccountProcessor(
     currencies: input.currencies,
     brands: input.brands,
     timeoutMs,
+    idempotencyWindowMs,
     ...(webhookSecret && webhookSecretRef ? { webhookSecretRef, webhookSecretLast4: webhookSecret.slice(-4) } : {}),
   };
   try {
@@ -170,6 +188,7 @@ function listed(processor: AccountProcessor): ListedProcessor {
   } = processor;
   return {
     ...shown,
+    idempotencyWindowMs: processorIdempotencyWindowMs(processor),
     secretKey: maskedKey(processor),
     ...(webhookSecretLast4 ? { webhookSecret: maskedKey({ secretKeyLast4: webhookSecretLast4 }) } : {}),
   };

@@ -3,11 +3,12 @@ import type { CardSnapshot } from '../domain/card/card-snapshot.ts';
 import { findMatchingRule } from '../domain/blacklist/blacklist-matcher.ts';
 import type { BlacklistRule } from '../domain/blacklist/blacklist-rule.ts';
 import type { Decider, DomainEvent } from '../domain/decider.ts';
-import { CardError } from '../domain/errors.ts';
+import { CardError, GatewayError } from '../domain/errors.ts';
 import type { Metadata } from '../domain/metadata.ts';
 import type { TokenUse } from '../domain/token/token-events.ts';
 import { tenantFingerprint } from '../vault/tenant-fingerprint.ts';
 import type { AggregateStore, ExecuteResult, LoadedAggregate } from './aggregate-store.ts';
+import type { RecordedEvent } from '../eventstore/event-store.ts';
 import type { CardReference, CardSources, ResolvedCard } from './card-sources.ts';
 import type { CommandContext } from './command-context.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -15,7 +16,7 @@ import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { CardIntake } from './card-intake.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import type { AuthorizationRequest, CardNetwork } from '../network/card-network.ts';
+import { NetworkOutcomeUnknown, type AuthorizationRequest, type CardNetwork } from '../network/card-network.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
 
 /** What creating a card payment (a charge or a credit) works with. */
@@ -105,12 +106,53 @@ export async function askNetworkOnce<Answer>(steps: {
   afterIntent?: () => void;
   findEarlierAnswer: () => Promise<Answer | null>;
   ask: () => Promise<Answer>;
+  /**
+   * Closes the intent as never made: this run recorded it and the network provably never received
+   * the request (a `gateway_error` that is not an unknown outcome: no processor configured, taking
+   * the payment or reachable). An intent an earlier run recorded stays open: that run's request may
+   * still be at a processor.
+   */
+  closeIntent: () => Promise<unknown>;
 }): Promise<Answer> {
   const intent = await steps.recordIntent();
   steps.afterIntent?.();
   const startedBefore = intent.events.length === 0;
   const known = startedBefore ? await steps.findEarlierAnswer() : null;
-  return known ?? steps.ask();
+  if (known) return known;
+  try {
+    return await steps.ask();
+  } catch (error) {
+    if (!startedBefore && error instanceof GatewayError && !(error instanceof NetworkOutcomeUnknown))
+      await steps.closeIntent();
+    throw error;
+  }
+}
+
+/**
+ * Live mode: what the intent of a payment records so that the worker can settle it should no
+ * outcome follow (`settleUnansweredIntent`): the payment as requested, when it is first looked up
+ * and from when a lookup that finds it nowhere closes it. Test mode records none of it: the
+ * simulator answers a repeated reference from its journal, so a retry settles it.
+ */
+export async function unansweredIntentLookup<Attempt>(
+  network: CardNetwork,
+  attempt: Attempt,
+  context: CommandContext,
+): Promise<{ attempt?: Attempt; lookupDueAt?: string; closableAt?: string }> {
+  if (context.mode !== 'live') return {};
+  const times = await network.unansweredIntentTimes(context);
+  const now = context.now().getTime();
+  return {
+    attempt,
+    lookupDueAt: new Date(now + times.lookupAfterMs).toISOString(),
+    closableAt: new Date(now + times.closableAfterMs).toISOString(),
+  };
+}
+
+/** When an intent was (last) started: no attempt at a processor can be older (a lookup's `since`). */
+export function startedAt(events: RecordedEvent[], startedType: string): Date | undefined {
+  const started = events.findLast((event) => event.type === startedType);
+  return started ? new Date(started.metadata.occurredAt) : undefined;
 }
 
 /**

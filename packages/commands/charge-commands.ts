@@ -8,6 +8,7 @@ import { updateCharge } from './charge-updates.ts';
 import type { CommandContext } from './command-context.ts';
 import type { CommandOutcome } from './command-outcome.ts';
 import { settlePendingCharge } from './pending-charge-settlement.ts';
+import { settleUnansweredChargeIntent } from './unanswered-charge-intent-settlement.ts';
 
 /** What the charge commands work with: creating a charge needs all of it, the others a part. */
 export type ChargeCommandsDeps = ChargeCreationDeps;
@@ -17,7 +18,8 @@ export type ChargeCommandsDeps = ChargeCreationDeps;
  * deciders"): card resolution, blacklist screening and the network's answer are inputs to the
  * charge decider. Each command is a module of its own: creation (`charge-creation.ts`, asking the
  * network in `charge-network-authorization.ts`), settling a pending charge
- * (`pending-charge-settlement.ts`), updates (`charge-updates.ts`), capture (`charge-capture.ts`)
+ * (`pending-charge-settlement.ts`), settling a charge whose intent no outcome followed
+ * (`unanswered-charge-intent-settlement.ts`), updates (`charge-updates.ts`), capture (`charge-capture.ts`)
  * and refunds (`charge-refunds.ts`).
  */
 export class ChargeCommands {
@@ -44,6 +46,14 @@ export class ChargeCommands {
   /** Settles a pending live charge at its processors (the due-work scheduler runs this). */
   settlePending(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
     return settlePendingCharge(this.deps, chargeId, context);
+  }
+
+  /**
+   * Settles a live charge whose intent no outcome followed, from what its processors answer (the
+   * due-work scheduler runs this at the intent's `lookupDueAt`).
+   */
+  settleUnansweredIntent(chargeId: string, context: CommandContext): Promise<CommandOutcome> {
+    return settleUnansweredChargeIntent(this.deps, chargeId, context);
   }
 
   refund(

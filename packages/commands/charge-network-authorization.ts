@@ -4,7 +4,13 @@ import { chargeAuthorizationDecider, chargeAuthorizationStream } from '../domain
 import { NetworkOutcomeUnknown, type AuthorizationOutcome } from '../network/card-network.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import { announcedOutcomes } from './announced-outcomes.ts';
-import { askNetworkOnce, cardForNetwork, cvcOf, type CardPaymentDeps } from './card-payment-creation.ts';
+import {
+  askNetworkOnce,
+  cardForNetwork,
+  cvcOf,
+  unansweredIntentLookup,
+  type CardPaymentDeps,
+} from './card-payment-creation.ts';
 import type { ResolvedCard } from './card-sources.ts';
 import type { CreateChargeInput } from './charge-inputs.ts';
 import type { CommandContext } from './command-context.ts';
@@ -69,7 +75,7 @@ async function authorize(
 ): Promise<AuthorizationOutcome> {
   const { chargeId, card } = attempt;
   return askNetworkOnce({
-    recordIntent: () =>
+    recordIntent: async () =>
       deps.aggregates.execute(
         chargeAuthorizationDecider,
         chargeAuthorizationStream(chargeId),
@@ -80,6 +86,7 @@ async function authorize(
           amount: attempt.amount,
           currency: attempt.currency,
           cardId: attempt.cardId,
+          ...(await unansweredIntentLookup(deps.network, attempt, context)),
         },
         context,
       ),
@@ -106,5 +113,12 @@ async function authorize(
       faultPoint('charge.after-network-call', context);
       return outcome;
     },
+    closeIntent: () =>
+      deps.aggregates.execute(
+        chargeAuthorizationDecider,
+        chargeAuthorizationStream(chargeId),
+        { type: 'CloseAuthorization', chargeId },
+        context,
+      ),
   });
 }

@@ -22,6 +22,8 @@ import { creditTransferDecider, creditTransferStream } from '../domain/credit/cr
 import {
   askNetworkOnce,
   createCardPayment,
+  startedAt,
+  unansweredIntentLookup,
   cardForNetwork,
   cvcOf,
   matchingBlacklistRule,
@@ -147,7 +149,7 @@ export class CreditCommands {
     let outcome: CreditOutcome;
     try {
       outcome = await askNetworkOnce({
-        recordIntent: () =>
+        recordIntent: async () =>
           this.deps.aggregates.execute(
             creditTransferDecider,
             creditTransferStream(creditId),
@@ -158,9 +160,11 @@ export class CreditCommands {
               amount: attempt.amount,
               currency: attempt.currency,
               cardId: attempt.cardId,
+              ...(await unansweredIntentLookup(this.deps.network, attempt, context)),
             },
             context,
           ),
+        afterIntent: () => faultPoint('credit.before-network-call', context),
         findEarlierAnswer: () =>
           this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId }),
         ask: async () => {
@@ -176,6 +180,13 @@ export class CreditCommands {
           faultPoint('credit.after-network-call', context);
           return answer;
         },
+        closeIntent: () =>
+          this.deps.aggregates.execute(
+            creditTransferDecider,
+            creditTransferStream(creditId),
+            { type: 'CloseTransfer', creditId },
+            context,
+          ),
       });
     } catch (error) {
       if (!(error instanceof NetworkOutcomeUnknown)) throw error;
@@ -214,6 +225,55 @@ export class CreditCommands {
       { type: 'SettleCredit', creditId, failure },
       context,
     );
+  }
+
+  /**
+   * Settles a live credit whose intent no outcome followed (its request was cut short by a crash
+   * and nobody retried it; the due-work scheduler runs this at the intent's `lookupDueAt`), as
+   * `ChargeCommands.settleUnansweredIntent` does a charge: found at a processor, the credit is
+   * recorded as it answered (sent, or declined with its code); found nowhere, the intent is closed
+   * as not sent once every processor's idempotency window is over, and looked up again then before
+   * that. Records nothing for an intent that is closed or whose credit exists.
+   */
+  async settleUnansweredIntent(creditId: string, context: CommandContext): Promise<CommandOutcome> {
+    const intent = await this.deps.aggregates.load(creditTransferDecider, creditTransferStream(creditId), context);
+    const credit = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+    const unchanged = { id: creditId, position: credit.events.at(-1)?.position ?? null };
+    const open = intent.state.started && !intent.state.closed ? intent.state : null;
+    if (open === null || open.attempt === null || credit.state.status !== 'none') return unchanged;
+    const found = await this.deps.network.findCredit({
+      mode: context.mode,
+      accountId: context.accountId,
+      reference: creditId,
+      since: startedAt(intent.events, 'CreditTransferStarted'),
+    });
+    if (found === null) {
+      const { closableAt } = open;
+      await this.deps.aggregates.execute(
+        creditTransferDecider,
+        creditTransferStream(creditId),
+        closableAt !== null && context.now().getTime() < Date.parse(closableAt)
+          ? { type: 'NoteTransferNotFound', creditId, nextLookupAt: closableAt }
+          : { type: 'CloseTransfer', creditId },
+        context,
+      );
+      return unchanged;
+    }
+    try {
+      const recorded = await this.deps.aggregates.execute(
+        creditDecider,
+        creditStream(creditId),
+        // Screening passed before the intent was recorded: the processor's answer decides.
+        { type: 'CreateCredit', attempt: open.attempt, blacklistRule: null, transfer: { failure: found.failure } },
+        context,
+      );
+      return { id: creditId, position: recorded.position };
+    } catch (error) {
+      // The request's retry recorded the credit meanwhile, from the same answer of the processor.
+      const meanwhile = await this.deps.aggregates.load(creditDecider, creditStream(creditId), context);
+      if (meanwhile.state.status === 'none') throw error;
+      return { id: creditId, position: meanwhile.events.at(-1)?.position ?? null };
+    }
   }
 
   /** Changes description and metadata only: the transfer itself is final. */

@@ -20,6 +20,8 @@ export const FAULT_POINTS = [
   'refund.before-network-call',
   /** The card network has answered a refund; nothing of the answer is recorded. */
   'refund.after-network-call',
+  /** A credit's transfer intent is recorded; the card network has not been asked. */
+  'credit.before-network-call',
   /** The card network has sent a credit's funds; nothing of its answer is recorded. */
   'credit.after-network-call',
   /** A new customer, or a card saved to one, is in the log; what follows on other streams is not. */

@@ -218,6 +218,12 @@ export class NetworkOutcomeUnknown extends GatewayError {
   }
 }
 
+/** When the worker looks up an unanswered intent, and from when one found nowhere is closed (ms after it). */
+export interface UnansweredIntentTimes {
+  lookupAfterMs: number;
+  closableAfterMs: number;
+}
+
 export interface CardNetwork {
   /** Brand from the number's prefix; type, country and issuer from the BIN table. */
   binInfo(number: string): BinInfo;
@@ -263,6 +269,12 @@ export interface CardNetwork {
    * mode: twice its processor's timeout), so that a lookup that finds nothing means nothing was done.
    */
   lookupAfterMs(request: Tenant & { processorId: string | null }): Promise<number>;
+  /**
+   * When a payment's intent that no outcome followed is looked up by the worker, and from when one
+   * found at no processor is closed as never made (live mode: twice the longest timeout of the
+   * account's processors, and the end of their longest idempotency window), in ms after the intent.
+   */
+  unansweredIntentTimes(request: Tenant): Promise<UnansweredIntentTimes>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
   findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;

@@ -1,4 +1,4 @@
-import type { AccountProcessor } from '../domain/account/account-events.ts';
+import { processorIdempotencyWindowMs, type AccountProcessor } from '../domain/account/account-events.ts';
 import type { ProcessorCardRef } from '../domain/card/card-snapshot.ts';
 import { GatewayError, InvalidRequestError } from '../domain/errors.ts';
 import type { Mode } from '../domain/mode.ts';
@@ -193,6 +193,14 @@ export class LiveCardNetwork implements CardNetwork {
       (candidate) => candidate.processorId === request.processorId,
     );
     return 2 * (config?.timeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS);
+  };
+
+  unansweredIntentTimes: CardNetwork['unansweredIntentTimes'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.unansweredIntentTimes(request);
+    const configured = await this.deps.processorsOf(request.accountId);
+    const lookupAfterMs = 2 * Math.max(0, ...configured.map((config) => config.timeoutMs));
+    const windowMs = Math.max(0, ...configured.map(processorIdempotencyWindowMs));
+    return { lookupAfterMs, closableAfterMs: Math.max(lookupAfterMs, windowMs) };
   };
 
   credit: CardNetwork['credit'] = async (request) => {

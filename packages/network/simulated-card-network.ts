@@ -13,6 +13,7 @@ import type {
   RefundOutcome,
   RepresentmentOutcome,
   ThreeDSecureLookup,
+  UnansweredIntentTimes,
 } from './card-network.ts';
 import type { DisputeEvidence } from '../domain/charge/dispute-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
@@ -169,6 +170,11 @@ export class SimulatedCardNetwork implements CardNetwork {
   /** The simulator answers within the request. */
   async lookupAfterMs(): Promise<number> {
     return 0;
+  }
+
+  /** The simulator answers within the request, and its journal answers a repeated reference forever. */
+  async unansweredIntentTimes(): Promise<UnansweredIntentTimes> {
+    return { lookupAfterMs: 0, closableAfterMs: 0 };
   }
 
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */

@@ -3,6 +3,7 @@ import { clientObjectsProjection } from '../client-objects-projection.ts';
 import { networkOutcomesDueProjection } from '../network-outcomes-due-projection.ts';
 import { paymentMethodChargesDueProjection } from '../payment-method-charges-due-projection.ts';
 import { publicEvents, type ReadSide } from '../read-side.ts';
+import { unansweredIntentsDueProjection } from '../unanswered-intents-due-projection.ts';
 
 /**
  * Charges, and the charge object of the public events of its refunds, disputes and fraud warnings
@@ -12,6 +13,8 @@ export const chargeReadSide = {
   projections: [
     chargesProjection,
     networkOutcomesDueProjection,
+    // Charges' and credits' intents: credits are charges' kin here, with the same lifecycle.
+    unansweredIntentsDueProjection,
     clientObjectsProjection,
     paymentMethodChargesDueProjection,
   ],

@@ -47,6 +47,7 @@ export function registerProcessorCommands(
             `currencies=${processor.currencies?.join(',') ?? 'all'}`,
             `brands=${processor.brands?.join(',') ?? 'all'}`,
             `timeout=${processor.timeoutMs}ms`,
+            `idempotency-window=${processor.idempotencyWindowMs}ms`,
             ...(processor.webhookSecret ? [`webhook-secret=${processor.webhookSecret}`] : []),
           ].join('  '),
         );
@@ -62,6 +63,10 @@ export function registerProcessorCommands(
     .option('--brands <brands>', 'card brands it takes, comma-separated (Visa,MasterCard,…), or all (default)', 'all')
     .option('--timeout-ms <ms>', 'how long a request may take before its outcome is unknown (default 30000)')
     .option(
+      '--idempotency-window-ms <ms>',
+      'how long the processor answers a repeated idempotency key with its first answer (default 86400000: 24 h)',
+    )
+    .option(
       '--webhook-secret <secret>',
       "the signing secret of this service's endpoint at the processor (Stripe: whsec_…; kept in the vault)",
     )
@@ -76,6 +81,7 @@ export function registerProcessorCommands(
           currencies: string;
           brands: string;
           timeoutMs?: string;
+          idempotencyWindowMs?: string;
           webhookSecret?: string;
           json?: boolean;
         },
@@ -85,6 +91,8 @@ export function registerProcessorCommands(
             throw new Error('--kind must be shift4 or stripe');
           if (options.timeoutMs !== undefined && !/^\d+$/.test(options.timeoutMs))
             throw new Error('--timeout-ms must be a number of milliseconds');
+          if (options.idempotencyWindowMs !== undefined && !/^\d+$/.test(options.idempotencyWindowMs))
+            throw new Error('--idempotency-window-ms must be a number of milliseconds');
           const listed = await addAccountProcessor(
             platform,
             accountId,
@@ -95,6 +103,9 @@ export function registerProcessorCommands(
               currencies: currenciesOption(options.currencies),
               brands: brandsOption(options.brands),
               ...(options.timeoutMs !== undefined ? { timeoutMs: Number(options.timeoutMs) } : {}),
+              ...(options.idempotencyWindowMs !== undefined
+                ? { idempotencyWindowMs: Number(options.idempotencyWindowMs) }
+                : {}),
               ...(options.webhookSecret !== undefined ? { webhookSecret: options.webhookSecret } : {}),
             },
             cliContext(),

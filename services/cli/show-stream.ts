@@ -1,11 +1,13 @@
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
 import { upcastRecordedEvent } from '../../packages/eventstore/upcast-recorded-event.ts';
-import { streamOfObject } from './stream-of-object.ts';
+import { intentStreamOfObject, streamOfObject } from './stream-of-object.ts';
 
 /**
  * For auditors: an object's domain events in order, with when, what, who (key id), which
  * request and the tamper-evidence hash (`docs/audit.md`). Card numbers and CVCs never appear: events do not hold them. Older event shapes
- * are shown upcast to the current one, the way deciders and views see them.
+ * are shown upcast to the current one, the way deciders and views see them. A charge's or credit's
+ * events include those of its intent (`chargeAuthorization-…`, `creditTransfer-…`), in log order:
+ * an intent whose request was cut short shows there, also when no charge or credit was recorded.
  */
 export async function showStream(
   events: EventStore,
@@ -13,8 +15,10 @@ export async function showStream(
   asJson: boolean,
   write: (line: string) => void,
 ): Promise<boolean> {
-  const streamId = streamOfObject(objectId);
-  const recorded = streamId ? await events.readStream(streamId) : [];
+  const streamIds = [streamOfObject(objectId), intentStreamOfObject(objectId)].filter((id) => id !== null);
+  const recorded = (await Promise.all(streamIds.map((id) => events.readStream(id))))
+    .flat()
+    .sort((a, b) => a.position - b.position);
   if (recorded.length === 0) return false;
   for (const event of recorded.map(upcastRecordedEvent)) {
     const row = {

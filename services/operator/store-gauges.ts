@@ -5,6 +5,7 @@ import { webhookDeliveriesCollection } from '../../projections/webhook-deliverie
 import type { Platform } from '../platform.ts';
 import { NETWORK_OUTCOMES_QUEUE } from '../worker/network-outcome-jobs.ts';
 import { CAPTURES_QUEUE, SUBSCRIPTIONS_QUEUE, TEST_CLOCKS_QUEUE } from '../worker/subscription-jobs.ts';
+import { UNANSWERED_INTENTS_QUEUE } from '../worker/unanswered-intent-jobs.ts';
 import { openWebhookCircuits } from '../worker/webhook-circuit-board.ts';
 import { WEBHOOK_DELIVERY_QUEUE } from '../worker/webhook-delivery-job.ts';
 
@@ -15,6 +16,7 @@ export const OBSERVED_QUEUES = [
   CAPTURES_QUEUE,
   TEST_CLOCKS_QUEUE,
   NETWORK_OUTCOMES_QUEUE,
+  UNANSWERED_INTENTS_QUEUE,
 ] as const;
 
 const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'canceled'] as const;

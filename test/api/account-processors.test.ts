@@ -54,6 +54,8 @@ describe('processors of an account (operators CLI)', function () {
       'eur,usd',
       '--timeout-ms',
       '5000',
+      '--idempotency-window-ms',
+      '3600000',
     );
     expect(first.processors).to.have.length(1);
     expect(first.processors[0]).to.deep.include({
@@ -63,6 +65,7 @@ describe('processors of an account (operators CLI)', function () {
       currencies: ['EUR', 'USD'],
       brands: null,
       timeoutMs: 5000,
+      idempotencyWindowMs: 3_600_000,
     });
     const both = await processors(
       'add',
@@ -78,7 +81,12 @@ describe('processors of an account (operators CLI)', function () {
     );
     const [shift4, stripe] = both.processors.map((processor) => processor.processorId);
     expect(both.processors.map((processor) => processor.kind)).to.deep.equal(['shift4', 'stripe']);
-    expect(both.processors[1]).to.deep.include({ secretKey: '…4562', brands: ['Visa'], timeoutMs: 30_000 });
+    expect(both.processors[1]).to.deep.include({
+      secretKey: '…4562',
+      brands: ['Visa'],
+      timeoutMs: 30_000,
+      idempotencyWindowMs: 86_400_000,
+    });
 
     const text = await cli('list', keys.id);
     expect(text.stdout).to.match(/^1\.\s+proc_\w+\s+shift4\s+https:\/\/api\.shift4\.example\s+key=…9871/);
@@ -148,6 +156,8 @@ describe('processors of an account (operators CLI)', function () {
       ],
       [add('--currencies', 'EUR,XXQ'), /XXQ is not an ISO 4217 currency code/],
       [add('--timeout-ms', '10'), /timeout must be 100–120000 ms/],
+      [add('--idempotency-window-ms', '10'), /idempotency window must be 1000 ms to 31 days/],
+      [add('--idempotency-window-ms', '1h'), /--idempotency-window-ms must be a number of milliseconds/],
       [cli('remove', keys.id, 'proc_unknown'), /has no processor 'proc_unknown'/],
       [
         cli('add', 'acct_missing', '--kind', 'shift4', '--url', 'https://x.example', '--secret-key', shift4Key),

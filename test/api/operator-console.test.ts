@@ -195,6 +195,7 @@ describeWithRedis('operator console, BullMQ profile', function () {
       'subscription-captures',
       'test-clocks',
       'network-outcomes',
+      'unanswered-intents',
     ]);
     const overview = await fetch(`${service.baseUrl}/console`, { headers: bearer });
     expect(await overview.text()).to.include('Open the BullMQ board');

@@ -104,12 +104,25 @@ export interface AccountProcessor {
   /** How long a request may take before its outcome counts as unknown. */
   timeoutMs: number;
   /**
+   * How long the processor answers a repeated idempotency key with its first answer (absent in
+   * earlier events: `DEFAULT_IDEMPOTENCY_WINDOW_MS`). Until it is over, a payment found at none of
+   * the processors may still arrive, so its intent stays open.
+   */
+  idempotencyWindowMs?: number;
+  /**
    * Vault reference of the signing secret of this service's endpoint at the processor, where the
    * processor signs its notifications (Stripe); absent when none was given.
    */
   webhookSecretRef?: string;
   webhookSecretLast4?: string;
 }
+
+/** How long Shift4 and Stripe keep an idempotency key: 24 hours. */
+export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The processor's idempotency window as configured, or the default. */
+export const processorIdempotencyWindowMs = (processor: AccountProcessor): number =>
+  processor.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
 
 /** An operator added a processor (`accounts processors add`): it is tried after the ones before it. */
 export type AccountProcessorAdded = DomainEvent<

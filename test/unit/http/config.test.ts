@@ -143,7 +143,7 @@ describe('config: environment', () => {
     ],
     [
       { FAULT_INJECTION: 'crash:nowhere' },
-      'Invalid configuration: FAULT_INJECTION must be crash:<point> or crash-live:<point> entries, with point one of charge.before-network-call, charge.after-network-call, charge.after-append, refund.before-network-call, refund.after-network-call, credit.after-network-call, customer.after-append, payment-method.after-append, subscription.after-append, request.after-projection (got "crash:nowhere")',
+      'Invalid configuration: FAULT_INJECTION must be crash:<point> or crash-live:<point> entries, with point one of charge.before-network-call, charge.after-network-call, charge.after-append, refund.before-network-call, refund.after-network-call, credit.before-network-call, credit.after-network-call, customer.after-append, payment-method.after-append, subscription.after-append, request.after-projection (got "crash:nowhere")',
     ],
     [
       { MAX_BODY_BYTES: '100kb' },

@@ -41,8 +41,8 @@ import {
  * Every creation carries an `Idempotency-Key` derived from the reference and the reference in its
  * metadata. Lookups (`findAuthorization`, `findRefund`) list and match the metadata rather than use
  * Stripe's search, which Stripe documents as lagging behind writes (and localstripe lacks):
- * `findAuthorization` reads the payment intents of the last `lookbackMs`, newest first, until an
- * approved attempt with the reference.
+ * `findAuthorization` reads the payment intents of the last `lookbackMs` (from the intent's time
+ * when that is older), newest first, until an approved attempt with the reference.
  */
 
 export interface StripeProcessorOptions {
@@ -52,6 +52,8 @@ export interface StripeProcessorOptions {
 }
 
 const DEFAULT_LOOKBACK_MS = 3 * 24 * 60 * 60 * 1000;
+/** How much earlier than the intent's own time a lookup begins: Stripe's clock may be behind ours. */
+const CLOCK_MARGIN_MS = 5 * 60 * 1000;
 /** Stripe's limit on a metadata value. */
 const METADATA_VALUE_MAX = 500;
 
@@ -193,9 +195,11 @@ export class StripeProcessor implements Processor {
     }
   }
 
-  async findAuthorization(reference: string): Promise<ProcessorAuthorization | null> {
+  async findAuthorization(reference: string, since?: Date): Promise<ProcessorAuthorization | null> {
     const now = this.now();
-    const from = new Date(now.getTime() - this.lookbackMs);
+    // From the intent (less a margin for the two clocks) when it is older than the usual lookback.
+    const lookback = now.getTime() - this.lookbackMs;
+    const from = new Date(since ? Math.min(lookback, since.getTime() - CLOCK_MARGIN_MS) : lookback);
     // Without idempotency (localstripe) a retry can have made a second attempt: an approved one wins.
     const attempts: StripePaymentIntent[] = [];
     for await (const intent of this.api.list<StripePaymentIntent>('/v1/payment_intents', {}, from)) {
