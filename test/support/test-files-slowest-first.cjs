@@ -18,6 +18,10 @@ const SLOWEST = [
   'test/browser/checkout-three-d-secure.test.ts',
   'test/browser/checkout-merchant-pages.test.ts',
   'test/api/full-rebuild-file.test.ts',
+  'test/reliability/process-roles.test.ts',
+  'test/reliability/fuzz.test.ts',
+  'test/browser/payer-languages.test.ts',
+  'test/api/webhook-deliveries-bullmq.test.ts',
 ];
 
 /** Every `*.test.ts` under a directory, in the order mocha's own glob gives them. */
