@@ -1,0 +1,190 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
+import { type Charge } from '../support/payments.ts';
+import { createPlan } from '../support/subscriptions.ts';
+
+/**
+ * 3-D Secure in the hosted checkout, in headless Chromium: the issuer's challenge opens inside the
+ * checkout frame; completed, failed or left, for charges, custom amounts and subscriptions.
+ */
+describe('hosted checkout in a browser: 3-D Secure challenges', function () {
+  this.timeout(120_000);
+  const { api, service, shots, openCheckout, fieldOf, typeCard, callbackResult, successShown } = useHostedCheckout();
+
+  it("3-D Secure challenge inside checkout: the issuer's page opens in the checkout frame, the charge shifts liability", async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 2500, currency: 'EUR' }, threeDSecure: { enable: true } },
+      { email: 'ada@example.com' },
+    );
+    await checkout.getByRole('button', { name: 'Pay 25.00 EUR' }).waitFor();
+    await typeCard(page, checkout, '4000000000003220');
+    await checkout.getByRole('button', { name: 'Pay 25.00 EUR' }).click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    expect(await challenge.locator('main').textContent())
+      .to.include('25.00 EUR')
+      .and.include('•••• 3220');
+    await page.screenshot({ path: join(shots, 'checkout-three-d-secure.png') });
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const result = await callbackResult(page);
+    const charge = (await api.get<Charge>(`/charges/${result.charge!.id}`)).body;
+    expect(charge.threeDSecureInfo).to.include({ liabilityShift: 'successful', authenticationFlow: 'challenge' });
+    await page.close();
+  });
+
+  /** The charges of the amount made with the challenge card, as the API shows them with the secret key. */
+  async function chargesOf(amount: number): Promise<Charge[]> {
+    const page = await api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } });
+    return page.body.list.filter((charge) => charge.amount === amount && charge.card?.last4 === '3220');
+  }
+
+  /** Types the challenge card, pays, and fails the issuer's challenge; the page says so. */
+  async function failAuthentication(page: Page, checkout: FrameLocator, payLabel: string): Promise<void> {
+    await checkout.getByRole('button', { name: payLabel }).waitFor();
+    const consoleLines: string[] = [];
+    page.on('console', (message) => consoleLines.push(message.text()));
+    await typeCard(page, checkout, '4000000000003220');
+    await checkout.getByRole('button', { name: payLabel }).click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByRole('button', { name: 'Fail authentication' }).click();
+    await checkout.locator('#form-error:not(:empty)').waitFor();
+    // On a failure, what the page's console and the service's log said explain it.
+    const serviceErrors = service
+      .output()
+      .split('\n')
+      .filter((line) => /"level":"(warn|error)"|"status":[45]\d\d/.test(line));
+    expect(
+      await checkout.locator('#form-error').textContent(),
+      [...consoleLines, ...serviceErrors].join('\n'),
+    ).to.match(/authentication failed/i);
+    expect(await checkout.locator('#success-step').isVisible()).to.equal(false);
+    expect(await page.locator('#result').getAttribute('data-status')).to.equal(null);
+  }
+
+  it('3-D Secure failed in checkout: "authentication failed", nothing charged; trying again pays', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1999, currency: 'EUR' }, threeDSecure: { enable: true } },
+      { email: 'ada@example.com' },
+    );
+    await failAuthentication(page, checkout, 'Pay 19.99 EUR');
+    await page.screenshot({ path: join(shots, 'checkout-three-d-secure-failed.png') });
+    expect((await chargesOf(1999)).filter((charge) => charge.status === 'successful')).to.deep.equal([]);
+
+    // The same card again: a new challenge, completed this time.
+    await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(await checkout.locator('#success-title').textContent()).to.equal('Payment successful');
+    const charge = (await api.get<Charge>(`/charges/${result.charge!.id}`)).body;
+    expect(charge).to.include({ status: 'successful', amount: 1999 });
+    expect(charge.threeDSecureInfo).to.include({ liabilityShift: 'successful' });
+    await page.close();
+  });
+
+  it('3-D Secure failed for a custom amount: nothing charged; another card pays', async () => {
+    const { page, checkout } = await openCheckout(
+      { customCharge: { currency: 'EUR', amountOptions: [1111, 2222] }, threeDSecure: { enable: true } },
+      { email: 'alan@example.com' },
+    );
+    await checkout.getByRole('button', { name: '11.11 EUR', exact: true }).click();
+    await failAuthentication(page, checkout, 'Pay 11.11 EUR');
+    expect((await chargesOf(1111)).filter((charge) => charge.status === 'successful')).to.deep.equal([]);
+    await fieldOf(checkout, 'number').fill('');
+    await fieldOf(checkout, 'number').pressSequentially('4242424242424242');
+    await checkout.getByRole('button', { name: 'Pay 11.11 EUR' }).click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 1111, status: 'successful' });
+    expect(result.charge!.card).to.include({ last4: '4242' });
+    await page.close();
+  });
+
+  it('3-D Secure failed for a subscription: no subscription, no charge; another card subscribes', async () => {
+    const plan = await createPlan(api, { name: 'Silver', amount: 1333, interval: 'month' });
+    const { page, checkout } = await openCheckout(
+      { subscription: { planId: plan.id }, threeDSecure: { enable: true } },
+      { email: 'grace@example.com' },
+    );
+    await failAuthentication(page, checkout, 'Subscribe for 13.33 EUR / month');
+    const subscriptions = await api.get<{ list: Array<{ planId: string }> }>('/subscriptions', {
+      query: { limit: '100' },
+    });
+    expect(subscriptions.body.list.filter((each) => each.planId === plan.id)).to.deep.equal([]);
+    expect(await chargesOf(1333)).to.deep.equal([]);
+    await fieldOf(checkout, 'number').fill('');
+    await fieldOf(checkout, 'number').pressSequentially('4242424242424242');
+    await checkout.getByRole('button', { name: 'Subscribe for 13.33 EUR / month' }).click();
+    const result = await callbackResult(page);
+    expect(result.subscription).to.include({ planId: plan.id });
+    await page.close();
+  });
+
+  it('3-D Secure challenge completed for a subscription: subscribed, the first payment charged with liability shifted', async () => {
+    const plan = await createPlan(api, { name: 'Bronze', amount: 1444, interval: 'month' });
+    const { page, checkout } = await openCheckout(
+      { subscription: { planId: plan.id }, threeDSecure: { enable: true } },
+      { email: 'barbara@example.com' },
+    );
+    const subscribe = checkout.getByRole('button', { name: 'Subscribe for 14.44 EUR / month' });
+    await subscribe.waitFor();
+    await typeCard(page, checkout, '4000000000003220');
+    await subscribe.click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    expect(await challenge.locator('main').textContent()).to.include('14.44 EUR');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const result = await callbackResult(page);
+    await successShown(checkout);
+    expect(await checkout.locator('#success-title').textContent()).to.equal('Subscription started');
+    expect(result.subscription).to.include({ planId: plan.id, status: 'active' });
+    const [first] = await chargesOf(1444);
+    expect(first).to.include({ status: 'successful', customerId: result.customer.id });
+    expect(first!.threeDSecureInfo).to.include({ liabilityShift: 'successful', authenticationFlow: 'challenge' });
+    await page.close();
+  });
+
+  it('3-D Secure left in checkout (Escape, its close button): nothing charged, checkout stays, focus back in the form', async () => {
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1234, currency: 'EUR' }, threeDSecure: { enable: true } },
+      { email: 'ada@example.com' },
+    );
+    const pay = checkout.getByRole('button', { name: 'Pay 12.34 EUR' });
+    await pay.waitFor();
+    await typeCard(page, checkout, '4000000000003220');
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const checkoutClose = page.getByRole('button', { name: 'Close checkout' });
+    const challengeClose = checkout.getByRole('button', { name: 'Cancel authentication' });
+
+    // Escape typed in the issuer's page leaves the challenge, not checkout.
+    await pay.click();
+    await challenge.getByLabel('One-time code').click();
+    await page.keyboard.press('Escape');
+    await checkout.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    expect(await checkout.locator('#form-error').textContent()).to.match(/authentication was cancelled/i);
+    expect(await page.getByRole('dialog', { name: 'Checkout' }).count()).to.equal(1);
+    // The Pay button was disabled while paying: the focus is back on the form's first field.
+    await checkout.locator('#email:focus').waitFor();
+    await checkoutClose.waitFor({ state: 'visible' });
+
+    // The challenge's own close button, above the issuer's page; checkout's is hidden meanwhile.
+    await pay.click();
+    await challengeClose.waitFor();
+    expect(await checkoutClose.isVisible()).to.equal(false);
+    await challengeClose.click();
+    await checkout.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
+    expect(await checkout.locator('#form-error').textContent()).to.match(/authentication was cancelled/i);
+    await checkout.locator('#email:focus').waitFor();
+    await checkoutClose.waitFor({ state: 'visible' });
+    expect(await chargesOf(1234)).to.deep.equal([]);
+    await page.close();
+  });
+
+  it("never writes a typed card number to the service's logs", () => {
+    const logs = service.output();
+    for (const number of TYPED_CARD_NUMBERS) expect(logs).not.to.include(number);
+  });
+});
