@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# `npm test`: the static checks (`npm run check`) and the mocha suite (`npm run test:all`) side by
+# side. The suite waits on real servers much of its time, so the checks' CPU fits in beside it
+# instead of adding a minute and more before it. The checks' output is printed after the suite's;
+# the run fails when either fails.
+set -uo pipefail
+checks_log="$(mktemp)"
+trap 'rm -f "$checks_log"' EXIT
+npm run --silent check >"$checks_log" 2>&1 &
+checks=$!
+npm run --silent test:all
+suite=$?
+wait "$checks"
+checked=$?
+echo
+if [ "$checked" -eq 0 ]; then
+  echo "checks (type-checking, ESLint, prettier, dependency rules): passed"
+else
+  cat "$checks_log"
+  echo "checks (type-checking, ESLint, prettier, dependency rules): FAILED (exit $checked)"
+fi
+[ "$suite" -eq 0 ] && [ "$checked" -eq 0 ]
