@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { faultyProxy } from '../support/faulty-peers.ts';
@@ -10,7 +11,7 @@ import {
   type Page,
   type PublicEvent,
 } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 import { createEndpoint } from '../support/webhooks.ts';
 
@@ -61,26 +62,14 @@ describe('evidence for a dispute of a live charge, sent to its Shift4 processor'
     const { keys: atPeer, api: peerAccount } = await createOtherAccount(peerApi, peer.dataDir, `${name} at the peer`);
     const { keys } = await createOtherAccount(api, service.dataDir, name);
     const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
-    const added = await runCli(
-      [
-        'accounts',
-        'processors',
-        'add',
-        keys.id,
-        '--kind',
-        'shift4',
-        '--url',
-        proxy.url,
-        '--secret-key',
-        atPeer.testSecretKey,
-        '--timeout-ms',
-        '2000',
-        '--json',
-      ],
-      service.dataDir,
-    );
-    expect(added.code, added.stderr).to.equal(0);
-    const { processorId } = (JSON.parse(added.stdout) as { processors: { processorId: string }[] }).processors[0]!;
+    const added = await addProcessor(service.dataDir, keys.id, {
+      kind: 'shift4',
+      url: proxy.url,
+      secretKey: atPeer.testSecretKey,
+      timeoutMs: 2000,
+      json: true,
+    });
+    const { processorId } = added.processors[0]!;
     await createEndpoint(peerAccount, `${service.baseUrl}/processor-events/${keys.id}/${processorId}`, {
       events: notified,
     });

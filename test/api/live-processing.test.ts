@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { findSecrets } from '../support/card-data-scan.ts';
 import { closedPort, faultyProxy } from '../support/faulty-peers.ts';
@@ -54,25 +55,13 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
     const settings = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
     expect(settings.code, settings.stderr).to.equal(0);
     for (const url of urls) {
-      const added = await runCli(
-        [
-          'accounts',
-          'processors',
-          'add',
-          keys.id,
-          '--kind',
-          'shift4',
-          '--url',
-          url,
-          '--secret-key',
-          processorKey,
-          '--timeout-ms',
-          '1500',
-        ],
-        service.dataDir,
-      );
-      cliOutput += added.stdout + added.stderr;
-      expect(added.code, added.stderr).to.equal(0);
+      const added = await addProcessor(service.dataDir, keys.id, {
+        kind: 'shift4',
+        url,
+        secretKey: processorKey,
+        timeoutMs: 1500,
+      });
+      cliOutput += added.output;
     }
     return { id: keys.id, live: api.withKey(keys.liveSecretKey), test };
   }
@@ -355,26 +344,13 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
         [visaInEuros.url, 'EUR', 'Visa'],
         [peer.baseUrl, 'EUR,USD', 'Visa,MasterCard'],
       ] as const) {
-        const added = await runCli(
-          [
-            'accounts',
-            'processors',
-            'add',
-            id,
-            '--kind',
-            'shift4',
-            '--url',
-            url,
-            '--secret-key',
-            peer.keys!.testSecretKey,
-            '--currencies',
-            currencies,
-            '--brands',
-            brands,
-          ],
-          service.dataDir,
-        );
-        expect(added.code, added.stderr).to.equal(0);
+        await addProcessor(service.dataDir, id, {
+          kind: 'shift4',
+          url,
+          secretKey: peer.keys!.testSecretKey,
+          currencies: currencies,
+          brands: brands,
+        });
       }
       const sentThroughFirst = (what: string) => visaInEuros.forwarded.filter((request) => request === what).length;
 
@@ -423,25 +399,13 @@ describe('live mode through a Shift4 processor (a second instance as the peer)',
       });
       expect(customer.status, JSON.stringify(customer.body)).to.equal(200);
       // A second processor, added afterwards and made the most preferred.
-      const added = await runCli(
-        [
-          'accounts',
-          'processors',
-          'add',
-          id,
-          '--kind',
-          'shift4',
-          '--url',
-          newer.url,
-          '--secret-key',
-          peer.keys!.testSecretKey,
-          '--json',
-        ],
-        service.dataDir,
-      );
-      expect(added.code, added.stderr).to.equal(0);
-      const processors = (JSON.parse(added.stdout) as { processors: { processorId: string; url: string }[] })
-        .processors;
+      const added = await addProcessor(service.dataDir, id, {
+        kind: 'shift4',
+        url: newer.url,
+        secretKey: peer.keys!.testSecretKey,
+        json: true,
+      });
+      const { processors } = added;
       const idAt = (url: string) => processors.find((processor) => processor.url === url)!.processorId;
       const ordered = await runCli(
         ['accounts', 'processors', 'order', id, idAt(newer.url), idAt(older.url)],

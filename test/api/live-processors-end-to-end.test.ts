@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import sinon from 'sinon';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { ApiClient } from '../support/api-client.ts';
@@ -209,25 +210,13 @@ describe('live mode end to end through each processor', function () {
         );
         expect(settings.code, settings.stderr).to.equal(0);
         for (const processor of processors.length > 0 ? processors : [{ kind, url: peer.url }]) {
-          const added = await runCli(
-            [
-              'accounts',
-              'processors',
-              'add',
-              keys.id,
-              '--kind',
-              processor.kind,
-              '--url',
-              processor.url,
-              '--secret-key',
-              peer.secretKey,
-              '--timeout-ms',
-              '1500',
-            ],
-            service.dataDir,
-          );
-          cliOutput += added.stdout + added.stderr;
-          expect(added.code, added.stderr).to.equal(0);
+          const added = await addProcessor(service.dataDir, keys.id, {
+            kind: processor.kind,
+            url: processor.url,
+            secretKey: peer.secretKey,
+            timeoutMs: 1500,
+          });
+          cliOutput += added.output;
         }
         return { keys, live: api.withKey(keys.liveSecretKey) };
       }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { closedPort } from '../support/faulty-peers.ts';
@@ -125,26 +126,13 @@ describe('live payments whose request died between the intent and the answer, ne
       /** A fresh live account sending to the peer (1 s timeout: looked up 2 s after the intent). */
       async function liveAccount(name: string, url = peer.url) {
         const { keys } = await createOtherAccount(api, service.dataDir, name);
-        const added = await runCli(
-          [
-            'accounts',
-            'processors',
-            'add',
-            keys.id,
-            '--kind',
-            kind,
-            '--url',
-            url,
-            '--secret-key',
-            peer.secretKey,
-            '--timeout-ms',
-            '1000',
-            '--idempotency-window-ms',
-            String(IDEMPOTENCY_WINDOW_MS),
-          ],
-          service.dataDir,
-        );
-        expect(added.code, added.stderr).to.equal(0);
+        await addProcessor(service.dataDir, keys.id, {
+          kind: kind,
+          url,
+          secretKey: peer.secretKey,
+          timeoutMs: 1000,
+          idempotencyWindowMs: IDEMPOTENCY_WINDOW_MS,
+        });
         const credits = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
         expect(credits.code, credits.stderr).to.equal(0);
         return { accountId: keys.id, live: api.withKey(keys.liveSecretKey) };

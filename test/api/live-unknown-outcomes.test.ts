@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { faultyProxy } from '../support/faulty-peers.ts';
@@ -49,24 +50,12 @@ describe('live refunds and credits whose outcome is unknown (a second instance a
   /** A fresh live account sending to the peer through `url`, with a charge made there; the peer's charge id. */
   async function chargedAccount(name: string, url: string, timeoutMs = 1500) {
     const { keys } = await createOtherAccount(api, service.dataDir, name);
-    const added = await runCli(
-      [
-        'accounts',
-        'processors',
-        'add',
-        keys.id,
-        '--kind',
-        'shift4',
-        '--url',
-        url,
-        '--secret-key',
-        peer.keys!.testSecretKey,
-        '--timeout-ms',
-        String(timeoutMs),
-      ],
-      service.dataDir,
-    );
-    expect(added.code, added.stderr).to.equal(0);
+    await addProcessor(service.dataDir, keys.id, {
+      kind: 'shift4',
+      url,
+      secretKey: peer.keys!.testSecretKey,
+      timeoutMs: timeoutMs,
+    });
     const credits = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
     expect(credits.code, credits.stderr).to.equal(0);
     const live = api.withKey(keys.liveSecretKey);

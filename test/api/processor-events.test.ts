@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { findSecrets } from '../support/card-data-scan.ts';
 import { faultyProxy } from '../support/faulty-peers.ts';
@@ -61,29 +62,17 @@ describe('processor events from a Shift4 processor (a second instance as the pee
   async function liveAccount(name: string, processorUrl?: string) {
     const { keys: atPeer, api: peerAccount } = await createOtherAccount(peerApi, peer.dataDir, `${name} at the peer`);
     const { keys } = await createOtherAccount(api, service.dataDir, name);
-    const added = await runCli(
-      [
-        'accounts',
-        'processors',
-        'add',
-        keys.id,
-        '--kind',
-        'shift4',
-        '--url',
-        processorUrl ?? peer.baseUrl,
-        '--secret-key',
-        atPeer.testSecretKey,
-        // A lost refund answer is looked up by the worker only 12 s after the request.
-        '--timeout-ms',
-        '6000',
-        '--json',
-      ],
-      service.dataDir,
-    );
-    cliOutput += added.stdout + added.stderr;
-    expect(added.code, added.stderr).to.equal(0);
+    // A lost refund answer is looked up by the worker only 12 s after the request.
+    const added = await addProcessor(service.dataDir, keys.id, {
+      kind: 'shift4',
+      url: processorUrl ?? peer.baseUrl,
+      secretKey: atPeer.testSecretKey,
+      timeoutMs: 6000,
+      json: true,
+    });
+    cliOutput += added.output;
     processorKeys.push(atPeer.testSecretKey);
-    const { processorId } = (JSON.parse(added.stdout) as { processors: { processorId: string }[] }).processors[0]!;
+    const { processorId } = added.processors[0]!;
     const address = `${service.baseUrl}/processor-events/${keys.id}/${processorId}`;
     const peerEndpoint = await createEndpoint(peerAccount, address, {
       events: ['CHARGE_REFUNDED', 'CHARGE_DISPUTE_CREATED', 'CHARGE_DISPUTE_WON', 'CHARGE_DISPUTE_LOST'],

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { findSecrets } from '../support/card-data-scan.ts';
 import { eventually } from '../support/eventually.ts';
 import { findLocalstripe, startLocalstripe, type Localstripe } from '../support/localstripe.ts';
@@ -11,7 +12,6 @@ import {
   type Page,
   type PublicEvent,
 } from '../support/payments.ts';
-import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 const WEBHOOK_SECRET = 'whsec_processor_events_suite_0123456789';
@@ -52,28 +52,15 @@ describe('processor events from a Stripe processor (localstripe)', function () {
 
   async function liveAccount(name: string) {
     const { keys } = await createOtherAccount(api, service.dataDir, name);
-    const added = await runCli(
-      [
-        'accounts',
-        'processors',
-        'add',
-        keys.id,
-        '--kind',
-        'stripe',
-        '--url',
-        localstripe.url,
-        '--secret-key',
-        localstripe.secretKey,
-        '--webhook-secret',
-        WEBHOOK_SECRET,
-        '--json',
-      ],
-      service.dataDir,
-    );
-    cliOutput += added.stdout + added.stderr;
-    expect(added.code, added.stderr).to.equal(0);
-    const listed = (JSON.parse(added.stdout) as { processors: { processorId: string; webhookSecret: string }[] })
-      .processors[0]!;
+    const added = await addProcessor(service.dataDir, keys.id, {
+      kind: 'stripe',
+      url: localstripe.url,
+      secretKey: localstripe.secretKey,
+      webhookSecret: WEBHOOK_SECRET,
+      json: true,
+    });
+    cliOutput += added.output;
+    const listed = added.processors[0]!;
     expect(listed.webhookSecret).to.equal(`…${WEBHOOK_SECRET.slice(-4)}`);
     const live = api.withKey(keys.liveSecretKey);
     const paid = await live.post<Charge & ApiError>('/charges', {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { addProcessor } from '../support/account-processors.ts';
 import { ApiClient, type ApiResponse } from '../support/api-client.ts';
 import { cardDetails, createOtherAccount, type Charge, type Page, type Refund } from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
+import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 import { scale, suiteTimeoutMs } from './scale.ts';
 
@@ -68,24 +69,12 @@ describe(`live-mode payments through a processor under kill -9 (${scale.liveKill
 
   it('settles every payment, charges no intent twice at the processor and loses no acknowledged one', async () => {
     const { keys } = await createOtherAccount(api, service.dataDir, 'Live under kills');
-    const added = await runCli(
-      [
-        'accounts',
-        'processors',
-        'add',
-        keys.id,
-        '--kind',
-        'shift4',
-        '--url',
-        peer.baseUrl,
-        '--secret-key',
-        peer.keys!.testSecretKey,
-        '--timeout-ms',
-        '3000',
-      ],
-      service.dataDir,
-    );
-    expect(added.code, added.stderr).to.equal(0);
+    await addProcessor(service.dataDir, keys.id, {
+      kind: 'shift4',
+      url: peer.baseUrl,
+      secretKey: peer.keys!.testSecretKey,
+      timeoutMs: 3000,
+    });
     const live = api.withKey(keys.liveSecretKey);
 
     const answers = new Map<string, number>();
