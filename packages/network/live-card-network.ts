@@ -29,6 +29,12 @@ import {
 /** A processor no longer configured: the longest timeout an operator may give one. */
 const DEFAULT_LOOKUP_TIMEOUT_MS = 120_000;
 
+/**
+ * How long after a request with an unknown outcome its lookup falls due: twice the processor's
+ * timeout, by when an attempt still on its way has been answered or given up.
+ */
+const lookupDelayMs = (timeoutMs: number): number => 2 * timeoutMs;
+
 export const LIVE_PROCESSING_NOT_CONFIGURED =
   'Live processing is not configured: this account has no processor for live mode, so live charges, captures, refunds and credits cannot be processed. Use a test mode key with the test cards.';
 
@@ -192,13 +198,13 @@ export class LiveCardNetwork implements CardNetwork {
     const config = (await this.deps.processorsOf(request.accountId)).find(
       (candidate) => candidate.processorId === request.processorId,
     );
-    return 2 * (config?.timeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS);
+    return lookupDelayMs(config?.timeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS);
   };
 
   unansweredIntentTimes: CardNetwork['unansweredIntentTimes'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.unansweredIntentTimes(request);
     const configured = await this.deps.processorsOf(request.accountId);
-    const lookupAfterMs = 2 * Math.max(0, ...configured.map((config) => config.timeoutMs));
+    const lookupAfterMs = lookupDelayMs(Math.max(0, ...configured.map((config) => config.timeoutMs)));
     const windowMs = Math.max(0, ...configured.map(processorIdempotencyWindowMs));
     return { lookupAfterMs, closableAfterMs: Math.max(lookupAfterMs, windowMs) };
   };
