@@ -61,6 +61,62 @@ describe('SQLite WAL checkpoints on a background thread', () => {
     }
   });
 
+  it('exits while nothing is committed, and starts again at once when a burst of commits grows the log', async () => {
+    const file = join(dir, 'store.sqlite');
+    const db = writerWithoutCheckpoints(file);
+    const checkpoints = BackgroundWalCheckpoints.start([file], {
+      intervalMs: 20,
+      idleExitMs: 200,
+      trickleWaitMs: 60_000,
+      wakeGrowthBytes: 256 * 1024,
+    });
+    try {
+      insertRows(db, 100);
+      // Nothing more is committed: the thread copies what there is, then exits.
+      await eventually(() => !checkpoints.running);
+      const fileSizeAtRest = statSync(file).size;
+      await sleep(300);
+      expect(checkpoints.running).to.equal(false);
+      // A megabyte of commits brings it back long before a trickle's wait, and its pages reach
+      // the database file.
+      insertRows(db, 2000);
+      await eventually(() => checkpoints.running, 2000);
+      await eventually(() => statSync(file).size > fileSizeAtRest + 500_000);
+      // And it rests again once they are copied.
+      await eventually(() => !checkpoints.running);
+      expect(db.prepare('SELECT count(*) AS n FROM rows').get()).to.deep.equal({ n: 2100 });
+    } finally {
+      await checkpoints.stop();
+      db.close();
+    }
+  });
+
+  it('checkpoints a trickle of small commits after the trickle wait, not at each commit', async () => {
+    const file = join(dir, 'store.sqlite');
+    const db = writerWithoutCheckpoints(file);
+    const checkpoints = BackgroundWalCheckpoints.start([file], { intervalMs: 20, idleExitMs: 200, trickleWaitMs: 800 });
+    try {
+      insertRows(db, 100);
+      await eventually(() => !checkpoints.running);
+      const fileSizeAtRest = statSync(file).size;
+      const trickleStarted = Date.now();
+      let restartedAt: number | null = null;
+      // One small commit every 100 ms.
+      while (restartedAt === null && Date.now() - trickleStarted < 5000) {
+        insertRows(db, 1);
+        await sleep(100);
+        if (checkpoints.running) restartedAt = Date.now();
+      }
+      expect(restartedAt, 'the thread started again').to.not.equal(null);
+      expect(restartedAt! - trickleStarted).to.be.at.least(800);
+      // The trickle's rows reach the database file.
+      await eventually(() => statSync(file).size > fileSizeAtRest);
+    } finally {
+      await checkpoints.stop();
+      db.close();
+    }
+  });
+
   it('reports a file it cannot open, keeps checkpointing the others, and stops on request', async () => {
     const file = join(dir, 'store.sqlite');
     const db = writerWithoutCheckpoints(file);
