@@ -28,4 +28,4 @@ COPY packages/checkout ./packages/checkout
 USER node
 EXPOSE 3000
 # --max-semi-space-size: see docs/operations.md, "Memory".
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "dist/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "dist/main.js"]

@@ -78,7 +78,7 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const entry =
     options.compiled === false
       ? ['--import', 'tsx', 'services/main.ts']
-      : ['--enable-source-maps', '--max-semi-space-size=8', 'dist/main.js'];
+      : ['--enable-source-maps', '--max-semi-space-size=4', 'dist/main.js'];
   const child = spawn(process.execPath, entry, { cwd: ROOT, env: serviceEnv(dataDir, options.env) });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
