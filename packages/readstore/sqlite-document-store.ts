@@ -216,6 +216,11 @@ export class SqliteDocumentStore implements DocumentStore {
       else transaction.run(sql.delete, [write.id, write.position]);
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
+    // A thread that stopped (out of memory, say) would fail every later batch: the next one starts another.
+    if (this.committer?.stopped) {
+      await this.committer.close();
+      this.committer = null;
+    }
     this.committer ??= new SqliteWriterThread(this.filePath, pragmas);
     await this.committer.transaction(transaction.statements, transaction.steps);
   }
