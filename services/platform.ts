@@ -99,7 +99,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
         dbName: 'payments_read',
         sqlitePath: join(config.dataDir, 'read.sqlite'),
       })
-    : new SqliteReadFiles(config.dataDir, { backgroundCheckpoints: true });
+    : new SqliteReadFiles(config.dataDir, { backgroundCheckpoints: true, commitsOnThread: true });
   const stateStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_state',

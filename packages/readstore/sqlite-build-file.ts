@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { SqliteWriterThread, type WriterSteps } from '../sqlite/sqlite-writer-thread.ts';
+import { SqliteWriterThread } from '../sqlite/sqlite-writer-thread.ts';
+import { WriterTransaction } from '../sqlite/writer-transaction.ts';
 import type {
   Collection,
   CollectionOptions,
@@ -228,33 +229,6 @@ function unavailable(operation: string): never {
 
 /** Where `rowValues` puts the document's JSON. */
 const ROW_JSON = 5;
-
-/** The statements of one transaction for the writer thread, each SQL text sent once. */
-class WriterTransaction {
-  readonly statements: string[] = [];
-  readonly steps: WriterSteps = [];
-  private readonly numbers = new Map<string, number>();
-
-  /** SQL without parameters (schema changes; several statements allowed). */
-  exec(sql: string): this {
-    this.steps.push(this.number(sql), 0);
-    return this;
-  }
-
-  run(sql: string, parameters: readonly unknown[]): this {
-    this.steps.push(this.number(sql), parameters.length, ...parameters);
-    return this;
-  }
-
-  private number(sql: string): number {
-    let found = this.numbers.get(sql);
-    if (found === undefined) {
-      found = this.statements.push(sql) - 1;
-      this.numbers.set(sql, found);
-    }
-    return found;
-  }
-}
 
 /** The SQL of a collection's projection writes, made once per collection. */
 class ProjectionStatements {

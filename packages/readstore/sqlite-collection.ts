@@ -54,6 +54,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private getById: Database.Statement<unknown[]> | undefined;
   private projectionPut: Database.Statement<unknown[]> | undefined;
   private projectionDelete: Database.Statement<unknown[]> | undefined;
+  private writeSql: { put: string; delete: string } | undefined;
   /** Index name suffix to indexed fields. */
   private readonly declaredIndexes = new Map<string, string[]>();
   private readonly createdIndexes = new Set<string>();
@@ -149,6 +150,15 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   applyDelete(id: string, position: number): void {
     this.projectionDelete ??= this.prepared(projectionDeleteSql(this.name));
     this.projectionDelete.run(id, position);
+  }
+
+  /**
+   * The SQL of its projection writes for a connection on another thread (`SqliteWriterThread`),
+   * its table made first by this one: schema changes stay on this connection.
+   */
+  projectionWriteSql(): { put: string; delete: string } {
+    if (!this.tableReady) this.createTable();
+    return (this.writeSql ??= { put: projectionPutSql(this.name), delete: projectionDeleteSql(this.name) });
   }
 
   declareIndexes(fields: string[], scopeAloneListed = true): void {

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
+import { SqliteWriterThread } from '../sqlite/sqlite-writer-thread.ts';
+import { WriterTransaction } from '../sqlite/writer-transaction.ts';
 import type {
   CollectionOptions,
   Document,
@@ -14,6 +16,7 @@ import {
   CHECKPOINTS_TABLE,
   INTERNAL_TABLES,
   quote,
+  rowValues,
   SqliteCollection,
   SUCCESSOR_TABLE,
 } from './sqlite-collection.ts';
@@ -39,6 +42,14 @@ export interface SqliteDocumentStoreOptions {
    * ordinary WAL file and syncs it once.
    */
   bulkBuild?: boolean;
+  /**
+   * Projection commits run on a connection of their own on a worker thread
+   * (`SqliteWriterThread`, started by the first commit): the event loop goes on answering
+   * requests while SQLite writes a batch, on the machine's other core. `commitProjection` still
+   * resolves only once the batch is committed, so reads made after it see it. Files only (a
+   * database in memory is its connection's alone).
+   */
+  commitsOnThread?: boolean;
 }
 
 /** Another process (API, projector, worker) may hold the write lock for a moment. */
@@ -70,6 +81,11 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly applyBatch: Database.Transaction<
     (writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => void
   >;
+  /** The connection projection commits run on, when they run on a thread of their own. */
+  private committer: SqliteWriterThread | null = null;
+  private readonly committerPragmas: string[] | null;
+  /** Settings for the committing connection, sent with its next transaction. */
+  private committerSettings: string[] = [];
 
   constructor(
     private readonly filePath: string,
@@ -93,6 +109,15 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.checkpointPages = options.backgroundCheckpoints ? FALLBACK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES;
     this.db.pragma(`wal_autocheckpoint = ${this.checkpointPages}`);
+    this.committerPragmas =
+      options.commitsOnThread && !options.bulkBuild && filePath !== ':memory:'
+        ? [
+            `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+            `synchronous = ${synchronous}`,
+            `cache_size = -${PAGE_CACHE_KIB}`,
+            `wal_autocheckpoint = ${this.checkpointPages}`,
+          ]
+        : null;
     this.db.exec(STORE_TABLES_SQL);
     this.moveCheckpoint = this.db.prepare(MOVE_CHECKPOINT_SQL);
     this.readCheckpoint = this.db.prepare(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`);
@@ -119,16 +144,20 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
+    if (this.committerPragmas) return this.commitOnThread(writes, checkpoints, this.committerPragmas);
     // IMMEDIATE takes the write lock up front, so busy_timeout applies instead of a failed lock upgrade.
     this.applyBatch.immediate(writes, checkpoints);
   }
 
   bulkWrites(enabled: boolean): void {
-    this.db.pragma(`cache_size = -${enabled ? BULK_PAGE_CACHE_KIB : PAGE_CACHE_KIB}`);
-    // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
-    this.db.pragma(
+    const settings = [
+      `cache_size = -${enabled ? BULK_PAGE_CACHE_KIB : PAGE_CACHE_KIB}`,
+      // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
       `wal_autocheckpoint = ${enabled ? Math.max(BULK_CHECKPOINT_PAGES, this.checkpointPages) : this.checkpointPages}`,
-    );
+    ];
+    for (const setting of settings) this.db.pragma(setting);
+    // The connection that commits writes the pages: it needs them too.
+    if (this.committerPragmas) this.committerSettings = settings;
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -163,7 +192,37 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
+    await this.committer?.close();
+    this.committer = null;
     this.db.close();
+  }
+
+  /**
+   * The batch as `applyBatch` writes it, handed to the committing thread: its rows made here
+   * (tables too, so that schema changes stay on this connection), SQLite's work there.
+   */
+  private async commitOnThread(
+    writes: ProjectionWrite[],
+    checkpoints: readonly ProjectionCheckpoint[],
+    pragmas: readonly string[],
+  ): Promise<void> {
+    const transaction = new WriterTransaction();
+    for (const setting of this.committerSettings) transaction.exec(`PRAGMA ${setting}`);
+    this.committerSettings = [];
+    for (const write of lastWritePerDocument(writes)) {
+      const collection = this.collections.get(write.collection) ?? this.collection(write.collection);
+      const sql = collection.projectionWriteSql();
+      if (write.op === 'put') transaction.run(sql.put, rowValues(write.doc, write.position));
+      else transaction.run(sql.delete, [write.id, write.position]);
+    }
+    for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
+    // A thread that stopped (out of memory, say) would fail every later batch: the next one starts another.
+    if (this.committer?.stopped) {
+      await this.committer.close();
+      this.committer = null;
+    }
+    this.committer ??= new SqliteWriterThread(this.filePath, pragmas);
+    await this.committer.transaction(transaction.statements, transaction.steps);
   }
 
   /**

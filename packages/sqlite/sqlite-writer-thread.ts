@@ -48,6 +48,11 @@ export class SqliteWriterThread {
     this.worker.on('exit', () => this.fail(new Error('The SQLite writer thread has stopped')));
   }
 
+  /** Whether the thread has stopped (an error or an exit of its own): every transaction from now on fails. */
+  get stopped(): boolean {
+    return this.failure !== null;
+  }
+
   /** Runs `steps` in one transaction (BEGIN IMMEDIATE … COMMIT) after every transaction given before. */
   transaction(statements: readonly string[], steps: WriterSteps): Promise<void> {
     return this.send({ statements, steps });

@@ -19,8 +19,8 @@ import { localstripeScenarios, prepareLocalstripe } from './localstripe-scenario
  * Env: BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS (default 10),
  * BENCH_WARMUP (seconds of warm-up before each scenario, default 1). Also prints what the service
  * wrote to disk per request (Linux: /proc/<pid>/io) and the CPU time the server (service or bare app)
- * spent per answer (Linux: /proc/<pid>/stat), which the load generator sharing the machine skews less
- * than requests per second.
+ * spent per answer (Linux: /proc/<pid>/stat), and its main thread's share, which the load generator
+ * sharing the machine skews less than requests per second.
  */
 
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 10);
@@ -69,6 +69,8 @@ interface Measurement {
   result: autocannon.Result;
   /** The server's own CPU time (user + system) per answered request, in microseconds. */
   serverCpuMicros: number | null;
+  /** The same, of the server's main thread alone. */
+  mainThreadCpuMicros: number | null;
   /** What the service wrote during the measured seconds, per answered request. */
   written: { bytesPerRequest: number; callsPerRequest: number } | null;
   /** Problems seen during the warm-up or the measurement: any fails the run. */
@@ -179,10 +181,14 @@ function ioCounters(pid: number): IoCounters | null {
 /** Linux reports process times in clock ticks of 1/100 s on every architecture Node supports. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** A process's CPU time so far (user + system), in microseconds (Linux: /proc/<pid>/stat). */
-function processCpuMicros(pid: number): number | null {
+/**
+ * A process's CPU time so far (user + system), in microseconds (Linux: /proc/<pid>/stat), or with
+ * `mainThread` its main thread's alone (/proc/<pid>/task/<pid>/stat: the event loop's share, not
+ * the worker threads' and thread pool's).
+ */
+function processCpuMicros(pid: number, mainThread = false): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
@@ -202,14 +208,20 @@ async function measure(scenario: Scenario, serverPid: number, countWrites: boole
   const warmup = await fire(scenario, WARMUP_SECONDS);
   const cpuBefore = process.cpuUsage();
   const serverCpuBefore = processCpuMicros(serverPid);
+  const mainThreadCpuBefore = processCpuMicros(serverPid, true);
   const ioBefore = countWrites ? ioCounters(serverPid) : null;
   const result = await fire(scenario, DURATION_SECONDS);
   const ioAfter = countWrites ? ioCounters(serverPid) : null;
   const serverCpuAfter = processCpuMicros(serverPid);
+  const mainThreadCpuAfter = processCpuMicros(serverPid, true);
   const cpu = process.cpuUsage(cpuBefore);
   const answered = Math.max(result['2xx'] / (scenario.sequence?.length ?? 1), 1);
   const serverCpuMicros =
     serverCpuBefore === null || serverCpuAfter === null ? null : (serverCpuAfter - serverCpuBefore) / answered;
+  const mainThreadCpuMicros =
+    mainThreadCpuBefore === null || mainThreadCpuAfter === null
+      ? null
+      : (mainThreadCpuAfter - mainThreadCpuBefore) / answered;
   const written =
     ioBefore && ioAfter
       ? {
@@ -223,7 +235,7 @@ async function measure(scenario: Scenario, serverPid: number, countWrites: boole
   process.stderr.write(
     `${Math.round(operationsPerSecond(scenario, result))} /s, ${clientCpu}${trouble.length ? ` — ${trouble.join('; ')}` : ''}\n`,
   );
-  return { scenario, result, serverCpuMicros, written, problems: trouble };
+  return { scenario, result, serverCpuMicros, mainThreadCpuMicros, written, problems: trouble };
 }
 
 function formatNumber(value: number, digits: number): string {
@@ -233,10 +245,10 @@ function formatNumber(value: number, digits: number): string {
 function table(measurements: Measurement[]): string {
   const byName = new Map(measurements.map((measurement) => [measurement.scenario.name, measurement]));
   const lines = [
-    '| scenario | per second (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | server CPU µs / request | KiB written to disk / request | write calls / request |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | per second (mean) | p50 latency ms | p99 latency ms | req/s vs bare baseline | server CPU µs / request | of it main thread | KiB written to disk / request | write calls / request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { scenario, result, serverCpuMicros, written, problems: found } of measurements) {
+  for (const { scenario, result, serverCpuMicros, mainThreadCpuMicros, written, problems: found } of measurements) {
     const name = found.length > 0 ? `${scenario.name} **FAILED: ${found.join('; ')}**` : scenario.name;
     const baseline = scenario.baseline === undefined ? undefined : byName.get(scenario.baseline);
     const ratio = baseline
@@ -245,6 +257,7 @@ function table(measurements: Measurement[]): string {
     lines.push(
       `| ${name} | ${formatNumber(operationsPerSecond(scenario, result), 0)} | ${formatNumber(result.latency.p50, 0)} | ${formatNumber(result.latency.p99, 0)} | ${ratio} | ` +
         `${serverCpuMicros === null ? '–' : formatNumber(serverCpuMicros, 0)} | ` +
+        `${mainThreadCpuMicros === null ? '–' : formatNumber(mainThreadCpuMicros, 0)} | ` +
         `${written ? formatNumber(written.bytesPerRequest / 1024, 1) : '–'} | ${written ? formatNumber(written.callsPerRequest, 1) : '–'} |`,
     );
   }
@@ -456,7 +469,7 @@ async function main(): Promise<number> {
         `node ${process.version}, ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? 'unknown'}), ` +
         `${DURATION_SECONDS}s per scenario after ${WARMUP_SECONDS}s warm-up, ${CONNECTIONS} connections, pipelining 1, latency in whole ms (autocannon's resolution); ` +
         `client, service (production build) and bare app on the same machine; disk writes from the service's /proc/<pid>/io ` +
-        `(write_bytes: what reached the block layer, syscw: write calls) and server CPU from /proc/<pid>/stat (utime + stime, 10 ms ticks) over the measured seconds, per 2xx answer.`,
+        `(write_bytes: what reached the block layer, syscw: write calls) and server CPU from /proc/<pid>/stat (utime + stime, 10 ms ticks; its main thread's from /proc/<pid>/task/<pid>/stat) over the measured seconds, per 2xx answer.`,
     );
 
     const failed = measurements.filter((measurement) => measurement.problems.length > 0);

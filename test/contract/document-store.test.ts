@@ -9,6 +9,7 @@ import { MongoDocumentStore } from '../../packages/readstore/mongo-document-stor
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { describeDocumentStoreContract } from './document-store.contract.ts';
+import { rejectionOf } from './event-store.contract.ts';
 
 describe('SqliteDocumentStore', () => {
   let dir: string;
@@ -24,6 +25,14 @@ describe('SqliteDocumentStore', () => {
   describeDocumentStoreContract(
     'SQLite read store files',
     async () => new SqliteReadFiles(mkdtempSync(join(dir, 'files-'))),
+  );
+  describeDocumentStoreContract(
+    'SQLite with projection commits on a thread',
+    async () => new SqliteDocumentStore(join(dir, 'commits-on-thread.sqlite'), { commitsOnThread: true }),
+  );
+  describeDocumentStoreContract(
+    'SQLite read store files with projection commits on a thread',
+    async () => new SqliteReadFiles(mkdtempSync(join(dir, 'files-')), { commitsOnThread: true }),
   );
   describeDocumentStoreContract('SQLite read store files, after a switch to a rebuilt file', async () => {
     const files = new SqliteReadFiles(mkdtempSync(join(dir, 'files-')));
@@ -157,6 +166,50 @@ describe('SqliteDocumentStore', () => {
       const reopened = new SqliteDocumentStore(path);
       expect(await reopened.getCheckpoint('charges@1')).to.equal(9);
       await reopened.close();
+    });
+
+    it('commits projection batches on a thread of its own: the event loop runs while a batch commits, reads after it see it', async () => {
+      const store = new SqliteDocumentStore(join(dir, 'thread-commits.sqlite'), { commitsOnThread: true });
+      try {
+        const writes = Array.from({ length: 2000 }, (_, i) => ({
+          collection: 'charges__g1',
+          op: 'put' as const,
+          doc: charge(i),
+          position: i + 1,
+        }));
+        let loopTurned = false;
+        setImmediate(() => (loopTurned = true));
+        await store.commitProjection(writes, [{ key: 'charges@1', position: 2000 }]);
+        expect(loopTurned, 'the event loop turned during the commit').to.equal(true);
+        expect(await store.collection('charges__g1').get('ch_1999')).to.deep.equal(charge(1999));
+        expect(await store.collection('charges__g1').count()).to.equal(2000);
+        expect(await store.getCheckpoint('charges@1')).to.equal(2000);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('writes nothing of a batch whose commit fails on the thread, and commits the next', async () => {
+      const store = new SqliteDocumentStore(join(dir, 'thread-failure.sqlite'), { commitsOnThread: true });
+      try {
+        const failing = store.commitProjection(
+          [{ collection: 'charges__g1', op: 'put', doc: charge(1), position: 1 }],
+          // A checkpoint without a position breaks the checkpoints table's NOT NULL: the whole batch is rolled back.
+          [{ key: 'charges@1', position: null as unknown as number }],
+        );
+        expect(String(await rejectionOf(failing))).to.match(/NOT NULL/);
+        expect(await store.collection('charges__g1').get('ch_1')).to.equal(null);
+        expect(await store.getCheckpoint('charges@1')).to.equal(null);
+
+        await store.commitProjection(
+          [{ collection: 'charges__g1', op: 'put', doc: charge(2), position: 2 }],
+          [{ key: 'charges@1', position: 2 }],
+        );
+        expect(await store.collection('charges__g1').get('ch_2')).to.deep.equal(charge(2));
+        expect(await store.getCheckpoint('charges@1')).to.equal(2);
+      } finally {
+        await store.close();
+      }
     });
 
     it('purges expired documents from the table on a later write', async () => {
