@@ -161,15 +161,12 @@ describe('a full rebuild into a new read store file', function () {
       expect(before.status).to.equal(200);
       expect(before.body.list[0]!.email).to.equal('seeded-39999@example.com');
 
-      const cli = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'services/cli/main.ts', 'projections', 'rebuild', '--all'],
-        {
-          cwd: ROOT,
-          env: { ...process.env, DATA_DIR: service.dataDir },
-          stdio: 'ignore',
-        },
-      );
+      // Killed on purpose: a process of its own, started from the build of the test run (build-service.ts).
+      const cli = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: service.dataDir },
+        stdio: 'ignore',
+      });
       const exited = new Promise((resolveExit) => cli.once('exit', resolveExit));
       // Kill it once its file holds part of the build, well before it can switch.
       const building = (): string | undefined =>
