@@ -1,76 +1,26 @@
 import { expect } from 'chai';
-import { addProcessor } from '../support/account-processors.ts';
-import { ApiClient } from '../support/api-client.ts';
+import type { ApiClient } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { faultyProxy } from '../support/faulty-peers.ts';
-import {
-  cardDetails,
-  createOtherAccount,
-  type Charge,
-  type Page,
-  type PublicEvent,
-  type Refund,
-} from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
-import { useService } from '../support/use-service.ts';
+import type { Charge, Page, PublicEvent, Refund } from '../support/payments.ts';
+import { useServiceWithShift4Peer } from '../support/shift4-peer.ts';
 
 type PendingRefund = Omit<Refund, 'status'> & { status: Refund['status'] | 'pending' };
 
-interface Credit {
-  id: string;
-  amount: number;
-  status: 'pending' | 'successful' | 'failed';
-  failureCode?: string;
-  metadata: Record<string, string>;
-}
-
 /**
- * Live refunds and credits whose processor's answer is lost (a timeout, a kill -9 of this service around the
+ * Live refunds whose processor's answer is lost (a timeout, a kill -9 of this service around the
  * call) stay `pending` and are settled by the worker's lookup at the processor, never refunded
  * twice: counted at the peer (a second instance of this service in test mode) through a proxy
- * that fails as told.
+ * that fails as told. Credits: live-unknown-outcome-credits.test.ts.
  */
-describe('live refunds and credits whose outcome is unknown (a second instance as the Shift4 peer)', function () {
+describe('live refunds whose outcome is unknown (a second instance as the Shift4 peer)', function () {
   this.timeout(180_000);
-  const { api, service, start } = useService({ ownProcess: true, env: { SCHEDULER_INTERVAL_MS: '200' } });
-  let peer: ServiceProcess;
-  let peerApi: ApiClient;
-
-  before('start the peer and let it send credits', async () => {
-    peer = await startService();
-    peerApi = new ApiClient(peer.baseUrl, peer.keys!.testSecretKey);
-    const allowed = await runCli(['accounts', 'settings', peer.keys!.id, '--credits', 'allowed'], peer.dataDir);
-    expect(allowed.code, allowed.stderr).to.equal(0);
-  });
-  after('stop the peer', async () => {
-    await peer.stop();
-    removeDataDir(peer.dataDir);
-  });
-
-  /** A fresh live account sending to the peer through `url`, with a charge made there; the peer's charge id. */
-  async function chargedAccount(name: string, url: string, timeoutMs = 1500) {
-    const { keys } = await createOtherAccount(api, service.dataDir, name);
-    await addProcessor(service.dataDir, keys.id, {
-      kind: 'shift4',
-      url,
-      secretKey: peer.keys!.testSecretKey,
-      timeoutMs: timeoutMs,
-    });
-    const credits = await runCli(['accounts', 'settings', keys.id, '--credits', 'allowed'], service.dataDir);
-    expect(credits.code, credits.stderr).to.equal(0);
-    const live = api.withKey(keys.liveSecretKey);
-    const paid = await live.post<Charge>('/charges', {
-      json: { amount: 2000, currency: 'EUR', card: cardDetails('4242424242424242') },
-    });
-    expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
-    const page = await peerApi.get<Page<Charge>>('/charges', { query: { limit: '100' } });
-    const atPeer = page.body.list.find((charge) => charge.metadata.reference === paid.body.id)!;
-    return { live, chargeId: paid.body.id, peerChargeId: atPeer.id };
-  }
+  const shift4 = useServiceWithShift4Peer();
+  const { service, start, chargedAccount } = shift4;
 
   /** The peer's refunds of its charge that carry this refund id as their reference. */
   const peerRefunds = async (peerChargeId: string, reference?: string) =>
-    (await peerApi.get<Charge>(`/charges/${peerChargeId}`)).body.refunds.filter(
+    (await shift4.peerApi.get<Charge>(`/charges/${peerChargeId}`)).body.refunds.filter(
       (refund) => reference === undefined || refund.metadata.reference === reference,
     );
 
@@ -87,7 +37,7 @@ describe('live refunds and credits whose outcome is unknown (a second instance a
     );
 
   it('answers pending when the processor refunds but its answer is lost, then the lookup settles it, once', async () => {
-    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    const proxy = await faultyProxy(() => shift4.peer.baseUrl, 'pass');
     try {
       const { live, chargeId, peerChargeId } = await chargedAccount('Refund answer lost', proxy.url);
       proxy.mode = 'hang-after';
@@ -106,7 +56,7 @@ describe('live refunds and credits whose outcome is unknown (a second instance a
   });
 
   it('settles a refund the processor never received as failed, and its amount is refundable again', async () => {
-    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    const proxy = await faultyProxy(() => shift4.peer.baseUrl, 'pass');
     try {
       const { live, chargeId, peerChargeId } = await chargedAccount('Refund request lost', proxy.url);
       proxy.mode = 'hang-before';
@@ -126,7 +76,7 @@ describe('live refunds and credits whose outcome is unknown (a second instance a
   });
 
   it('never refunds twice when the service is killed (kill -9) around the refund call', async () => {
-    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
+    const proxy = await faultyProxy(() => shift4.peer.baseUrl, 'pass');
     try {
       for (const [point, retried] of [
         ['refund.before-network-call', true],
@@ -172,82 +122,6 @@ describe('live refunds and credits whose outcome is unknown (a second instance a
         const posts = proxy.forwarded.filter((request) => request === 'POST /refunds').length - postsBefore;
         expect(posts, what).to.equal(1);
       }
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  /** The peer's credits that carry this reference. */
-  const peerCredits = async (reference: string) =>
-    (await peerApi.get<Page<Credit>>('/credits', { query: { limit: '100' } })).body.list.filter(
-      (credit) => credit.metadata.reference === reference,
-    );
-
-  const settledCredit = (live: ApiClient, creditId: string) =>
-    eventually(
-      async () => (await live.get<Credit>(`/credits/${creditId}`)).body,
-      (credit) => credit.status !== 'pending',
-      30_000,
-    );
-
-  const credit = (live: ApiClient, headers: Record<string, string> = {}) =>
-    live.post<Credit>('/credits', {
-      json: { amount: 750, currency: 'EUR', card: cardDetails('5555555555554444') },
-      headers,
-    });
-
-  it('records a credit pending when the processor sends it but its answer is lost, then settles it by lookup, once', async () => {
-    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
-    try {
-      const { live } = await chargedAccount('Credit answer lost', proxy.url);
-      proxy.mode = 'hang-after';
-      const pending = await credit(live);
-      expect(pending.status, JSON.stringify(pending.body)).to.equal(200);
-      expect(pending.body.status).to.equal('pending');
-      proxy.mode = 'pass';
-      expect(await settledCredit(live, pending.body.id)).to.include({ status: 'successful', amount: 750 });
-      expect(await peerCredits(pending.body.id)).to.have.length(1);
-      expect(proxy.forwarded.filter((request) => request === 'POST /credits')).to.have.length(1);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it('settles a credit the processor never received as failed', async () => {
-    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
-    try {
-      const { live } = await chargedAccount('Credit request lost', proxy.url);
-      proxy.mode = 'hang-before';
-      const pending = await credit(live);
-      expect(pending.body.status).to.equal('pending');
-      proxy.mode = 'pass';
-      expect(await settledCredit(live, pending.body.id)).to.include({
-        status: 'failed',
-        failureCode: 'processing_error',
-      });
-      expect(await peerCredits(pending.body.id)).to.deep.equal([]);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it('never sends a credit twice when the service is killed (kill -9) after the processor sent it', async () => {
-    const proxy = await faultyProxy(() => peer.baseUrl, 'pass');
-    try {
-      const { live } = await chargedAccount('Credit killed', proxy.url);
-      await service.stop();
-      await start({ env: { FAULT_INJECTION: 'crash-live:credit.after-network-call' } });
-      const key = `live-credit-${Date.now()}`;
-      expect(await credit(live, { 'idempotency-key': key }).catch((error: unknown) => error)).to.be.instanceOf(Error);
-      expect(service.output()).to.contain('FAULT INJECTION: crash at credit.after-network-call');
-      await service.kill();
-      await start();
-      let retry = await credit(live, { 'idempotency-key': key });
-      for (let i = 0; i < 40 && retry.status === 409; i++) retry = await credit(live, { 'idempotency-key': key });
-      expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
-      expect(retry.body.status).to.equal('successful');
-      expect(await peerCredits(retry.body.id)).to.have.length(1);
-      expect(proxy.forwarded.filter((request) => request === 'POST /credits')).to.have.length(1);
     } finally {
       await proxy.close();
     }
