@@ -427,9 +427,9 @@ function sweepLane(service: CrashingService) {
  * authorization. The cases are dealt to two lanes, each a service with a data directory of its
  * own, that run side by side (one lane's start-ups and kills overlap the other's requests): in a
  * lane the cases crash one after the other (one armed start of the built service each), and are
- * retried against one restarted service. The scale sets how many
- * runs of each case are killed and retried; the figures (runs killed, retries completed, objects
- * doubled or missing, answers that differ) are printed at the end.
+ * retried against one restarted service. The scale sets how many runs of each case are killed and
+ * retried; the figures (runs killed, retries completed, objects doubled or missing, answers that
+ * differ) are printed at the end.
  */
 describe(`multi-stream requests across a crash of the service at each point (${scale.crashRunsPerCase} run(s) per case)`, function () {
   this.timeout(suiteTimeoutMs);
@@ -441,7 +441,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
 
   /** Every request kind at each of its points, dealt to the lanes in turn. */
   const cases = lanes[0]!.workflows
-    .flatMap((_, kind) => lanes[0]!.workflows[kind]!.points.map((point) => ({ kind, point })))
+    .flatMap((workflow, kind) => workflow.points.map((point) => ({ kind, point })))
     .map(({ kind, point }, index) => {
       const lane = lanes[index % lanes.length]!;
       return { lane, workflow: lane.workflows[kind]!, point, runs: [] as Run[] };
@@ -455,9 +455,8 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     this.timeout(3 * suiteTimeoutMs);
     const swept = await Promise.allSettled(
       lanes.map(async (lane) => {
-        const { service, workflows } = lane;
-        const { api } = service;
-        for (const workflow of workflows) {
+        const { api } = lane.service;
+        for (const workflow of lane.workflows) {
           await workflow.setup(api);
           const run = await workflow.prepare(api, 'reference');
           const answer = await workflow.send(api, run);
@@ -471,10 +470,10 @@ describe(`multi-stream requests across a crash of the service at each point (${s
             each.runs.push(await each.workflow.prepare(api, `${each.point}-${i}`));
         for (const { workflow, point, runs } of own)
           for (const run of runs) {
-            await service.crashAt(point, (doomed) => workflow.send(doomed, run));
+            await lane.service.crashAt(point, (doomed) => workflow.send(doomed, run));
             figures.killed++;
           }
-        await service.start();
+        await lane.service.start();
       }),
     );
     // Both lanes are done (no start left running) before a failure of either is reported.
