@@ -10,7 +10,8 @@ import { customerResource, customerStream } from '../../packages/domain/customer
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
 import { newId } from '../../packages/ids/object-id.ts';
-import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
+import { eventually } from '../support/eventually.ts';
+import { cardDetails, type Charge, type Customer, type Page } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -70,9 +71,10 @@ describe('a full rebuild into a new read store file', function () {
 
     it('gives every collection the documents and checkpoints the incremental build gave', async () => {
       const { port } = receiver.address() as AddressInfo;
-      expect(
-        (await api.post('/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks` } })).status,
-      ).to.equal(200);
+      const endpoint = await api.post<{ id: string }>('/webhook-endpoints', {
+        json: { url: `http://127.0.0.1:${port}/hooks` },
+      });
+      expect(endpoint.status).to.equal(200);
       const plan = await api.post<{ id: string }>('/plans', {
         json: { amount: 990, currency: 'EUR', interval: 'month', name: 'Basic' },
       });
@@ -93,10 +95,22 @@ describe('a full rebuild into a new read store file', function () {
       await api.post('/tokens', { json: cardDetails('5555555555554444') });
       await api.post('/blacklist', { json: { ruleType: 'email', email: 'blocked@example.com' } });
       // Let the webhook deliveries be made and projected, then stop: the read store is the incremental build.
+      // The read store caught up with the log holds a delivery for every event; none pending, all were made.
+      const deliveriesMade = async () => {
+        const head = await logHead(service.dataDir);
+        const { _checkpoints: checkpoints } = readModelRows(join(service.dataDir, servedFile(service.dataDir)));
+        const pending = await api.get<Page<unknown>>(`/webhook-endpoints/${endpoint.body.id}/deliveries`, {
+          query: { status: 'pending', limit: '1' },
+        });
+        return {
+          caughtUp: (checkpoints as { position: number }[]).every((row) => row.position === head),
+          pending: pending.body.list.length,
+        };
+      };
       // A stop may come between an append and its projection: then start again until they agree.
       let incremental: Rows = {};
       for (let attempt = 0; ; attempt++) {
-        await new Promise((resolveWait) => setTimeout(resolveWait, 2000));
+        await eventually(deliveriesMade, ({ caughtUp, pending }) => caughtUp && pending === 0, 30_000);
         await service.stop();
         incremental = readModelRows(join(service.dataDir, 'read.sqlite'));
         const head = await logHead(service.dataDir);
@@ -161,15 +175,12 @@ describe('a full rebuild into a new read store file', function () {
       expect(before.status).to.equal(200);
       expect(before.body.list[0]!.email).to.equal('seeded-39999@example.com');
 
-      const cli = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'services/cli/main.ts', 'projections', 'rebuild', '--all'],
-        {
-          cwd: ROOT,
-          env: { ...process.env, DATA_DIR: service.dataDir },
-          stdio: 'ignore',
-        },
-      );
+      // Killed on purpose: a process of its own, started from the build of the test run (build-service.ts).
+      const cli = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: service.dataDir },
+        stdio: 'ignore',
+      });
       const exited = new Promise((resolveExit) => cli.once('exit', resolveExit));
       // Kill it once its file holds part of the build, well before it can switch.
       const building = (): string | undefined =>

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import type { FaultPoint } from '../../packages/config/fault-injection.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
-import { useCrashingService } from '../support/crashing-service.ts';
+import { useCrashingService, type CrashingService } from '../support/crashing-service.ts';
 import { RETURN_URL } from '../support/payment-methods.ts';
 import { cardDetails, type Charge } from '../support/payments.ts';
 import { advance, createClock, createPlan, DAY, VISA, type Subscription } from '../support/subscriptions.ts';
@@ -56,24 +56,10 @@ const counts = (made: Record<string, string[]>) =>
   Object.fromEntries(Object.entries(made).map(([kind, ids]) => [kind, ids.length]));
 
 /**
- * Every request kind that writes to more than one stream (a subscription with a new card, a charge
- * that saves its new card to the customer, a customer with a card, a payment-method charge with a
- * new payment method, a checkout payment or subscription that makes its customer, a cross-sale
- * offer bought in a checkout, a subscription offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
- * of it passes, then retried after a restart as a merchant's client (or the checkout page) would:
- * the retry completes, answers what a run without a crash answers (with the ids the killed run
- * made), and every object exists once: one subscription, one charge, one card, no second
- * authorization. The cases crash one after the other on one data directory (one armed start of
- * the built service each), and are retried against one restarted service. The scale sets how many
- * runs of each case are killed and retried; the figures (runs killed, retries completed, objects
- * doubled or missing, answers that differ) are printed at the end.
+ * One lane of the sweep: the request kinds on a service of their own (its own data directory), with
+ * the helpers that make and read their objects there.
  */
-describe(`multi-stream requests across a crash of the service at each point (${scale.crashRunsPerCase} run(s) per case)`, function () {
-  this.timeout(suiteTimeoutMs);
-  // The cases start the service once each, from the build of the test run (build-service.ts).
-  const service = useCrashingService();
-  const { api } = service;
-
+function sweepLane(service: CrashingService) {
   /** The log, read beside the running service. */
   function readLog<T>(read: (events: Database.Database) => T): T {
     const events = new Database(join(service.dataDir, 'events.sqlite'), { readonly: true });
@@ -416,9 +402,50 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     },
   ];
 
-  const cases = workflows.flatMap((workflow) =>
-    workflow.points.map((point) => ({ workflow, point, runs: [] as Run[] })),
-  );
+  return {
+    service,
+    workflows,
+    readLog,
+    madeWithKey,
+    customer,
+    token,
+    challengedToken,
+    sign,
+    /** The plan the first request kind made in setup. */
+    planId: () => planId,
+  };
+}
+
+/**
+ * Every request kind that writes to more than one stream (a subscription with a new card, a charge
+ * that saves its new card to the customer, a customer with a card, a payment-method charge with a
+ * new payment method, a checkout payment or subscription that makes its customer, a cross-sale
+ * offer bought in a checkout, a subscription offer bought in a checkout), killed (SIGKILL, the FAULT_INJECTION test hook) at each crash point a run
+ * of it passes, then retried after a restart as a merchant's client (or the checkout page) would:
+ * the retry completes, answers what a run without a crash answers (with the ids the killed run
+ * made), and every object exists once: one subscription, one charge, one card, no second
+ * authorization. The cases are dealt to two lanes, each a service with a data directory of its
+ * own, that run side by side (one lane's start-ups and kills overlap the other's requests): in a
+ * lane the cases crash one after the other (one armed start of the built service each), and are
+ * retried against one restarted service. The scale sets how many runs of each case are killed and
+ * retried; the figures (runs killed, retries completed, objects doubled or missing, answers that
+ * differ) are printed at the end.
+ */
+describe(`multi-stream requests across a crash of the service at each point (${scale.crashRunsPerCase} run(s) per case)`, function () {
+  this.timeout(suiteTimeoutMs);
+  // The cases start the service once each, from the build of the test run (build-service.ts).
+  const lanes = [sweepLane(useCrashingService()), sweepLane(useCrashingService())];
+  // The tests after the sweep run on the first lane's service.
+  const { service, madeWithKey, customer, token, challengedToken, sign, readLog, planId } = lanes[0]!;
+  const { api } = service;
+
+  /** Every request kind at each of its points, dealt to the lanes in turn. */
+  const cases = lanes[0]!.workflows
+    .flatMap((workflow, kind) => workflow.points.map((point) => ({ kind, point })))
+    .map(({ kind, point }, index) => {
+      const lane = lanes[index % lanes.length]!;
+      return { lane, workflow: lane.workflows[kind]!, point, runs: [] as Run[] };
+    });
   const references = new Map<Workflow, { answer: ApiResponse; made: Record<string, string[]> }>();
   /** What the retries showed, over every case. */
   const figures = { killed: 0, retried: 0, completed: 0, differingAnswers: 0, doubled: 0, missing: 0, replayed: 0 };
@@ -426,28 +453,36 @@ describe(`multi-stream requests across a crash of the service at each point (${s
   before('answers without a crash, then each run of each case killed at its point', async function () {
     // One start of the service for each killed run.
     this.timeout(3 * suiteTimeoutMs);
-    for (const workflow of workflows) {
-      await workflow.setup(api);
-      const run = await workflow.prepare(api, 'reference');
-      const answer = await workflow.send(api, run);
-      expect(answer.status, `${workflow.name}: ${JSON.stringify(answer.body)}`).to.equal(200);
-      workflow.expectAnswer?.(answer);
-      references.set(workflow, { answer, made: await workflow.made(run) });
-    }
-    for (const each of cases)
-      for (let i = 0; i < scale.crashRunsPerCase; i++)
-        each.runs.push(await each.workflow.prepare(api, `${each.point}-${i}`));
-    for (const { workflow, point, runs } of cases)
-      for (const run of runs) {
-        await service.crashAt(point, (doomed) => workflow.send(doomed, run));
-        figures.killed++;
-      }
-    await service.start();
+    const swept = await Promise.allSettled(
+      lanes.map(async (lane) => {
+        const { api } = lane.service;
+        for (const workflow of lane.workflows) {
+          await workflow.setup(api);
+          const run = await workflow.prepare(api, 'reference');
+          const answer = await workflow.send(api, run);
+          expect(answer.status, `${workflow.name}: ${JSON.stringify(answer.body)}`).to.equal(200);
+          workflow.expectAnswer?.(answer);
+          references.set(workflow, { answer, made: await workflow.made(run) });
+        }
+        const own = cases.filter((each) => each.lane === lane);
+        for (const each of own)
+          for (let i = 0; i < scale.crashRunsPerCase; i++)
+            each.runs.push(await each.workflow.prepare(api, `${each.point}-${i}`));
+        for (const { workflow, point, runs } of own)
+          for (const run of runs) {
+            await lane.service.crashAt(point, (doomed) => workflow.send(doomed, run));
+            figures.killed++;
+          }
+        await lane.service.start();
+      }),
+    );
+    // Both lanes are done (no start left running) before a failure of either is reported.
+    for (const lane of swept) if (lane.status === 'rejected') throw lane.reason;
   });
 
   after('print the figures', () => {
     console.log(
-      `      crash sweep [${scale.name}]: ${workflows.length} request kinds, ${cases.length} cases (a kind killed at a point), ` +
+      `      crash sweep [${scale.name}]: ${lanes[0]!.workflows.length} request kinds, ${cases.length} cases (a kind killed at a point), ` +
         `${figures.killed} runs killed, ${figures.retried} retried, ${figures.completed} completed with the answer of a run ` +
         `without a crash, ${figures.differingAnswers} answered otherwise, objects doubled ${figures.doubled}, ` +
         `missing ${figures.missing}, repeats replayed ${figures.replayed}`,
@@ -456,10 +491,10 @@ describe(`multi-stream requests across a crash of the service at each point (${s
 
   for (const each of cases) {
     it(`${each.workflow.name}, killed at ${each.point}, completes once on retry with the answer of a run without a crash`, async () => {
-      const { workflow, runs } = each;
+      const { lane, workflow, runs } = each;
       const reference = references.get(workflow)!;
       for (const run of runs) {
-        const retry = await workflow.send(api, run);
+        const retry = await workflow.send(lane.service.api, run);
         figures.retried++;
         const made = await workflow.made(run);
         const sameAnswer =
@@ -482,7 +517,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
             expect(JSON.stringify(retry.body), kind).to.include(made[kind]![0]!);
 
         if (workflow.replays) {
-          const again = await workflow.send(api, run);
+          const again = await workflow.send(lane.service.api, run);
           expect(again.headers.get('idempotent-replayed')).to.equal('true');
           expect(again.body).to.deep.equal(retry.body);
           figures.replayed++;
@@ -500,7 +535,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     const trialEnd = start + DAY;
     const send = (client: ApiClient) =>
       client.post<Subscription>(`/customers/${subscriber.body.id}/subscriptions`, {
-        json: { planId, card: cardDetails(VISA), trialEnd },
+        json: { planId: planId(), card: cardDetails(VISA), trialEnd },
         headers: { 'idempotency-key': 'subscribe-trial-then-crash' },
       });
     await service.crashAt('customer.after-append', send);
@@ -523,7 +558,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     const run = {
       checkoutRequest: sign({
         customerId: subscriber.body.id,
-        subscription: { planId },
+        subscription: { planId: planId() },
         threeDSecure: { enable: true },
       }),
       token: await challengedToken(api),
@@ -559,7 +594,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     const stream = () => service.stream(`customer-${customerId}`);
     const [entriesBefore, eventsBefore] = [vaultEntries(), await stream()];
     const refused = await api.post<{ error: { message: string } }>(`/customers/${customerId}/subscriptions`, {
-      json: { planId, card: cardDetails(VISA), trialEnd: 1000 },
+      json: { planId: planId(), card: cardDetails(VISA), trialEnd: 1000 },
       headers: { 'idempotency-key': 'subscribe-in-the-past' },
     });
     expect(refused.status).to.equal(400);
@@ -574,7 +609,7 @@ describe(`multi-stream requests across a crash of the service at each point (${s
     // Refused with a token: the token is not used up.
     const tokenId = await token(api);
     const refusedToken = await api.post(`/customers/${customerId}/subscriptions`, {
-      json: { planId, card: tokenId, trialEnd: 1000 },
+      json: { planId: planId(), card: tokenId, trialEnd: 1000 },
     });
     expect(refusedToken.status).to.equal(400);
     expect((await api.get<{ used: boolean }>(`/tokens/${tokenId}`)).body.used).to.equal(false);

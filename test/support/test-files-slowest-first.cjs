@@ -9,12 +9,14 @@ const ROOT = join(module.path, '../..');
 /** The files that take longest, longest first (the end of `npm test` prints the ten slowest). */
 const SLOWEST = [
   'test/browser/checkout-payments.test.ts',
-  'test/api/live-unanswered-intents.test.ts',
+  'test/api/live-unanswered-intents-shift4.test.ts',
   'test/reliability/idempotency-crash-workflows.test.ts',
-  'test/api/live-unknown-outcomes.test.ts',
+  'test/api/live-unknown-outcome-refunds.test.ts',
+  'test/api/live-unanswered-intents-stripe.test.ts',
   'test/api/idempotency-crash-customers.test.ts',
   'test/api/live-processing.test.ts',
   'test/api/idempotency-crash.test.ts',
+  'test/api/live-unknown-outcome-credits.test.ts',
   'test/api/webhook-bullmq-recovery.test.ts',
   'test/browser/checkout-three-d-secure.test.ts',
   'test/browser/checkout-merchant-pages.test.ts',

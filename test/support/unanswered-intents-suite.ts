@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { addProcessor } from '../support/account-processors.ts';
-import { ApiClient } from '../support/api-client.ts';
-import { eventually } from '../support/eventually.ts';
-import { closedPort } from '../support/faulty-peers.ts';
-import { findLocalstripe, startLocalstripe } from '../support/localstripe.ts';
+import { addProcessor } from './account-processors.ts';
+import { ApiClient } from './api-client.ts';
+import { eventually } from './eventually.ts';
+import { closedPort } from './faulty-peers.ts';
+import { findLocalstripe, startLocalstripe } from './localstripe.ts';
 import {
   cardDetails,
   createOtherAccount,
@@ -11,9 +11,9 @@ import {
   type Charge,
   type Page,
   type PublicEvent,
-} from '../support/payments.ts';
-import { removeDataDir, runCli, startService, type ServiceProcess } from '../support/service-process.ts';
-import { useService } from '../support/use-service.ts';
+} from './payments.ts';
+import { removeDataDir, runCli, startService, type ServiceProcess } from './service-process.ts';
+import { useService } from './use-service.ts';
 
 interface Credit {
   id: string;
@@ -99,13 +99,15 @@ const IDEMPOTENCY_WINDOW_MS = 6000;
  * processor's answer, and that the merchant never retries: the worker looks it up at the
  * processor and records the charge (or credit) the processor made, once, or closes the intent as
  * never made once the processor's idempotency window is over. A retry afterwards answers what the
- * lookup settled, or, for a closed intent, makes the payment once.
+ * lookup settled, or, for a closed intent, makes the payment once. The tests of one adapter, in a
+ * test file of their own (live-unanswered-intents-<kind>.test.ts): the two files wait for lookups
+ * side by side in two mocha workers.
  */
-describe('live payments whose request died between the intent and the answer, never retried', function () {
-  this.timeout(240_000);
-  const { api, service, start } = useService({ ownProcess: true, env: { SCHEDULER_INTERVAL_MS: '200' } });
+export function describeUnansweredIntents(kind: 'shift4' | 'stripe'): void {
+  describe('live payments whose request died between the intent and the answer, never retried', function () {
+    this.timeout(240_000);
+    const { api, service, start } = useService({ ownProcess: true, env: { SCHEDULER_INTERVAL_MS: '200' } });
 
-  for (const kind of ['shift4', 'stripe'] as const) {
     describe(`through the ${kind === 'shift4' ? 'Shift4' : 'Stripe'} adapter`, () => {
       let peer: Peer;
 
@@ -333,5 +335,5 @@ describe('live payments whose request died between the intent and the answer, ne
         });
       }
     });
-  }
-});
+  });
+}

@@ -1,0 +1,3 @@
+import { describeUnansweredIntents } from '../support/unanswered-intents-suite.ts';
+
+describeUnansweredIntents('stripe');
