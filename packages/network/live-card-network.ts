@@ -11,6 +11,7 @@ import {
   type CardNetwork,
   type CreditOutcome,
   type CreditRequest,
+  type LoadedProcessors,
   type PaymentAddress,
 } from './card-network.ts';
 import {
@@ -203,10 +204,15 @@ export class LiveCardNetwork implements CardNetwork {
 
   unansweredIntentTimes: CardNetwork['unansweredIntentTimes'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.unansweredIntentTimes(request);
-    const configured = await this.deps.processorsOf(request.accountId);
+    const configured = await this.configured(request);
     const lookupAfterMs = lookupDelayMs(Math.max(0, ...configured.map((config) => config.timeoutMs)));
     const windowMs = Math.max(0, ...configured.map(processorIdempotencyWindowMs));
     return { lookupAfterMs, closableAfterMs: Math.max(lookupAfterMs, windowMs) };
+  };
+
+  processorsOf: CardNetwork['processorsOf'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.processorsOf(request);
+    return this.deps.processorsOf(request.accountId);
   };
 
   credit: CardNetwork['credit'] = async (request) => {
@@ -271,7 +277,7 @@ export class LiveCardNetwork implements CardNetwork {
   ): Promise<Outcome> {
     const { currency } = payment;
     const brand = this.binInfo(payment.number).brand;
-    const configured = await this.deps.processorsOf(payment.accountId);
+    const configured = await this.configured(payment);
     if (configured.length === 0) throw new GatewayError(LIVE_PROCESSING_NOT_CONFIGURED);
     const candidates = configured.filter(
       (config) => (config.currencies === null || config.currencies.includes(currency)) && takesBrand(config, brand),
@@ -306,11 +312,11 @@ export class LiveCardNetwork implements CardNetwork {
    * could not be asked leaves the outcome unknown.
    */
   private async foundAtAny<Outcome>(
-    request: Tenant & { reference: string },
+    request: Tenant & LoadedProcessors & { reference: string },
     find: (processor: Processor, config: AccountProcessor) => Promise<Outcome | null>,
   ): Promise<Outcome | null> {
     let unanswered: { processorId: string; message: string } | null = null;
-    for (const config of await this.deps.processorsOf(request.accountId)) {
+    for (const config of await this.configured(request)) {
       const processor = await this.adapter(config);
       if (!processor) continue;
       try {
@@ -327,6 +333,11 @@ export class LiveCardNetwork implements CardNetwork {
         unanswered.processorId,
       );
     return null;
+  }
+
+  /** The account's processors: as the request loaded them, or loaded now. */
+  private async configured(request: Tenant & LoadedProcessors): Promise<readonly AccountProcessor[]> {
+    return request.processors ?? (await this.deps.processorsOf(request.accountId));
   }
 
   /** The processor that holds an authorized payment. */
