@@ -16,7 +16,12 @@ import type { CommandOutcome } from './command-outcome.ts';
 import { PaymentDeclined } from './payment-declined.ts';
 import type { CardIntake } from './card-intake.ts';
 import { cardExpiry } from '../domain/card/card-expiry.ts';
-import { NetworkOutcomeUnknown, type AuthorizationRequest, type CardNetwork } from '../network/card-network.ts';
+import {
+  NetworkOutcomeUnknown,
+  type AuthorizationRequest,
+  type CardNetwork,
+  type LoadedProcessors,
+} from '../network/card-network.ts';
 import type { AccountSettings } from '../domain/account/account-events.ts';
 
 /** What creating a card payment (a charge or a credit) works with. */
@@ -98,29 +103,35 @@ export async function createCardPayment<Command, Event extends DomainEvent, Stat
  * Asks the card network once per payment: the intent is recorded first, in a stream of its own.
  * When it was recorded already, an earlier run of this request was cut short and may have
  * reached the network: its answer is looked up first, so the card is never charged (or
- * credited) twice for one payment.
+ * credited) twice for one payment. The account's processors are loaded once, before the intent,
+ * and passed to each step that asks the network (`LoadedProcessors`).
  */
-export async function askNetworkOnce<Answer>(steps: {
-  /** Records the intent; answers the events it recorded (none when an earlier run recorded it). */
-  recordIntent: () => Promise<{ events: unknown[] }>;
-  afterIntent?: () => void;
-  findEarlierAnswer: () => Promise<Answer | null>;
-  ask: () => Promise<Answer>;
-  /**
-   * Closes the intent as never made: this run recorded it and the network provably never received
-   * the request (a `gateway_error` that is not an unknown outcome: no processor configured, taking
-   * the payment or reachable). An intent an earlier run recorded stays open: that run's request may
-   * still be at a processor.
-   */
-  closeIntent: () => Promise<unknown>;
-}): Promise<Answer> {
-  const intent = await steps.recordIntent();
+export async function askNetworkOnce<Answer>(
+  network: CardNetwork,
+  tenant: Tenant,
+  steps: {
+    /** Records the intent; answers the events it recorded (none when an earlier run recorded it). */
+    recordIntent: (loaded: LoadedProcessors) => Promise<{ events: unknown[] }>;
+    afterIntent?: () => void;
+    findEarlierAnswer: (loaded: LoadedProcessors) => Promise<Answer | null>;
+    ask: (loaded: LoadedProcessors) => Promise<Answer>;
+    /**
+     * Closes the intent as never made: this run recorded it and the network provably never received
+     * the request (a `gateway_error` that is not an unknown outcome: no processor configured, taking
+     * the payment or reachable). An intent an earlier run recorded stays open: that run's request may
+     * still be at a processor.
+     */
+    closeIntent: () => Promise<unknown>;
+  },
+): Promise<Answer> {
+  const loaded = { processors: await network.processorsOf(tenant) };
+  const intent = await steps.recordIntent(loaded);
   steps.afterIntent?.();
   const startedBefore = intent.events.length === 0;
-  const known = startedBefore ? await steps.findEarlierAnswer() : null;
+  const known = startedBefore ? await steps.findEarlierAnswer(loaded) : null;
   if (known) return known;
   try {
-    return await steps.ask();
+    return await steps.ask(loaded);
   } catch (error) {
     if (!startedBefore && error instanceof GatewayError && !(error instanceof NetworkOutcomeUnknown))
       await steps.closeIntent();
@@ -137,10 +148,11 @@ export async function askNetworkOnce<Answer>(steps: {
 export async function unansweredIntentLookup<Attempt>(
   network: CardNetwork,
   attempt: Attempt,
+  loaded: LoadedProcessors,
   context: CommandContext,
 ): Promise<{ attempt?: Attempt; lookupDueAt?: string; closableAt?: string }> {
   if (context.mode !== 'live') return {};
-  const times = await network.unansweredIntentTimes(context);
+  const times = await network.unansweredIntentTimes({ mode: context.mode, accountId: context.accountId, ...loaded });
   const now = context.now().getTime();
   return {
     attempt,

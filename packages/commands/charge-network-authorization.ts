@@ -74,8 +74,8 @@ async function authorize(
   context: CommandContext,
 ): Promise<AuthorizationOutcome> {
   const { chargeId, card } = attempt;
-  return askNetworkOnce({
-    recordIntent: async () =>
+  return askNetworkOnce(deps.network, context, {
+    recordIntent: async (loaded) =>
       deps.aggregates.execute(
         chargeAuthorizationDecider,
         chargeAuthorizationStream(chargeId),
@@ -86,14 +86,19 @@ async function authorize(
           amount: attempt.amount,
           currency: attempt.currency,
           cardId: attempt.cardId,
-          ...(await unansweredIntentLookup(deps.network, attempt, context)),
+          ...(await unansweredIntentLookup(deps.network, attempt, loaded, context)),
         },
         context,
       ),
     afterIntent: () => faultPoint('charge.before-network-call', context),
-    findEarlierAnswer: () =>
-      deps.network.findAuthorization({ mode: context.mode, accountId: context.accountId, reference: chargeId }),
-    ask: async () => {
+    findEarlierAnswer: (loaded) =>
+      deps.network.findAuthorization({
+        mode: context.mode,
+        accountId: context.accountId,
+        reference: chargeId,
+        ...loaded,
+      }),
+    ask: async (loaded) => {
       const address = input.billing?.address;
       const zip = address?.zip ?? card.addressZip;
       const outcome = await deps.network.authorize({
@@ -109,6 +114,7 @@ async function authorize(
         addressProvided: Boolean(address || card.addressLine1 || card.addressZip),
         threeDSecure: threeDSecureRequest(input.threeDSecure, verified),
         now: context.now(),
+        ...loaded,
       });
       faultPoint('charge.after-network-call', context);
       return outcome;

@@ -2,7 +2,8 @@ import { chargeDecider } from '../domain/charge/charge-decider.ts';
 import { chargeStream, refundResource } from '../domain/charge/charge-events.ts';
 import type { ChargeState } from '../domain/charge/charge-state.ts';
 import type { Metadata } from '../domain/metadata.ts';
-import { NetworkOutcomeUnknown, type CardNetwork } from '../network/card-network.ts';
+import { NetworkOutcomeUnknown, type CardNetwork, type PaymentAddress } from '../network/card-network.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { faultPoint } from '../config/fault-injection.ts';
 import type { AggregateStore } from './aggregate-store.ts';
 import { createdObjectId, type CommandContext } from './command-context.ts';
@@ -56,11 +57,7 @@ export async function refundCharge(
   }
   if (charge.status === 'none') throw new Error('unreachable: a refunded charge exists');
   const payment = {
-    mode: context.mode,
-    accountId: context.accountId,
-    reference: refundId,
-    transactionId: charge.networkTransactionId ?? '',
-    processorId: charge.processorId ?? null,
+    ...refundAtNetwork(charge, refundId, context),
     amount: charge.refunds.find((refund) => refund.refundId === refundId)!.amount,
     currency: charge.currency,
   };
@@ -75,14 +72,40 @@ export async function refundCharge(
     throw error;
   }
   faultPoint('refund.after-network-call', context);
-  const settled = await deps.aggregates.executeOn(
+  const settled = await settleRefund(deps, chargeId, refundId, status, context);
+  return { id: chargeId, refundId, position: settled.position };
+}
+
+/** Records a reserved refund's outcome: successful, or failed with its amount refundable again. */
+function settleRefund(
+  deps: Pick<RefundDeps, 'aggregates'>,
+  chargeId: string,
+  refundId: string,
+  status: 'successful' | 'failed',
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  return deps.aggregates.executeOn(
     chargeDecider,
     chargeStream,
     chargeId,
     { type: 'SettleRefund', chargeId, refundId, status },
     context,
   );
-  return { id: chargeId, refundId, position: settled.position };
+}
+
+/** A refund of the charge as the network knows it: by the refund's id, at the charge's processor. */
+function refundAtNetwork(
+  charge: Exclude<ChargeState, { status: 'none' }>,
+  refundId: string,
+  context: CommandContext,
+): Tenant & PaymentAddress & { reference: string } {
+  return {
+    mode: context.mode,
+    accountId: context.accountId,
+    reference: refundId,
+    transactionId: charge.networkTransactionId ?? '',
+    processorId: charge.processorId ?? null,
+  };
 }
 
 /** Live mode: when a refund's lookup falls due, should its answer never be recorded. */
@@ -117,20 +140,8 @@ export async function settlePendingRefund(
   const refund = state.status === 'none' ? undefined : state.refunds.find((r) => r.refundId === refundId);
   if (state.status === 'none' || refund?.status !== 'pending')
     return { id: chargeId, position: events.at(-1)?.position ?? null };
-  const found = await deps.network.findRefund({
-    mode: context.mode,
-    accountId: context.accountId,
-    reference: refundId,
-    transactionId: state.networkTransactionId ?? '',
-    processorId: state.processorId ?? null,
-  });
-  return deps.aggregates.executeOn(
-    chargeDecider,
-    chargeStream,
-    chargeId,
-    { type: 'SettleRefund', chargeId, refundId, status: found?.status ?? 'failed' },
-    context,
-  );
+  const found = await deps.network.findRefund(refundAtNetwork(state, refundId, context));
+  return settleRefund(deps, chargeId, refundId, found?.status ?? 'failed', context);
 }
 
 /** Changes a refund's metadata. */

@@ -148,8 +148,8 @@ export class CreditCommands {
     const { creditId, card } = attempt;
     let outcome: CreditOutcome;
     try {
-      outcome = await askNetworkOnce({
-        recordIntent: async () =>
+      outcome = await askNetworkOnce(this.deps.network, context, {
+        recordIntent: async (loaded) =>
           this.deps.aggregates.execute(
             creditTransferDecider,
             creditTransferStream(creditId),
@@ -160,14 +160,19 @@ export class CreditCommands {
               amount: attempt.amount,
               currency: attempt.currency,
               cardId: attempt.cardId,
-              ...(await unansweredIntentLookup(this.deps.network, attempt, context)),
+              ...(await unansweredIntentLookup(this.deps.network, attempt, loaded, context)),
             },
             context,
           ),
         afterIntent: () => faultPoint('credit.before-network-call', context),
-        findEarlierAnswer: () =>
-          this.deps.network.findCredit({ mode: context.mode, accountId: context.accountId, reference: creditId }),
-        ask: async () => {
+        findEarlierAnswer: (loaded) =>
+          this.deps.network.findCredit({
+            mode: context.mode,
+            accountId: context.accountId,
+            reference: creditId,
+            ...loaded,
+          }),
+        ask: async (loaded) => {
           const answer = await this.deps.network.credit({
             mode: context.mode,
             accountId: context.accountId,
@@ -176,6 +181,7 @@ export class CreditCommands {
             amount: attempt.amount,
             currency: attempt.currency,
             now: context.now(),
+            ...loaded,
           });
           faultPoint('credit.after-network-call', context);
           return answer;

@@ -1,3 +1,4 @@
+import type { AccountProcessor } from '../domain/account/account-events.ts';
 import type { CardBrand, CardType, ProcessorCardRef } from '../domain/card/card-snapshot.ts';
 import type { ChargeType, ThreeDSecureResult } from '../domain/charge/charge-events.ts';
 import type { DisputeEvidence, DisputeReason } from '../domain/charge/dispute-events.ts';
@@ -87,8 +88,17 @@ export interface CardPayment {
   currency: string;
 }
 
+/**
+ * Live mode: the account's processors as one request loaded them (`processorsOf`), so that every
+ * call it makes about one payment (the intent's lookup times, the lookup of an earlier answer, the
+ * routing) reads the same list, loaded once. A call not given them loads them itself.
+ */
+export interface LoadedProcessors {
+  processors?: readonly AccountProcessor[];
+}
+
 /** A card payment as the network is asked for it: for a tenant, whose live mode routes it to its processors. */
-interface NetworkCardPayment extends Tenant, CardPayment {
+interface NetworkCardPayment extends Tenant, CardPayment, LoadedProcessors {
   /** Live mode: where the account's processors keep this card (`keepCard`), when they do. */
   processorCards?: ProcessorCardRef[];
 }
@@ -249,7 +259,9 @@ export interface CardNetwork {
    * What happened to the authorization with this reference: its answer, or null when the network
    * never received it. Asked after a crash that may have cut off an authorization's answer.
    */
-  findAuthorization(request: Tenant & { reference: string; since?: Date }): Promise<AuthorizationOutcome | null>;
+  findAuthorization(
+    request: Tenant & LoadedProcessors & { reference: string; since?: Date },
+  ): Promise<AuthorizationOutcome | null>;
   /** Capture of an authorized amount; test cards always capture. `reference`: the charge id. */
   capture(request: Tenant & PaymentAddress & { reference: string; amount: number; currency: string }): Promise<void>;
   /**
@@ -274,10 +286,12 @@ export interface CardNetwork {
    * found at no processor is closed as never made (live mode: twice the longest timeout of the
    * account's processors, and the end of their longest idempotency window), in ms after the intent.
    */
-  unansweredIntentTimes(request: Tenant): Promise<UnansweredIntentTimes>;
+  unansweredIntentTimes(request: Tenant & LoadedProcessors): Promise<UnansweredIntentTimes>;
+  /** The account's processors, most preferred first, for a request to pass along (`LoadedProcessors`); none in test mode. */
+  processorsOf(request: Tenant): Promise<readonly AccountProcessor[]>;
   credit(request: CreditRequest): Promise<CreditOutcome>;
   /** What happened to the credit with this reference: its answer, or null when the network never received it. */
-  findCredit(request: Tenant & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
+  findCredit(request: Tenant & LoadedProcessors & { reference: string; since?: Date }): Promise<CreditOutcome | null>;
   /**
    * Sends the merchant's evidence for a dispute of the payment: a chargeback contested
    * (representment), or a retrieval request answered. Answers the network's decision on a

@@ -5,26 +5,28 @@ import type { Mode } from '../domain/mode.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
   NetworkOutcomeUnknown,
-  type AuthorizationOutcome,
   type AuthorizationRequest,
   type BinInfo,
   type CardNetwork,
-  type CreditOutcome,
   type CreditRequest,
-  type PaymentAddress,
+  type LoadedProcessors,
 } from './card-network.ts';
 import {
   ProcessorOutcomeUnknown,
   ProcessorRefused,
   ProcessorUnreachable,
   type Processor,
-  type ProcessorAuthorization,
-  type ProcessorCardInfo,
-  type ProcessorCardPayment,
-  type ProcessorCredit,
-  type ProcessorRefundRequest,
   type ProcessorSettings,
 } from './processors/processor.ts';
+import { ableToCharge, takesBrand } from './processor-routing.ts';
+import {
+  answeredOrGatewayError,
+  authorizationOutcome,
+  binInfoOf,
+  cardPaymentOf,
+  creditOutcome,
+  holderRequest,
+} from './processor-terms.ts';
 
 /** A processor no longer configured: the longest timeout an operator may give one. */
 const DEFAULT_LOOKUP_TIMEOUT_MS = 120_000;
@@ -203,10 +205,15 @@ export class LiveCardNetwork implements CardNetwork {
 
   unansweredIntentTimes: CardNetwork['unansweredIntentTimes'] = async (request) => {
     if (request.mode === 'test') return this.deps.simulator.unansweredIntentTimes(request);
-    const configured = await this.deps.processorsOf(request.accountId);
+    const configured = await this.configured(request);
     const lookupAfterMs = lookupDelayMs(Math.max(0, ...configured.map((config) => config.timeoutMs)));
     const windowMs = Math.max(0, ...configured.map(processorIdempotencyWindowMs));
     return { lookupAfterMs, closableAfterMs: Math.max(lookupAfterMs, windowMs) };
+  };
+
+  processorsOf: CardNetwork['processorsOf'] = async (request) => {
+    if (request.mode === 'test') return this.deps.simulator.processorsOf(request);
+    return this.deps.processorsOf(request.accountId);
   };
 
   credit: CardNetwork['credit'] = async (request) => {
@@ -271,7 +278,7 @@ export class LiveCardNetwork implements CardNetwork {
   ): Promise<Outcome> {
     const { currency } = payment;
     const brand = this.binInfo(payment.number).brand;
-    const configured = await this.deps.processorsOf(payment.accountId);
+    const configured = await this.configured(payment);
     if (configured.length === 0) throw new GatewayError(LIVE_PROCESSING_NOT_CONFIGURED);
     const candidates = configured.filter(
       (config) => (config.currencies === null || config.currencies.includes(currency)) && takesBrand(config, brand),
@@ -306,11 +313,11 @@ export class LiveCardNetwork implements CardNetwork {
    * could not be asked leaves the outcome unknown.
    */
   private async foundAtAny<Outcome>(
-    request: Tenant & { reference: string },
+    request: Tenant & LoadedProcessors & { reference: string },
     find: (processor: Processor, config: AccountProcessor) => Promise<Outcome | null>,
   ): Promise<Outcome | null> {
     let unanswered: { processorId: string; message: string } | null = null;
-    for (const config of await this.deps.processorsOf(request.accountId)) {
+    for (const config of await this.configured(request)) {
       const processor = await this.adapter(config);
       if (!processor) continue;
       try {
@@ -327,6 +334,11 @@ export class LiveCardNetwork implements CardNetwork {
         unanswered.processorId,
       );
     return null;
+  }
+
+  /** The account's processors: as the request loaded them, or loaded now. */
+  private async configured(request: Tenant & LoadedProcessors): Promise<readonly AccountProcessor[]> {
+    return request.processors ?? (await this.deps.processorsOf(request.accountId));
   }
 
   /** The processor that holds an authorized payment. */
@@ -357,110 +369,4 @@ export class LiveCardNetwork implements CardNetwork {
       throw new GatewayError('This live-mode operation is not available through the configured processors.');
     return this.deps.simulator;
   }
-}
-
-/** Whether a processor takes cards of this brand (all brands when it names none). */
-/**
- * The candidates that can take the card as it comes. A card on file comes without its CVC, so only
- * a processor that keeps a copy of it can charge it: one added after the card was saved holds none
- * (a copy cannot be made there later, without the CVC this service never keeps), and is passed over.
- * A card kept nowhere (saved before the account had processors) is sent as it is.
- */
-function ableToCharge(
-  payment: AuthorizationRequest | CreditRequest,
-  candidates: readonly AccountProcessor[],
-): readonly AccountProcessor[] {
-  const kept = payment.cvc === undefined ? (payment.processorCards ?? []) : [];
-  if (kept.length === 0) return candidates;
-  const holders = candidates.filter((config) => kept.some((copy) => copy.processorId === config.processorId));
-  if (holders.length === 0)
-    throw new GatewayError(
-      'No processor that takes this payment keeps a copy of this card; pay with its CVC (card details or a new token).',
-    );
-  return holders;
-}
-
-function takesBrand(config: AccountProcessor, brand: string): boolean {
-  return config.brands === null || config.brands.some((taken) => taken === brand);
-}
-
-/** A capture or a refund as the processor that holds the charge takes it: the charge by that processor's id. */
-function holderRequest(
-  request: PaymentAddress & { reference: string; amount: number; currency: string },
-): ProcessorRefundRequest {
-  return {
-    reference: request.reference,
-    processorId: request.transactionId,
-    amount: request.amount,
-    currency: request.currency,
-  };
-}
-
-/** A capture or refund at the processor that holds the charge: any failure is a `gateway_error`. */
-async function answeredOrGatewayError<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof ProcessorUnreachable || error instanceof ProcessorOutcomeUnknown)
-      throw new GatewayError(
-        `The processor did not answer; retry the request with the same Idempotency-Key. (${error.message})`,
-      );
-    throw error;
-  }
-}
-
-function authorizationOutcome(answer: ProcessorAuthorization, processorId: string): AuthorizationOutcome {
-  return {
-    approved: answer.approved,
-    transactionId: answer.processorId,
-    failure: answer.decline
-      ? { code: answer.decline.code, message: answer.decline.message, issuerDeclineCode: answer.decline.processorCode }
-      : null,
-    avsResult: null,
-    fraud: { status: 'unknown', score: 0 },
-    threeDSecureInfo: null,
-    later: [],
-    processorId,
-    card: binInfoOf(answer.card ?? null),
-  };
-}
-
-/** A processor's card data in the port's terms; null when it said nothing. */
-function binInfoOf(card: ProcessorCardInfo | null): Partial<BinInfo> | null {
-  if (!card || Object.keys(card).length === 0) return null;
-  return { ...card };
-}
-
-function creditOutcome(answer: ProcessorCredit): CreditOutcome {
-  return {
-    approved: answer.approved,
-    failure: answer.decline
-      ? { code: answer.decline.code, message: answer.decline.message, issuerDeclineCode: answer.decline.processorCode }
-      : null,
-  };
-}
-
-/**
- * The card payment a processor is sent for an authorization or a credit of the card network port:
- * the card as this processor keeps it when it does (a card-on-file payment, no CVC needed), and
- * who initiates it.
- */
-function cardPaymentOf(request: AuthorizationRequest | CreditRequest, config: AccountProcessor): ProcessorCardPayment {
-  // With its CVC the card goes as given (the issuer checks the CVC); without, as the card kept there.
-  const storedCard =
-    request.cvc === undefined
-      ? request.processorCards?.find((kept) => kept.processorId === config.processorId)?.storedCard
-      : undefined;
-  const type = 'type' in request ? request.type : undefined;
-  return {
-    reference: request.reference,
-    number: request.number,
-    expMonth: request.expMonth,
-    expYear: request.expYear,
-    ...(request.cvc !== undefined ? { cvc: request.cvc } : {}),
-    ...(storedCard ? { storedCard } : {}),
-    ...(type ? { type } : {}),
-    amount: request.amount,
-    currency: request.currency,
-  };
 }

@@ -15,6 +15,7 @@ import type {
   ThreeDSecureLookup,
   UnansweredIntentTimes,
 } from './card-network.ts';
+import type { AccountProcessor } from '../domain/account/account-events.ts';
 import type { DisputeEvidence } from '../domain/charge/dispute-events.ts';
 import type { DisputeStage } from '../domain/charge/network-outcome-events.ts';
 import { verifyAddress } from './address-verification.ts';
@@ -175,6 +176,11 @@ export class SimulatedCardNetwork implements CardNetwork {
   /** The simulator answers within the request, and its journal answers a repeated reference forever. */
   async unansweredIntentTimes(): Promise<UnansweredIntentTimes> {
     return { lookupAfterMs: 0, closableAfterMs: 0 };
+  }
+
+  /** The simulator routes to no processor. */
+  async processorsOf(): Promise<readonly AccountProcessor[]> {
+    return [];
   }
 
   /** Credits fail like charges for the decline and fraud cards; 3-D Secure and AVS do not apply. */

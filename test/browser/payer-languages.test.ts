@@ -1,16 +1,18 @@
 import { expect } from 'chai';
 import express from 'express';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
-import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
+import { launchBrowser, type HeadlessBrowser } from '../support/browser.ts';
+import {
+  cardField,
+  cardFieldFrame,
+  FUTURE_EXPIRY,
+  serveShop,
+  useHostedCheckout,
+  type Shop,
+} from '../support/hosted-checkout.ts';
 import { createPaymentMethodCharge } from '../support/payment-methods.ts';
 import { createPlan } from '../support/subscriptions.ts';
-import { useService } from '../support/use-service.ts';
-
-const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
 
 /**
  * What a payer reads in German and in Polish, in headless Chromium: the card fields and the 3-D
@@ -20,51 +22,31 @@ const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
  */
 describe("payer pages in the payer's language (German, Polish) in a browser", function () {
   this.timeout(180_000);
-  const { api, service, keys } = useService();
-  let shop: { url: string; close(): Promise<void> };
-  let german: HeadlessBrowser;
+  // The German pages are asked for by the merchant (`locale`) in an English browser; the Polish
+  // ones come from the browser's language alone.
+  const site = useHostedCheckout({ shop: startShop, locale: 'en-US' });
+  const { api, service, keys, sign, shots, typeCard } = site;
   let polish: HeadlessBrowser;
-  const shots = screenshotDir();
 
   before(async () => {
-    shop = await startShop(
-      () => service.baseUrl,
-      () => keys.testPublicKey,
-    );
-    // The German pages are asked for by the merchant (`locale`) in an English browser; the Polish
-    // ones come from the browser's language alone.
-    german = await launchBrowser({ locale: 'en-US' });
     polish = await launchBrowser({ locale: 'pl-PL' });
   });
 
   after(async () => {
-    await german?.close();
     await polish?.close();
-    await shop?.close();
   });
-
-  const sign = (request: object) => signCheckoutRequest(request, keys.testSecretKey);
 
   /** The shop's card page: Shift4.js with the `locale` option when given, else the browser's language. */
   async function openCardPage(browser: HeadlessBrowser, locale?: string): Promise<Page> {
     const page = await browser.newPage();
-    await page.goto(`${shop.url}/card${locale ? `?locale=${locale}` : ''}`);
+    await page.goto(`${site.shop.url}/card${locale ? `?locale=${locale}` : ''}`);
     await page.frameLocator('[data-shift4="number"] iframe').locator('input').waitFor();
     return page;
   }
 
-  const fieldFrame = (scope: Page | FrameLocator, name: string) => scope.frameLocator(`[data-shift4="${name}"] iframe`);
-  const field = (scope: Page | FrameLocator, name: string) => fieldFrame(scope, name).locator('input');
+  const fieldFrame = cardFieldFrame;
+  const field = cardField;
   const fieldMessage = (scope: Page | FrameLocator, name: string) => fieldFrame(scope, name).locator('#message');
-
-  async function typeCard(page: Page, scope: Page | FrameLocator, number: string): Promise<void> {
-    await field(scope, 'number').click();
-    await page.keyboard.type(number);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(FUTURE_EXPIRY);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('123');
-  }
 
   /** What the shop's page shows once Shift4.js answered: the error's message (or `paid`). */
   async function shopResult(page: Page): Promise<string> {
@@ -78,7 +60,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
   it("card fields: errors, labels and the frames' names in German (locale option) and Polish (browser)", async () => {
     const cases = [
       {
-        page: await openCardPage(german, 'de'),
+        page: await openCardPage(site.browser, 'de'),
         lang: 'de',
         title: 'Kartennummer',
         invalidNumber: 'Ihre Kartennummer ist ungültig.',
@@ -128,7 +110,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
         cancelled: 'Uwierzytelnianie 3-D Secure zostało anulowane.',
       },
       {
-        page: await openCardPage(german, 'de'),
+        page: await openCardPage(site.browser, 'de'),
         dialog: '3-D-Secure-Authentifizierung',
         close: 'Authentifizierung abbrechen',
         heading: 'Bestätigen Sie Ihre Zahlung',
@@ -167,7 +149,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     });
     expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
     const page = await polish.newPage();
-    const query = new URLSearchParams({ token: token.body.id, key: keys.testPublicKey, origin: shop.url });
+    const query = new URLSearchParams({ token: token.body.id, key: keys.testPublicKey, origin: site.shop.url });
     await page.goto(`${service.baseUrl}/three-d-secure/challenge?${query}`);
     expect(await page.locator('.issuer').textContent()).to.equal('Bank testowy');
     expect(await page.locator('main').textContent()).to.include('25,00 PLN');
@@ -187,14 +169,14 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     options: { locale?: string; email?: string } = {},
   ): Promise<{ page: Page; checkout: FrameLocator }> {
     const page = await browser.newPage();
-    await page.goto(`${shop.url}/`);
+    await page.goto(`${site.shop.url}/`);
     await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: sign(request), ...options })})`);
     return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
   }
 
   it('checkout in German: plan prices, card-field errors, the receipt, an offer, the challenge and its cancellation', async () => {
     const plan = await createPlan(api, { amount: 1500, interval: 'month', intervalCount: 3, trialPeriodDays: 1 });
-    const subscription = await openCheckout(german, { subscription: { planId: plan.id } }, { locale: 'de' });
+    const subscription = await openCheckout(site.browser, { subscription: { planId: plan.id } }, { locale: 'de' });
     await subscription.checkout.getByRole('button', { name: 'Für 15,00 EUR alle 3 Monate abonnieren' }).waitFor();
     expect(await subscription.checkout.locator('#trial').textContent()).to.equal(
       '1 Tag kostenlos testen: die erste Zahlung folgt danach.',
@@ -206,7 +188,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     });
     expect(offer.status, JSON.stringify(offer.body)).to.equal(200);
     const { page, checkout } = await openCheckout(
-      german,
+      site.browser,
       { charge: { amount: 2500, currency: 'EUR' }, crossSaleOfferIds: [offer.body.id] },
       { locale: 'de' },
     );
@@ -237,7 +219,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
 
     // The issuer's challenge inside checkout, and what checkout says once the payer left it.
     const secured = await openCheckout(
-      german,
+      site.browser,
       { charge: { amount: 2500, currency: 'EUR' }, threeDSecure: { enable: true } },
       { locale: 'de', email: 'ada@example.com' },
     );
@@ -309,7 +291,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     const [signature, json] = Buffer.from(signed, 'base64').toString('utf8').split('|');
     const tampered = Buffer.from(`${signature}|${json!.replace('100', '1')}`).toString('base64');
     const page = await polish.newPage();
-    await page.goto(`${shop.url}/`);
+    await page.goto(`${site.shop.url}/`);
     await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: tampered })})`);
     const checkout = page.frameLocator('[data-shift4-overlay] iframe');
     await checkout.locator('#checkout-error').waitFor();
@@ -324,7 +306,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
   });
 
   it("payment-method page in German and Polish: the choice, the answered payment's status, a missing payment", async () => {
-    const returnUrl = `${shop.url}/returned`;
+    const returnUrl = `${site.shop.url}/returned`;
     const germanCharge = await createPaymentMethodCharge(api, { flow: { returnUrl } });
     // The provider's page is in the browser's language: a German browser this time.
     const germanBrowser = await launchBrowser({ locale: 'de-DE' });
@@ -368,10 +350,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
  * the library's `locale` option), `/` opens the hosted checkout, `/returned` is a payment-method
  * charge's return address.
  */
-async function startShop(
-  serviceUrl: () => string,
-  publicKey: () => string,
-): Promise<{ url: string; close(): Promise<void> }> {
+async function startShop(serviceUrl: () => string, publicKey: () => string): Promise<Shop> {
   const app = express();
   app.get('/card', (req, res) => {
     const locale = typeof req.query.locale === 'string' ? req.query.locale : null;
@@ -412,11 +391,5 @@ window.openCheckout = (options) => Shift4Checkout.open(options, () => {});
   app.get('/returned', (_req, res) => {
     res.type('html').send('<!doctype html><html lang="en"><title>Order</title><p>Back at the shop.</p></html>');
   });
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return serveShop(app);
 }

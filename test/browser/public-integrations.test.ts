@@ -1,18 +1,13 @@
 import { expect } from 'chai';
 import express from 'express';
 import { Jimp } from 'jimp';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
-import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
-import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { FUTURE_EXPIRY, serveShop, useHostedCheckout, type Shop } from '../support/hosted-checkout.ts';
 import type { Charge } from '../support/payments.ts';
 import { createPlan } from '../support/subscriptions.ts';
-import { useService } from '../support/use-service.ts';
 
 const EXPIRY_YEAR = String(new Date().getUTCFullYear() + 3);
-const FUTURE_EXPIRY = `12${EXPIRY_YEAR.slice(2)}`;
 
 interface CheckoutResult {
   charge?: Charge & { subscriptionId?: string | null; shipping?: unknown };
@@ -31,48 +26,20 @@ interface CheckoutResult {
  */
 describe('public integrations in a browser, only the host swapped', function () {
   this.timeout(120_000);
-  const { api, service, keys } = useService();
-  let browser: HeadlessBrowser;
-  let shop: { url: string; close(): Promise<void> };
-  const shots = screenshotDir();
-
-  before(async () => {
-    shop = await startShop(
-      () => service.baseUrl,
-      () => keys.testPublicKey,
-    );
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await shop?.close();
-  });
-
-  const sign = (request: object) => signCheckoutRequest(request, keys.testSecretKey);
+  const site = useHostedCheckout({ shop: startShop });
+  const { api, service, sign, shots, fieldOf, typeCard } = site;
 
   /** What the merchant's server does with a token from the page: charges it with the secret key. */
   const chargeToken = async (token: string) =>
     (await api.post<Charge>('/charges', { json: { amount: 1000, currency: 'EUR', card: token } })).body;
 
   async function shopPage(path: string, query: Record<string, string> = {}): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${shop.url}${path}?${new URLSearchParams(query)}`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.shop.url}${path}?${new URLSearchParams(query)}`);
     return page;
   }
 
   const checkoutFrame = (page: Page) => page.frameLocator('[data-shift4-overlay] iframe');
-  const fieldOf = (checkout: FrameLocator, name: string) =>
-    checkout.frameLocator(`[data-shift4="${name}"] iframe`).locator('input');
-
-  async function typeCard(page: Page, checkout: FrameLocator, number: string): Promise<void> {
-    await fieldOf(checkout, 'number').click();
-    await page.keyboard.type(number);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(FUTURE_EXPIRY);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('123');
-  }
 
   it('serves the public script paths: /js/securionpay.js, /v2/securionpay.js, /v1/shift4.js besides /shift4.js and /checkout.js', async () => {
     for (const path of ['/js/securionpay.js', '/v2/securionpay.js', '/v1/shift4.js', '/shift4.js', '/checkout.js']) {
@@ -145,7 +112,7 @@ describe('public integrations in a browser, only the host swapped', function () 
     await button.click();
     const checkout = checkoutFrame(page);
     // data-image is the image option; data-amount is not taken (the signed request says 4.99 EUR).
-    expect(await checkout.locator('#merchant-image').getAttribute('src')).to.equal(`${shop.url}/logo.png`);
+    expect(await checkout.locator('#merchant-image').getAttribute('src')).to.equal(`${site.shop.url}/logo.png`);
     expect(warnings.join('\n')).to.include('the option amount is not supported');
     await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
     await typeCard(page, checkout, '4242424242424242');
@@ -185,7 +152,7 @@ describe('public integrations in a browser, only the host swapped', function () 
     const checkout = checkoutFrame(page);
     const logo = checkout.locator('#merchant-image');
     await logo.waitFor();
-    expect(await logo.getAttribute('src')).to.equal(`${shop.url}/logo.png`);
+    expect(await logo.getAttribute('src')).to.equal(`${site.shop.url}/logo.png`);
     // Loaded, as the page's policy lets that one image of the shop through.
     await logo.evaluate((element) => (element as unknown as { decode(): Promise<void> }).decode());
     expect(await logo.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).to.equal(8);
@@ -270,10 +237,7 @@ describe('public integrations in a browser, only the host swapped', function () 
  * The merchant's pages, as public integrations write them (jQuery left out: plain DOM calls do
  * the same), with the service's address where the public libraries' host was.
  */
-async function startShop(
-  serviceUrl: () => string,
-  publicKey: () => string,
-): Promise<{ url: string; close(): Promise<void> }> {
+async function startShop(serviceUrl: () => string, publicKey: () => string): Promise<Shop> {
   const app = express();
   const html = (body: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>${body}</body></html>`;
@@ -407,12 +371,7 @@ async function startShop(
     res.type('html').send(`<!doctype html><pre id="posted">${JSON.stringify(req.body).replace(/</g, '&lt;')}</pre>`);
   });
 
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  shopUrl = `http://127.0.0.1:${port}`;
-  return {
-    url: shopUrl,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const shop = await serveShop(app);
+  shopUrl = shop.url;
+  return shop;
 }

@@ -1,7 +1,7 @@
-import express from 'express';
+import express, { type Express } from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { launchBrowser, screenshotDir, type HeadlessBrowser } from './browser.ts';
 import type { Charge } from './payments.ts';
@@ -38,22 +38,25 @@ export interface HostedCheckoutFixture extends ServiceFixture {
     options?: { name?: string; description?: string; email?: string; width?: number },
   ): Promise<{ page: Page; checkout: FrameLocator }>;
   /** The input of one card field (number, expiry, cvc), each in a frame of its own inside checkout. */
-  fieldOf(checkout: FrameLocator, name: string): ReturnType<FrameLocator['locator']>;
+  fieldOf: typeof cardField;
   /** Types a card as a payer does: the number, Tab, the expiry, Tab, the CVC. */
-  typeCard(page: Page, checkout: FrameLocator, number: string): Promise<void>;
+  typeCard: typeof typeCard;
   /** What the merchant's success callback received. */
   callbackResult(page: Page): Promise<CheckoutResult>;
   /** Resolves once checkout shows its success step. */
   successShown(checkout: FrameLocator): Promise<void>;
 }
 
+/** A merchant's site of a describe block, given the service's address and its test public key. */
+export type ShopStarter = (serviceUrl: () => string, publicKey: () => string) => Promise<Shop>;
+
 /**
  * The hosted checkout in headless Chromium, for the tests of a describe block: the service
  * (useService), a merchant's page on its own origin that loads `/js/checkout.js` and opens checkout
- * with a signed request, and a browser; with what a payer does in checkout. Call it in the describe
- * body, as useService.
+ * with a signed request (`startShop`, or the block's own site), and a browser (in the language
+ * `locale` when given); with what a payer does in checkout. Call it in the describe body, as useService.
  */
-export function useHostedCheckout(): HostedCheckoutFixture {
+export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string } = {}): HostedCheckoutFixture {
   const fixture = useService();
   const { service, keys } = fixture;
   let browser: HeadlessBrowser | undefined;
@@ -61,11 +64,11 @@ export function useHostedCheckout(): HostedCheckoutFixture {
   const shots = screenshotDir();
 
   before('start the shop and the browser', async () => {
-    shop = await startShop(
+    shop = await (options.shop ?? startShop)(
       () => service.baseUrl,
       () => keys.testPublicKey,
     );
-    browser = await launchBrowser();
+    browser = await launchBrowser(options.locale ? { locale: options.locale } : {});
   });
 
   after('close the browser and the shop', async () => {
@@ -78,8 +81,6 @@ export function useHostedCheckout(): HostedCheckoutFixture {
     throw new Error(`useHostedCheckout(): the ${what} starts in a before hook; use it inside tests and hooks`);
   };
   const sign = (request: object) => signCheckoutRequest(request, keys.testSecretKey);
-  const fieldOf = (checkout: FrameLocator, name: string) =>
-    checkout.frameLocator(`[data-shift4="${name}"] iframe`).locator('input');
 
   return {
     ...fixture,
@@ -101,15 +102,8 @@ export function useHostedCheckout(): HostedCheckoutFixture {
       const checkout = page.frameLocator('[data-shift4-overlay] iframe');
       return { page, checkout };
     },
-    fieldOf,
-    async typeCard(page, checkout, number) {
-      await fieldOf(checkout, 'number').click();
-      await page.keyboard.type(number);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(FUTURE_EXPIRY);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('123');
-    },
+    fieldOf: cardField,
+    typeCard,
     async callbackResult(page) {
       const result = page.locator('#result[data-status=success]');
       await result.waitFor({ state: 'attached' });
@@ -119,6 +113,24 @@ export function useHostedCheckout(): HostedCheckoutFixture {
       await checkout.locator('#success-step').waitFor({ state: 'visible' });
     },
   };
+}
+
+/** The frame of one card field (number, expiry, cvc, cardholderName) on a page or inside checkout. */
+export const cardFieldFrame = (scope: Page | FrameLocator, name: string): FrameLocator =>
+  scope.frameLocator(`[data-shift4="${name}"] iframe`);
+
+/** The input of one card field, in its frame. */
+export const cardField = (scope: Page | FrameLocator, name: string): Locator =>
+  cardFieldFrame(scope, name).locator('input');
+
+/** Types a card as a payer does into the card fields of `scope`: the number, Tab, the expiry, Tab, the CVC. */
+export async function typeCard(page: Page, scope: Page | FrameLocator, number: string): Promise<void> {
+  await cardField(scope, 'number').click();
+  await page.keyboard.type(number);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(FUTURE_EXPIRY);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('123');
 }
 
 /**
@@ -155,6 +167,11 @@ window.openCheckout = (options) => {
   app.post('/order', express.urlencoded({ extended: false }), (req, res) => {
     res.type('html').send(`<!doctype html><pre id="posted">${JSON.stringify(req.body).replace(/</g, '&lt;')}</pre>`);
   });
+  return serveShop(app, host);
+}
+
+/** Serves a merchant's site on its own origin (a free port of `host`). */
+export async function serveShop(app: Express, host = '127.0.0.1'): Promise<Shop> {
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;

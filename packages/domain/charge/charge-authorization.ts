@@ -1,4 +1,5 @@
 import type { Decider, DomainEvent } from '../decider.ts';
+import { networkIntentDecider, type NetworkIntentStart, type NetworkIntentState } from '../network-intent-decider.ts';
 import type { ChargeAttempt } from './charge-events.ts';
 
 /**
@@ -12,23 +13,7 @@ import type { ChargeAttempt } from './charge-events.ts';
  */
 export type ChargeAuthorizationStarted = DomainEvent<
   'ChargeAuthorizationStarted',
-  {
-    chargeId: string;
-    /** The merchant's reference the network knows the authorization by. */
-    networkReference: string;
-    amount: number;
-    currency: string;
-    cardId: string;
-    /** Live mode: the charge as requested, recorded by the worker when the processor took or declined it. */
-    attempt?: ChargeAttempt;
-    /** Live mode: when the worker looks the reference up if no outcome is recorded by then (ISO). */
-    lookupDueAt?: string;
-    /**
-     * Live mode: from when a lookup that finds the reference at none of the processors closes the
-     * intent (ISO): the end of the longest idempotency window of the account's processors.
-     */
-    closableAt?: string;
-  }
+  { chargeId: string } & NetworkIntentStart<ChargeAttempt>
 >;
 
 /**
@@ -62,62 +47,19 @@ export type ChargeAuthorizationCommand =
   | { type: 'NoteAuthorizationNotFound'; chargeId: string; nextLookupAt: string }
   | { type: 'CloseAuthorization'; chargeId: string };
 
-export type ChargeAuthorizationState =
-  | { started: false }
-  | {
-      started: true;
-      networkReference: string;
-      /** Closed as not charged, and not started again since. */
-      closed: boolean;
-      attempt: ChargeAttempt | null;
-      closableAt: string | null;
-    };
+export type ChargeAuthorizationState = NetworkIntentState<ChargeAttempt>;
 
-/**
- * Starting twice records nothing the second time: the caller then reconciles with the network.
- * Starting a closed intent opens it again (nothing was taken: the retry authorizes afresh).
- * Noting and closing apply to an open intent only.
- */
+/** The rule of every network intent (`networkIntentDecider`), with the charge's own commands and events. */
 export const chargeAuthorizationDecider: Decider<
   ChargeAuthorizationCommand,
   ChargeAuthorizationEvent,
   ChargeAuthorizationState
-> = {
-  initialState: () => ({ started: false }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'ChargeAuthorizationStarted':
-        return {
-          started: true,
-          networkReference: event.data.networkReference,
-          closed: false,
-          attempt: event.data.attempt ?? null,
-          closableAt: event.data.closableAt ?? null,
-        };
-      case 'ChargeAuthorizationNotFound':
-        return state;
-      case 'ChargeAuthorizationClosed':
-        return state.started ? { ...state, closed: true } : state;
-    }
+> = networkIntentDecider({
+  idField: 'chargeId',
+  commands: { start: 'StartAuthorization', noteNotFound: 'NoteAuthorizationNotFound', close: 'CloseAuthorization' },
+  events: {
+    started: 'ChargeAuthorizationStarted',
+    notFound: 'ChargeAuthorizationNotFound',
+    closed: 'ChargeAuthorizationClosed',
   },
-  decide(command, state) {
-    switch (command.type) {
-      case 'StartAuthorization': {
-        if (state.started && !state.closed) return [];
-        const { type: _type, ...data } = command;
-        return [{ type: 'ChargeAuthorizationStarted', data }];
-      }
-      case 'NoteAuthorizationNotFound':
-        if (!state.started || state.closed) return [];
-        return [
-          {
-            type: 'ChargeAuthorizationNotFound',
-            data: { chargeId: command.chargeId, nextLookupAt: command.nextLookupAt },
-          },
-        ];
-      case 'CloseAuthorization':
-        if (!state.started || state.closed) return [];
-        return [{ type: 'ChargeAuthorizationClosed', data: { chargeId: command.chargeId } }];
-    }
-  },
-};
+});

@@ -1,4 +1,5 @@
 import type { Decider, DomainEvent } from '../decider.ts';
+import { networkIntentDecider, type NetworkIntentStart, type NetworkIntentState } from '../network-intent-decider.ts';
 import type { CreditAttempt } from './credit-events.ts';
 
 /**
@@ -12,23 +13,7 @@ import type { CreditAttempt } from './credit-events.ts';
  */
 export type CreditTransferStarted = DomainEvent<
   'CreditTransferStarted',
-  {
-    creditId: string;
-    /** The merchant's reference the network knows the transfer by. */
-    networkReference: string;
-    amount: number;
-    currency: string;
-    cardId: string;
-    /** Live mode: the credit as requested, recorded by the worker when the processor sent or declined it. */
-    attempt?: CreditAttempt;
-    /** Live mode: when the worker looks the reference up if no outcome is recorded by then (ISO). */
-    lookupDueAt?: string;
-    /**
-     * Live mode: from when a lookup that finds the reference at none of the processors closes the
-     * intent (ISO): the end of the longest idempotency window of the account's processors.
-     */
-    closableAt?: string;
-  }
+  { creditId: string } & NetworkIntentStart<CreditAttempt>
 >;
 
 /**
@@ -58,58 +43,12 @@ export type CreditTransferCommand =
   | { type: 'NoteTransferNotFound'; creditId: string; nextLookupAt: string }
   | { type: 'CloseTransfer'; creditId: string };
 
-export type CreditTransferState =
-  | { started: false }
-  | {
-      started: true;
-      networkReference: string;
-      /** Closed as not sent, and not started again since. */
-      closed: boolean;
-      attempt: CreditAttempt | null;
-      closableAt: string | null;
-    };
+export type CreditTransferState = NetworkIntentState<CreditAttempt>;
 
-/**
- * Starting twice records nothing the second time: the caller then reconciles with the network.
- * Starting a closed intent opens it again (nothing was sent: the retry sends afresh).
- * Noting and closing apply to an open intent only.
- */
-export const creditTransferDecider: Decider<CreditTransferCommand, CreditTransferEvent, CreditTransferState> = {
-  initialState: () => ({ started: false }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'CreditTransferStarted':
-        return {
-          started: true,
-          networkReference: event.data.networkReference,
-          closed: false,
-          attempt: event.data.attempt ?? null,
-          closableAt: event.data.closableAt ?? null,
-        };
-      case 'CreditTransferNotFound':
-        return state;
-      case 'CreditTransferClosed':
-        return state.started ? { ...state, closed: true } : state;
-    }
-  },
-  decide(command, state) {
-    switch (command.type) {
-      case 'StartTransfer': {
-        if (state.started && !state.closed) return [];
-        const { type: _type, ...data } = command;
-        return [{ type: 'CreditTransferStarted', data }];
-      }
-      case 'NoteTransferNotFound':
-        if (!state.started || state.closed) return [];
-        return [
-          {
-            type: 'CreditTransferNotFound',
-            data: { creditId: command.creditId, nextLookupAt: command.nextLookupAt },
-          },
-        ];
-      case 'CloseTransfer':
-        if (!state.started || state.closed) return [];
-        return [{ type: 'CreditTransferClosed', data: { creditId: command.creditId } }];
-    }
-  },
-};
+/** The rule of every network intent (`networkIntentDecider`), with the credit's own commands and events. */
+export const creditTransferDecider: Decider<CreditTransferCommand, CreditTransferEvent, CreditTransferState> =
+  networkIntentDecider({
+    idField: 'creditId',
+    commands: { start: 'StartTransfer', noteNotFound: 'NoteTransferNotFound', close: 'CloseTransfer' },
+    events: { started: 'CreditTransferStarted', notFound: 'CreditTransferNotFound', closed: 'CreditTransferClosed' },
+  });

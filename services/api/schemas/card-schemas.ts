@@ -35,12 +35,8 @@ const addressCountry = () =>
     ADDRESS_COUNTRY_MAX_LENGTH,
   );
 
-/** Card details (spec: Cards › card details for create). */
-export const cardDetailsShape = {
-  number: cardText('Card number, digits only', 32),
-  expMonth: cardText('Expiration month, 1–12', 8),
-  expYear: cardText('Expiration year, four digits (two digits mean 20YY)', 8),
-  cvc: cardText('Card security code (required)', 8),
+/** The cardholder's name and billing address, which card details give and a card update changes. */
+const cardholderFields = () => ({
   cardholderName: optionalText('Name on the card'),
   addressLine1: optionalText('Billing address first line'),
   addressLine2: optionalText('Billing address second line'),
@@ -48,6 +44,15 @@ export const cardDetailsShape = {
   addressState: optionalText('State or province'),
   addressZip: optionalText('ZIP or postal code', 32),
   addressCountry: addressCountry(),
+});
+
+/** Card details (spec: Cards › card details for create). */
+export const cardDetailsShape = {
+  number: cardText('Card number, digits only', 32),
+  expMonth: cardText('Expiration month, 1–12', 8),
+  expYear: cardText('Expiration year, four digits (two digits mean 20YY)', 8),
+  cvc: cardText('Card security code (required)', 8),
+  ...cardholderFields(),
   fraudCheckData: fraudCheckDataSchema.optional(),
 };
 
@@ -74,13 +79,7 @@ export const createCardBody = z.union(
 export const updateCardBody = p.object({
   expMonth: cardText('Expiration month', 8).optional(),
   expYear: cardText('Expiration year (two digits mean 20YY)', 8).optional(),
-  cardholderName: optionalText('Name on the card'),
-  addressLine1: optionalText('Billing address first line'),
-  addressLine2: optionalText('Billing address second line'),
-  addressCity: optionalText('City'),
-  addressState: optionalText('State or province'),
-  addressZip: optionalText('ZIP or postal code', 32),
-  addressCountry: addressCountry(),
+  ...cardholderFields(),
   checkFastCredit: p
     .bool({ description: 'Check whether the card supports fast credit; fills `fastCredit`' })
     .optional(),

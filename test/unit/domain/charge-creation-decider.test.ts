@@ -8,30 +8,17 @@ import { InvalidRequestError } from '../../../packages/domain/errors.ts';
 import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { acceptsEverything } from './charge-creation-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
+import { chargeAttempt } from '../projections/fixtures.ts';
 
 const spec = deciderSpec(chargeDecider);
 
 /** The charge as the handler hands it over: nothing answered yet. */
-const attempt: ChargeAttempt = {
-  chargeId: 'char_1',
+const attempt = chargeAttempt({
   amount: 2500,
-  currency: 'EUR',
-  type: null,
   description: null,
-  customerId: null,
-  subscriptionId: null,
-  cardId: 'card_1',
-  card: cardSnapshot,
-  captured: true,
-  shipping: null,
-  billing: null,
-  threeDSecureInfo: null,
-  avsCheck: null,
   fraudDetails: { status: 'unknown', score: 0 },
-  merchantAccountId: null,
-  metadata: {},
   networkTransactionId: null,
-};
+});
 
 const approved: AuthorizationAnswer = {
   answered: true,

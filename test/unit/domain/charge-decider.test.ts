@@ -2,32 +2,18 @@ import { chargeDecider } from '../../../packages/domain/charge/charge-decider.ts
 import type { ChargeAttempt, ChargeEvent, ChargeFailure } from '../../../packages/domain/charge/charge-events.ts';
 import type { NetworkOutcomeDue } from '../../../packages/domain/charge/network-outcome-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
-import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { acceptsEverything, createAnswered } from './charge-creation-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
+import { chargeAttempt } from '../projections/fixtures.ts';
 
 const spec = deciderSpec(chargeDecider);
 
-const attempt: ChargeAttempt = {
-  chargeId: 'char_1',
+const attempt = chargeAttempt({
   amount: 2500,
-  currency: 'EUR',
-  type: null,
-  description: 'Order 1',
-  customerId: null,
-  subscriptionId: null,
-  cardId: 'card_1',
-  card: cardSnapshot,
-  captured: true,
-  shipping: null,
-  billing: null,
-  threeDSecureInfo: null,
-  avsCheck: null,
   fraudDetails: { status: 'in_progress', score: 7 },
-  merchantAccountId: null,
   metadata: { order: '1' },
   networkTransactionId: 'sim_1',
-};
+});
 const declined: ChargeFailure = {
   failureCode: 'card_declined',
   failureMessage: 'The card was declined.',

@@ -1,36 +1,24 @@
 import type { CardSnapshot } from '../../../packages/domain/card/card-snapshot.ts';
 import { chargeDecider, type ChargeCommand } from '../../../packages/domain/charge/charge-decider.ts';
-import type { ChargeAttempt, ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
+import type { ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
 import type { NetworkOutcomeDue } from '../../../packages/domain/charge/network-outcome-events.ts';
 import { InvalidRequestError, NotFoundError } from '../../../packages/domain/errors.ts';
 import { createAnswered } from './charge-creation-fixture.ts';
 import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
+import { chargeAttempt } from '../projections/fixtures.ts';
 
 const spec = deciderSpec(chargeDecider);
 
 const card: CardSnapshot = { ...cardSnapshot, first6: '424200', last4: '0018', expMonth: '12', expYear: '2040' };
 
-const attempt: ChargeAttempt = {
-  chargeId: 'char_1',
+const attempt = chargeAttempt({
   amount: 2500,
-  currency: 'EUR',
-  type: null,
   description: null,
-  customerId: null,
-  subscriptionId: null,
-  cardId: 'card_1',
   card,
-  captured: true,
-  shipping: null,
-  billing: null,
-  threeDSecureInfo: null,
-  avsCheck: null,
   fraudDetails: { status: 'in_progress', score: 7 },
-  merchantAccountId: null,
-  metadata: {},
   networkTransactionId: 'sim_1',
-};
+});
 
 const disputeDue: NetworkOutcomeDue = { kind: 'dispute', dueAt: '2026-01-01T00:00:02.000Z', reason: 'FRAUDULENT' };
 const warningDue: NetworkOutcomeDue = {

@@ -1,35 +1,23 @@
 import type { CardSnapshot } from '../../../packages/domain/card/card-snapshot.ts';
 import { chargeDecider, type ChargeCommand } from '../../../packages/domain/charge/charge-decider.ts';
-import type { ChargeAttempt, ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
+import type { ChargeEvent } from '../../../packages/domain/charge/charge-events.ts';
 import { NotFoundError } from '../../../packages/domain/errors.ts';
 import { cardSnapshot } from './card-snapshot-fixture.ts';
 import { deciderSpec } from './decider-spec.ts';
+import { chargeAttempt } from '../projections/fixtures.ts';
 
 const spec = deciderSpec(chargeDecider);
 
 const card: CardSnapshot = { ...cardSnapshot, expMonth: '12', expYear: '2040' };
 
-const attempt: ChargeAttempt = {
-  chargeId: 'char_1',
+const attempt = chargeAttempt({
   amount: 2000,
-  currency: 'EUR',
-  type: null,
   description: null,
-  customerId: null,
-  subscriptionId: null,
-  cardId: 'card_1',
   card,
-  captured: true,
-  shipping: null,
-  billing: null,
-  threeDSecureInfo: null,
-  avsCheck: null,
   fraudDetails: { status: 'unknown', score: 0 },
-  merchantAccountId: null,
-  metadata: {},
   networkTransactionId: 'char_at_processor',
   processorId: 'proc_1',
-};
+});
 
 const succeeded: ChargeEvent = { type: 'ChargeSucceeded', data: attempt };
 const ourRefund: ChargeEvent = {
