@@ -77,7 +77,11 @@ export class BullMqJobQueue implements JobQueue {
   private readonly onReady: () => void;
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Set<QueueWorker>();
-  /** Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back. */
+  /**
+   * Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back:
+   * no offline queue for commands sent while it is away, and no retry on reconnection for those
+   * in flight when it goes (ioredis would otherwise hold them through 20 reconnection attempts, 21 s).
+   */
   private producerConnection: Redis | undefined;
   /** Workers block on Redis, which BullMQ only allows without a per-command retry limit. */
   private workerConnection: ConnectionWithCopies | undefined;
@@ -227,7 +231,7 @@ export class BullMqJobQueue implements JobQueue {
     let queue = this.queues.get(name);
     if (!queue) {
       this.producerConnection ??= this.watched(
-        new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false })),
+        new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false, maxRetriesPerRequest: 0 })),
       );
       queue = new Queue(name, { connection: this.producerConnection, prefix: this.prefix });
       queue.on('error', this.onError);

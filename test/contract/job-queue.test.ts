@@ -152,7 +152,7 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
   });
 
   describe('when Redis is lost', function () {
-    it('fails enqueues at once, and still closes once the running job has finished', async function () {
+    it('fails enqueues at once, also one in flight as Redis goes, and still closes once the running job has finished', async function () {
       const lostRedis = await startRedisServer();
       if (!lostRedis) throw new Error('redis-server disappeared from PATH');
       // Connection errors are expected here, and BullMQ reports each reconnection attempt.
@@ -169,7 +169,17 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
         await jobs.enqueue('refunds', 'refund', {});
         await started;
 
+        // An enqueue still unanswered when Redis goes: a frozen server takes no more commands.
+        lostRedis.freeze();
+        const inFlightError = jobs.enqueue('refunds', 'refund', {}).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await new Promise((settle) => setTimeout(settle, 100));
         await lostRedis.kill();
+        const killedAt = Date.now();
+        expect(await inFlightError).to.be.instanceOf(Error);
+        expect(Date.now() - killedAt).to.be.below(1_000);
 
         const enqueueStartedAt = Date.now();
         const enqueueError = await jobs.enqueue('refunds', 'refund', {}).then(
