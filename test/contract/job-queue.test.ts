@@ -158,8 +158,11 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
       while (Date.now() < until);
     };
     const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-    /** Short locks, checked often, so that a second of starvation lets one lapse and the job go back. */
-    const shortClaims = { lockDurationMs: 300, stalledIntervalMs: 100 };
+    /**
+     * Short locks, checked often, so that a starvation of 2.5 s lets one lapse and the job go back;
+     * not so short that a loaded machine's ordinary lag lets the second hand-out lapse as well.
+     */
+    const shortClaims = { lockDurationMs: 1_000, stalledIntervalMs: 200 };
     const lapsedClaims = (errors: Error[]) => errors.filter((error) => /renew lock|Missing lock/.test(error.message));
 
     it('does not start a second run of the attempt while the first still runs in this process', async function () {
@@ -179,9 +182,9 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
             runs++;
             running++;
             if (runs === 1) {
-              starve(1_000);
+              starve(2_500);
               // Time for the lapsed job to go back to the queue and be taken again by a free slot.
-              await sleep(2_000);
+              await sleep(3_000);
             }
             deliveries++;
             running--;
@@ -222,7 +225,7 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
         const otherRunStarted = new Promise<void>((resolve) => (takenOver = resolve));
         starved.process('webhooks', async (_job, run) => {
           claimedBeforeStarving = await run.stillClaimed();
-          starve(1_000);
+          starve(2_500);
           await otherRunStarted;
           claimedAfterTakenOver = await run.stillClaimed();
           if (claimedAfterTakenOver) deliveries++;
