@@ -22,6 +22,7 @@ import {
   type Job,
   type JobHandler,
   type JobQueue,
+  type JobRun,
   type ProcessOptions,
   type QueueCounts,
   type QueueWorker,
@@ -36,7 +37,7 @@ export interface BullMqJobQueueOptions {
   /** How long failed jobs are kept for inspection (default 7 days). */
   failedRetentionMs?: number;
   /**
-   * How long a worker's claim on a job lasts unless renewed (default 5 s; renewed every half of it
+   * How long a worker's claim on a job lasts unless renewed (default 5 s; renewed every fifth of it
    * while the job runs): the jobs of a worker that died return to the queue after it.
    */
   lockDurationMs?: number;
@@ -57,6 +58,11 @@ export interface BullMqJobQueueOptions {
 /** A killed worker's jobs are back in the queue within lock + stalled interval (about 7 s). */
 const DEFAULT_LOCK_DURATION_MS = 5_000;
 const DEFAULT_STALLED_INTERVAL_MS = 2_000;
+/**
+ * Locks are renewed every fifth of their duration (BullMQ's default is half): a claim then lapses
+ * only after the process has been too busy to renew it for most of the lock, not for half of it.
+ */
+const LOCK_RENEWALS_PER_DURATION = 5;
 
 const hour = 60 * 60 * 1000;
 
@@ -77,7 +83,17 @@ export class BullMqJobQueue implements JobQueue {
   private readonly onReady: () => void;
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Set<QueueWorker>();
-  /** Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back. */
+  /**
+   * The runs going on in this process, by queue, job and attempt. BullMQ hands a job out again once
+   * its claim lapses (a process too busy to renew its locks), also to this very process while the
+   * first run still goes on: that second run waits for the first and reports its outcome instead.
+   */
+  private readonly runsInProgress = new Map<string, RunInProgress>();
+  /**
+   * Enqueues fail at once while Redis is unreachable, rather than hang the caller until it is back:
+   * no offline queue for commands sent while it is away, and no retry on reconnection for those
+   * in flight when it goes (ioredis would otherwise hold them through 20 reconnection attempts, 21 s).
+   */
   private producerConnection: Redis | undefined;
   /** Workers block on Redis, which BullMQ only allows without a per-command retry limit. */
   private workerConnection: ConnectionWithCopies | undefined;
@@ -145,11 +161,14 @@ export class BullMqJobQueue implements JobQueue {
       return promise;
     };
 
+    const lockDurationMs = this.options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS;
     const worker = new Worker(
       queueName,
       async (job: BullMqJob, token?: string) => {
         try {
-          await track(handler(toJob<Data>(job, job.attemptsMade + 1)));
+          await this.runOnce(queueName, job, token, lockDurationMs, (run) =>
+            track(handler(toJob<Data>(job, job.attemptsMade + 1), run)),
+          );
         } catch (thrown) {
           if (isJobPostponed(thrown)) {
             // Back to delayed without an attempt; DelayedError tells BullMQ the job was moved.
@@ -164,7 +183,8 @@ export class BullMqJobQueue implements JobQueue {
         connection: this.connectionForWorkers(),
         prefix: this.prefix,
         concurrency: options.concurrency ?? 1,
-        lockDuration: this.options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
+        lockDuration: lockDurationMs,
+        lockRenewTime: lockDurationMs / LOCK_RENEWALS_PER_DURATION,
         stalledInterval: this.options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
         settings: { backoffStrategy: scheduleBackoffStrategy },
       },
@@ -219,6 +239,31 @@ export class BullMqJobQueue implements JobQueue {
     return this.closing;
   }
 
+  /**
+   * Starts a run of the job's attempt unless one is going on in this process already; then this
+   * run takes over the claim (its token is the one Redis now holds) and waits for that run.
+   */
+  private runOnce(
+    queueName: string,
+    job: BullMqJob,
+    token: string | undefined,
+    lockDurationMs: number,
+    start: (run: JobRun) => Promise<void>,
+  ): Promise<void> {
+    const key = JSON.stringify([queueName, job.id, job.attemptsMade]);
+    const going = this.runsInProgress.get(key);
+    if (going) {
+      going.claim = { job, token };
+      return going.outcome;
+    }
+    const running: RunInProgress = { claim: { job, token }, outcome: Promise.resolve() };
+    running.outcome = start({ stillClaimed: () => stillHolds(running.claim, lockDurationMs) });
+    this.runsInProgress.set(key, running);
+    // Only bookkeeping; the caller handles the outcome.
+    void running.outcome.catch(() => undefined).finally(() => this.runsInProgress.delete(key));
+    return running.outcome;
+  }
+
   private assertOpen(): void {
     if (this.closing) throw new Error('The job queue is closed');
   }
@@ -227,7 +272,7 @@ export class BullMqJobQueue implements JobQueue {
     let queue = this.queues.get(name);
     if (!queue) {
       this.producerConnection ??= this.watched(
-        new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false })),
+        new Redis(this.redisUrl, this.connectionOptions({ enableOfflineQueue: false, maxRetriesPerRequest: 0 })),
       );
       queue = new Queue(name, { connection: this.producerConnection, prefix: this.prefix });
       queue.on('error', this.onError);
@@ -260,6 +305,32 @@ export class BullMqJobQueue implements JobQueue {
       // waits for Redis and lets closing finish. Copies of the connection inherit this.
       retryStrategy: (attempt) => (this.closing ? null : Math.min(attempt * 100, 2_000)),
     };
+  }
+}
+
+/** A run of a job in this process, and the claim (lock) of the latest hand-out of its job. */
+interface RunInProgress {
+  claim: { job: BullMqJob; token: string | undefined };
+  outcome: Promise<void>;
+}
+
+/**
+ * Whether the claim is still the job's lock in Redis, renewing it if so. An answer that does not
+ * come within the lock's duration (Redis unreachable) counts as no: the claim may lapse meanwhile.
+ */
+async function stillHolds(claim: RunInProgress['claim'], lockDurationMs: number): Promise<boolean> {
+  const { job, token } = claim;
+  if (token === undefined) return false;
+  const extended = job.extendLock(token, lockDurationMs).then(
+    (result) => Number(result) === 1,
+    () => false,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const unanswered = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), lockDurationMs)));
+  try {
+    return await Promise.race([extended, unanswered]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

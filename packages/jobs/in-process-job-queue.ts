@@ -11,6 +11,7 @@ import {
   type Job,
   type JobHandler,
   type JobQueue,
+  type JobRun,
   type ProcessOptions,
   type QueueCounts,
   type QueueWorker,
@@ -33,6 +34,9 @@ export interface InProcessJobQueueOptions {
 }
 
 const hour = 60 * 60 * 1000;
+
+/** A job runs once at a time here, and no other process can take it over. */
+const alwaysClaimed: JobRun = { stillClaimed: async () => true };
 
 // Read the globals on every call so that fake timers installed after construction still apply.
 const systemClock: Clock = {
@@ -213,7 +217,7 @@ export class InProcessJobQueue implements JobQueue {
     const attempt = job.attemptsMade + 1;
     const running = (async () => {
       try {
-        await worker.handler(toJob(job, attempt));
+        await worker.handler(toJob(job, attempt), alwaysClaimed);
         job.attemptsMade = attempt;
         this.finish(queue, job, 'completed');
       } catch (thrown) {

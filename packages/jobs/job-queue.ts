@@ -37,7 +37,18 @@ export interface Job<Data = unknown> {
   maxAttempts: number;
 }
 
-export type JobHandler<Data = unknown> = (job: Job<Data>) => Promise<void>;
+/** One run of a job, as its handler sees it besides the job itself. */
+export interface JobRun {
+  /**
+   * Whether this run still holds its job, and holds it a while longer: false once the queue may have
+   * handed the job to another run (its claim lapsed, e.g. while the process was too busy to renew
+   * it). Ask before an effect that must not happen twice, and leave the job to the other run when
+   * false. Always true where jobs cannot pass to another process (in-process).
+   */
+  stillClaimed(): Promise<boolean>;
+}
+
+export type JobHandler<Data = unknown> = (job: Job<Data>, run: JobRun) => Promise<void>;
 
 /** Marks a postponement, whichever copy of this module made it (see `isJobPostponed`). */
 const POSTPONED = Symbol.for('card-payments.jobs.postponed');

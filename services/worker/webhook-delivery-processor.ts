@@ -6,7 +6,7 @@ import {
 } from '../../packages/domain/webhook-delivery/webhook-delivery-events.ts';
 import { webhookEndpointDecider } from '../../packages/domain/webhook-endpoint/webhook-endpoint-decider.ts';
 import { webhookEndpointStream } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
-import { JobPostponed, type Job } from '../../packages/jobs/job-queue.ts';
+import { JobPostponed, type Job, type JobRun } from '../../packages/jobs/job-queue.ts';
 import { sendWebhook, timedOut } from '../../packages/webhooks/webhook-sender.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../packages/webhooks/webhook-signature.ts';
 import { publicEventsCollection } from '../../projections/public-events-projection.ts';
@@ -24,12 +24,16 @@ import { WEBHOOK_SLOT_LIMITS, webhookDispatchOf } from './webhook-dispatch.ts';
  */
 export const WEBHOOK_CONCURRENCY = WEBHOOK_SLOT_LIMITS.total;
 
+/** How long an attempt whose claim lapsed waits before it looks whether the other run recorded it. */
+const CLAIM_LOST_RECHECK_MS = 5_000;
+
 /**
  * Makes one attempt of one delivery: POSTs the event exactly as GET /events/{id} shows it, signed
  * with the endpoint's secret, records the attempt, and enqueues the next one when it failed and
  * the schedule has one left (the scheduler would find it too; this only saves a scan interval).
- * Safe to run twice: an attempt already recorded is not made again, and a concurrent duplicate
- * loses the append and records nothing (the endpoint may then get the event twice: at least once).
+ * Safe to run twice: an attempt already recorded is not made again, a run whose claim on its job
+ * lapsed sends nothing, and a concurrent duplicate loses the append and records nothing (the
+ * endpoint may then get the event twice: at least once).
  */
 export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
   const { aggregates, config, jobs, readModels, vault } = platform;
@@ -43,7 +47,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
    * A job whose endpoint (or account) has all its slots busy, or whose endpoint's circuit is open
    * with a probe in flight, goes back to the queue for a while, still counted as handed out.
    */
-  async function deliverInSlot(job: Job<WebhookDeliveryJob>): Promise<void> {
+  async function deliverInSlot(job: Job<WebhookDeliveryJob>, run: JobRun): Promise<void> {
     const { endpointId, accountId, mode } = job.data;
     const claim = slots.claim(endpointId, `${accountId}:${mode}`, job.id, circuits.isOpen(endpointId));
     if (!claim.granted) {
@@ -51,14 +55,14 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
       throw new JobPostponed(claim.retryInMs);
     }
     try {
-      await deliver(job);
+      await deliver(job, run);
     } finally {
       claim.release();
       dispatch.finished(job.id);
     }
   }
 
-  async function deliver(job: Job<WebhookDeliveryJob>): Promise<void> {
+  async function deliver(job: Job<WebhookDeliveryJob>, run: JobRun): Promise<void> {
     const { deliveryId, endpointId, eventId, eventType, attempt, accountId, mode } = job.data;
     const tenant = { accountId, mode };
     const ref: WebhookDeliveryRef = { deliveryId, endpointId, eventId, eventType };
@@ -78,6 +82,9 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
     const secret = await vault.reveal(endpoint.state.endpoint.secretVaultRef);
     if (secret === null) throw new Error(`the secret of ${endpointId} is gone (deleted meanwhile?)`);
 
+    // Once this worker's claim on the job has lapsed (it was too busy to renew it), another may be
+    // making the attempt: send nothing, and look again later, when the attempt may be recorded.
+    if (!(await run.stillClaimed())) throw new JobPostponed(CLAIM_LOST_RECHECK_MS);
     const body = JSON.stringify(eventWithImageAddress(publicObject(event), publicUrl));
     const attemptedAt = new Date();
     const answer = await sendWebhook({
@@ -125,7 +132,7 @@ export function webhookDeliveryProcessor(platform: Platform): JobProcessor {
 
   return {
     queue: WEBHOOK_DELIVERY_QUEUE,
-    handler: (job) => deliverInSlot(job as Job<WebhookDeliveryJob>),
+    handler: (job, run) => deliverInSlot(job as Job<WebhookDeliveryJob>, run),
     options: { concurrency: WEBHOOK_CONCURRENCY },
   };
 }

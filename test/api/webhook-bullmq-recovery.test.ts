@@ -82,6 +82,35 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     for (const duplicate of tally.duplicates) expect(cutShort).to.include(duplicate);
   });
 
+  it('sends an event once when its worker, stopped while the endpoint was answering, lost the lock of the attempt', async () => {
+    const redis = (await startRedisServer())!;
+    redisServers.push(redis);
+    receiver = await startWebhookReceiver();
+    // The first request is answered late, so that its attempt is still going on when the worker runs again.
+    receiver.respondWith((_webhook, count) => (count === 0 ? { status: 200, afterMs: 14_000 } : 200));
+    await start({ env: { ...envFor(redis), WEBHOOK_TIMEOUT_MS: '20000' } });
+    const endpoint = await createEndpoint(api, receiver);
+    await api.post('/customers', { json: { email: 'stopped-worker@example.com' } });
+    await receiver.waitFor((received) => received.length === 1, 20_000, 'the attempt to reach the endpoint');
+
+    // Stopped past its lock (5 s), as a starved process is: once it runs again, its own check for
+    // lapsed locks hands the job back to the queue, and so to this worker while the attempt goes on.
+    service.signal('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    service.signal('SIGCONT');
+
+    const events = await allEvents(api);
+    await waitForDeliveries(
+      api,
+      endpoint.id,
+      (list) => list.length === events.size && list.every((delivery) => delivery.status === 'delivered'),
+      30_000,
+    );
+    const tally = tallyDeliveries(receiver.received, events.keys(), endpoint.secret);
+    expect(tally).to.deep.include({ missing: [], unexpected: [], badSignatures: 0, duplicates: [] });
+    expect(receiver.received).to.have.length(events.size);
+  });
+
   it('says once that Redis is lost, loses no delivery, and recovers silently when it is back', async () => {
     const redis = (await startRedisServer())!;
     redisServers.push(redis);

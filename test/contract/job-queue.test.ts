@@ -151,8 +151,108 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
     });
   });
 
+  describe('when the claim of a running job lapses', function () {
+    /** Blocks the event loop as a starved process does: no lock is renewed meanwhile. */
+    const starve = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+    };
+    const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    /**
+     * Short locks, checked often, so that a starvation of 2.5 s lets one lapse and the job go back;
+     * not so short that a loaded machine's ordinary lag lets the second hand-out lapse as well.
+     */
+    const shortClaims = { lockDurationMs: 1_000, stalledIntervalMs: 200 };
+    const lapsedClaims = (errors: Error[]) => errors.filter((error) => /renew lock|Missing lock/.test(error.message));
+
+    it('does not start a second run of the attempt while the first still runs in this process', async function () {
+      const errors: Error[] = [];
+      const jobs = new BullMqJobQueue(redis.url, {
+        prefix: freshPrefix(),
+        ...shortClaims,
+        onError: (error) => void errors.push(error),
+      });
+      try {
+        let runs = 0;
+        let running = 0;
+        let deliveries = 0;
+        jobs.process(
+          'webhooks',
+          async () => {
+            runs++;
+            running++;
+            if (runs === 1) {
+              starve(2_500);
+              // Time for the lapsed job to go back to the queue and be taken again by a free slot.
+              await sleep(3_000);
+            }
+            deliveries++;
+            running--;
+          },
+          { concurrency: 4 },
+        );
+
+        await jobs.enqueue('webhooks', 'deliver', {}, { jobId: 'webhook:we_1:evt_1:1' });
+
+        await waitUntil(async () => (await jobs.counts('webhooks')).completed === 1, 'the job to complete');
+        await waitUntil(() => running === 0, 'every run to end');
+        expect(lapsedClaims(errors), 'the claim lapsed').to.have.length.above(0);
+        expect({ runs, deliveries }).to.deep.equal({ runs: 1, deliveries: 1 });
+        expect(await jobs.counts('webhooks')).to.include({ completed: 1, failed: 0, waiting: 0, active: 0 });
+      } finally {
+        await jobs.close();
+      }
+    });
+
+    it('tells a run whose job another process has taken that it no longer holds it', async function () {
+      const prefix = freshPrefix();
+      const errors: Error[] = [];
+      const starved = new BullMqJobQueue(redis.url, {
+        prefix,
+        ...shortClaims,
+        onError: (error) => void errors.push(error),
+      });
+      const other = new BullMqJobQueue(redis.url, {
+        prefix,
+        ...shortClaims,
+        onError: (error) => void errors.push(error),
+      });
+      try {
+        let deliveries = 0;
+        let claimedBeforeStarving: boolean | undefined;
+        let claimedAfterTakenOver: boolean | undefined;
+        let takenOver!: () => void;
+        const otherRunStarted = new Promise<void>((resolve) => (takenOver = resolve));
+        starved.process('webhooks', async (_job, run) => {
+          claimedBeforeStarving = await run.stillClaimed();
+          starve(2_500);
+          await otherRunStarted;
+          claimedAfterTakenOver = await run.stillClaimed();
+          if (claimedAfterTakenOver) deliveries++;
+        });
+        await starved.enqueue('webhooks', 'deliver', {}, { jobId: 'webhook:we_1:evt_2:1' });
+        await waitUntil(() => claimedBeforeStarving !== undefined, 'the first run to start');
+        other.process('webhooks', async (_job, run) => {
+          takenOver();
+          if (await run.stillClaimed()) deliveries++;
+        });
+
+        await waitUntil(() => claimedAfterTakenOver !== undefined, 'the first run to ask again');
+        await waitUntil(async () => (await other.counts('webhooks')).completed === 1, 'the job to complete');
+        expect({ claimedBeforeStarving, claimedAfterTakenOver, deliveries }).to.deep.equal({
+          claimedBeforeStarving: true,
+          claimedAfterTakenOver: false,
+          deliveries: 1,
+        });
+      } finally {
+        await starved.close();
+        await other.close();
+      }
+    });
+  });
+
   describe('when Redis is lost', function () {
-    it('fails enqueues at once, and still closes once the running job has finished', async function () {
+    it('fails enqueues at once, also one in flight as Redis goes, and still closes once the running job has finished', async function () {
       const lostRedis = await startRedisServer();
       if (!lostRedis) throw new Error('redis-server disappeared from PATH');
       // Connection errors are expected here, and BullMQ reports each reconnection attempt.
@@ -169,7 +269,17 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
         await jobs.enqueue('refunds', 'refund', {});
         await started;
 
+        // An enqueue still unanswered when Redis goes: a frozen server takes no more commands.
+        lostRedis.freeze();
+        const inFlightError = jobs.enqueue('refunds', 'refund', {}).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        await new Promise((settle) => setTimeout(settle, 100));
         await lostRedis.kill();
+        const killedAt = Date.now();
+        expect(await inFlightError).to.be.instanceOf(Error);
+        expect(Date.now() - killedAt).to.be.below(1_000);
 
         const enqueueStartedAt = Date.now();
         const enqueueError = await jobs.enqueue('refunds', 'refund', {}).then(
@@ -190,6 +300,14 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
     });
   });
 });
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /**
  * A separate node process whose worker takes one job and never finishes it, holding a short lock

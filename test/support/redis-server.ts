@@ -15,6 +15,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** SIGKILLs the server, for tests that simulate a lost Redis. */
   kill(): Promise<void>;
+  /** SIGSTOPs the server: it keeps its connections but reads nothing more, until killed. */
+  freeze(): void;
 }
 
 const host = '127.0.0.1';
@@ -93,6 +95,7 @@ async function launch(binary: string, port: number): Promise<RedisServer> {
     port,
     stop: () => release('SIGTERM'),
     kill: () => release('SIGKILL'),
+    freeze: () => void child.kill('SIGSTOP'),
   };
 }
 
