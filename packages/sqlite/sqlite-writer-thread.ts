@@ -15,11 +15,15 @@ interface Reply {
 }
 
 /**
- * A SQLite connection of its own on a worker thread, that runs transactions in the order they
- * are given while the calling thread goes on: what a bulk write costs in SQLite (row and index
- * inserts, the commit) then runs on the machine's other core. Each `transaction` resolves once
- * committed, or rejects with SQLite's error (nothing of it written). Prepared statements are kept
- * by their text for the connection's life.
+ * A SQLite connection of its own on a worker thread, that runs writes in the order they are given
+ * while the calling thread goes on: what a bulk write costs in SQLite (row and index inserts, the
+ * commit) then runs on the machine's other core. Writes go into one open transaction (begun by
+ * the first write after a commit) until a write asks for the commit: so several writes can share
+ * one commit, and the pages they all touch (random id-index pages) are written to the file once.
+ * Each `write` resolves once run (and committed, when it asks for the commit), or rejects with
+ * SQLite's error: the whole open transaction is then rolled back, and every later write fails
+ * with that error (what it rolled back may include writes that had resolved). Prepared
+ * statements are kept by their text for the connection's life.
  *
  * The thread is plain JavaScript evaluated in it (no module of ours to resolve, the same under
  * tsx and in the build) and loads the same better-sqlite3 the service uses.
@@ -48,12 +52,15 @@ export class SqliteWriterThread {
     this.worker.on('exit', () => this.fail(new Error('The SQLite writer thread has stopped')));
   }
 
-  /** Runs `steps` in one transaction (BEGIN IMMEDIATE … COMMIT) after every transaction given before. */
-  transaction(statements: readonly string[], steps: WriterSteps): Promise<void> {
-    return this.send({ statements, steps });
+  /**
+   * Runs `steps` after every write given before, in the open transaction (BEGIN IMMEDIATE if none
+   * is open); with `commit`, then commits it.
+   */
+  write(statements: readonly string[], steps: WriterSteps, commit: boolean): Promise<void> {
+    return this.send({ statements, steps, commit });
   }
 
-  /** Closes the connection once every transaction given before has ended, and stops the thread. */
+  /** Closes the connection once every write given before has run, and stops the thread; what was not committed is rolled back. */
   async close(): Promise<void> {
     if (this.failure) {
       await this.worker.terminate();
@@ -80,7 +87,7 @@ export class SqliteWriterThread {
   }
 }
 
-/** The thread's loop: one transaction per message, in order; a failed one is rolled back whole. */
+/** The thread's loop: one write per message, in order, into the open transaction; a failure rolls it back and ends the writes. */
 const WRITER_LOOP = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -95,7 +102,7 @@ function statement(sql) {
   }
   return found;
 }
-const run = db.transaction((statements, steps) => {
+function run(statements, steps) {
   for (let i = 0; i < steps.length; ) {
     const sql = statements[steps[i]];
     const count = steps[i + 1];
@@ -106,7 +113,8 @@ const run = db.transaction((statements, steps) => {
     else statement(sql).run(...steps.slice(i, i + count));
     i += count;
   }
-});
+}
+let failure = null;
 parentPort.on('message', (message) => {
   if (message.close) {
     db.close();
@@ -114,11 +122,19 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
+  if (failure !== null) {
+    parentPort.postMessage({ id: message.id, error: failure });
+    return;
+  }
   try {
-    run.immediate(message.statements, message.steps);
+    if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
+    run(message.statements, message.steps);
+    if (message.commit) db.exec('COMMIT');
     parentPort.postMessage({ id: message.id });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, error: String(error && error.message) });
+    failure = String(error && error.message);
+    if (db.inTransaction) db.exec('ROLLBACK');
+    parentPort.postMessage({ id: message.id, error: failure });
   }
 });
 `;
