@@ -37,6 +37,12 @@ const BUSY_TIMEOUT_MS = 60_000;
  * a million-document build rewrites most of those pages each time (`docs/benchmarks.md`, "Rebuilds").
  */
 const DOCUMENTS_PER_COMMIT = 100_000;
+/**
+ * And at most this much document JSON: the pages a transaction changed stay in the writer's
+ * page cache until it commits (it never spills them to the file: that would lock this build's
+ * reads out until a commit that only the reading thread can ask for).
+ */
+const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
 
 /**
  * A read store file that nobody reads yet, built by a full rebuild (`docs/architecture.md`,
@@ -67,6 +73,7 @@ export class SqliteBuildFile implements DocumentStore {
   /** Whether writes were handed over since the last commit, and the documents they wrote (by `documentKey`). */
   private uncommittedWrites = false;
   private uncommittedDocs = new Set<string>();
+  private uncommittedJsonBytes = 0;
   /** The documents of the last commit handed over, until it lands. */
   private committing: { docs: ReadonlySet<string>; landed: Promise<void> } = {
     docs: new Set(),
@@ -75,7 +82,11 @@ export class SqliteBuildFile implements DocumentStore {
   private sealed = false;
 
   constructor(private readonly path: string) {
-    this.writer = new SqliteWriterThread(path, [...BUILD_PRAGMAS, `busy_timeout = ${BUSY_TIMEOUT_MS}`]);
+    this.writer = new SqliteWriterThread(path, [
+      ...BUILD_PRAGMAS,
+      `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+      'cache_spill = OFF',
+    ]);
     void this.write(new WriterTransaction().exec(STORE_TABLES_SQL), false);
   }
 
@@ -104,7 +115,9 @@ export class SqliteBuildFile implements DocumentStore {
       if (write.op === 'put') {
         const row = rowValues(write.doc, write.position);
         transaction.run(this.projectionStatements.of(write.collection).put, row);
-        docs.set(documentKey(write.collection, write.doc.id), row[ROW_JSON] as string);
+        const json = row[ROW_JSON] as string;
+        this.uncommittedJsonBytes += json.length;
+        docs.set(documentKey(write.collection, write.doc.id), json);
       } else {
         transaction.run(this.projectionStatements.of(write.collection).delete, [write.id, write.position]);
         docs.set(documentKey(write.collection, write.id), null);
@@ -116,7 +129,9 @@ export class SqliteBuildFile implements DocumentStore {
     const forget = (): void => {
       if (this.inFlightDocs === docs) this.inFlightDocs = new Map();
     };
-    this.write(transaction, this.uncommittedDocs.size >= DOCUMENTS_PER_COMMIT).then(forget, forget);
+    const commit =
+      this.uncommittedDocs.size >= DOCUMENTS_PER_COMMIT || this.uncommittedJsonBytes >= JSON_BYTES_PER_COMMIT;
+    this.write(transaction, commit).then(forget, forget);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -137,7 +152,8 @@ export class SqliteBuildFile implements DocumentStore {
     else if (this.committing.docs.has(key)) await this.committing.landed;
     let statement = this.readById.get(collection);
     if (!statement) {
-      await this.inFlight;
+      // The table may have been created since the last commit.
+      await this.commitNow();
       statement = this.read().prepare<[string], { doc: string }>(`SELECT doc FROM ${quote(collection)} WHERE id = ?`);
       this.readById.set(collection, statement);
     }
@@ -201,6 +217,7 @@ export class SqliteBuildFile implements DocumentStore {
     if (commit) {
       this.committing = { docs: this.uncommittedDocs, landed: written };
       this.uncommittedDocs = new Set();
+      this.uncommittedJsonBytes = 0;
     }
     this.inFlight = Promise.all([this.inFlight, written]).then(() => {});
     // Observed by the next commit, read or seal (and by whoever awaits `written`): a failure is reported there.
