@@ -32,16 +32,32 @@ import {
 
 /** Another connection to the file (the writer thread, or this one's reads) holds its lock for a moment. */
 const BUSY_TIMEOUT_MS = 60_000;
+/**
+ * Documents written between two commits. Every commit writes each page it changed, and a batch's
+ * inserts into the id indexes (random ids) change pages all over them: committing every batch of
+ * a million-document build rewrites most of those pages each time (`docs/benchmarks.md`, "Rebuilds").
+ */
+const DOCUMENTS_PER_COMMIT = 100_000;
+/**
+ * And at most this much document JSON: the pages a transaction changed stay in the writer's
+ * page cache until it commits (it never spills them to the file: that would lock this build's
+ * reads out until a commit that only the reading thread can ask for).
+ */
+const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
 
 /**
  * A read store file that nobody reads yet, built by a full rebuild (`docs/architecture.md`,
  * "Blue/green rebuilds"), written as `SqliteDocumentStore`'s bulk build writes it (journal in
  * memory, no syncs) but by a connection on a thread of its own (`SqliteWriterThread`): a commit
  * is handed to that thread and `commitProjection` returns at once, so SQLite writes one batch on
- * the other core while the caller projects the next. One commit is in flight at most (the next
- * waits for it, and its failure is the next call's). Reads see every write handed over: those of
- * the commit in flight from memory, the rest from the file through a read-only connection.
- * `seal()` ends the build. Only what a build uses is offered: reads by id, checkpoints, puts,
+ * the other core while the caller projects the next. One batch is in flight at most (the next
+ * waits for it, and its failure is the next call's and every later one's). Batches share a SQLite
+ * commit until they have written `DOCUMENTS_PER_COMMIT` documents. Reads see every write handed
+ * over: those of the batch in flight from memory, the rest from the file through a read-only
+ * connection, after a commit of their own when they were written since the last one (the
+ * documents a projection reads again several batches later are few in a rebuild: most of its
+ * reads are of documents the build never wrote, which it does not read at all).
+ * `seal()` commits and ends the build. Only what a build uses is offered: reads by id, checkpoints, puts,
  * list indexes; lists and counts are the sealed file's.
  */
 export class SqliteBuildFile implements DocumentStore {
@@ -51,15 +67,28 @@ export class SqliteBuildFile implements DocumentStore {
   private readonly tables = new Set<string>();
   private readonly indexes = new Set<string>();
   private readonly projectionStatements = new ProjectionStatements();
-  /** The commit handed to the writer and not yet acknowledged. */
+  /** The writes handed to the writer and not yet acknowledged. */
   private inFlight: Promise<void> = Promise.resolve();
-  /** What the commit in flight writes, by collection and id (JSON; null: deleted). */
+  /** What the batch in flight writes, by collection and id (JSON; null: deleted). */
   private inFlightDocs = new Map<string, string | null>();
+  /** Whether writes were handed over since the last commit, and the documents they wrote (by `documentKey`). */
+  private uncommittedWrites = false;
+  private uncommittedDocs = new Set<string>();
+  private uncommittedJsonBytes = 0;
+  /** The documents of the last commit handed over, until it lands. */
+  private committing: { docs: ReadonlySet<string>; landed: Promise<void> } = {
+    docs: new Set(),
+    landed: Promise.resolve(),
+  };
   private sealed = false;
 
   constructor(private readonly path: string) {
-    this.writer = new SqliteWriterThread(path, [...BUILD_PRAGMAS, `busy_timeout = ${BUSY_TIMEOUT_MS}`]);
-    void this.write(new WriterTransaction().exec(STORE_TABLES_SQL));
+    this.writer = new SqliteWriterThread(path, [
+      ...BUILD_PRAGMAS,
+      `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+      'cache_spill = OFF',
+    ]);
+    void this.write(new WriterTransaction().exec(STORE_TABLES_SQL), false);
   }
 
   collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): Collection<T> {
@@ -73,7 +102,7 @@ export class SqliteBuildFile implements DocumentStore {
         this.indexes.add(sql);
         transaction.exec(sql);
       }
-      void this.write(transaction);
+      void this.write(transaction, false);
     }
     return new BuildCollection<T>(this, name);
   }
@@ -87,22 +116,27 @@ export class SqliteBuildFile implements DocumentStore {
       if (write.op === 'put') {
         const row = rowValues(write.doc, write.position);
         transaction.run(this.projectionStatements.of(write.collection).put, row);
-        docs.set(documentKey(write.collection, write.doc.id), row[ROW_JSON] as string);
+        const json = row[ROW_JSON] as string;
+        this.uncommittedJsonBytes += json.length;
+        docs.set(documentKey(write.collection, write.doc.id), json);
       } else {
         transaction.run(this.projectionStatements.of(write.collection).delete, [write.id, write.position]);
         docs.set(documentKey(write.collection, write.id), null);
       }
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
+    for (const key of docs.keys()) this.uncommittedDocs.add(key);
     this.inFlightDocs = docs;
     const forget = (): void => {
       if (this.inFlightDocs === docs) this.inFlightDocs = new Map();
     };
-    this.write(transaction).then(forget, forget);
+    const commit =
+      this.uncommittedDocs.size >= DOCUMENTS_PER_COMMIT || this.uncommittedJsonBytes >= JSON_BYTES_PER_COMMIT;
+    this.write(transaction, commit).then(forget, forget);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
-    await this.inFlight;
+    await this.commitNow();
     const row = this.read()
       .prepare<[string], { position: number }>(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`)
       .get(key);
@@ -114,9 +148,13 @@ export class SqliteBuildFile implements DocumentStore {
     const handed = this.inFlightDocs.get(documentKey(collection, id));
     if (handed !== undefined) return handed === null ? null : (JSON.parse(handed) as T);
     if (!this.tables.has(collection)) return null;
+    const key = documentKey(collection, id);
+    if (this.uncommittedDocs.has(key)) await this.commitNow();
+    else if (this.committing.docs.has(key)) await this.committing.landed;
     let statement = this.readById.get(collection);
     if (!statement) {
-      await this.inFlight;
+      // The table may have been created since the last commit.
+      await this.commitNow();
       statement = this.read().prepare<[string], { doc: string }>(`SELECT doc FROM ${quote(collection)} WHERE id = ?`);
       this.readById.set(collection, statement);
     }
@@ -125,7 +163,12 @@ export class SqliteBuildFile implements DocumentStore {
   }
 
   async put(collection: string, doc: Document): Promise<void> {
-    await this.write(this.withTable(new WriterTransaction(), collection).run(putSql(collection), rowValues(doc, null)));
+    const transaction = this.withTable(new WriterTransaction(), collection).run(
+      putSql(collection),
+      rowValues(doc, null),
+    );
+    this.uncommittedDocs.add(documentKey(collection, doc.id));
+    await this.write(transaction, false);
   }
 
   async dropCollection(): Promise<void> {
@@ -137,7 +180,7 @@ export class SqliteBuildFile implements DocumentStore {
     return [...this.tables].filter((name) => name.startsWith(prefix)).sort();
   }
 
-  /** Stops without sealing (nothing to do once sealed): the file stays unfinished, and the next full rebuild deletes it. */
+  /** Stops without sealing (nothing to do once sealed): the file stays unfinished (what was not committed is not in it), and the next full rebuild deletes it. */
   async close(): Promise<void> {
     if (this.sealed) return;
     await this.inFlight.catch(() => {});
@@ -147,11 +190,11 @@ export class SqliteBuildFile implements DocumentStore {
   }
 
   /**
-   * Ends the build once every commit is written: closes both connections, makes the file an
-   * ordinary WAL database and syncs it, once. Fails if any commit failed.
+   * Ends the build once every write is committed: closes both connections, makes the file an
+   * ordinary WAL database and syncs it, once. Fails if any write failed.
    */
   async seal(): Promise<void> {
-    await this.inFlight;
+    await this.commitNow();
     this.reader?.close();
     this.reader = null;
     await this.writer.close();
@@ -159,9 +202,24 @@ export class SqliteBuildFile implements DocumentStore {
     sealBuiltFile(this.path);
   }
 
-  /** Hands a transaction to the writer after every one before it; the build's next commit waits for it. */
-  private write(transaction: WriterTransaction): Promise<void> {
-    const written = this.writer.transaction(transaction.statements, transaction.steps);
+  /** Commits every write handed over, once they have run. */
+  private async commitNow(): Promise<void> {
+    if (this.uncommittedWrites) await this.write(new WriterTransaction(), true);
+    await this.inFlight;
+  }
+
+  /**
+   * Hands writes to the writer after every one before it (the build's next commit waits for
+   * them); with `commit`, those since the last commit are then committed.
+   */
+  private write(transaction: WriterTransaction, commit: boolean): Promise<void> {
+    const written = this.writer.write(transaction.statements, transaction.steps, commit);
+    this.uncommittedWrites = !commit;
+    if (commit) {
+      this.committing = { docs: this.uncommittedDocs, landed: written };
+      this.uncommittedDocs = new Set();
+      this.uncommittedJsonBytes = 0;
+    }
     this.inFlight = Promise.all([this.inFlight, written]).then(() => {});
     // Observed by the next commit, read or seal (and by whoever awaits `written`): a failure is reported there.
     this.inFlight.catch(() => {});

@@ -15,11 +15,16 @@ interface Reply {
 }
 
 /**
- * A SQLite connection of its own on a worker thread, that runs transactions in the order they
- * are given while the calling thread goes on: what a bulk write costs in SQLite (row and index
- * inserts, the commit) then runs on the machine's other core. Each `transaction` resolves once
- * committed, or rejects with SQLite's error (nothing of it written). Prepared statements are kept
- * by their text for the connection's life.
+ * A SQLite connection of its own on a worker thread, that runs writes in the order they are given
+ * while the calling thread goes on: what a bulk write costs in SQLite (row and index inserts, the
+ * commit) then runs on the machine's other core. Writes go into one open transaction (begun by
+ * the first write after a commit) until a write asks for the commit: so several writes can share
+ * one commit, and the pages they all touch (random id-index pages) are written to the file once.
+ * Each `write` resolves once run (and committed, when it asks for the commit), or rejects with
+ * SQLite's error: the whole open transaction is then rolled back; when what it rolled back
+ * includes writes that had resolved, every later write fails with that error (a transaction of
+ * its own that fails takes nothing else with it, and the next one runs). Prepared
+ * statements are kept by their text for the connection's life.
  *
  * The thread is plain JavaScript evaluated in it (no module of ours to resolve, the same under
  * tsx and in the build) and loads the same better-sqlite3 the service uses.
@@ -48,17 +53,25 @@ export class SqliteWriterThread {
     this.worker.on('exit', () => this.fail(new Error('The SQLite writer thread has stopped')));
   }
 
-  /** Whether the thread has stopped (an error or an exit of its own): every transaction from now on fails. */
+  /** Whether the thread has stopped (an error or an exit of its own): every write from now on fails. */
   get stopped(): boolean {
     return this.failure !== null;
   }
 
-  /** Runs `steps` in one transaction (BEGIN IMMEDIATE … COMMIT) after every transaction given before. */
-  transaction(statements: readonly string[], steps: WriterSteps): Promise<void> {
-    return this.send({ statements, steps });
+  /**
+   * Runs `steps` after every write given before, in the open transaction (BEGIN IMMEDIATE if none
+   * is open); with `commit`, then commits it.
+   */
+  write(statements: readonly string[], steps: WriterSteps, commit: boolean): Promise<void> {
+    return this.send({ statements, steps, commit });
   }
 
-  /** Closes the connection once every transaction given before has ended, and stops the thread. */
+  /** Runs `steps` in a transaction of their own (BEGIN IMMEDIATE … COMMIT) after every write given before. */
+  transaction(statements: readonly string[], steps: WriterSteps): Promise<void> {
+    return this.write(statements, steps, true);
+  }
+
+  /** Closes the connection once every write given before has run, and stops the thread; what was not committed is rolled back. */
   async close(): Promise<void> {
     if (this.failure) {
       await this.worker.terminate();
@@ -85,7 +98,7 @@ export class SqliteWriterThread {
   }
 }
 
-/** The thread's loop: one transaction per message, in order; a failed one is rolled back whole. */
+/** The thread's loop: one write per message, in order, into the open transaction; a failure rolls it back, and ends the writes when it rolled back earlier ones. */
 const WRITER_LOOP = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -100,7 +113,7 @@ function statement(sql) {
   }
   return found;
 }
-const run = db.transaction((statements, steps) => {
+function run(statements, steps) {
   for (let i = 0; i < steps.length; ) {
     const sql = statements[steps[i]];
     const count = steps[i + 1];
@@ -111,7 +124,8 @@ const run = db.transaction((statements, steps) => {
     else statement(sql).run(...steps.slice(i, i + count));
     i += count;
   }
-});
+}
+let failure = null;
 parentPort.on('message', (message) => {
   if (message.close) {
     db.close();
@@ -119,11 +133,22 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
+  if (failure !== null) {
+    parentPort.postMessage({ id: message.id, error: failure });
+    return;
+  }
+  const joined = db.inTransaction;
   try {
-    run.immediate(message.statements, message.steps);
+    if (!joined) db.exec('BEGIN IMMEDIATE');
+    run(message.statements, message.steps);
+    if (message.commit) db.exec('COMMIT');
     parentPort.postMessage({ id: message.id });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, error: String(error && error.message) });
+    const reason = String(error && error.message);
+    if (db.inTransaction) db.exec('ROLLBACK');
+    // Writes answered before this one were rolled back with it: none may follow as if they held.
+    if (joined) failure = reason;
+    parentPort.postMessage({ id: message.id, error: reason });
   }
 });
 `;

@@ -142,7 +142,9 @@ describe('a full rebuild into a new read store file', function () {
     it('leaves the service serving the current file, and the next rebuild completes', async () => {
       const first = await api.post<Customer>('/customers', { json: { email: 'before@example.com' } });
       await service.stop();
-      // A log long enough for the rebuild to take a while: customers appended as the service does.
+      // A log long enough for the rebuild to take a while and to commit part of its file before the
+      // end (120,000 documents: customers and their events; the build commits every 100,000):
+      // customers appended as the service does.
       const log = new SqliteEventStore(join(service.dataDir, 'events.sqlite'));
       // Appended 1,000 at a time, as concurrent requests are: the log commits each group together.
       const append = async (n: number) => {
@@ -167,13 +169,13 @@ describe('a full rebuild into a new read store file', function () {
           { expectedRevision: 'no_stream' },
         );
       };
-      for (let from = 0; from < 40_000; from += 1_000)
+      for (let from = 0; from < 60_000; from += 1_000)
         await Promise.all(Array.from({ length: 1_000 }, (_, offset) => append(from + offset)));
       await log.close();
       await start({ env: { READ_YOUR_WRITES_TIMEOUT_MS: '60000' } });
       const before = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '10' } });
       expect(before.status).to.equal(200);
-      expect(before.body.list[0]!.email).to.equal('seeded-39999@example.com');
+      expect(before.body.list[0]!.email).to.equal('seeded-59999@example.com');
 
       // Killed on purpose: a process of its own, started from the build of the test run (build-service.ts).
       const cli = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {

@@ -83,6 +83,23 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
     }
   });
 
+  it('reads documents written batches ago, and those it never wrote, before anything is committed', async () => {
+    const build = new SqliteBuildFile(path);
+    try {
+      await build.commitProjection([put(customer(1), 1)], [{ key: 'customers@1', position: 1 }]);
+      await build.commitProjection([put(customer(2), 2)], [{ key: 'customers@1', position: 2 }]);
+      // Neither in the batch in flight nor committed yet: the table itself is not in the file yet.
+      expect(await build.get('customers__g1', 'cus_999999')).to.equal(null);
+      expect(await build.get('customers__g1', 'cus_000001')).to.deep.equal(customer(1));
+      await build.commitProjection([put(customer(3), 3)], [{ key: 'customers@1', position: 3 }]);
+      await build.commitProjection([put(customer(4), 4)], [{ key: 'customers@1', position: 4 }]);
+      expect(await build.get('customers__g1', 'cus_000003')).to.deep.equal(customer(3));
+      expect(await build.getCheckpoint('customers@1')).to.equal(4);
+    } finally {
+      await build.close();
+    }
+  });
+
   it('fails the next commit and the seal after a commit SQLite refused, leaving no rejection unhandled', async () => {
     const unhandled: unknown[] = [];
     const record = (reason: unknown): number => unhandled.push(reason);
