@@ -1,9 +1,9 @@
 import { Presets, SingleBar } from 'cli-progress';
-import { Command, InvalidArgumentError } from 'commander';
-import { spawn } from 'node:child_process';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, getPriority, loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAccount } from '../../packages/commands/account-commands.ts';
@@ -26,6 +26,13 @@ import { removeDataDir, startService, type ServiceProcess } from '../support/ser
  * RSS after it, `projections rebuild --all` (compiled CLI) while the service serves with the
  * latency of the service's reads during it and without, `streams show` of the 10,000-event
  * stream, and the log's bytes on disk per event.
+ *
+ * With `--read-store cli` the full log's read store is built by `projections rebuild --all` alone
+ * (the service stopped) instead of by the service's start, and the service then starts on it: one
+ * seeded log gives every figure with one projection of it, where the default projects it twice (a
+ * start on an empty read store at about 5,400 events/s is half an hour at ten million events).
+ * `--normal-priority` puts the CLI's threads back to nice 0 (it lowers itself to 19), so that on a
+ * machine busy with other work its time is the build's rather than the leftovers of the cores.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -58,8 +65,17 @@ interface ListLatency {
 const options = new Command()
   .name('bench:scale')
   .option('--events <count>', 'events in the log (at least 30,000)', positiveCount, 1_000_000)
+  .addOption(
+    new Option(
+      '--read-store <builder>',
+      "what projects the full log: the service's start on an empty read store, then the CLI's rebuild while it serves (service); or the CLI's rebuild alone, the service started on its file (cli)",
+    )
+      .choices(['service', 'cli'])
+      .default('service'),
+  )
+  .option('--normal-priority', "the CLI's rebuild at nice 0 instead of its own 19 (needs root)")
   .parse()
-  .opts<{ events: number }>();
+  .opts<{ events: number; readStore: 'service' | 'cli'; normalPriority?: boolean }>();
 
 function positiveCount(raw: string): number {
   const value = Number(raw.replaceAll(/[_,]/g, ''));
@@ -280,23 +296,106 @@ async function timeShowStream(dataDir: string, customerId: string): Promise<{ se
   return { seconds: (performance.now() - started) / 1000, lines };
 }
 
-interface CliRebuild {
+interface CliRun {
   seconds: number;
-  /** User + system CPU of the CLI process (sampled from /proc every 50 ms until it exits). */
+  /** User + system CPU of the CLI process, and of its main thread alone (sampled from /proc every 50 ms until it exits). */
   cpuSeconds: number;
-  /** Reads answered by the service while the CLI rebuilt, and the same reads before it. */
+  mainThreadCpuSeconds: number;
+  /** Peak resident memory of the CLI process (`VmHWM`). */
+  peakRssMiB: number;
+  /** One-minute load average when it started and when it ended. */
+  loadBefore: number;
+  loadAfter: number;
+}
+
+interface CliRebuild extends CliRun {
+  /** Reads answered by the service while the CLI rebuilt, and the same reads just after it. */
   readsDuring: Latency & { count: number };
   readsWithout: Latency & { count: number };
 }
 
-function cpuSecondsOf(pid: number): number | null {
+/** User + system CPU seconds in a `/proc/…/stat` line: fields 14 and 15, 12 and 13 after the command name. */
+function cpuSecondsIn(statPath: string): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name.
+    const fields = readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return null;
   }
+}
+
+function peakRssMiB(pid: number): number | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('VmHWM:'));
+    return line ? Number(line.split(/\s+/)[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every thread of `pid` at nice 0: the CLI lowers its own priority, and threads it starts after inherit it. */
+function restoreNormalPriority(pid: number): void {
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) if (getPriority(tid) !== 0) setPriority(tid, 0);
+  } catch {
+    // The process or a thread ended between the listing and the call.
+  }
+}
+
+/**
+ * `projections rebuild --all` with the compiled CLI on the service's data directory; `whileRunning`
+ * runs until it exits (reads of a serving service, or nothing).
+ */
+async function runCliRebuild(
+  dataDir: string,
+  whileRunning: (running: () => boolean) => Promise<void>,
+): Promise<CliRun> {
+  const loadBefore = loadavg()[0]!;
+  const started = performance.now();
+  const child = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const pid = child.pid!;
+  let running = true;
+  let cpuSeconds = 0;
+  let mainThreadCpuSeconds = 0;
+  let peakRss = 0;
+  let lastNote = performance.now();
+  const sampler = setInterval(() => {
+    if (options.normalPriority) restoreNormalPriority(pid);
+    if (performance.now() - lastNote > 60_000) {
+      lastNote = performance.now();
+      note(
+        `rebuilding: ${format((lastNote - started) / 1000)} s, CPU ${format(cpuSeconds, 1)} s (main thread ` +
+          `${format(mainThreadCpuSeconds, 1)} s), RSS peak ${format(peakRss)} MiB, load average ${load()}`,
+      );
+    }
+    cpuSeconds = cpuSecondsIn(`/proc/${pid}/stat`) ?? cpuSeconds;
+    mainThreadCpuSeconds = cpuSecondsIn(`/proc/${pid}/task/${pid}/stat`) ?? mainThreadCpuSeconds;
+    peakRss = peakRssMiB(pid) ?? peakRss;
+  }, 50);
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('exit', (code) => {
+      running = false;
+      resolveExit(code);
+    }),
+  );
+  await whileRunning(() => running);
+  const code = await exited;
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`projections rebuild --all exited with ${code}`);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds,
+    mainThreadCpuSeconds,
+    peakRssMiB: peakRss,
+    loadBefore,
+    loadAfter: loadavg()[0]!,
+  };
 }
 
 /** Sequential reads (a customer by id, then the first page of a list) until `until()` says stop. */
@@ -318,34 +417,18 @@ async function sampleReads(
 }
 
 /**
- * `projections rebuild --all` with the compiled CLI while the service serves: its time and CPU,
- * and the latency of the service's reads during it against the same reads for as long just before.
+ * `projections rebuild --all` while the service serves: its time and CPU, and the latency of the
+ * service's reads during it against the same reads for as long just after.
  */
 async function timeCliRebuild(service: ServiceProcess, account: Account, customerId: string): Promise<CliRebuild> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: service.dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  let readsDuring: Latency & { count: number } = { p50: 0, p99: 0, count: 0 };
+  const run = await runCliRebuild(service.dataDir, async (running) => {
+    readsDuring = await sampleReads(service, account, customerId, () => !running());
   });
-  let running = true;
-  let cpuSeconds = 0;
-  const sampler = setInterval(() => (cpuSeconds = cpuSecondsOf(child.pid!) ?? cpuSeconds), 50);
-  const exited = new Promise<number | null>((resolveExit) =>
-    child.once('exit', (code) => {
-      running = false;
-      resolveExit(code);
-    }),
-  );
-  const readsDuring = await sampleReads(service, account, customerId, () => !running);
-  const code = await exited;
-  clearInterval(sampler);
-  if (code !== 0) throw new Error(`projections rebuild --all exited with ${code}`);
-  const seconds = (performance.now() - started) / 1000;
   // The same reads without a rebuild, for as long (at most a minute).
-  const quietUntil = performance.now() + Math.min(seconds, 60) * 1000;
+  const quietUntil = performance.now() + Math.min(run.seconds, 60) * 1000;
   const readsWithout = await sampleReads(service, account, customerId, () => performance.now() > quietUntil);
-  return { seconds, cpuSeconds, readsDuring, readsWithout };
+  return { ...run, readsDuring, readsWithout };
 }
 
 async function build(): Promise<void> {
@@ -353,6 +436,35 @@ async function build(): Promise<void> {
   const code = await new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
   if (code !== 0) throw new Error(`npm run build exited with ${code}`);
 }
+
+/**
+ * SIGTERM and wait for the exit, without `stop()`'s scan of the data directory for card numbers:
+ * the bench writes none, and reading tens of gigabytes back would add minutes to the run.
+ */
+async function stopWithoutScan(service: ServiceProcess): Promise<void> {
+  service.signal('SIGTERM');
+  await waitUntil(
+    async () => !existsSync(`/proc/${service.pid}/stat`) || isZombie(service.pid),
+    'the service to exit',
+    120_000,
+  );
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** A figure as soon as it is measured (a long run cut short keeps what it had). */
+function note(line: string): void {
+  process.stderr.write(`[${new Date().toISOString()}] ${line}\n`);
+}
+
+/** The one-minute load average, for the figures it distorts. */
+const load = (): string => format(loadavg()[0]!, 1);
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-scale-'));
@@ -374,37 +486,60 @@ async function main(): Promise<void> {
     await service.stop();
     service = undefined;
 
+    const seedLoad = load();
+    const seedStarted = performance.now();
     await seedCustomers(dataDir, accounts, options.events, 'Seeding the full log');
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
     const head = await logHead(dataDir);
     newest = await newestCustomerOf(dataDir, first);
+    note(`seeded ${format(head)} events in ${format(seedSeconds, 1)} s (load average ${seedLoad} at the start)`);
+    // The log alone (before the read store is built, so that a run cut short still has it).
+    const showLoad = load();
+    const show = await timeShowStream(dataDir, longStream);
+    note(`streams show: ${format(show.seconds, 2)} s at load ${showLoad}`);
 
-    // A full rebuild: the service starts on an empty read store and projects the whole log.
-    for (const file of ['read.sqlite', 'read.sqlite-wal', 'read.sqlite-shm'])
-      rmSync(join(dataDir, file), { force: true });
-    process.stderr.write(`Rebuilding every read model from ${format(head)} events…\n`);
-    const rebuildStarted = performance.now();
-    service = await startService({ dataDir, env: SERVICE_ENV, startTimeoutMs: 3_600_000 });
-    await waitUntil(() => caughtUp(service!, first, newest), 'the rebuild', 3_600_000);
-    const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
-    const rssAfterRebuild = rssMiB(service.pid);
+    let startRebuild: { seconds: number; load: string } | undefined;
+    let aloneRebuild: CliRun | undefined;
+    if (options.readStore === 'cli') {
+      // The CLI projects the whole log into a file of its own and switches to it (no projector runs).
+      process.stderr.write(`Rebuilding every read model from ${format(head)} events with the CLI alone…\n`);
+      aloneRebuild = await runCliRebuild(dataDir, async () => {});
+      note(`projections rebuild --all: ${JSON.stringify(aloneRebuild)}`);
+      service = await startService({ dataDir, env: SERVICE_ENV, startTimeoutMs: 600_000 });
+      await waitUntil(() => caughtUp(service!, first, newest), 'the service on the rebuilt file', 600_000);
+    } else {
+      // A full rebuild: the service starts on an empty read store and projects the whole log.
+      for (const file of ['read.sqlite', 'read.sqlite-wal', 'read.sqlite-shm'])
+        rmSync(join(dataDir, file), { force: true });
+      process.stderr.write(`Rebuilding every read model from ${format(head)} events…\n`);
+      const startLoad = load();
+      const rebuildStarted = performance.now();
+      service = await startService({ dataDir, env: SERVICE_ENV, startTimeoutMs: 3_600_000 });
+      await waitUntil(() => caughtUp(service!, first, newest), 'the rebuild', 3_600_000);
+      startRebuild = { seconds: (performance.now() - rebuildStarted) / 1000, load: startLoad };
+    }
+    const rssAfterStart = rssMiB(service.pid);
     const objects = head - base;
+    const listLoad = load();
     const large = await listLatency(service, first, objects);
-    process.stderr.write(`Rebuilding every read model with the CLI while the service serves…\n`);
-    const loadBefore = loadavg()[0]!;
-    const cliRebuild = await timeCliRebuild(service, first, newest);
-    const loadAfter = loadavg()[0]!;
-    await service.stop();
+    note(`RSS ${format(rssAfterStart)} MiB; list latency ${JSON.stringify(large)} at load ${listLoad}`);
+    let servingRebuild: CliRebuild | undefined;
+    if (options.readStore === 'service') {
+      process.stderr.write(`Rebuilding every read model with the CLI while the service serves…\n`);
+      servingRebuild = await timeCliRebuild(service, first, newest);
+    }
+    await stopWithoutScan(service);
     service = undefined;
 
-    process.stderr.write('Measuring streams show and the files…\n');
-    const show = await timeShowStream(dataDir, longStream);
     const eventBytes = sizeOnDisk(join(dataDir, 'events.sqlite'));
     const readBytes = sizeOnDisk(join(dataDir, currentReadFile(dataDir)));
 
     const ms = (value: number): string => format(value, 1);
     const cpuList = cpus();
     console.log('');
-    console.log(`| measurement | ${format(small.objects)} customers | ${format(large.objects)} customers | ratio |`);
+    console.log(
+      `| measurement | ${format(small.objects)} customers | ${format(large.objects)} customers (load ${listLoad}) | ratio |`,
+    );
     console.log('| --- | ---: | ---: | ---: |');
     for (const [name, key] of [
       ['list first page (limit=10) p50 / p99 ms', 'firstPage'],
@@ -420,43 +555,63 @@ async function main(): Promise<void> {
     console.log('| --- | ---: |');
     console.log(`| events in the log | ${format(head)} |`);
     console.log(
-      `| full projection rebuild at service start (to the last customer listed) | ${format(rebuildSeconds, 1)} s, ${format(head / rebuildSeconds)} events/s |`,
+      `| seeding the full log | ${format(seedSeconds, 1)} s, ${format((head - base - SMALL_LOG_EVENTS) / seedSeconds)} events/s, load average ${seedLoad} at its start |`,
     );
-    console.log(`| service RSS after the rebuild | ${format(rssAfterRebuild)} MiB |`);
-    console.log(
-      `| \`projections rebuild --all\` (compiled CLI, service serving) | ${format(cliRebuild.seconds, 1)} s, ` +
-        `${format(head / cliRebuild.seconds)} events/s, ${format(cliRebuild.cpuSeconds, 1)} CPU s ` +
-        `(${format((cliRebuild.cpuSeconds / head) * 1e6, 1)} µs per event), load average ${format(loadBefore, 1)} → ${format(loadAfter, 1)} |`,
-    );
-    for (const [name, reads] of [
-      ['during the rebuild', cliRebuild.readsDuring],
-      ['without a rebuild, just after', cliRebuild.readsWithout],
-    ] as const)
+    if (startRebuild)
       console.log(
-        `| service reads ${name} (by id and first list page, sequential) p50 / p99 ms | ` +
-          `${ms(reads.p50)} / ${ms(reads.p99)} (${format(reads.count)} reads) |`,
+        `| full projection rebuild at service start (to the last customer listed) | ${format(startRebuild.seconds, 1)} s, ` +
+          `${format(head / startRebuild.seconds)} events/s, load average ${startRebuild.load} at its start |`,
       );
+    const cliFigures = (run: CliRun): string =>
+      `${format(run.seconds, 1)} s, ${format(head / run.seconds)} events/s; CPU ${format(run.cpuSeconds, 1)} s ` +
+      `(${format(head / run.cpuSeconds)} events per CPU second), main thread ${format(run.mainThreadCpuSeconds, 1)} s ` +
+      `(${format(head / run.mainThreadCpuSeconds)} events per its CPU second); peak RSS ${format(run.peakRssMiB)} MiB; ` +
+      `${options.normalPriority ? 'nice 0' : 'nice 19'}; load average ${format(run.loadBefore, 1)} → ${format(run.loadAfter, 1)}`;
+    if (aloneRebuild)
+      console.log(`| \`projections rebuild --all\` (compiled CLI, service stopped) | ${cliFigures(aloneRebuild)} |`);
     console.log(
-      `| p99 of reads during the rebuild / without | ${format(cliRebuild.readsDuring.p99 / cliRebuild.readsWithout.p99, 2)} |`,
+      `| service RSS after ${aloneRebuild ? 'its start on the rebuilt read store' : 'the rebuild'} | ${format(rssAfterStart)} MiB |`,
     );
+    if (servingRebuild) {
+      console.log(`| \`projections rebuild --all\` (compiled CLI, service serving) | ${cliFigures(servingRebuild)} |`);
+      for (const [name, reads] of [
+        ['during the rebuild', servingRebuild.readsDuring],
+        ['without a rebuild, just after', servingRebuild.readsWithout],
+      ] as const)
+        console.log(
+          `| service reads ${name} (by id and first list page, sequential) p50 / p99 ms | ` +
+            `${ms(reads.p50)} / ${ms(reads.p99)} (${format(reads.count)} reads) |`,
+        );
+      console.log(
+        `| p99 of reads during the rebuild / without | ${format(servingRebuild.readsDuring.p99 / servingRebuild.readsWithout.p99, 2)} |`,
+      );
+    }
     console.log(
-      `| \`streams show\` of a ${format(LONG_STREAM_EVENTS)}-event stream (compiled CLI, process start to exit, --json) | ${format(show.seconds, 2)} s (${format(show.lines)} lines) |`,
+      `| \`streams show\` of a ${format(LONG_STREAM_EVENTS)}-event stream (compiled CLI, process start to exit, --json) | ${format(show.seconds, 2)} s (${format(show.lines)} lines), load average ${showLoad} |`,
     );
     console.log(
       `| event store on disk | ${format(eventBytes / 2 ** 20, 1)} MiB, ${format(eventBytes / head)} bytes per event |`,
     );
-    console.log(`| read store on disk | ${format(readBytes / 2 ** 20, 1)} MiB |`);
+    console.log(
+      `| read store on disk | ${format(readBytes / 2 ** 20, 1)} MiB, ${format(readBytes / head)} bytes per event |`,
+    );
     console.log('');
     console.log(
-      `Command: \`npm run bench:scale -- --events ${options.events}\` — ${ACCOUNTS} accounts (customers round robin, ` +
+      `Command: \`npm run bench:scale -- ${process.argv.slice(2).join(' ')}\` — ${ACCOUNTS} accounts (customers round robin, ` +
         `one account listed: ${format(small.perAccount)} and ${format(large.perAccount)} of its customers), ` +
         `${LATENCY_REQUESTS} sequential requests per latency, node ${process.version}, ${cpuList.length} CPUs ` +
-        `(${cpuList[0]?.model.trim() ?? 'unknown'}), data in ${tmpdir()}.`,
+        `(${cpuList[0]?.model.trim() ?? 'unknown'}), data in ${tmpdir()}, commit ${commit()}.`,
     );
   } finally {
     await service?.stop();
     removeDataDir(dataDir);
   }
+}
+
+/** The commit measured (with `+changes` when the work tree differs from it). */
+function commit(): string {
+  const run = (args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  return `${run(['rev-parse', '--short', 'HEAD'])}${run(['status', '--porcelain', '--untracked-files=no']) ? '+changes' : ''}`;
 }
 
 await main();
