@@ -16,8 +16,7 @@ import {
   CHECKPOINTS_TABLE,
   createListIndexSql,
   createTableSql,
-  projectionDeleteSql,
-  projectionPutSql,
+  projectionWriteSql,
   putSql,
   quote,
   rowValues,
@@ -66,7 +65,6 @@ export class SqliteBuildFile implements DocumentStore {
   private readonly readById = new Map<string, Database.Statement<[string], { doc: string }>>();
   private readonly tables = new Set<string>();
   private readonly indexes = new Set<string>();
-  private readonly projectionStatements = new ProjectionStatements();
   /** The writes handed to the writer and not yet acknowledged. */
   private inFlight: Promise<void> = Promise.resolve();
   /** What the batch in flight writes, by collection and id (JSON; null: deleted). */
@@ -115,12 +113,12 @@ export class SqliteBuildFile implements DocumentStore {
       this.withTable(transaction, write.collection);
       if (write.op === 'put') {
         const row = rowValues(write.doc, write.position);
-        transaction.run(this.projectionStatements.of(write.collection).put, row);
+        transaction.run(projectionWriteSql(write.collection).put, row);
         const json = row[ROW_JSON] as string;
         this.uncommittedJsonBytes += json.length;
         docs.set(documentKey(write.collection, write.doc.id), json);
       } else {
-        transaction.run(this.projectionStatements.of(write.collection).delete, [write.id, write.position]);
+        transaction.run(projectionWriteSql(write.collection).delete, [write.id, write.position]);
         docs.set(documentKey(write.collection, write.id), null);
       }
     }
@@ -287,19 +285,5 @@ function unavailable(operation: string): never {
 
 /** Where `rowValues` puts the document's JSON. */
 const ROW_JSON = 5;
-
-/** The SQL of a collection's projection writes, made once per collection. */
-class ProjectionStatements {
-  private readonly byCollection = new Map<string, { put: string; delete: string }>();
-
-  of(collection: string): { put: string; delete: string } {
-    let found = this.byCollection.get(collection);
-    if (!found) {
-      found = { put: projectionPutSql(collection), delete: projectionDeleteSql(collection) };
-      this.byCollection.set(collection, found);
-    }
-    return found;
-  }
-}
 
 const documentKey = (collection: string, id: string): string => `${collection}\u0000${id}`;

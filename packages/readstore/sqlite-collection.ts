@@ -54,7 +54,6 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private getById: Database.Statement<unknown[]> | undefined;
   private projectionPut: Database.Statement<unknown[]> | undefined;
   private projectionDelete: Database.Statement<unknown[]> | undefined;
-  private writeSql: { put: string; delete: string } | undefined;
   /** Index name suffix to indexed fields. */
   private readonly declaredIndexes = new Map<string, string[]>();
   private readonly createdIndexes = new Set<string>();
@@ -156,9 +155,9 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
    * The SQL of its projection writes for a connection on another thread (`SqliteWriterThread`),
    * its table made first by this one: schema changes stay on this connection.
    */
-  projectionWriteSql(): { put: string; delete: string } {
+  projectionWriteSql(): ProjectionWriteSql {
     if (!this.tableReady) this.createTable();
-    return (this.writeSql ??= { put: projectionPutSql(this.name), delete: projectionDeleteSql(this.name) });
+    return projectionWriteSql(this.name);
   }
 
   declareIndexes(fields: string[], scopeAloneListed = true): void {
@@ -326,12 +325,30 @@ export function createListIndexSql(collection: string, fields: readonly string[]
  * A projection's put (parameters: `rowValues`): skipped when the stored document comes from a
  * later event. Equal positions apply, so that several writes caused by one event land in batch order.
  */
-export const projectionPutSql = (collection: string): string =>
+const projectionPutSql = (collection: string): string =>
   `${UPSERT_INTO(quote(collection))} SET ${REPLACE_COLUMNS}, pos = excluded.pos WHERE pos IS NULL OR pos <= excluded.pos`;
 
 /** A projection's delete (parameters: id, position), guarded like its put. */
-export const projectionDeleteSql = (collection: string): string =>
+const projectionDeleteSql = (collection: string): string =>
   `DELETE FROM ${quote(collection)} WHERE id = ? AND (pos IS NULL OR pos <= ?)`;
+
+/** A collection's projection writes as SQL, for a connection that runs them on another thread. */
+export interface ProjectionWriteSql {
+  put: string;
+  delete: string;
+}
+
+const projectionWriteSqlByCollection = new Map<string, ProjectionWriteSql>();
+
+/** The SQL of a collection's projection writes (put, delete), made once per collection. */
+export function projectionWriteSql(collection: string): ProjectionWriteSql {
+  let found = projectionWriteSqlByCollection.get(collection);
+  if (!found) {
+    found = { put: projectionPutSql(collection), delete: projectionDeleteSql(collection) };
+    projectionWriteSqlByCollection.set(collection, found);
+  }
+  return found;
+}
 
 /** A put outside projections (parameters: `rowValues` without a position): replaces whatever is stored. */
 export const putSql = (collection: string): string =>
