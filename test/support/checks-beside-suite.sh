@@ -2,8 +2,20 @@
 # `npm test`: the static checks (`npm run check`) and the mocha suite (`npm run test:all`) side by
 # side. The suite waits on real servers much of its time, so the checks' CPU fits in beside it
 # instead of adding a minute and more before it. The checks' output is printed after the suite's;
-# the run fails when either fails.
+# the run fails when either fails. `CHECKS_PASSED=true` (set by `.ci/run`, which runs the checks
+# while the native add-ons compile) runs the suite alone; `CHECKS_PASSED=false` also fails the run,
+# after the suite.
 set -uo pipefail
+case "${CHECKS_PASSED:-}" in
+  true | false)
+    npm run --silent test:all
+    suite=$?
+    echo
+    echo "checks (type-checking, ESLint, prettier, dependency rules): $([ "$CHECKS_PASSED" = true ] && echo 'passed before the suite' || echo 'FAILED before the suite')"
+    [ "$suite" -eq 0 ] && [ "$CHECKS_PASSED" = true ]
+    exit
+    ;;
+esac
 checks_log="$(mktemp)"
 trap 'rm -f "$checks_log"' EXIT
 npm run --silent check >"$checks_log" 2>&1 &

@@ -94,17 +94,22 @@ export const listCardsQuery = p.listQuery({
   deleted: p.bool({ description: 'true lists only deleted cards; default false' }).optional(),
 });
 
+/** What a card and a token made from it both show of the card (never its number). */
+export const cardFaceShape = {
+  first6: z.string(),
+  last4: z.string(),
+  fingerprint: z.string(),
+  expMonth: z.string(),
+  expYear: z.string(),
+  cardholderName: z.string().nullable(),
+};
+
 export const cardSchema = z
   .object({
     id: z.string(),
     created: z.number().int(),
     objectType: z.literal('card'),
-    first6: z.string(),
-    last4: z.string(),
-    fingerprint: z.string(),
-    expMonth: z.string(),
-    expYear: z.string(),
-    cardholderName: z.string().nullable(),
+    ...cardFaceShape,
     customerId: z.string().nullable(),
     brand: z.enum(['Visa', 'American Express', 'MasterCard', 'Maestro', 'Discover', 'JCB', 'Diners Club', 'Unknown']),
     type: z.enum(['Credit Card', 'Debit Card', 'Prepaid Card', 'Unknown']),

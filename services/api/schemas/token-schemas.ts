@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { p } from '../../../packages/http/params.ts';
-import { cardDetailsShape, cardSchema } from './card-schemas.ts';
+import { cardDetailsShape, cardFaceShape, cardSchema } from './card-schemas.ts';
 import { threeDSecureInfoSchema } from './three-d-secure-schemas.ts';
 
 export const createTokenBody = p.object(cardDetailsShape);
@@ -12,12 +12,7 @@ export const tokenSchema = z
     id: z.string(),
     created: z.number().int(),
     objectType: z.literal('token'),
-    first6: z.string(),
-    last4: z.string(),
-    fingerprint: z.string(),
-    expMonth: z.string(),
-    expYear: z.string(),
-    cardholderName: z.string().nullable(),
+    ...cardFaceShape,
     brand: z.string(),
     type: z.string(),
     country: z.string().nullable(),

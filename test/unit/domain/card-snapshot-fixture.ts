@@ -1,5 +1,15 @@
 import type { CardSnapshot } from '../../../packages/domain/card/card-snapshot.ts';
 
+/** The address fields of a card given without a billing address, as events and card objects show them. */
+export const noCardAddress = {
+  addressLine1: null,
+  addressLine2: null,
+  addressCity: null,
+  addressState: null,
+  addressZip: null,
+  addressCountry: null,
+} as const;
+
 /** A card as events record it (no number, no CVC), for decider specs. */
 export const cardSnapshot: CardSnapshot = {
   first6: '424242',
@@ -13,11 +23,6 @@ export const cardSnapshot: CardSnapshot = {
   expMonth: '05',
   expYear: '40',
   cardholderName: null,
-  addressLine1: null,
-  addressLine2: null,
-  addressCity: null,
-  addressState: null,
-  addressZip: null,
-  addressCountry: null,
+  ...noCardAddress,
   fraudCheckData: null,
 };

@@ -3,6 +3,7 @@ import type { CustomerEvent } from '../../../packages/domain/customer/customer-e
 import { cardsCollection, cardsProjection } from '../../../projections/cards-projection.ts';
 import { cardAdded, customerCreated, seconds } from './fixtures.ts';
 import { inStream, projectionSpec, tenant, withoutInternals } from './projection-spec.ts';
+import { noCardAddress } from '../domain/card-snapshot-fixture.ts';
 import { tenantFingerprint } from '../../../packages/vault/tenant-fingerprint.ts';
 
 const customer = inStream('customer-cust_1');
@@ -30,12 +31,7 @@ describe('cards projection', () => {
       type: 'Credit Card',
       country: 'US',
       issuer: 'Test Bank',
-      addressLine1: null,
-      addressLine2: null,
-      addressCity: null,
-      addressState: null,
-      addressZip: null,
-      addressCountry: null,
+      ...noCardAddress,
       fraudCheckData: null,
       merchantAccountId: null,
     });

@@ -18,6 +18,7 @@ import { cardsProjection } from '../../../projections/cards-projection.ts';
 import { tokensProjection } from '../../../projections/tokens-projection.ts';
 import type { CardDoc } from '../../../projections/views/card-view.ts';
 import type { TokenDoc } from '../../../projections/views/token-view.ts';
+import { noCardAddress } from '../domain/card-snapshot-fixture.ts';
 import { showStream } from '../../../services/cli/show-stream.ts';
 
 /** A card exactly as version 1 events recorded it: the expiry parsed into numbers. */
@@ -33,12 +34,7 @@ const versionOneCard = {
   expMonth: 5,
   expYear: 2031,
   cardholderName: 'Old Shape',
-  addressLine1: null,
-  addressLine2: null,
-  addressCity: null,
-  addressState: null,
-  addressZip: null,
-  addressCountry: null,
+  ...noCardAddress,
   fraudCheckData: null,
 };
 
