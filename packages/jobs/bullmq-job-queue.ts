@@ -119,6 +119,7 @@ export class BullMqJobQueue implements JobQueue {
   ): Promise<EnqueueResult> {
     this.assertOpen();
     const queue = this.queue(queueName);
+    await reached(this.producerConnection!);
     const jobId = options.jobId ?? randomUUID();
     const bullMqJobId = toBullMqJobId(jobId);
     const jobOptions: JobsOptions = {
@@ -400,6 +401,29 @@ class ConnectionWithCopies extends Redis {
     copy.once('end', () => this.copies.delete(copy));
     return copy;
   }
+}
+
+/**
+ * Resolves once the connection has reached Redis; fails at once while it is between reconnection
+ * attempts, and with its first attempt's error when it has not reached Redis yet. BullMQ itself
+ * waits for a connection to be ready, so an enqueue on a Redis that was never reachable (a wrong
+ * `REDIS_URL`, Redis not started yet) would otherwise hang its caller until Redis appears.
+ */
+async function reached(connection: Redis): Promise<void> {
+  if (connection.status === 'ready') return;
+  if (connection.status !== 'wait' && connection.status !== 'connecting' && connection.status !== 'connect')
+    throw new Error(`Redis is unreachable (connection ${connection.status})`);
+  await new Promise<void>((resolve, reject) => {
+    const settle = (outcome: () => void) => () => {
+      connection.off('ready', onReady).off('error', onError).off('close', onClose);
+      outcome();
+    };
+    const onReady = settle(resolve);
+    let failure = 'the connection closed';
+    const onError = (error: Error) => (failure = error.message);
+    const onClose = settle(() => reject(new Error(`Redis is unreachable: ${failure}`)));
+    connection.once('ready', onReady).on('error', onError).once('close', onClose);
+  });
 }
 
 /**

@@ -251,6 +251,33 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
     });
   });
 
+  describe('when Redis has never been reachable', function () {
+    it('fails the first enqueue with the connection error instead of waiting for Redis', async function () {
+      const nobodyListens = await startRedisServer();
+      if (!nobodyListens) throw new Error('redis-server disappeared from PATH');
+      await nobodyListens.stop();
+      const jobs = new BullMqJobQueue(nobodyListens.url, { prefix: freshPrefix(), onError: () => undefined });
+      try {
+        const startedAt = Date.now();
+        const error = await jobs.enqueue('refunds', 'refund', {}).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(error).to.be.instanceOf(Error);
+        expect((error as Error).message).to.match(/Redis is unreachable: .*ECONNREFUSED/);
+        expect(Date.now() - startedAt).to.be.below(2_000);
+        // Still failing at once while the connection keeps trying.
+        const again = await jobs.enqueue('refunds', 'refund', {}).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(again).to.be.instanceOf(Error);
+      } finally {
+        await jobs.close();
+      }
+    });
+  });
+
   describe('when Redis is lost', function () {
     it('fails enqueues at once, also one in flight as Redis goes, and still closes once the running job has finished', async function () {
       const lostRedis = await startRedisServer();
