@@ -54,7 +54,7 @@ export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
-  return /connection is closed|stream isn't writeable|max retries per request|enableOfflineQueue|ECONNREFUSED|ECONNRESET/i.test(
+  return /connection is closed|stream isn't writeable|max retries per request|enableOfflineQueue|redis is unreachable|ECONNREFUSED|ECONNRESET/i.test(
     error.message,
   );
 }
