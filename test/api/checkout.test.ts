@@ -245,9 +245,20 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
         { email: 'fields@example.com', token: await tokenOf(), amount: 500 },
       );
       expect(custom.body.charge).to.include({ description: 'Donation' });
+      // SecurionPay's .NET library signs a charge's capture as `captured`.
+      const dotNet = await pay(
+        { charge: { amount: 800, currency: 'EUR', captured: false } },
+        { email: 'fields@example.com', token: await tokenOf() },
+      );
+      expect(dotNet.status, JSON.stringify(dotNet.body)).to.equal(200);
+      expect(dotNet.body.charge).to.include({ captured: false });
 
       for (const [request, named] of [
         [{ charge: { amount: 800, currency: 'EUR', colour: 'red' } }, 'charge[colour]'],
+        [
+          { charge: { amount: 800, currency: 'EUR', capture: true, captured: false } },
+          'capture and captured must agree',
+        ],
         [{ charge: { amount: 800, currency: 'EUR' }, redirectUrl: 'https://shop.example/' }, 'redirectUrl'],
       ] as const) {
         const response = await page(sign(request));
