@@ -111,10 +111,14 @@ describe('public integrations in a browser, only the host swapped', function () 
     });
     await button.click();
     const checkout = checkoutFrame(page);
-    // data-image is the image option; data-amount is not taken (the signed request says 4.99 EUR).
+    // data-image and data-email are the image and email options; data-amount and the redirects are
+    // not taken (the signed request says 4.99 EUR; checkout stays in its dialog), as the console says.
     expect(await checkout.locator('#merchant-image').getAttribute('src')).to.equal(`${site.shop.url}/logo.png`);
-    expect(warnings.join('\n')).to.include('the option amount is not supported');
-    await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
+    expect(await checkout.getByLabel('Email', { exact: true }).inputValue()).to.equal('button@example.com');
+    expect(warnings.join('\n'))
+      .to.include('the option amount is not supported')
+      .and.include('the option redirect is not supported')
+      .and.include('the option redirectUrl is not supported');
     await typeCard(page, checkout, '4242424242424242');
     await checkout.getByRole('button', { name: 'Pay 4.99 EUR' }).click();
     await checkout.locator('#success-step').waitFor({ state: 'visible' });
@@ -323,6 +327,9 @@ async function startShop(serviceUrl: () => string, publicKey: () => string): Pro
   data-class="primary_button"
   data-image="${shopUrl}/logo.png"
   data-amount="499"
+  data-email="button@example.com"
+  data-redirect="true"
+  data-redirect-url="${shopUrl}/success"
   data-checkout-button="Open Securion Popup">
 </script>
 </form>`),
