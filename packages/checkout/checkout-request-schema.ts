@@ -84,7 +84,8 @@ export const checkoutRequestSchema = p
     rememberMe: p.bool().optional(),
     threeDSecure: p
       .object({
-        enable: p.bool(),
+        // Optional: SecurionPay's .NET library leaves out every false flag, `enable` too.
+        enable: p.bool().optional(),
         requireEnrolledCard: p.bool().optional(),
         requireSuccessfulLiabilityShiftForEnrolledCard: p.bool().optional(),
       })

@@ -267,6 +267,14 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       }
     });
 
+    it('takes a threeDSecure without enable, as SecurionPay’s .NET library signs enable: false: no verification', async () => {
+      const request = { charge: { amount: 700, currency: 'EUR' }, threeDSecure: { requireEnrolledCard: true } };
+      expect((await page(sign(request))).status).to.equal(200);
+      const paid = await pay(request, { email: 'dotnet@example.com', token: await tokenOf() });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge).to.include({ amount: 700, status: 'successful' });
+    });
+
     it('records the shipping address the payer gave on the charge and the subscription', async () => {
       const shipping = {
         name: 'Ada Lovelace',
