@@ -17,13 +17,25 @@ const currency = () =>
 /** The charge's `description`, as `POST /charges` takes it. */
 const description = () => p.string({ max: 1024 }).optional();
 
-const chargeRequest = p.object({
-  amount: amount(),
-  currency: currency(),
-  description: description(),
-  capture: p.bool().optional(),
-  metadata: p.metadata().optional(),
-});
+const chargeRequest = p
+  .object({
+    amount: amount(),
+    currency: currency(),
+    description: description(),
+    capture: p.bool().optional(),
+    // SecurionPay's .NET library names a checkout charge's `capture` so.
+    captured: p.bool().optional(),
+    metadata: p.metadata().optional(),
+  })
+  .refine(
+    (charge) => charge.capture === undefined || charge.captured === undefined || charge.capture === charge.captured,
+    {
+      error: 'capture and captured must agree',
+    },
+  )
+  .transform(({ captured, ...charge }) =>
+    captured === undefined ? charge : { ...charge, capture: charge.capture ?? captured },
+  );
 
 const subscriptionRequest = p.object({
   planId: p.id('plan'),
@@ -55,7 +67,7 @@ const customChargeRequest = p
  * A checkout request as a merchant signs it (spec: "Checkout request"; the fields beyond the
  * spec's table are those the public Shift4 checkout libraries and integrations send:
  * `crossSaleOfferIds`, `threeDSecure`, `termsAndConditionsUrl`, a charge's `description`, `capture`
- * and `metadata`; `paymentMethodTypes` is
+ * (or `captured`) and `metadata`; `paymentMethodTypes` is
  * ours: the payment methods the page offers besides cards). Exactly one of `charge`,
  * `subscription` and `customCharge`. Unknown fields are refused, so that a misspelt one is noticed.
  */
@@ -72,7 +84,8 @@ export const checkoutRequestSchema = p
     rememberMe: p.bool().optional(),
     threeDSecure: p
       .object({
-        enable: p.bool(),
+        // Optional: SecurionPay's .NET library leaves out every false flag, `enable` too.
+        enable: p.bool().optional(),
         requireEnrolledCard: p.bool().optional(),
         requireSuccessfulLiabilityShiftForEnrolledCard: p.bool().optional(),
       })

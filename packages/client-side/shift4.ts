@@ -219,7 +219,25 @@ export interface Shift4Instance {
   createToken(components: ComponentGroup, extra?: TokenExtra): Promise<unknown>;
   verifyThreeDSecure(request: { amount: number; currency: string; card: string }): Promise<unknown>;
   handleChargeNextAction(clientObjectId: string): Promise<unknown>;
+  createPaymentRequest(methodData: unknown, details: unknown): WalletPaymentRequest;
 }
+
+/** What `createPaymentRequest` gives: a payment sheet this service cannot show. */
+export interface WalletPaymentRequest {
+  canMakePayment(): Promise<boolean>;
+  show(): Promise<never>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Apple Pay and Google Pay sheets (`createPaymentRequest`) need the wallets' merchant
+ * registration, which this service does not have: pages that offer them (after asking the
+ * browser) are told so instead of failing on a missing function.
+ */
+const WALLETS_UNAVAILABLE = {
+  type: 'invalid_request',
+  message: 'Apple Pay and Google Pay are not available with this payment service; pay with a card.',
+};
 
 export interface Shift4Options {
   /** Origin of the page framing this one (the hosted checkout's merchant page); see ComponentGroup. */
@@ -302,6 +320,16 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
      */
     async handleChargeNextAction(clientObjectId) {
       return handleNextAction(publicKey, clientObjectId);
+    },
+
+    /** A wallet's payment sheet: not offered here (said in the console), `show()` rejects. */
+    createPaymentRequest() {
+      console.warn(`Shift4: createPaymentRequest is not supported here (${WALLETS_UNAVAILABLE.message})`);
+      return {
+        canMakePayment: () => Promise.resolve(false),
+        show: () => Promise.reject(new Shift4Error(WALLETS_UNAVAILABLE)),
+        abort: () => Promise.resolve(),
+      };
     },
   };
 }

@@ -14,6 +14,8 @@ export interface CrossSaleOfferObject extends Omit<OfferTerms, 'imageId'> {
   accountId: string;
   /** Where GET serves the image, or null without one. */
   imageUrl: string | null;
+  /** `partnerIds` by the name the public client libraries read. */
+  visibleForPartnerIds: string[];
   deleted?: true;
 }
 
@@ -28,7 +30,11 @@ export const offerImageUrl = (imageId: string | null): string | null =>
 /** Offer fields as rendered: the image id becomes its address. */
 function rendered(terms: Partial<OfferTerms>): Partial<CrossSaleOfferObject> {
   const { imageId, ...rest } = terms;
-  return imageId === undefined ? rest : { ...rest, imageUrl: offerImageUrl(imageId) };
+  return {
+    ...rest,
+    ...(imageId === undefined ? {} : { imageUrl: offerImageUrl(imageId) }),
+    ...(rest.partnerIds === undefined ? {} : { visibleForPartnerIds: rest.partnerIds }),
+  };
 }
 
 export const crossSaleOfferView = objectView<CrossSaleOfferDoc, CrossSaleOfferEvent>({
@@ -52,6 +58,7 @@ export const crossSaleOfferView = objectView<CrossSaleOfferDoc, CrossSaleOfferEv
         termsAndConditionsUrl: terms.termsAndConditionsUrl,
         visibleForAllPartners: terms.visibleForAllPartners,
         partnerIds: terms.partnerIds,
+        visibleForPartnerIds: terms.partnerIds,
         ...tenantFields(event),
         _deleted: false,
       };

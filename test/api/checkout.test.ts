@@ -245,15 +245,34 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
         { email: 'fields@example.com', token: await tokenOf(), amount: 500 },
       );
       expect(custom.body.charge).to.include({ description: 'Donation' });
+      // SecurionPay's .NET library signs a charge's capture as `captured`.
+      const dotNet = await pay(
+        { charge: { amount: 800, currency: 'EUR', captured: false } },
+        { email: 'fields@example.com', token: await tokenOf() },
+      );
+      expect(dotNet.status, JSON.stringify(dotNet.body)).to.equal(200);
+      expect(dotNet.body.charge).to.include({ captured: false });
 
       for (const [request, named] of [
         [{ charge: { amount: 800, currency: 'EUR', colour: 'red' } }, 'charge[colour]'],
+        [
+          { charge: { amount: 800, currency: 'EUR', capture: true, captured: false } },
+          'capture and captured must agree',
+        ],
         [{ charge: { amount: 800, currency: 'EUR' }, redirectUrl: 'https://shop.example/' }, 'redirectUrl'],
       ] as const) {
         const response = await page(sign(request));
         expect(response.status).to.equal(400);
         expect(await response.text()).to.include(named);
       }
+    });
+
+    it('takes a threeDSecure without enable, as SecurionPay’s .NET library signs enable: false: no verification', async () => {
+      const request = { charge: { amount: 700, currency: 'EUR' }, threeDSecure: { requireEnrolledCard: true } };
+      expect((await page(sign(request))).status).to.equal(200);
+      const paid = await pay(request, { email: 'dotnet@example.com', token: await tokenOf() });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.charge).to.include({ amount: 700, status: 'successful' });
     });
 
     it('records the shipping address the payer gave on the charge and the subscription', async () => {

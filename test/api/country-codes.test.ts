@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { cardDetails } from '../support/payments.ts';
+import { createPlan } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
 
 type ApiError = { error: { type: string; message: string } };
@@ -80,6 +81,78 @@ describe('country codes', function () {
       }
     }
     expect(await counts()).to.deep.equal(before);
+  });
+
+  it("refuses it in the spec's other addresses too: a charge's and a subscription's update, a new subscription, a customer's cards", async () => {
+    const customer = await api.post<{ id: string }>('/customers', {
+      json: { email: 'countries@example.com', card: cardDetails('4242424242424242') },
+    });
+    const plan = await createPlan(api);
+    const subscription = await api.post<{ id: string }>('/subscriptions', {
+      json: { customerId: customer.body.id, planId: plan.id },
+    });
+    const charge = await api.post<{ id: string }>('/charges', {
+      json: { amount: 100, currency: 'EUR', card: cardDetails('4242424242424242') },
+    });
+    const others: Array<[parameter: string, path: string, body: (country: string) => Record<string, unknown>]> = [
+      [
+        'shipping[address][country]',
+        `/charges/${charge.body.id}`,
+        (country) => ({ shipping: { address: { country } } }),
+      ],
+      ['billing[address][country]', `/charges/${charge.body.id}`, (country) => ({ billing: { address: { country } } })],
+      [
+        'shipping[address][country]',
+        '/subscriptions',
+        (country) => ({ customerId: customer.body.id, planId: plan.id, shipping: { address: { country } } }),
+      ],
+      [
+        'billing[address][country]',
+        `/subscriptions/${subscription.body.id}`,
+        (country) => ({ billing: { address: { country } } }),
+      ],
+      [
+        'fraudCheckData[ipCountry]',
+        `/customers/${customer.body.id}/cards`,
+        (country) => ({ ...cardDetails('4242424242424242'), fraudCheckData: { ipCountry: country } }),
+      ],
+      [
+        'card[fraudCheckData][ipCountry]',
+        '/customers',
+        (country) => ({
+          email: 'countries@example.com',
+          card: { ...cardDetails('4242424242424242'), fraudCheckData: { ipCountry: country } },
+        }),
+      ],
+    ];
+    const state = async () => ({
+      charge: (await api.get<{ shipping?: unknown; billing?: unknown }>(`/charges/${charge.body.id}`)).body,
+      subscriptions: (await api.get<Listed>('/subscriptions')).body.list.length,
+      customers: (await api.get<Listed>('/customers')).body.list.length,
+      cards: (await api.get<Listed>(`/customers/${customer.body.id}/cards`)).body.list.length,
+    });
+    const before = await state();
+    for (const [parameter, path, body] of others) {
+      for (const country of NOT_COUNTRIES) {
+        const refused = await api.post<ApiError>(path, { json: body(country) });
+        expect(refused.status, `${path} ${parameter}=${country}`).to.equal(400);
+        expect(refused.body.error).to.deep.equal({
+          type: 'invalid_request',
+          message: `Invalid parameter: ${parameter} must be a two-letter ISO country code`,
+        });
+      }
+      const accepted = await api.post(path, { json: body('PL') });
+      expect(accepted.status, `${path} ${parameter}=PL: ${JSON.stringify(accepted.body)}`).to.equal(200);
+    }
+    const after = await state();
+    // Only the accepted requests changed anything: each refused one stored nothing.
+    expect(after.subscriptions).to.equal(before.subscriptions + 1);
+    expect(after.customers).to.equal(before.customers + 1);
+    expect(after.cards).to.equal(before.cards + 1);
+    expect([after.charge.shipping, after.charge.billing]).to.deep.equal([
+      { address: { country: 'PL' } },
+      { address: { country: 'PL' } },
+    ]);
   });
 
   it('accepts a code of a country that exists, and stores and answers it as sent', async () => {

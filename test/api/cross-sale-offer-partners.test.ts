@@ -14,6 +14,7 @@ interface Offer {
   subscription: { planId: string; captureCharges: boolean } | null;
   visibleForAllPartners: boolean;
   partnerIds: string[];
+  visibleForPartnerIds: string[];
   deleted?: true;
 }
 
@@ -213,5 +214,60 @@ describe('partner lists and the cross-sale offers a merchant sees', function () 
     expect((await merchant.api.post(`/cross-sale-offers/${magazine.id}`, { json: { title: 'x' } })).status).to.equal(
       404,
     );
+  });
+
+  it('takes the partner setting by the name the public client libraries send, visibleForPartnerIds, and answers it by both names', async () => {
+    const merchant = await createOtherAccount(api, service.dataDir, 'Client library merchant');
+    const partner = await createOtherAccount(api, service.dataDir, 'Client library partner');
+    const other = await createOtherAccount(api, service.dataDir, 'Client library other');
+    expect((await partnersCli('add', merchant.keys.id, partner.keys.id)).code).to.equal(0);
+    const plan = await createPlan(partner.api, { amount: 900, name: 'Newsletter' });
+    // As the public libraries build it: a subscription offer for named partners.
+    const newsletter = await offer(partner.api, 'newsletter', {
+      charge: undefined,
+      subscription: { planId: plan.id, captureCharges: true },
+      visibleForAllPartners: false,
+      visibleForPartnerIds: [merchant.keys.id],
+    });
+    expect(newsletter).to.deep.include({ partnerIds: [merchant.keys.id], visibleForPartnerIds: [merchant.keys.id] });
+    await eventually(
+      () => listed(merchant.api),
+      (titles) => titles.includes('newsletter'),
+    );
+    expect(
+      (await merchant.api.get<Offer>(`/cross-sale-offers/${newsletter.id}`)).body.visibleForPartnerIds,
+    ).to.deep.equal([merchant.keys.id]);
+
+    const updated = await partner.api.post<Offer>(`/cross-sale-offers/${newsletter.id}`, {
+      json: { visibleForPartnerIds: [merchant.keys.id, other.keys.id] },
+    });
+    expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
+    expect(updated.body).to.deep.include({
+      partnerIds: [merchant.keys.id, other.keys.id],
+      visibleForPartnerIds: [merchant.keys.id, other.keys.id],
+    });
+
+    // Both names at once must agree; otherwise nothing is recorded.
+    const before = (await partner.api.get<Page<Offer>>('/cross-sale-offers')).body.list;
+    for (const [path, json] of [
+      [
+        '/cross-sale-offers',
+        {
+          charge: { amount: 500, currency: 'EUR' },
+          template: 'text_only',
+          title: 'disagreeing',
+          partnerIds: [merchant.keys.id],
+          visibleForPartnerIds: [other.keys.id],
+        },
+      ],
+      [`/cross-sale-offers/${newsletter.id}`, { partnerIds: [merchant.keys.id], visibleForPartnerIds: [] }],
+    ] as const) {
+      const refused = await partner.api.post<ApiError>(path, { json });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error.message).to.equal(
+        'Invalid parameter: visibleForPartnerIds must name the same accounts as partnerIds',
+      );
+    }
+    expect((await partner.api.get<Page<Offer>>('/cross-sale-offers')).body.list).to.deep.equal(before);
   });
 });

@@ -122,7 +122,7 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
   it("cross-sale offers: the merchant's own and a partner's are listed after the payment and bought with Buy", async () => {
     const image = await new Jimp({ width: 247, height: 156, color: 0x2563ebff }).getBuffer('image/png');
     const ownOffer = (
-      await api.post<{ id: string }>('/cross-sale-offers', {
+      await api.post<{ id: string; imageUrl: string }>('/cross-sale-offers', {
         json: {
           charge: { amount: 300, currency: 'EUR' },
           template: 'image_and_text',
@@ -163,7 +163,9 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
     await successShown(checkout);
 
     const own = checkout.locator(`.offer[data-offer-id="${ownOffer.id}"]`);
-    // The image is the service's (the page's policy allows no other), and it loads.
+    // The image is the service's (the page's policy allows no other), at its absolute address as
+    // the API gives it, and it loads.
+    expect(await own.locator('img').getAttribute('src')).to.equal(ownOffer.imageUrl);
     const loaded = await own.locator('img').evaluate((element) => {
       const img = element as unknown as { decode(): Promise<void>; naturalWidth: number };
       return img.decode().then(() => img.naturalWidth);

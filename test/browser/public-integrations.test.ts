@@ -99,6 +99,33 @@ describe('public integrations in a browser, only the host swapped', function () 
     await page.close();
   });
 
+  it("Shift4.js's wallet payment sheet (createPaymentRequest, which shops call for Apple Pay) says in the console and in show()'s rejection that it is not available", async () => {
+    const page = await shopPage('/securionpay-v2');
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.addScriptTag({ url: `${service.baseUrl}/shift4.js` });
+    const answered = await page.evaluate(`(async () => {
+      const request = Shift4('${site.keys.testPublicKey}').createPaymentRequest(
+        [{ supportedMethods: 'https://apple.com/apple-pay', data: { countryCode: 'GB', supportedNetworks: ['visa'] } }],
+        { total: { label: 'Shop', amount: { currency: 'EUR', value: '10.00' } } },
+      );
+      const canPay = await request.canMakePayment();
+      const shown = await request.show().then(() => 'shown', (error) => ({ type: error.type, message: error.message }));
+      return { canPay, shown };
+    })()`);
+    expect(answered).to.deep.equal({
+      canPay: false,
+      shown: {
+        type: 'invalid_request',
+        message: 'Apple Pay and Google Pay are not available with this payment service; pay with a card.',
+      },
+    });
+    expect(warnings.join('\n')).to.include('Shift4: createPaymentRequest is not supported here');
+    await page.close();
+  });
+
   it('the securionpay-button script renders its labelled button; paying posts the form with the ids', async () => {
     const request = sign({ charge: { amount: 499, currency: 'EUR' } });
     const page = await shopPage('/securionpay-button', { request });
@@ -111,10 +138,14 @@ describe('public integrations in a browser, only the host swapped', function () 
     });
     await button.click();
     const checkout = checkoutFrame(page);
-    // data-image is the image option; data-amount is not taken (the signed request says 4.99 EUR).
+    // data-image and data-email are the image and email options; data-amount and the redirects are
+    // not taken (the signed request says 4.99 EUR; checkout stays in its dialog), as the console says.
     expect(await checkout.locator('#merchant-image').getAttribute('src')).to.equal(`${site.shop.url}/logo.png`);
-    expect(warnings.join('\n')).to.include('the option amount is not supported');
-    await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
+    expect(await checkout.getByLabel('Email', { exact: true }).inputValue()).to.equal('button@example.com');
+    expect(warnings.join('\n'))
+      .to.include('the option amount is not supported')
+      .and.include('the option redirect is not supported')
+      .and.include('the option redirectUrl is not supported');
     await typeCard(page, checkout, '4242424242424242');
     await checkout.getByRole('button', { name: 'Pay 4.99 EUR' }).click();
     await checkout.locator('#success-step').waitFor({ state: 'visible' });
@@ -323,6 +354,9 @@ async function startShop(serviceUrl: () => string, publicKey: () => string): Pro
   data-class="primary_button"
   data-image="${shopUrl}/logo.png"
   data-amount="499"
+  data-email="button@example.com"
+  data-redirect="true"
+  data-redirect-url="${shopUrl}/success"
   data-checkout-button="Open Securion Popup">
 </script>
 </form>`),

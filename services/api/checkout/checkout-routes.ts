@@ -14,7 +14,8 @@ import { payerLocale } from '../client-side/payer-locale.ts';
 import { CATALOGS, type Locale } from '../../../packages/client-side/i18n/index.ts';
 import { countryNames } from '../schemas/country-codes.ts';
 import { purchaseCheckoutOffer } from './checkout-cross-sale.ts';
-import { publicBaseUrl } from '../public-base-url.ts';
+import { publicBaseUrl, type RequestAddress } from '../public-base-url.ts';
+import { withImageAddress } from '../offer-image-address.ts';
 import {
   checkoutPaymentStatus,
   checkoutReturnPath,
@@ -72,7 +73,11 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
         res,
         200,
         deps.renderPage({
-          view: verified.view,
+          // Offers' images at their absolute address, as the API answers them.
+          view: {
+            ...verified.view,
+            crossSaleOffers: verified.view.crossSaleOffers.map((offer) => withImageAddress(offer, addressOf(req))),
+          },
           display,
           countries: display.billingAddress || display.shippingAddress ? countryNames(locale) : [],
           ancestorOrigin: framing.messageTarget,
@@ -134,10 +139,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
         body,
         newId('req'),
         {
-          baseUrl: publicBaseUrl({
-            headers: { host: req.get('host') },
-            protocol: req.protocol === 'https' ? 'https' : 'http',
-          }),
+          baseUrl: publicBaseUrl(addressOf(req)),
         },
         idempotent,
       );
@@ -234,6 +236,11 @@ function checkoutFraming(
       "Live checkout is framed only by the merchant's sites, and this account names none: an operator names them with accounts settings --checkout-origins",
     );
   return { ancestors: origin === null ? [] : [origin], messageTarget: origin };
+}
+
+/** The address a request came in with, for the links the service hands out. */
+function addressOf(req: Request): RequestAddress {
+  return { headers: { host: req.get('host') }, protocol: req.protocol === 'https' ? 'https' : 'http' };
 }
 
 /**

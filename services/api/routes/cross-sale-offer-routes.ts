@@ -27,7 +27,7 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       body: createCrossSaleOfferBody,
       response: crossSaleOfferSchema,
       async handler(request) {
-        const outcome = await commands.crossSaleOffers.create(request.body, commandContext(request));
+        const outcome = await commands.crossSaleOffers.create(withPartnerIds(request.body), commandContext(request));
         return withImageAddress(await reader.getAfter(outcome.position, collection, outcome.id, request.auth), request);
       },
     }),
@@ -65,7 +65,7 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
         await reader.get(collection, request.params.crossSaleOfferId, request.auth);
         const outcome = await commands.crossSaleOffers.update(
           request.params.crossSaleOfferId,
-          request.body,
+          withPartnerIds(request.body),
           commandContext(request),
         );
         return withImageAddress(await reader.getAfter(outcome.position, collection, outcome.id, request.auth), request);
@@ -105,4 +105,14 @@ export function crossSaleOfferRoutes({ commands, reader }: ApiDependencies): Any
       },
     }),
   ];
+}
+
+/** The partner setting under its one name, whichever name the request gave it (the schema checked both agree). */
+function withPartnerIds<T extends { partnerIds?: string[]; visibleForPartnerIds?: string[] }>(
+  body: T,
+): Omit<T, 'visibleForPartnerIds'> {
+  const { visibleForPartnerIds, ...rest } = body;
+  return visibleForPartnerIds === undefined || rest.partnerIds !== undefined
+    ? rest
+    : { ...rest, partnerIds: visibleForPartnerIds };
 }

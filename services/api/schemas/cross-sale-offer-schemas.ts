@@ -42,67 +42,88 @@ const fields = () => ({
       description:
         'Existing accounts the offer is visible to (our name for the spec’s partner setting), when they have the offer’s account on their partner list; no effect when visibleForAllPartners',
     }),
+  visibleForPartnerIds: z
+    .array(p.id('acct'), { error: 'must be a list of account ids' })
+    .max(100, { error: 'must have at most 100 account ids' })
+    .meta({
+      description:
+        'partnerIds by the name the public client libraries give it; given with partnerIds, it must name the same accounts',
+    }),
 });
+
+/** `visibleForPartnerIds` and `partnerIds` are one setting: given both, they must name the same accounts. */
+const samePartners = (body: { partnerIds?: string[]; visibleForPartnerIds?: string[] }): boolean =>
+  body.partnerIds === undefined ||
+  body.visibleForPartnerIds === undefined ||
+  (body.partnerIds.length === body.visibleForPartnerIds.length &&
+    body.partnerIds.every((id, index) => body.visibleForPartnerIds![index] === id));
+const SAME_PARTNERS = { error: 'must name the same accounts as partnerIds', path: ['visibleForPartnerIds'] };
 
 export const createCrossSaleOfferBody = (() => {
   const f = fields();
-  return p.object({
-    charge: p
-      .object(
-        { amount: f.chargeAmount, currency: f.chargeCurrency, capture: f.chargeCapture.optional() },
-        { description: 'The charge made when the offer is bought; exactly one of charge and subscription' },
-      )
-      .optional(),
-    subscription: p
-      .object(
-        { planId: f.planId, captureCharges: f.captureCharges.optional() },
-        {
-          description:
-            'The subscription made when the offer is bought, to a plan of the offer’s account; exactly one of charge and subscription',
-        },
-      )
-      .optional(),
-    template: f.template,
-    title: f.title,
-    description: f.description.optional(),
-    imageData: f.imageData.optional(),
-    companyName: f.companyName.optional(),
-    companyLocation: f.companyLocation.optional(),
-    termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
-    visibleForAllPartners: f.visibleForAllPartners.optional(),
-    partnerIds: f.partnerIds.optional(),
-  });
+  return p
+    .object({
+      charge: p
+        .object(
+          { amount: f.chargeAmount, currency: f.chargeCurrency, capture: f.chargeCapture.optional() },
+          { description: 'The charge made when the offer is bought; exactly one of charge and subscription' },
+        )
+        .optional(),
+      subscription: p
+        .object(
+          { planId: f.planId, captureCharges: f.captureCharges.optional() },
+          {
+            description:
+              'The subscription made when the offer is bought, to a plan of the offer’s account; exactly one of charge and subscription',
+          },
+        )
+        .optional(),
+      template: f.template,
+      title: f.title,
+      description: f.description.optional(),
+      imageData: f.imageData.optional(),
+      companyName: f.companyName.optional(),
+      companyLocation: f.companyLocation.optional(),
+      termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
+      visibleForAllPartners: f.visibleForAllPartners.optional(),
+      partnerIds: f.partnerIds.optional(),
+      visibleForPartnerIds: f.visibleForPartnerIds.optional(),
+    })
+    .refine(samePartners, SAME_PARTNERS);
 })();
 
 export const updateCrossSaleOfferBody = (() => {
   const f = fields();
-  return p.object({
-    charge: p
-      .object(
-        {
-          amount: f.chargeAmount.optional(),
-          currency: f.chargeCurrency.optional(),
-          capture: f.chargeCapture.optional(),
-        },
-        { description: 'Only the parts given change; on a subscription offer: the whole charge, replacing it' },
-      )
-      .optional(),
-    subscription: p
-      .object(
-        { planId: f.planId.optional(), captureCharges: f.captureCharges.optional() },
-        { description: 'Only the parts given change; on a charge offer: the subscription (planId), replacing it' },
-      )
-      .optional(),
-    template: f.template.optional(),
-    title: f.title.optional(),
-    description: f.description.optional(),
-    imageData: f.imageData.optional(),
-    companyName: f.companyName.optional(),
-    companyLocation: f.companyLocation.optional(),
-    termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
-    visibleForAllPartners: f.visibleForAllPartners.optional(),
-    partnerIds: f.partnerIds.optional(),
-  });
+  return p
+    .object({
+      charge: p
+        .object(
+          {
+            amount: f.chargeAmount.optional(),
+            currency: f.chargeCurrency.optional(),
+            capture: f.chargeCapture.optional(),
+          },
+          { description: 'Only the parts given change; on a subscription offer: the whole charge, replacing it' },
+        )
+        .optional(),
+      subscription: p
+        .object(
+          { planId: f.planId.optional(), captureCharges: f.captureCharges.optional() },
+          { description: 'Only the parts given change; on a charge offer: the subscription (planId), replacing it' },
+        )
+        .optional(),
+      template: f.template.optional(),
+      title: f.title.optional(),
+      description: f.description.optional(),
+      imageData: f.imageData.optional(),
+      companyName: f.companyName.optional(),
+      companyLocation: f.companyLocation.optional(),
+      termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
+      visibleForAllPartners: f.visibleForAllPartners.optional(),
+      partnerIds: f.partnerIds.optional(),
+      visibleForPartnerIds: f.visibleForPartnerIds.optional(),
+    })
+    .refine(samePartners, SAME_PARTNERS);
 })();
 
 export const listCrossSaleOffersQuery = p.listQuery({
@@ -149,6 +170,9 @@ export const crossSaleOfferSchema = z
     termsAndConditionsUrl: z.string().nullable(),
     visibleForAllPartners: z.boolean(),
     partnerIds: z.array(z.string()),
+    visibleForPartnerIds: z
+      .array(z.string())
+      .meta({ description: 'partnerIds, by the name the public client libraries read' }),
     deleted: z.literal(true).optional(),
   })
   .meta({ id: 'CrossSaleOffer' });

@@ -52,10 +52,11 @@ describe('cross-sale offers projection', () => {
       termsAndConditionsUrl: null,
       visibleForAllPartners: true,
       partnerIds: [],
+      visibleForPartnerIds: [],
     });
   });
 
-  it('drops the image on update, changes the title, and soft-deletes', async () => {
+  it('drops the image on update, changes the title and the partners, and soft-deletes', async () => {
     await spec().given(
       offer<CrossSaleOfferEvent>({
         type: 'CrossSaleOfferCreated',
@@ -78,7 +79,7 @@ describe('cross-sale offers projection', () => {
     await spec().given(
       offer<CrossSaleOfferEvent>({
         type: 'CrossSaleOfferUpdated',
-        data: { offerId: 'xso_1', imageId: null, template: 'text_only', title: 'Warm socks' },
+        data: { offerId: 'xso_1', imageId: null, template: 'text_only', title: 'Warm socks', partnerIds: ['acct_3'] },
       }),
       offer<CrossSaleOfferEvent>({ type: 'CrossSaleOfferDeleted', data: { offerId: 'xso_1' } }),
     );
@@ -91,6 +92,8 @@ describe('cross-sale offers projection', () => {
       _deleted: true,
     });
     expect(doc).to.not.have.property('imageId');
+    // The partner setting by both its names.
+    expect(doc).to.deep.include({ partnerIds: ['acct_3'], visibleForPartnerIds: ['acct_3'] });
     await spec().expectRebuildIdentical();
   });
 });
