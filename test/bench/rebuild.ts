@@ -1,5 +1,15 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +33,7 @@ import { seedCustomerCreations } from './seed-log.ts';
  * every projection has committed the last event (with `--indexes`, every
  * collection's list indexes exist from the start, as when a service answers lists during the
  * rebuild; without, the runner alone decides when they are made). Prints events per second, the
+ * CPU seconds of the process, of its main thread and of its busiest other thread (the writer), the
  * process's RSS and V8 heap after the run and the read store's size on disk.
  */
 
@@ -93,10 +104,47 @@ async function seededLog(events: number): Promise<string> {
   return path;
 }
 
-/** User + system CPU seconds of this process's main thread (`/proc/self/task/<pid>/stat`, in clock ticks of 10 ms). */
-function mainThreadCpuSeconds(): number {
-  const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/** User + system CPU seconds of one thread of this process (`/proc/self/task/<tid>/stat`, in clock ticks of 10 ms). */
+function threadCpuSeconds(tid: number | string): number {
+  const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const mainThreadCpuSeconds = (): number => threadCpuSeconds(process.pid);
+
+/**
+ * The CPU seconds of the busiest thread other than the main one (the build's SQLite writer
+ * thread), sampled every 100 ms while a run lasts: the thread has exited (and left
+ * `/proc/self/task`) by the end of the run. `stop()` returns the figure.
+ */
+function busiestOtherThread(): { now: () => number; stop: () => number } {
+  const seen = new Map<string, number>();
+  const before = new Map<string, number>();
+  const sample = (): void => {
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (tid === String(process.pid)) continue;
+      try {
+        const seconds = threadCpuSeconds(tid);
+        if (!before.has(tid)) before.set(tid, seconds);
+        seen.set(tid, seconds);
+      } catch {
+        // The thread exited between the listing and the read.
+      }
+    }
+  };
+  const busiest = (): number => {
+    sample();
+    return Math.max(0, ...[...seen].map(([tid, seconds]) => seconds - (before.get(tid) ?? 0)));
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return {
+    now: busiest,
+    stop: () => {
+      clearInterval(timer);
+      return busiest();
+    },
+  };
 }
 
 interface RunResult {
@@ -107,6 +155,9 @@ interface RunResult {
   cpuSeconds: number;
   /** CPU time of the main thread alone: with a core free for the others, what the wall time follows. */
   mainThreadCpuSeconds: number;
+  /** CPU time of the busiest other thread (the writer thread, when there is one), and its part after the last commit. */
+  otherThreadCpuSeconds: number;
+  otherThreadCpuSecondsAfter: number;
   eventsPerSecond: number;
   rss: number;
   heapUsed: number;
@@ -123,6 +174,7 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const mainBefore = mainThreadCpuSeconds();
+    const otherThread = busiestOtherThread();
     const readStore = options.oneThread
       ? new SqliteDocumentStore(path, { bulkBuild: true })
       : new SqliteBuildFile(path);
@@ -134,6 +186,7 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
     );
     await build.catchUp();
     const projected = (performance.now() - started) / 1000;
+    const otherThreadProjecting = otherThread.now();
     await build.finish(new Date().toISOString());
     await readStore.seal();
     const seconds = (performance.now() - started) / 1000;
@@ -145,6 +198,7 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
       projectedSeconds: projected,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       mainThreadCpuSeconds: mainThreadCpuSeconds() - mainBefore,
+      ...otherThreadCpu(otherThread.stop(), otherThreadProjecting),
       eventsPerSecond: events / seconds,
       rss: memory.rss,
       heapUsed: memory.heapUsed,
@@ -153,6 +207,10 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function otherThreadCpu(total: number, projecting: number) {
+  return { otherThreadCpuSeconds: total, otherThreadCpuSecondsAfter: total - projecting };
 }
 
 async function rebuildOnce(log: string, events: number): Promise<RunResult> {
@@ -175,6 +233,7 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const mainBefore = mainThreadCpuSeconds();
+    const otherThread = busiestOtherThread();
     const done = new Promise<void>((resolve) => {
       const behind = new Set(projections.map((projection) => projection.name));
       runner.on('committed', (projection, _generation, position) => {
@@ -185,6 +244,7 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     await runner.start();
     await done;
     const projected = (performance.now() - started) / 1000;
+    const otherThreadProjecting = otherThread.now();
     // Stopping waits for the last batch to finish, with whatever the runner does after it (making
     // the list indexes once caught up).
     await runner.stop();
@@ -203,6 +263,7 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
       projectedSeconds: projected,
       cpuSeconds,
       mainThreadCpuSeconds: mainThreadCpuSeconds() - mainBefore,
+      ...otherThreadCpu(otherThread.stop(), otherThreadProjecting),
       eventsPerSecond: events / seconds,
       rss: memory.rss,
       heapUsed: memory.heapUsed,
@@ -221,16 +282,16 @@ console.log(
       .join(' ')}`,
 );
 console.log(
-  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | main thread CPU seconds | events per main thread CPU second | RSS after | V8 heap used | read store on disk |',
+  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | main thread CPU seconds | events per main thread CPU second | busiest other thread CPU seconds (after the last commit) | RSS after | V8 heap used | read store on disk |',
 );
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (let run = 1; run <= options.runs; run++) {
   const result = await rebuildOnce(log, options.events);
   console.log(
     `| ${run} | ${format(result.seconds, 2)} | ${format(result.eventsPerSecond)} | ` +
       `${format(result.seconds - result.projectedSeconds, 2)} | ${format(result.cpuSeconds, 2)} | ` +
       `${format(options.events / result.cpuSeconds)} | ${format(result.mainThreadCpuSeconds, 2)} | ` +
-      `${format(options.events / result.mainThreadCpuSeconds)} | ${mib(result.rss)} | ` +
+      `${format(options.events / result.mainThreadCpuSeconds)} | ${format(result.otherThreadCpuSeconds, 2)} (${format(result.otherThreadCpuSecondsAfter, 2)}) | ${mib(result.rss)} | ` +
       `${mib(result.heapUsed)} | ${mib(result.readStoreBytes)} |`,
   );
 }
