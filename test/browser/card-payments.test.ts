@@ -227,8 +227,10 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     // The Pay button was disabled while paying: the focus is on the form's first field.
     expect(await numberFieldFocused()).to.equal('number');
 
-    // The close button above the issuer's page, as the shop's own code sees the rejection.
-    // Not awaited here: it settles once the payer leaves the challenge.
+    // The close button above the issuer's page, as the shop's own code sees the rejection, opened
+    // while the (enabled) Pay button has the focus. Not awaited here: it settles once the payer
+    // leaves the challenge.
+    await page.getByRole('button', { name: 'Pay 10.00 EUR' }).focus();
     await page.evaluate(`void (window.outcome = shift4.createToken(components)
       .then((token) => shift4.verifyThreeDSecure({ amount: 1000, currency: 'EUR', card: token.id }))
       .then(() => 'resolved', (error) => ({ type: error.type, code: error.code, message: error.message })))`);
@@ -242,6 +244,8 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
       message: '3-D Secure authentication was cancelled.',
     });
     expect(await page.locator('[data-shift4-overlay]').count()).to.equal(0);
+    // The focus is back where it was.
+    expect(await page.evaluate('document.activeElement?.id')).to.equal('pay');
     expect(chargeCalls()).to.equal(callsBefore);
     expect(await chargeCount()).to.equal(chargesBefore);
     await page.close();
