@@ -157,6 +157,53 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     await page.close();
   });
 
+  it('yen and dinars: no decimals for JPY, three for KWD, in the page, its script and the typed amount', async () => {
+    for (const { currency, option, label, hint, typed, paid, notAnAmount } of [
+      {
+        currency: 'JPY',
+        option: 1500,
+        label: '1,500 JPY',
+        hint: 'From 100 JPY to 10,000 JPY',
+        typed: '2,500',
+        paid: 2500,
+        notAnAmount: '25.5',
+      },
+      {
+        currency: 'KWD',
+        option: 1500,
+        label: '1.500 KWD',
+        hint: 'From 0.100 KWD to 10.000 KWD',
+        typed: '2.345',
+        paid: 2345,
+        notAnAmount: '2.3456',
+      },
+    ]) {
+      const { page, checkout } = await openCheckout(
+        { customCharge: { currency, amountOptions: [option], customAmount: { min: 100, max: 10000 } } },
+        { email: 'alan@example.com' },
+      );
+      // Rendered by the service.
+      const optionButton = checkout.getByRole('button', { name: label, exact: true });
+      await optionButton.waitFor();
+      expect(await checkout.locator('#custom-amount-hint').textContent(), currency).to.equal(hint);
+      // Written by the page's script.
+      await optionButton.click();
+      expect(await checkout.locator('#pay').textContent(), currency).to.equal(`Pay ${label}`);
+      const other = checkout.getByLabel(`Other amount (${currency})`);
+      await other.fill(notAnAmount);
+      await checkout.locator('#pay').click();
+      expect(await checkout.locator('#amount-error').textContent(), currency).to.equal(
+        `Enter an amount ${hint.replace('From', 'from')}.`,
+      );
+      await other.fill(typed);
+      await typeCard(page, checkout, '4242424242424242');
+      await checkout.locator('#pay').click();
+      const result = await callbackResult(page);
+      expect(result.charge, currency).to.include({ amount: paid, currency, status: 'successful' });
+      await page.close();
+    }
+  });
+
   it("languages: the locale option, else the browser's language, else English; amounts in the payer's language", async () => {
     // The merchant asks for German: the page, the card fields and the amounts.
     const page = await hosted.browser.newPage();
