@@ -295,6 +295,57 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await page.close();
   });
 
+  it('a remembered card in a checkout that asks for 3-D Secure: an issuer that does not authenticate it is refused, another card pays; a subscription does not offer it', async () => {
+    // Remembered in a checkout that did not ask for 3-D Secure: the issuer refuses to authenticate this card.
+    const email = 'remembered.unauthenticated@example.com';
+    const first = await openCheckout({ charge: { amount: 1500, currency: 'EUR' }, rememberMe: true }, { email });
+    await first.checkout.getByRole('button', { name: 'Pay 15.00 EUR' }).waitFor();
+    await typeCard(first.page, first.checkout, '4000000000003238');
+    await first.checkout.getByLabel('Remember me').check();
+    await first.checkout.getByRole('button', { name: 'Pay 15.00 EUR' }).click();
+    await successShown(first.checkout);
+    await first.page.close();
+
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1600, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } },
+      { email },
+    );
+    await checkout.getByRole('button', { name: 'Use my saved card' }).click();
+    const testCode = checkout.locator('#test-code');
+    await testCode.waitFor();
+    const code = /(\d{6})/.exec((await testCode.textContent()) ?? '')?.[1];
+    await checkout.getByLabel('One-time code').fill(code!);
+    await checkout.getByRole('button', { name: 'Confirm' }).click();
+    await checkout.locator('#using-saved-card').waitFor({ state: 'visible' });
+    await checkout.getByRole('button', { name: 'Pay 16.00 EUR' }).click();
+    await checkout.locator('#form-error:not(:empty)').waitFor();
+    expect(await checkout.locator('#form-error').textContent()).to.equal(
+      'Card authentication failed. Try again, or use another card.',
+    );
+    expect(await checkout.locator('#success-step').isVisible()).to.equal(false);
+    const charges = await api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } });
+    expect(
+      charges.body.list.filter((charge) => charge.amount === 1600 && charge.status === 'successful'),
+    ).to.deep.equal([]);
+    await checkout.getByRole('button', { name: 'Use another card' }).click();
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.getByRole('button', { name: 'Pay 16.00 EUR' }).click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 1600, status: 'successful' });
+    expect(result.charge!.card).to.include({ last4: '4242' });
+    await page.close();
+
+    // A subscription that asks for 3-D Secure offers to remember the card, not to pay with a remembered one.
+    const plan = await createPlan(api, { name: 'Remembered', amount: 1666, interval: 'month' });
+    const subscription = await openCheckout(
+      { subscription: { planId: plan.id }, rememberMe: true, threeDSecure: { enable: true } },
+      { email },
+    );
+    await subscription.checkout.getByLabel('Remember me').waitFor();
+    expect(await subscription.checkout.getByRole('button', { name: 'Use my saved card' }).count()).to.equal(0);
+    await subscription.page.close();
+  });
+
   it("never writes a typed card number to the service's logs", () => {
     const logs = service.output();
     for (const number of TYPED_CARD_NUMBERS) expect(logs).not.to.include(number);

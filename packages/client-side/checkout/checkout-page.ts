@@ -117,7 +117,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
-  const savedCard = view.rememberMe
+  const savedCard = view.rememberedCards
     ? rememberedCards(view, email, t, () => group.getComponent('number')?.focus())
     : null;
 

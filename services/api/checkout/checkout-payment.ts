@@ -110,7 +110,7 @@ export async function payCheckout(
   const card = remembered?.cardId ?? input.token!;
   const customerId = remembered?.customerId ?? request.customerId ?? null;
 
-  const threeDSecure = checkoutThreeDSecure(request, card);
+  const threeDSecure = checkoutThreeDSecure(request);
   if (request.subscription && threeDSecure)
     await requireAuthenticatedForSubscription(
       deps.commands.tokens,
@@ -283,7 +283,7 @@ async function charge(
   context: CommandContext,
 ): Promise<Paid> {
   const terms = request.charge ?? request.customCharge!;
-  const threeDSecure = checkoutThreeDSecure(request, payer.card);
+  const threeDSecure = checkoutThreeDSecure(request);
   let paidBy: { customerId: string; position: number | null } | undefined;
   const charged = await deps.reader.paymentAfter(
     async () => {
