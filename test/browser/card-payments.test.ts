@@ -195,6 +195,10 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
     const challenge = page.frameLocator('[data-shift4-overlay] iframe');
     await challenge.getByRole('button', { name: 'Fail authentication' }).waitFor();
+    // At phone width too, the close button sits above the issuer's page, not on it.
+    const closeBox = (await page.getByRole('button', { name: 'Cancel authentication' }).boundingBox())!;
+    const issuerBox = (await page.locator('[data-shift4-overlay] iframe').boundingBox())!;
+    expect(closeBox.y + closeBox.height).to.be.at.most(issuerBox.y);
     await page.screenshot({ path: join(shots, 'three-d-secure-challenge-phone.png') });
     await challenge.getByRole('button', { name: 'Fail authentication' }).click();
     const { status, text, chargeId } = await pay2(page);

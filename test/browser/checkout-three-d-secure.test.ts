@@ -286,6 +286,10 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await pay.click();
     await challengeClose.waitFor();
     expect(await checkoutClose.isVisible()).to.equal(false);
+    // Its close button sits above the issuer's page, not on it.
+    const closeBox = (await challengeClose.boundingBox())!;
+    const issuerBox = (await checkout.locator('[data-shift4-overlay] iframe').boundingBox())!;
+    expect(closeBox.y + closeBox.height).to.be.at.most(issuerBox.y);
     await challengeClose.click();
     await checkout.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
     expect(await checkout.locator('#form-error').textContent()).to.match(/authentication was cancelled/i);
