@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
+import type { Response } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
 import { type Charge } from '../support/payments.ts';
@@ -17,6 +18,14 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
   const { api, service, shots, sign, openCheckout, fieldOf, typeCard, callbackResult, successShown } = hosted;
 
   it('charge: the payer types email and card, the callback gets the charge and customer the API shows', async () => {
+    // What Chromium receives of the service's scripts and pages, in which encoding.
+    const encodings = new Map<string, string>();
+    const recordEncoding = async (response: Response) => {
+      const url = new URL(response.url());
+      if (url.origin !== service.baseUrl) return;
+      encodings.set(url.pathname, (await response.allHeaders())['content-encoding'] ?? 'identity');
+    };
+    hosted.browser.context.on('response', recordEncoding);
     const { page, checkout } = await openCheckout(
       { charge: { amount: 1999, currency: 'EUR' } },
       { name: 'Demo shop', description: 'Order #1001' },
@@ -37,6 +46,16 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     await checkout.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await page.screenshot({ path: join(shots, 'checkout-charge.png') });
+    hosted.browser.context.off('response', recordEncoding);
+    // The scripts and pages came compressed with brotli, which Chromium accepts.
+    for (const path of [
+      '/js/checkout.js',
+      '/checkout',
+      '/js/checkout/checkout-page.js',
+      '/js/fields/field.html',
+      '/js/fields/fields.js',
+    ])
+      expect(encodings.get(path), path).to.equal('br');
     // The number lives in the field frames only: neither the merchant's page nor the checkout page holds it.
     for (const html of [await page.content(), await checkout.locator('html').innerHTML()])
       expect(html).not.to.include('4242424242424242').and.not.to.include('4242 4242 4242 4242');
