@@ -236,7 +236,7 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     // leaves the challenge.
     await page.getByRole('button', { name: 'Pay 10.00 EUR' }).focus();
     await page.evaluate(`void (window.outcome = shift4.createToken(components)
-      .then((token) => shift4.verifyThreeDSecure({ amount: 1000, currency: 'EUR', card: token.id }))
+      .then((token) => shift4.verifyThreeDSecure({ amount: 1000, currency: 'EUR', card: (window.tokenId = token.id) }))
       .then(() => 'resolved', (error) => ({ type: error.type, code: error.code, message: error.message })))`);
     const close = page.getByRole('button', { name: 'Cancel authentication' });
     await close.waitFor();
@@ -252,6 +252,13 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     expect(await page.evaluate('document.activeElement?.id')).to.equal('pay');
     expect(chargeCalls()).to.equal(callsBefore);
     expect(await chargeCount()).to.equal(chargesBefore);
+    // A shop that charged the token anyway would be refused: its challenge was never answered.
+    const tokenId = (await page.evaluate('window.tokenId')) as string;
+    const charged = await api.post<{ error: { code: string } }>('/charges', {
+      json: { amount: 1000, currency: 'EUR', card: tokenId },
+    });
+    expect(charged.status).to.equal(402);
+    expect(charged.body.error.code).to.equal('authentication_required');
     await page.close();
   });
 
