@@ -238,6 +238,23 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
       'Die Kartenauthentifizierung wurde abgebrochen. Versuchen Sie es erneut oder verwenden Sie eine andere Karte.',
     );
     await secured.page.close();
+
+    // The provider's page of a payment method chosen in checkout speaks the merchant's locale too.
+    const byMethod = await openCheckout(
+      site.browser,
+      { charge: { amount: 2500, currency: 'EUR' }, paymentMethodTypes: ['ideal'] },
+      { locale: 'de', email: 'ada@example.com' },
+    );
+    const popupOpened = byMethod.page.context().waitForEvent('page');
+    await byMethod.checkout.getByRole('button', { name: 'Mit iDEAL bezahlen' }).click();
+    const popup = await popupOpened;
+    await popup.getByRole('button', { name: 'Autorisieren' }).waitFor();
+    expect(await popup.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await popup.locator('h1').textContent()).to.equal('Zahlung mit iDEAL');
+    await popup.getByRole('button', { name: 'Autorisieren' }).click();
+    await byMethod.checkout.locator('#success-step').waitFor({ state: 'visible' });
+    expect(await byMethod.checkout.locator('#success-title').textContent()).to.equal('Zahlung erfolgreich');
+    await byMethod.page.close();
   });
 
   it("checkout in Polish (the browser's language): a remembered card, its code, and the receipt", async () => {
