@@ -144,6 +144,9 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     expect(await checkout.locator('#amount-error').textContent()).to.include('from 3.00 EUR');
     expect(payRequests).to.deep.equal([]);
 
+    // A comma marks the decimals as well as a point, whatever the browser's language.
+    await checkout.getByLabel('Other amount (EUR)').fill('42,5');
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 42.50 EUR');
     await checkout.getByLabel('Other amount (EUR)').fill('42.50');
     expect(await checkout.locator('#amount-error').textContent()).to.equal('');
     await checkout.getByRole('button', { name: 'Pay 42.50 EUR' }).click();
