@@ -298,6 +298,16 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       const request = { charge: { amount: 1500, currency: 'EUR' }, paymentMethodTypes: ['ideal', 'paypal'] };
       const notOffered = await pay(request, { email: 'pm@example.com', paymentMethod: 'blik' });
       expect(notOffered.status).to.equal(400);
+      // The page's language, for the return page, is one the service speaks.
+      const unknownLocale = await call<ApiError>('pay', {
+        checkoutRequest: sign(request),
+        email: 'pm@example.com',
+        paymentMethod: 'ideal',
+        locale: 'xx',
+      });
+      expect(unknownLocale.status).to.equal(400);
+      expect(unknownLocale.body.error.type, JSON.stringify(unknownLocale.body)).to.equal('invalid_request');
+      expect(unknownLocale.body.error.message).to.include('locale');
       const refusedForPlans = await page(sign({ subscription: { planId: 'plan_x' }, paymentMethodTypes: ['ideal'] }));
       expect(refusedForPlans.status).to.equal(400);
       const paid = await pay(request, { email: 'pm@example.com', paymentMethod: 'ideal' });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page, Request } from 'playwright-core';
 import { launchBrowser, type HeadlessBrowser } from '../support/browser.ts';
 import {
   cardField,
@@ -245,6 +245,12 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
       { charge: { amount: 2500, currency: 'EUR' }, paymentMethodTypes: ['ideal'] },
       { locale: 'de', email: 'ada@example.com' },
     );
+    // The page the provider sends the payer back to, in the popup until checkout closes it, too.
+    const returnAddresses: string[] = [];
+    const recordReturn = (request: Request) => {
+      if (new URL(request.url()).pathname === '/checkout/returned') returnAddresses.push(request.url());
+    };
+    site.browser.context.on('request', recordReturn);
     const popupOpened = byMethod.page.context().waitForEvent('page');
     await byMethod.checkout.getByRole('button', { name: 'Mit iDEAL bezahlen' }).click();
     const popup = await popupOpened;
@@ -254,7 +260,16 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     await popup.getByRole('button', { name: 'Autorisieren' }).click();
     await byMethod.checkout.locator('#success-step').waitFor({ state: 'visible' });
     expect(await byMethod.checkout.locator('#success-title').textContent()).to.equal('Zahlung erfolgreich');
+    site.browser.context.off('request', recordReturn);
     await byMethod.page.close();
+    expect(returnAddresses).to.have.length(1);
+    const returned = await site.browser.newPage();
+    await returned.goto(returnAddresses[0]!);
+    expect(await returned.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await returned.locator('main').innerText()).to.include(
+      'Sie können dieses Fenster schließen und zum Checkout zurückkehren.',
+    );
+    await returned.close();
   });
 
   it("checkout in Polish (the browser's language): a remembered card, its code, and the receipt", async () => {

@@ -302,7 +302,7 @@ function startCheckout(input: CheckoutPageInput): void {
         view.publicKey,
         'POST',
         '/checkout/pay',
-        { ...payBody(amountToPay()), paymentMethod: button.dataset.method },
+        { ...payBody(amountToPay()), paymentMethod: button.dataset.method, locale },
       );
       await shift4.handleChargeNextAction(started.charge.clientObjectId);
       const decided = await callApi<Omit<PayAnswer, 'session'>>(view.publicKey, 'POST', '/checkout/payment-status', {
