@@ -188,6 +188,24 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await page.close();
   });
 
+  it("challenge answered as soon as the issuer's page shows, before its script ran: the answer is not lost", async () => {
+    const page = await openShop();
+    // A slow network: the challenge page's script arrives a while after the page.
+    await page.route('**/js/three-d-secure/challenge.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await typeCard(page, '4000000000003220');
+    await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const { status, chargeId } = await pay2(page);
+    expect(status).to.equal('successful');
+    expect((await chargeOf(chargeId)).threeDSecureInfo).to.include({ liabilityShift: 'successful' });
+    await page.close();
+  });
+
   it('challenge failed on the issuer page: the charge fails authentication_required', async () => {
     const page = await openShop();
     await page.setViewportSize({ width: 375, height: 720 });
