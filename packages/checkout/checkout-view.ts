@@ -57,6 +57,11 @@ export interface CheckoutView {
   customer: { id: string; email: string | null } | null;
   /** Whether the payer may choose to be remembered (and use a remembered card). */
   rememberMe: boolean;
+  /**
+   * Whether the page offers remembered cards: with `rememberMe`, except for a subscription whose
+   * 3-D Secure requirements a remembered card (verified for no payment of this checkout) cannot meet.
+   */
+  rememberedCards: boolean;
   threeDSecure: {
     enable: boolean;
     requireEnrolledCard: boolean;

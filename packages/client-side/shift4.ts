@@ -319,7 +319,7 @@ export function createShift4(publicKey: string, options: Shift4Options = {}): Sh
      * redirect when popups are blocked) and resolves with the charge once it is no longer pending.
      */
     async handleChargeNextAction(clientObjectId) {
-      return handleNextAction(publicKey, clientObjectId);
+      return handleNextAction(publicKey, clientObjectId, locale);
     },
 
     /** A wallet's payment sheet: not offered here (said in the console), `show()` rejects. */
@@ -342,10 +342,22 @@ interface ClientCharge {
 
 const POLL_INTERVAL_MS = 1000;
 
-async function handleNextAction(publicKey: string, clientObjectId: string): Promise<ClientCharge> {
+/**
+ * The provider's page of this service speaks the payer's language: the library's `locale` (the
+ * merchant's option, else the browser's) goes with its address, as it does with the challenge's.
+ */
+function inPayersLanguage(redirectUrl: string | undefined, locale: string): string | undefined {
+  if (redirectUrl === undefined) return undefined;
+  const url = new URL(redirectUrl, serviceOrigin);
+  if (url.origin !== serviceOrigin || url.searchParams.has('locale')) return redirectUrl;
+  url.searchParams.set('locale', locale);
+  return url.toString();
+}
+
+async function handleNextAction(publicKey: string, clientObjectId: string, locale: string): Promise<ClientCharge> {
   const path = `/client-objects/${encodeURIComponent(clientObjectId)}`;
   let charge = await callApi<ClientCharge>(publicKey, 'GET', path);
-  const redirectUrl = charge.flow?.redirect?.redirectUrl;
+  const redirectUrl = inPayersLanguage(charge.flow?.redirect?.redirectUrl, locale);
   let popup: Window | null = null;
   if (charge.status === 'pending' && charge.flow?.nextAction === 'redirect' && redirectUrl) {
     popup = window.open(redirectUrl, 'shift4-next-action', 'popup,width=480,height=680');

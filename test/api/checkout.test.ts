@@ -317,6 +317,16 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       const request = { charge: { amount: 1500, currency: 'EUR' }, paymentMethodTypes: ['ideal', 'paypal'] };
       const notOffered = await pay(request, { email: 'pm@example.com', paymentMethod: 'blik' });
       expect(notOffered.status).to.equal(400);
+      // The page's language, for the return page, is one the service speaks.
+      const unknownLocale = await call<ApiError>('pay', {
+        checkoutRequest: sign(request),
+        email: 'pm@example.com',
+        paymentMethod: 'ideal',
+        locale: 'xx',
+      });
+      expect(unknownLocale.status).to.equal(400);
+      expect(unknownLocale.body.error.type, JSON.stringify(unknownLocale.body)).to.equal('invalid_request');
+      expect(unknownLocale.body.error.message).to.include('locale');
       const refusedForPlans = await page(sign({ subscription: { planId: 'plan_x' }, paymentMethodTypes: ['ideal'] }));
       expect(refusedForPlans.status).to.equal(400);
       const paid = await pay(request, { email: 'pm@example.com', paymentMethod: 'ideal' });
@@ -532,6 +542,76 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
         email,
       });
       expect(code.body).to.deep.equal({ sent: true });
+    });
+
+    it("remembered card: held to the request's requirements as a saved card's charge is; an issuer refusing authentication is refused", async () => {
+      for (const [number, outcome] of [
+        ['4000000000003238', 'refused'],
+        ['4000000000003063', 'successful'],
+        ['4242424242424242', 'not_possible'],
+      ] as const) {
+        const email = `remembered.${number.slice(-4)}@example.com`;
+        // Remembered from a checkout that did not ask for 3-D Secure.
+        const remembered = await pay(
+          { charge: { amount: 700, currency: 'EUR' }, rememberMe: true },
+          { email, rememberMe: true, token: await tokenOf(number) },
+        );
+        expect(remembered.status, JSON.stringify(remembered.body)).to.equal(200);
+        const request = { charge: { amount: 701, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } };
+        const checkoutRequest = sign(request);
+        const code = await call<{ testCode: string }>('remembered-cards/code', { checkoutRequest, email });
+        const confirmed = await call<{ rememberedCard: string }>('remembered-cards/confirm', {
+          checkoutRequest,
+          email,
+          code: code.body.testCode,
+        });
+        expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+        const charged = await successfulCharges();
+        const paid = await pay(request, { email, rememberedCard: confirmed.body.rememberedCard });
+        if (outcome === 'refused') {
+          await expectRefused(paid);
+          expect(await successfulCharges(), number).to.equal(charged);
+        } else {
+          expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+          expect(paid.body.charge!.threeDSecureInfo, number).to.include({ liabilityShift: outcome });
+        }
+      }
+    });
+
+    it('remembered card: starts no subscription in a checkout that asks for 3-D Secure, as it was verified for no payment of it', async () => {
+      const email = 'remembered.subscriber@example.com';
+      const remembered = await pay(
+        { charge: { amount: 700, currency: 'EUR' }, rememberMe: true },
+        { email, rememberMe: true, token: await tokenOf() },
+      );
+      expect(remembered.status, JSON.stringify(remembered.body)).to.equal(200);
+      const plan = await api.post<{ id: string }>('/plans', {
+        json: { amount: 1900, currency: 'EUR', interval: 'month', name: 'Remembered box' },
+      });
+      const grant = async (request: object) => {
+        const checkoutRequest = sign(request);
+        const code = await call<{ testCode: string }>('remembered-cards/code', { checkoutRequest, email });
+        const confirmed = await call<{ rememberedCard: string }>('remembered-cards/confirm', {
+          checkoutRequest,
+          email,
+          code: code.body.testCode,
+        });
+        expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+        return confirmed.body.rememberedCard;
+      };
+      const strict = { subscription: { planId: plan.body.id }, rememberMe: true, threeDSecure: { enable: true } };
+      await expectRefused(await pay(strict, { email, rememberedCard: await grant(strict) }));
+      const subscriptions = await api.get<Page<{ planId: string }>>('/subscriptions', { query: { limit: '100' } });
+      expect(subscriptions.body.list.filter((each) => each.planId === plan.body.id)).to.deep.equal([]);
+
+      // A request that requires nothing of the authentication subscribes with it.
+      const lenient = {
+        ...strict,
+        threeDSecure: { enable: true, requireSuccessfulLiabilityShiftForEnrolledCard: false },
+      };
+      const paid = await pay(lenient, { email, rememberedCard: await grant(lenient) });
+      expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      expect(paid.body.subscription).to.include({ planId: plan.body.id, status: 'active' });
     });
 
     it('offers and payment methods: offers follow only an authenticated payment; a payment method still pays', async () => {

@@ -188,6 +188,24 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await page.close();
   });
 
+  it("challenge answered as soon as the issuer's page shows, before its script ran: the answer is not lost", async () => {
+    const page = await openShop();
+    // A slow network: the challenge page's script arrives a while after the page.
+    await page.route('**/js/three-d-secure/challenge.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await typeCard(page, '4000000000003220');
+    await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
+    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const { status, chargeId } = await pay2(page);
+    expect(status).to.equal('successful');
+    expect((await chargeOf(chargeId)).threeDSecureInfo).to.include({ liabilityShift: 'successful' });
+    await page.close();
+  });
+
   it('challenge failed on the issuer page: the charge fails authentication_required', async () => {
     const page = await openShop();
     await page.setViewportSize({ width: 375, height: 720 });
@@ -195,6 +213,10 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
     const challenge = page.frameLocator('[data-shift4-overlay] iframe');
     await challenge.getByRole('button', { name: 'Fail authentication' }).waitFor();
+    // At phone width too, the close button sits above the issuer's page, not on it.
+    const closeBox = (await page.getByRole('button', { name: 'Cancel authentication' }).boundingBox())!;
+    const issuerBox = (await page.locator('[data-shift4-overlay] iframe').boundingBox())!;
+    expect(closeBox.y + closeBox.height).to.be.at.most(issuerBox.y);
     await page.screenshot({ path: join(shots, 'three-d-secure-challenge-phone.png') });
     await challenge.getByRole('button', { name: 'Fail authentication' }).click();
     const { status, text, chargeId } = await pay2(page);
@@ -227,10 +249,12 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     // The Pay button was disabled while paying: the focus is on the form's first field.
     expect(await numberFieldFocused()).to.equal('number');
 
-    // The close button above the issuer's page, as the shop's own code sees the rejection.
-    // Not awaited here: it settles once the payer leaves the challenge.
+    // The close button above the issuer's page, as the shop's own code sees the rejection, opened
+    // while the (enabled) Pay button has the focus. Not awaited here: it settles once the payer
+    // leaves the challenge.
+    await page.getByRole('button', { name: 'Pay 10.00 EUR' }).focus();
     await page.evaluate(`void (window.outcome = shift4.createToken(components)
-      .then((token) => shift4.verifyThreeDSecure({ amount: 1000, currency: 'EUR', card: token.id }))
+      .then((token) => shift4.verifyThreeDSecure({ amount: 1000, currency: 'EUR', card: (window.tokenId = token.id) }))
       .then(() => 'resolved', (error) => ({ type: error.type, code: error.code, message: error.message })))`);
     const close = page.getByRole('button', { name: 'Cancel authentication' });
     await close.waitFor();
@@ -242,8 +266,17 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
       message: '3-D Secure authentication was cancelled.',
     });
     expect(await page.locator('[data-shift4-overlay]').count()).to.equal(0);
+    // The focus is back where it was.
+    expect(await page.evaluate('document.activeElement?.id')).to.equal('pay');
     expect(chargeCalls()).to.equal(callsBefore);
     expect(await chargeCount()).to.equal(chargesBefore);
+    // A shop that charged the token anyway would be refused: its challenge was never answered.
+    const tokenId = (await page.evaluate('window.tokenId')) as string;
+    const charged = await api.post<{ error: { code: string } }>('/charges', {
+      json: { amount: 1000, currency: 'EUR', card: tokenId },
+    });
+    expect(charged.status).to.equal(402);
+    expect(charged.body.error.code).to.equal('authentication_required');
     await page.close();
   });
 

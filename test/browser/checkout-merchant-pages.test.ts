@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { startMerchantServer } from '../../examples/merchant/merchant-server.ts';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
 import { startShop, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
@@ -56,13 +57,22 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
       '127.0.0.2',
     );
     const signed = signCheckoutRequest({ charge: { amount: 1999, currency: 'EUR' } }, live.liveSecretKey);
-    const openOn = async (url: string) => {
+    const openOn = async (url: string, key = live.livePublicKey, checkoutRequest = signed) => {
       const page = await hosted.browser.newPage();
       await page.goto(`${url}/`);
       await page.evaluate(
-        `Shift4Checkout.key = ${JSON.stringify(live.livePublicKey)}; openCheckout({ checkoutRequest: ${JSON.stringify(signed)} })`,
+        `Shift4Checkout.key = ${JSON.stringify(key)}; openCheckout({ checkoutRequest: ${JSON.stringify(checkoutRequest)} })`,
       );
       return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
+    };
+    /** Whether the browser refused to show the checkout frame on the page (an error page instead). */
+    const frameRefused = async (page: Page): Promise<boolean> => {
+      await page.locator('[data-shift4-overlay] iframe').waitFor();
+      for (let attempt = 0; attempt < 100; attempt++) {
+        if (page.frames().some((frame) => frame.url().startsWith('chrome-error:'))) return true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return false;
     };
     try {
       // No site named yet: the merchant's own page gets the error page, not the checkout.
@@ -86,19 +96,30 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       await mine.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).waitFor();
+      // The card fields nested in it are framed too.
+      await fieldOf(mine.checkout, 'number').waitFor();
       await mine.page.close();
 
       // Another site naming itself in origin= gets a frame the browser refused to show.
       const theirs = await openOn(foreign.url);
-      await theirs.page.locator('[data-shift4-overlay] iframe').waitFor();
-      let refused = false;
-      for (let attempt = 0; !refused && attempt < 100; attempt++) {
-        refused = theirs.page.frames().some((frame) => frame.url().startsWith('chrome-error:'));
-        if (!refused) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(refused, 'the checkout frame is refused on the foreign site').to.equal(true);
+      expect(await frameRefused(theirs.page), 'the checkout frame is refused on the foreign site').to.equal(true);
       expect(await theirs.checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).count()).to.equal(0);
       await theirs.page.close();
+
+      // The sites hold in test mode too: the merchant's site pays and its page hears the outcome
+      // (checkout's messages go to that site); the other site cannot frame it.
+      const testSigned = signCheckoutRequest({ charge: { amount: 1888, currency: 'EUR' } }, live.testSecretKey);
+      const testTheirs = await openOn(foreign.url, live.testPublicKey, testSigned);
+      expect(await frameRefused(testTheirs.page), 'the test checkout frame is refused on the foreign site').to.equal(
+        true,
+      );
+      await testTheirs.page.close();
+      const testMine = await openOn(hosted.shop.url, live.testPublicKey, testSigned);
+      await testMine.checkout.getByLabel('Email', { exact: true }).fill('sites@example.com');
+      await typeCard(testMine.page, testMine.checkout, '4242424242424242');
+      await testMine.checkout.getByRole('button', { name: 'Pay 18.88 EUR' }).click();
+      expect((await callbackResult(testMine.page)).charge).to.include({ amount: 1888, status: 'successful' });
+      await testMine.page.close();
     } finally {
       await foreign.close();
     }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
+import type { Response } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
 import { type Charge } from '../support/payments.ts';
@@ -17,6 +18,14 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
   const { api, service, shots, sign, openCheckout, fieldOf, typeCard, callbackResult, successShown } = hosted;
 
   it('charge: the payer types email and card, the callback gets the charge and customer the API shows', async () => {
+    // What Chromium receives of the service's scripts and pages, in which encoding.
+    const encodings = new Map<string, string>();
+    const recordEncoding = async (response: Response) => {
+      const url = new URL(response.url());
+      if (url.origin !== service.baseUrl) return;
+      encodings.set(url.pathname, (await response.allHeaders())['content-encoding'] ?? 'identity');
+    };
+    hosted.browser.context.on('response', recordEncoding);
     const { page, checkout } = await openCheckout(
       { charge: { amount: 1999, currency: 'EUR' } },
       { name: 'Demo shop', description: 'Order #1001' },
@@ -37,6 +46,16 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     await checkout.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await page.screenshot({ path: join(shots, 'checkout-charge.png') });
+    hosted.browser.context.off('response', recordEncoding);
+    // The scripts and pages came compressed with brotli, which Chromium accepts.
+    for (const path of [
+      '/js/checkout.js',
+      '/checkout',
+      '/js/checkout/checkout-page.js',
+      '/js/fields/field.html',
+      '/js/fields/fields.js',
+    ])
+      expect(encodings.get(path), path).to.equal('br');
     // The number lives in the field frames only: neither the merchant's page nor the checkout page holds it.
     for (const html of [await page.content(), await checkout.locator('html').innerHTML()])
       expect(html).not.to.include('4242424242424242').and.not.to.include('4242 4242 4242 4242');
@@ -125,6 +144,9 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     expect(await checkout.locator('#amount-error').textContent()).to.include('from 3.00 EUR');
     expect(payRequests).to.deep.equal([]);
 
+    // A comma marks the decimals as well as a point, whatever the browser's language.
+    await checkout.getByLabel('Other amount (EUR)').fill('42,5');
+    expect(await checkout.locator('#pay').textContent()).to.equal('Pay 42.50 EUR');
     await checkout.getByLabel('Other amount (EUR)').fill('42.50');
     expect(await checkout.locator('#amount-error').textContent()).to.equal('');
     await checkout.getByRole('button', { name: 'Pay 42.50 EUR' }).click();
@@ -155,6 +177,53 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     expect(result.charge).to.include({ amount: 150000, currency: 'HUF', status: 'successful' });
     expect(await checkout.locator('#receipt').textContent()).to.include('1,500.00 HUF');
     await page.close();
+  });
+
+  it('yen and dinars: no decimals for JPY, three for KWD, in the page, its script and the typed amount', async () => {
+    for (const { currency, option, label, hint, typed, paid, notAnAmount } of [
+      {
+        currency: 'JPY',
+        option: 1500,
+        label: '1,500 JPY',
+        hint: 'From 100 JPY to 10,000 JPY',
+        typed: '2,500',
+        paid: 2500,
+        notAnAmount: '25.5',
+      },
+      {
+        currency: 'KWD',
+        option: 1500,
+        label: '1.500 KWD',
+        hint: 'From 0.100 KWD to 10.000 KWD',
+        typed: '2.345',
+        paid: 2345,
+        notAnAmount: '2.3456',
+      },
+    ]) {
+      const { page, checkout } = await openCheckout(
+        { customCharge: { currency, amountOptions: [option], customAmount: { min: 100, max: 10000 } } },
+        { email: 'alan@example.com' },
+      );
+      // Rendered by the service.
+      const optionButton = checkout.getByRole('button', { name: label, exact: true });
+      await optionButton.waitFor();
+      expect(await checkout.locator('#custom-amount-hint').textContent(), currency).to.equal(hint);
+      // Written by the page's script.
+      await optionButton.click();
+      expect(await checkout.locator('#pay').textContent(), currency).to.equal(`Pay ${label}`);
+      const other = checkout.getByLabel(`Other amount (${currency})`);
+      await other.fill(notAnAmount);
+      await checkout.locator('#pay').click();
+      expect(await checkout.locator('#amount-error').textContent(), currency).to.equal(
+        `Enter an amount ${hint.replace('From', 'from')}.`,
+      );
+      await other.fill(typed);
+      await typeCard(page, checkout, '4242424242424242');
+      await checkout.locator('#pay').click();
+      const result = await callbackResult(page);
+      expect(result.charge, currency).to.include({ amount: paid, currency, status: 'successful' });
+      await page.close();
+    }
   });
 
   it("languages: the locale option, else the browser's language, else English; amounts in the payer's language", async () => {

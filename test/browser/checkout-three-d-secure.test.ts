@@ -103,23 +103,135 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await page.close();
   });
 
-  it('3-D Secure failed for a subscription: no subscription, no charge; another card subscribes', async () => {
-    const plan = await createPlan(api, { name: 'Silver', amount: 1333, interval: 'month' });
-    const { page, checkout } = await openCheckout(
-      { subscription: { planId: plan.id }, threeDSecure: { enable: true } },
-      { email: 'grace@example.com' },
-    );
-    await failAuthentication(page, checkout, 'Subscribe for 13.33 EUR / month');
+  /** The subscriptions to the plan, as the API shows them with the secret key. */
+  async function subscriptionsTo(planId: string): Promise<Array<{ planId: string }>> {
     const subscriptions = await api.get<{ list: Array<{ planId: string }> }>('/subscriptions', {
       query: { limit: '100' },
     });
-    expect(subscriptions.body.list.filter((each) => each.planId === plan.id)).to.deep.equal([]);
-    expect(await chargesOf(1333)).to.deep.equal([]);
-    await fieldOf(checkout, 'number').fill('');
-    await fieldOf(checkout, 'number').pressSequentially('4242424242424242');
-    await checkout.getByRole('button', { name: 'Subscribe for 13.33 EUR / month' }).click();
+    return subscriptions.body.list.filter((each) => each.planId === planId);
+  }
+
+  /** The customers with the email, as the API shows them with the secret key. */
+  async function customersWith(email: string): Promise<unknown[]> {
+    const customers = await api.get<{ list: Array<{ email: string | null }> }>('/customers', {
+      query: { limit: '100' },
+    });
+    return customers.body.list.filter((customer) => customer.email === email);
+  }
+
+  for (const [trial, amount] of [
+    ['without a trial', 1333],
+    ['with a trial', 1335],
+  ] as const) {
+    it(`3-D Secure failed for a subscription ${trial}: no subscription, customer or charge; another card subscribes`, async () => {
+      const plan = await createPlan(api, {
+        name: 'Silver',
+        amount,
+        interval: 'month',
+        ...(trial === 'with a trial' ? { trialPeriodDays: 14 } : {}),
+      });
+      const email = `grace.${amount}@example.com`;
+      const { page, checkout } = await openCheckout(
+        { subscription: { planId: plan.id }, threeDSecure: { enable: true } },
+        { email },
+      );
+      const subscribe = `Subscribe for ${(amount / 100).toFixed(2)} EUR / month`;
+      await failAuthentication(page, checkout, subscribe);
+      expect(await subscriptionsTo(plan.id)).to.deep.equal([]);
+      expect(await customersWith(email)).to.deep.equal([]);
+      expect(await chargesOf(amount)).to.deep.equal([]);
+      await fieldOf(checkout, 'number').fill('');
+      await fieldOf(checkout, 'number').pressSequentially('4242424242424242');
+      await checkout.getByRole('button', { name: subscribe }).click();
+      const result = await callbackResult(page);
+      expect(result.subscription).to.include({ planId: plan.id });
+      await page.close();
+    });
+  }
+
+  it('3-D Secure failed: no offer is shown and the card is not remembered; a payment method still pays', async () => {
+    const offer = await api.post<{ id: string }>('/cross-sale-offers', {
+      json: { charge: { amount: 321, currency: 'EUR' }, template: 'text_only', title: 'Gift wrapping' },
+    });
+    expect(offer.status, JSON.stringify(offer.body)).to.equal(200);
+    const email = 'failed.then.ideal@example.com';
+    const request = {
+      charge: { amount: 2121, currency: 'EUR' },
+      threeDSecure: { enable: true },
+      rememberMe: true,
+      crossSaleOfferIds: [offer.body.id],
+      paymentMethodTypes: ['ideal'],
+    };
+    const { page, checkout } = await openCheckout(request, { email });
+    await checkout.getByRole('button', { name: 'Pay 21.21 EUR' }).waitFor();
+    await checkout.getByLabel('Remember me').check();
+    await failAuthentication(page, checkout, 'Pay 21.21 EUR');
+    expect(await checkout.getByRole('heading', { name: 'You may also like' }).isVisible()).to.equal(false);
+    expect(await checkout.getByRole('button', { name: 'Buy for 3.21 EUR' }).isVisible()).to.equal(false);
+    expect((await chargesOf(2121)).filter((charge) => charge.status === 'successful')).to.deep.equal([]);
+
+    // The payer chooses iDEAL instead and authorizes at the provider's page.
+    const popupOpened = page.context().waitForEvent('page');
+    await checkout.getByRole('button', { name: 'Pay with iDEAL' }).click();
+    await (await popupOpened).getByRole('button', { name: 'Authorize', exact: true }).click();
     const result = await callbackResult(page);
-    expect(result.subscription).to.include({ planId: plan.id });
+    await successShown(checkout);
+    expect(result.charge).to.include({ amount: 2121, status: 'successful' });
+    expect((await api.get<Charge>(`/charges/${result.charge!.id}`)).body).to.include({ status: 'successful' });
+    await page.close();
+
+    // The card whose authentication failed was not remembered: no code is given for the email.
+    const again = await openCheckout(request, { email });
+    await again.checkout.getByRole('button', { name: 'Use my saved card' }).click();
+    await again.checkout.locator('#code-sent:not(:empty)').waitFor();
+    expect(await again.checkout.locator('#test-code').isVisible()).to.equal(false);
+    await again.page.close();
+  });
+
+  it('3-D Secure completed for the payment: the challenge card buys no offer (a charge or a subscription with a trial) without authenticating for it', async () => {
+    const chargeOffer = await api.post<{ id: string }>('/cross-sale-offers', {
+      json: { charge: { amount: 322, currency: 'EUR' }, template: 'text_only', title: 'Extended warranty' },
+    });
+    expect(chargeOffer.status, JSON.stringify(chargeOffer.body)).to.equal(200);
+    const plan = await createPlan(api, { name: 'Support', amount: 555, interval: 'month', trialPeriodDays: 7 });
+    const subscriptionOffer = await api.post<{ id: string }>('/cross-sale-offers', {
+      json: { subscription: { planId: plan.id }, template: 'text_only', title: 'Premium support' },
+    });
+    expect(subscriptionOffer.status, JSON.stringify(subscriptionOffer.body)).to.equal(200);
+    const email = 'offers.after.challenge@example.com';
+    const { page, checkout } = await openCheckout(
+      {
+        charge: { amount: 2323, currency: 'EUR' },
+        threeDSecure: { enable: true },
+        crossSaleOfferIds: [chargeOffer.body.id, subscriptionOffer.body.id],
+      },
+      { email },
+    );
+    const pay = checkout.getByRole('button', { name: 'Pay 23.23 EUR' });
+    await pay.waitFor();
+    await typeCard(page, checkout, '4000000000003220');
+    await pay.click();
+    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    await challenge.getByLabel('One-time code').fill('123456');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const paid = await callbackResult(page);
+    await successShown(checkout);
+    expect(paid.charge).to.include({ amount: 2323, status: 'successful' });
+
+    for (const [offerId, button] of [
+      [chargeOffer.body.id, 'Buy for 3.22 EUR'],
+      [subscriptionOffer.body.id, 'Subscribe for 5.55 EUR / month'],
+    ] as const) {
+      const item = checkout.locator(`.offer[data-offer-id="${offerId}"]`);
+      await item.getByRole('button', { name: button }).click();
+      await item.locator('.offer-outcome[data-status=failed]').waitFor();
+      expect(await item.locator('.offer-outcome').textContent()).to.equal(
+        'Card authentication failed. Try again, or use another card.',
+      );
+    }
+    expect((await chargesOf(322)).filter((charge) => charge.status === 'successful')).to.deep.equal([]);
+    expect(await subscriptionsTo(plan.id)).to.deep.equal([]);
+    expect(await checkout.locator('#receipt').textContent()).not.to.include('Premium support');
     await page.close();
   });
 
@@ -174,6 +286,10 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await pay.click();
     await challengeClose.waitFor();
     expect(await checkoutClose.isVisible()).to.equal(false);
+    // Its close button sits above the issuer's page, not on it.
+    const closeBox = (await challengeClose.boundingBox())!;
+    const issuerBox = (await checkout.locator('[data-shift4-overlay] iframe').boundingBox())!;
+    expect(closeBox.y + closeBox.height).to.be.at.most(issuerBox.y);
     await challengeClose.click();
     await checkout.locator('[data-shift4-overlay]').waitFor({ state: 'detached' });
     expect(await checkout.locator('#form-error').textContent()).to.match(/authentication was cancelled/i);
@@ -181,6 +297,57 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await checkoutClose.waitFor({ state: 'visible' });
     expect(await chargesOf(1234)).to.deep.equal([]);
     await page.close();
+  });
+
+  it('a remembered card in a checkout that asks for 3-D Secure: an issuer that does not authenticate it is refused, another card pays; a subscription does not offer it', async () => {
+    // Remembered in a checkout that did not ask for 3-D Secure: the issuer refuses to authenticate this card.
+    const email = 'remembered.unauthenticated@example.com';
+    const first = await openCheckout({ charge: { amount: 1500, currency: 'EUR' }, rememberMe: true }, { email });
+    await first.checkout.getByRole('button', { name: 'Pay 15.00 EUR' }).waitFor();
+    await typeCard(first.page, first.checkout, '4000000000003238');
+    await first.checkout.getByLabel('Remember me').check();
+    await first.checkout.getByRole('button', { name: 'Pay 15.00 EUR' }).click();
+    await successShown(first.checkout);
+    await first.page.close();
+
+    const { page, checkout } = await openCheckout(
+      { charge: { amount: 1600, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } },
+      { email },
+    );
+    await checkout.getByRole('button', { name: 'Use my saved card' }).click();
+    const testCode = checkout.locator('#test-code');
+    await testCode.waitFor();
+    const code = /(\d{6})/.exec((await testCode.textContent()) ?? '')?.[1];
+    await checkout.getByLabel('One-time code').fill(code!);
+    await checkout.getByRole('button', { name: 'Confirm' }).click();
+    await checkout.locator('#using-saved-card').waitFor({ state: 'visible' });
+    await checkout.getByRole('button', { name: 'Pay 16.00 EUR' }).click();
+    await checkout.locator('#form-error:not(:empty)').waitFor();
+    expect(await checkout.locator('#form-error').textContent()).to.equal(
+      'Card authentication failed. Try again, or use another card.',
+    );
+    expect(await checkout.locator('#success-step').isVisible()).to.equal(false);
+    const charges = await api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } });
+    expect(
+      charges.body.list.filter((charge) => charge.amount === 1600 && charge.status === 'successful'),
+    ).to.deep.equal([]);
+    await checkout.getByRole('button', { name: 'Use another card' }).click();
+    await typeCard(page, checkout, '4242424242424242');
+    await checkout.getByRole('button', { name: 'Pay 16.00 EUR' }).click();
+    const result = await callbackResult(page);
+    expect(result.charge).to.include({ amount: 1600, status: 'successful' });
+    expect(result.charge!.card).to.include({ last4: '4242' });
+    await page.close();
+
+    // A subscription that asks for 3-D Secure offers to remember the card, not to pay with a remembered one.
+    const plan = await createPlan(api, { name: 'Remembered', amount: 1666, interval: 'month' });
+    const subscription = await openCheckout(
+      { subscription: { planId: plan.id }, rememberMe: true, threeDSecure: { enable: true } },
+      { email },
+    );
+    await subscription.checkout.getByLabel('Remember me').waitFor();
+    expect(await subscription.checkout.getByRole('button', { name: 'Use my saved card' }).count()).to.equal(0);
+    await subscription.page.close();
   });
 
   it("never writes a typed card number to the service's logs", () => {

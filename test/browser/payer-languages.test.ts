@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page, Request } from 'playwright-core';
 import { launchBrowser, type HeadlessBrowser } from '../support/browser.ts';
 import {
   cardField,
@@ -13,6 +13,8 @@ import {
 } from '../support/hosted-checkout.ts';
 import { createPaymentMethodCharge } from '../support/payment-methods.ts';
 import { createPlan } from '../support/subscriptions.ts';
+import { CATALOGS, translate, type Locale, type MessageKey } from '../../packages/client-side/i18n/index.ts';
+import { formatMoney } from '../../packages/money/money.ts';
 
 /**
  * What a payer reads in German and in Polish, in headless Chromium: the card fields and the 3-D
@@ -236,6 +238,38 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
       'Die Kartenauthentifizierung wurde abgebrochen. Versuchen Sie es erneut oder verwenden Sie eine andere Karte.',
     );
     await secured.page.close();
+
+    // The provider's page of a payment method chosen in checkout speaks the merchant's locale too.
+    const byMethod = await openCheckout(
+      site.browser,
+      { charge: { amount: 2500, currency: 'EUR' }, paymentMethodTypes: ['ideal'] },
+      { locale: 'de', email: 'ada@example.com' },
+    );
+    // The page the provider sends the payer back to, in the popup until checkout closes it, too.
+    const returnAddresses: string[] = [];
+    const recordReturn = (request: Request) => {
+      if (new URL(request.url()).pathname === '/checkout/returned') returnAddresses.push(request.url());
+    };
+    site.browser.context.on('request', recordReturn);
+    const popupOpened = byMethod.page.context().waitForEvent('page');
+    await byMethod.checkout.getByRole('button', { name: 'Mit iDEAL bezahlen' }).click();
+    const popup = await popupOpened;
+    await popup.getByRole('button', { name: 'Autorisieren' }).waitFor();
+    expect(await popup.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await popup.locator('h1').textContent()).to.equal('Zahlung mit iDEAL');
+    await popup.getByRole('button', { name: 'Autorisieren' }).click();
+    await byMethod.checkout.locator('#success-step').waitFor({ state: 'visible' });
+    expect(await byMethod.checkout.locator('#success-title').textContent()).to.equal('Zahlung erfolgreich');
+    site.browser.context.off('request', recordReturn);
+    await byMethod.page.close();
+    expect(returnAddresses).to.have.length(1);
+    const returned = await site.browser.newPage();
+    await returned.goto(returnAddresses[0]!);
+    expect(await returned.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await returned.locator('main').innerText()).to.include(
+      'Sie können dieses Fenster schließen und zum Checkout zurückkehren.',
+    );
+    await returned.close();
   });
 
   it("checkout in Polish (the browser's language): a remembered card, its code, and the receipt", async () => {
@@ -342,6 +376,122 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     expect(await polishPage.locator('h1').textContent()).to.equal('Nie znaleziono płatności');
     expect(await polishPage.getByRole('alert').textContent()).to.equal('Pod tym adresem nie ma żadnej płatności.');
     await polishPage.close();
+  });
+});
+
+describe('payer pages in each of the eight languages in a browser', function () {
+  this.timeout(180_000);
+  const site = useHostedCheckout({ shop: startShop, locale: 'en-US' });
+  const { api, service, keys, sign } = site;
+
+  /** A token of the challenge card whose challenge for 25.00 EUR is open, as verifyThreeDSecure leaves it. */
+  async function tokenAwaitingChallenge(): Promise<string> {
+    const token = await api.post<{ id: string }>('/tokens', {
+      key: keys.testPublicKey,
+      json: { number: '4000000000003220', expMonth: 12, expYear: 2040, cvc: '123' },
+    });
+    expect(token.status, JSON.stringify(token.body)).to.equal(200);
+    const verified = await api.post(`/tokens/${token.body.id}/three-d-secure`, {
+      key: keys.testPublicKey,
+      json: { amount: 2500, currency: 'EUR' },
+    });
+    expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
+    return token.body.id;
+  }
+
+  /** The challenge page as Shift4.js frames it (`locale=` when the merchant chose one). */
+  const challengeUrl = (token: string, locale?: string) =>
+    `${service.baseUrl}/three-d-secure/challenge?${new URLSearchParams({
+      token,
+      key: keys.testPublicKey,
+      origin: site.shop.url,
+      ...(locale ? { locale } : {}),
+    })}`;
+
+  it("checkout, its card fields and the challenge by the locale option, the provider's page by the browser's language, with amounts as checkout writes them", async () => {
+    for (const locale of Object.keys(CATALOGS) as Locale[]) {
+      const t = (key: MessageKey, values?: Record<string, string>) => translate(locale, key, values);
+      const amount = formatMoney(123456, 'EUR', locale);
+
+      // Checkout with the merchant's locale option: the service's page, its script and the card fields.
+      const page = await site.browser.newPage();
+      await page.goto(`${site.shop.url}/`);
+      await page.evaluate(
+        `openCheckout(${JSON.stringify({
+          checkoutRequest: sign({ customCharge: { currency: 'EUR', amountOptions: [123456] } }),
+          locale,
+        })})`,
+      );
+      const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+      const option = checkout.getByRole('button', { name: amount, exact: true });
+      await option.waitFor();
+      expect(await checkout.locator('html').getAttribute('lang'), locale).to.equal(locale);
+      await option.click();
+      expect(await checkout.locator('#pay').textContent(), locale).to.equal(t('payAmount', { amount }));
+      const number = cardFieldFrame(checkout, 'number');
+      expect(await number.locator('html').getAttribute('lang'), locale).to.equal(locale);
+      expect(await number.locator('label').textContent(), locale).to.equal(t('numberLabel'));
+      await number.locator('input').pressSequentially('4242 4242 4242 4241');
+      expect(await number.locator('#message').textContent(), locale).to.equal(t('numberInvalid'));
+      await page.close();
+
+      // The issuer's challenge, framed with the locale Shift4.js passes on.
+      const challenge = await site.browser.newPage();
+      await challenge.goto(challengeUrl(await tokenAwaitingChallenge(), locale));
+      expect(await challenge.locator('html').getAttribute('lang'), locale).to.equal(locale);
+      expect(await challenge.locator('h1').textContent(), locale).to.equal(t('confirmPayment'));
+      expect(await challenge.locator('main').textContent(), locale).to.include(formatMoney(2500, 'EUR', locale));
+      await challenge.locator('button[value=complete]').click();
+      expect(await challenge.locator('#code-error').textContent(), locale).to.equal(t('enterCode'));
+      await challenge.close();
+
+      // The payment-method provider's page, in the language the browser asks for.
+      const charge = await createPaymentMethodCharge(api, { flow: { returnUrl: `${site.shop.url}/returned` } });
+      const browser = await launchBrowser({ locale });
+      try {
+        const provider = await browser.newPage();
+        await provider.goto(charge.flow.redirect!.redirectUrl);
+        expect(await provider.locator('html').getAttribute('lang'), locale).to.equal(locale);
+        expect(await provider.locator('h1').textContent(), locale).to.equal(t('methodPayment', { method: 'iDEAL' }));
+        expect(await provider.locator('main').innerText(), locale).to.include(
+          t('payAmountToWith', {
+            amount: formatMoney(1250, 'EUR', locale),
+            merchant: 'Default account',
+            method: 'iDEAL',
+          }),
+        );
+      } finally {
+        await browser.close();
+      }
+    }
+  });
+
+  it("a language without a catalog gets English: the card fields, the challenge and the provider's page", async () => {
+    const japanese = await launchBrowser({ locale: 'ja-JP' });
+    try {
+      const card = await japanese.newPage();
+      await card.goto(`${site.shop.url}/card`);
+      const number = cardFieldFrame(card, 'number');
+      await number.locator('input').pressSequentially('4242 4242 4242 4241');
+      expect(await number.locator('html').getAttribute('lang')).to.equal('en');
+      expect(await number.locator('#message').textContent()).to.equal('Your card number is invalid.');
+      await card.close();
+
+      const challenge = await japanese.newPage();
+      await challenge.goto(challengeUrl(await tokenAwaitingChallenge()));
+      expect(await challenge.locator('html').getAttribute('lang')).to.equal('en');
+      expect(await challenge.locator('h1').textContent()).to.equal('Confirm your payment');
+      await challenge.close();
+
+      const charge = await createPaymentMethodCharge(api, { flow: { returnUrl: `${site.shop.url}/returned` } });
+      const provider = await japanese.newPage();
+      await provider.goto(charge.flow.redirect!.redirectUrl);
+      expect(await provider.locator('h1').textContent()).to.equal('iDEAL payment');
+      expect(await provider.locator('main').innerText()).to.include('Pay 12.50 EUR to Default account with iDEAL');
+      await provider.close();
+    } finally {
+      await japanese.close();
+    }
   });
 });
 

@@ -10,7 +10,13 @@ import { useService, type ServiceFixture } from './use-service.ts';
 export const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
 
 /** The card numbers the hosted checkout's browser tests type; none may reach the service's logs. */
-export const TYPED_CARD_NUMBERS = ['4242424242424242', '4000000000003220', '4000000000000002', '5555555555554444'];
+export const TYPED_CARD_NUMBERS = [
+  '4242424242424242',
+  '4000000000003220',
+  '4000000000003238',
+  '4000000000000002',
+  '5555555555554444',
+];
 
 export interface CheckoutResult {
   charge?: Charge;

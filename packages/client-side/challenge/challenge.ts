@@ -83,6 +83,10 @@ document.addEventListener('keydown', (event) => {
   toOpener({ source: 'shift4-challenge', type: 'escape' });
 });
 
+// The answers wait for this script (the page renders them disabled): before it, a click would
+// submit the form as a plain page request and the answer would be lost.
+for (const button of buttons) button.disabled = false;
+
 // The dialog around this page takes its name, its close button's and the cancellation's message in
 // the payer's language from here.
 toOpener({

@@ -117,7 +117,7 @@ function startCheckout(input: CheckoutPageInput): void {
   const amount = customAmount(view, format, t, (label) => {
     payButton.textContent = label;
   });
-  const savedCard = view.rememberMe
+  const savedCard = view.rememberedCards
     ? rememberedCards(view, email, t, () => group.getComponent('number')?.focus())
     : null;
 
@@ -302,7 +302,7 @@ function startCheckout(input: CheckoutPageInput): void {
         view.publicKey,
         'POST',
         '/checkout/pay',
-        { ...payBody(amountToPay()), paymentMethod: button.dataset.method },
+        { ...payBody(amountToPay()), paymentMethod: button.dataset.method, locale },
       );
       await shift4.handleChargeNextAction(started.charge.clientObjectId);
       const decided = await callApi<Omit<PayAnswer, 'session'>>(view.publicKey, 'POST', '/checkout/payment-status', {

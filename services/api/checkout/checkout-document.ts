@@ -42,7 +42,7 @@ ${purchase(view, locale, t, money)}
 <p id="email-error" class="error" aria-live="polite"></p>
 </div>
 ${display.shippingAddress ? addressFields('shipping', t('shippingAddress'), t, countries) : ''}
-${view.rememberMe ? rememberedCard(t) : ''}
+${view.rememberedCards ? rememberedCard(t) : ''}
 <fieldset id="card" class="group">
 <legend class="visually-hidden">${t('card')}</legend>
 <span class="label" id="number-label">${t('cardNumber')}</span>

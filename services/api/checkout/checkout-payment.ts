@@ -28,6 +28,9 @@ import type { VerifiedCheckout } from './checkout-verification.ts';
 import type { RememberedCard, RememberedPayers } from './remembered-payers.ts';
 import { checkoutThreeDSecure, requireAuthenticatedForSubscription } from './checkout-three-d-secure.ts';
 import { cardResource } from '../../../packages/domain/customer/customer-events.ts';
+import { CATALOGS, type Locale } from '../../../packages/client-side/i18n/index.ts';
+
+const LOCALES = Object.keys(CATALOGS) as [Locale, ...Locale[]];
 import { isIdOf } from '../../../packages/ids/object-id.ts';
 
 /** What the checkout page sends to pay (JSON). */
@@ -42,6 +45,8 @@ export const checkoutPaymentBody = p.object({
   shipping: shippingSchema.optional(),
   /** Pay with this payment method (one the request offers) instead of a card. */
   paymentMethod: z.enum(paymentMethodTypes, { error: `must be one of ${paymentMethodTypes.join(', ')}` }).optional(),
+  /** The page's language, for the page the provider sends the payer back to. */
+  locale: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` }).optional(),
 });
 export type CheckoutPaymentBody = z.infer<typeof checkoutPaymentBody>;
 
@@ -110,7 +115,7 @@ export async function payCheckout(
   const card = remembered?.cardId ?? input.token!;
   const customerId = remembered?.customerId ?? request.customerId ?? null;
 
-  const threeDSecure = checkoutThreeDSecure(request, card);
+  const threeDSecure = checkoutThreeDSecure(request);
   if (request.subscription && threeDSecure)
     await requireAuthenticatedForSubscription(
       deps.commands.tokens,
@@ -179,7 +184,7 @@ async function payWithPaymentMethod(
       amount,
       currency,
       paymentMethod: { type, ...(email ? { billing: { email } } : {}) },
-      returnUrl: `${address.baseUrl}${checkoutReturnPath}`,
+      returnUrl: `${address.baseUrl}${checkoutReturnPath}${input.locale ? `?locale=${input.locale}` : ''}`,
       ...(terms.description !== undefined ? { description: terms.description } : {}),
       ...(input.shipping ? { shipping: input.shipping } : {}),
       ...(terms.capture !== undefined ? { captured: terms.capture } : {}),
@@ -283,7 +288,7 @@ async function charge(
   context: CommandContext,
 ): Promise<Paid> {
   const terms = request.charge ?? request.customCharge!;
-  const threeDSecure = checkoutThreeDSecure(request, payer.card);
+  const threeDSecure = checkoutThreeDSecure(request);
   let paidBy: { customerId: string; position: number | null } | undefined;
   const charged = await deps.reader.paymentAfter(
     async () => {

@@ -4,6 +4,7 @@ import { refuseCardNumbersInText } from '../../../packages/http/card-numbers-in-
 import type { CheckoutOfferView, CheckoutView } from '../../../packages/checkout/checkout-view.ts';
 import { decodeSignedCheckoutRequest, signatureMatches } from '../../../packages/checkout/signed-checkout-request.ts';
 import { threeDSecureRequirements } from '../../../packages/commands/three-d-secure-options.ts';
+import { rememberedCardCanPay } from './checkout-three-d-secure.ts';
 import type { Mode } from '../../../packages/domain/mode.ts';
 import { InvalidRequestError, NotFoundError, missingParameter } from '../../../packages/domain/errors.ts';
 import { HttpError } from '../../../packages/http/errors.ts';
@@ -120,6 +121,7 @@ async function viewOf(
       : null,
     customer: request.customerId ? await customerOf(deps, auth, request.customerId) : null,
     rememberMe: request.rememberMe ?? false,
+    rememberedCards: (request.rememberMe ?? false) && rememberedCardCanPay(request),
     threeDSecure: { enable: request.threeDSecure?.enable ?? false, ...threeDSecureView(request) },
     termsAndConditionsUrl: request.termsAndConditionsUrl ?? null,
     paymentMethodTypes: request.paymentMethodTypes ?? [],

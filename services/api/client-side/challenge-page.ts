@@ -60,8 +60,8 @@ button:disabled{opacity:.6;cursor:wait}
 <p id="code-hint" class="hint">${t('testIssuerHint')}</p>
 <p id="code-error" class="error" aria-live="polite"></p>
 <div class="actions">
-<button class="complete" type="submit" name="outcome" value="complete">${t('completeAuthentication')}</button>
-<button class="fail" type="submit" name="outcome" value="fail" formnovalidate>${t('failAuthentication')}</button>
+<button class="complete" type="submit" name="outcome" value="complete" disabled>${t('completeAuthentication')}</button>
+<button class="fail" type="submit" name="outcome" value="fail" formnovalidate disabled>${t('failAuthentication')}</button>
 </div>
 </form>
 <p id="status" role="status"></p>

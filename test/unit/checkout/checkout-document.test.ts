@@ -17,6 +17,7 @@ function view(extra: Partial<CheckoutView> = {}): CheckoutView {
     customCharge: null,
     customer: null,
     rememberMe: false,
+    rememberedCards: false,
     threeDSecure: { enable: false, requireEnrolledCard: false, requireSuccessfulLiabilityShiftForEnrolledCard: false },
     termsAndConditionsUrl: null,
     paymentMethodTypes: [],
