@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** The encodings the service answers with, best first; `identity` is the body as it is. */
@@ -37,24 +37,4 @@ export function encodingFor(req: Request): Encoding {
 /** The encoding to answer with: none for a body too small to gain from it. */
 export function chooseEncoding(req: Request, bytes: number): Encoding {
   return bytes < MIN_BYTES ? 'identity' : encodingFor(req);
-}
-
-/**
- * A page made for this request, compressed as the browser accepts (brotli at a middle quality:
- * pages are a few kilobytes and compressed on each request).
- */
-export function sendCompressed(res: Response, text: string): void {
-  const input = Buffer.from(text, 'utf8');
-  const encoding = chooseEncoding(res.req, input.length);
-  res.vary('Accept-Encoding');
-  if (encoding === 'identity') {
-    res.send(input);
-    return;
-  }
-  res.set('Content-Encoding', encoding);
-  res.send(
-    encoding === 'br'
-      ? brotliCompressSync(input, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
-      : gzipSync(input, { level: 6 }),
-  );
 }

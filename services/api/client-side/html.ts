@@ -1,7 +1,8 @@
+import compression from 'compression';
 import type { Response } from 'express';
+import { constants } from 'node:zlib';
 import { translate, type Locale, type MessageKey } from '../../../packages/client-side/i18n/index.ts';
 import { html } from '../../../packages/http/html.ts';
-import { sendCompressed } from './compressed-body.ts';
 
 /** The origin a page named for itself, when it is one (`https://shop.example`, no path). */
 export function pageOrigin(value: unknown): string | null {
@@ -26,10 +27,20 @@ export function errorPage(locale: Locale, titleKey: MessageKey, messageKey: Mess
 }
 
 /**
+ * Pages are made for each request, so they are compressed as they are sent: brotli at a middle
+ * quality or gzip, as the browser accepts; bodies too small to gain from it as they are.
+ */
+const compressPage = compression({
+  threshold: 512,
+  level: 6,
+  brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
+});
+
+/**
  * Sends a page of the service: HTML, compressed as the browser accepts, never cached (it carries
  * per-request state), with the page's own headers.
  */
 export function sendPage(res: Response, status: number, html: string, headers: Record<string, string> = {}): void {
   res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
-  sendCompressed(res, html);
+  compressPage(res.req, res, () => res.send(html));
 }
