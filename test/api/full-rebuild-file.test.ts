@@ -1,17 +1,14 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { customerResource, customerStream } from '../../packages/domain/customer/customer-events.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
-import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-event.ts';
-import { newId } from '../../packages/ids/object-id.ts';
 import { eventually } from '../support/eventually.ts';
 import { cardDetails, type Charge, type Customer, type Page } from '../support/payments.ts';
+import { seedCustomerCreations } from '../support/seed-log.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -144,38 +141,12 @@ describe('a full rebuild into a new read store file', function () {
       await service.stop();
       // A log long enough for the rebuild to take a while and to commit part of its file before the
       // end (120,000 documents: customers and their events; the build commits every 100,000):
-      // customers appended as the service does.
-      const log = new SqliteEventStore(join(service.dataDir, 'events.sqlite'));
-      // Appended 1,000 at a time, as concurrent requests are: the log commits each group together.
-      const append = async (n: number) => {
-        const customerId = newId(customerResource);
-        await log.appendToStream(
-          customerStream(customerId),
-          [
-            {
-              id: randomUUID(),
-              type: 'CustomerCreated',
-              data: { customerId, email: `seeded-${n}@example.com`, description: null, metadata: {} },
-              metadata: {
-                accountId: keys.id,
-                mode: 'test',
-                actor: 'system:test',
-                requestId: newId('req'),
-                occurredAt: new Date().toISOString(),
-                schemaVersion: currentSchemaVersion('CustomerCreated'),
-              },
-            },
-          ],
-          { expectedRevision: 'no_stream' },
-        );
-      };
-      for (let from = 0; from < 60_000; from += 1_000)
-        await Promise.all(Array.from({ length: 1_000 }, (_, offset) => append(from + offset)));
-      await log.close();
+      // customer creations, the rows the event store writes, seeded straight into the log.
+      await seedCustomerCreations(join(service.dataDir, 'events.sqlite'), [keys.id], 0, 60_000);
       await start({ env: { READ_YOUR_WRITES_TIMEOUT_MS: '60000' } });
       const before = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '10' } });
       expect(before.status).to.equal(200);
-      expect(before.body.list[0]!.email).to.equal('seeded-59999@example.com');
+      expect(before.body.list[0]!.email).to.equal('customer-59999@example.com');
 
       // Killed on purpose: a process of its own, started from the build of the test run (build-service.ts).
       const cli = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {

@@ -22,7 +22,7 @@ import { SqliteBuildFile } from '../../packages/readstore/sqlite-build-file.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { allProjections } from '../../services/resources/registries.ts';
 import { accountResource } from '../../packages/domain/account/account-events.ts';
-import { seedCustomerCreations } from './seed-log.ts';
+import { seedCustomerCreations } from '../support/seed-log.ts';
 
 /**
  * `npm run bench:rebuild [-- --events N --runs R]`: the projection rebuild rate without a service

@@ -14,7 +14,7 @@ import { currentSchemaVersion } from '../../packages/eventstore/upcast-recorded-
 import { newId } from '../../packages/ids/object-id.ts';
 import { currentReadFile } from '../../packages/readstore/sqlite-read-files.ts';
 import { openPlatform } from '../../services/platform.ts';
-import { seedCustomerCreations } from './seed-log.ts';
+import { seedCustomerCreations } from '../support/seed-log.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
 /**

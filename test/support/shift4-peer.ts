@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { addProcessor } from './account-processors.ts';
 import { ApiClient } from './api-client.ts';
+import { eventually } from './eventually.ts';
 import { cardDetails, createOtherAccount, type Charge, type Page } from './payments.ts';
 import { removeDataDir, runCli, startService, type ServiceProcess } from './service-process.ts';
 import { useService, type ServiceFixture } from './use-service.ts';
@@ -71,6 +72,14 @@ export function useServiceWithShift4Peer(): ServiceWithShift4Peer {
         json: { amount: 2000, currency: 'EUR', card: cardDetails('4242424242424242') },
       });
       expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
+      // On a loaded machine the peer may answer past the timeout: the charge then waits, pending,
+      // for its lookup (twice the timeout later), which finds it made at the peer.
+      const charged = await eventually(
+        async () => (await live.get<Charge>(`/charges/${paid.body.id}`)).body,
+        (charge) => (charge.status as string) !== 'pending',
+        30_000,
+      );
+      expect(charged.status, JSON.stringify(charged)).to.equal('successful');
       const page = await started(peerApi).get<Page<Charge>>('/charges', { query: { limit: '100' } });
       const atPeer = page.body.list.find((charge) => charge.metadata.reference === paid.body.id)!;
       return { live, chargeId: paid.body.id, peerChargeId: atPeer.id };

@@ -15,9 +15,10 @@ const ROWS_PER_TRANSACTION = 50_000;
  * robin over `accountIds`; the number in the email and metadata) to an events
  * file straight through SQL, in large unsynced transactions: the rows the event store writes
  * (same columns, JSON and hash chain, new streams chaining to the genesis hash), without its
- * per-append checks and group commits, so that a log of ten million events takes minutes. For
- * benchmarks only: nothing else may write the file meanwhile. `onProgress` is told the number of
- * the next customer after each transaction.
+ * per-append checks and group commits, so that a log of ten million events takes minutes (and
+ * the tests' long logs a second). For benchmarks and tests only, on a log no service has open:
+ * nothing else may write the file meanwhile. `onProgress` is told the number of the next customer
+ * after each transaction.
  */
 export async function seedCustomerCreations(
   path: string,
@@ -46,7 +47,7 @@ export async function seedCustomerCreations(
         const metadata: EventMetadata = {
           accountId: accountIds[n % accountIds.length]!,
           mode: 'test',
-          actor: 'system:bench',
+          actor: 'system:seed',
           requestId: newId('req'),
           occurredAt: recordedAt,
           schemaVersion: currentSchemaVersion('CustomerCreated'),
