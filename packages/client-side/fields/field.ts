@@ -205,7 +205,12 @@ window.addEventListener('message', (event: MessageEvent<PageToField>) => {
   }
 });
 
-const COLLECT_TIMEOUT_MS = 3000;
+/**
+ * How long the number's frame waits for the group's other frames to send their values. Generous:
+ * on a slow phone (or a starved browser) frames can take seconds to answer, and giving up means
+ * the payer sees an error for a form that was filled in correctly.
+ */
+const COLLECT_TIMEOUT_MS = 10_000;
 
 /** Gathers the group's values, checks them, and creates the token with the public key. */
 async function createToken(requestId: string, fields: FieldName[], extra: TokenExtra): Promise<unknown> {
