@@ -80,17 +80,24 @@ export const createCrossSaleOfferBody = (() => {
         .optional(),
       template: f.template,
       title: f.title,
-      description: f.description.optional(),
-      imageData: f.imageData.optional(),
-      companyName: f.companyName.optional(),
-      companyLocation: f.companyLocation.optional(),
-      termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
-      visibleForAllPartners: f.visibleForAllPartners.optional(),
-      partnerIds: f.partnerIds.optional(),
-      visibleForPartnerIds: f.visibleForPartnerIds.optional(),
+      ...optionalOfferDetails(f),
     })
     .refine(samePartners, SAME_PARTNERS);
 })();
+
+/** What both creating and changing an offer may give, each part optional. */
+function optionalOfferDetails(f: ReturnType<typeof fields>) {
+  return {
+    description: f.description.optional(),
+    imageData: f.imageData.optional(),
+    companyName: f.companyName.optional(),
+    companyLocation: f.companyLocation.optional(),
+    termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
+    visibleForAllPartners: f.visibleForAllPartners.optional(),
+    partnerIds: f.partnerIds.optional(),
+    visibleForPartnerIds: f.visibleForPartnerIds.optional(),
+  };
+}
 
 export const updateCrossSaleOfferBody = (() => {
   const f = fields();
@@ -114,14 +121,7 @@ export const updateCrossSaleOfferBody = (() => {
         .optional(),
       template: f.template.optional(),
       title: f.title.optional(),
-      description: f.description.optional(),
-      imageData: f.imageData.optional(),
-      companyName: f.companyName.optional(),
-      companyLocation: f.companyLocation.optional(),
-      termsAndConditionsUrl: f.termsAndConditionsUrl.optional(),
-      visibleForAllPartners: f.visibleForAllPartners.optional(),
-      partnerIds: f.partnerIds.optional(),
-      visibleForPartnerIds: f.visibleForPartnerIds.optional(),
+      ...optionalOfferDetails(f),
     })
     .refine(samePartners, SAME_PARTNERS);
 })();
