@@ -12,7 +12,9 @@ import type { WrittenDocuments } from './written-documents.ts';
  * their own batches, so it sees their writes of earlier events in the batch.
  */
 export class ProjectionBatch implements ProjectionTransaction {
-  private readonly known = new Map<string, Document | null>();
+  /** By collection, then id: no key text is made per read or write. */
+  private readonly known = new Map<string, Map<string, Document | null>>();
+  private readonly physicalNames = new Map<string, string>();
   private readonly sources = new Map<string, ProjectionBatch>();
   readonly writes: ProjectionWrite[] = [];
   position = 0;
@@ -33,34 +35,47 @@ export class ProjectionBatch implements ProjectionTransaction {
     const name = collectionName(collection);
     const owner = this.sources.get(name);
     if (owner) return owner.get(collection, id);
-    const key = `${name}\u0000${id}`;
+    const known = this.knownIn(name);
     // Documents known in this batch were read or put through the same collection, so they are of its type.
-    const known = this.known.get(key) as T | null | undefined;
-    if (known !== undefined) return known;
-    const physical = physicalCollectionName(name, this.generation);
+    const found = known.get(id) as T | null | undefined;
+    if (found !== undefined) return found;
+    const physical = this.physicalName(name);
     const stored =
       this.written?.mayHave(physical, id) === false ? null : await this.store.collection<T>(physical).get(id);
-    this.known.set(key, stored);
+    known.set(id, stored);
     return stored;
   }
 
   put<T extends Document>(collection: ReadModelCollection<T> | string, doc: T): void {
     const name = collectionName(collection);
-    this.known.set(`${name}\u0000${doc.id}`, doc);
-    const physical = physicalCollectionName(name, this.generation);
+    this.knownIn(name).set(doc.id, doc);
+    const physical = this.physicalName(name);
     this.written?.add(physical, doc.id);
     this.writes.push({ collection: physical, op: 'put', doc, position: this.position });
   }
 
   delete(collection: ReadModelCollection<Document> | string, id: string): void {
     const name = collectionName(collection);
-    this.known.set(`${name}\u0000${id}`, null);
-    this.writes.push({
-      collection: physicalCollectionName(name, this.generation),
-      op: 'delete',
-      id,
-      position: this.position,
-    });
+    this.knownIn(name).set(id, null);
+    this.writes.push({ collection: this.physicalName(name), op: 'delete', id, position: this.position });
+  }
+
+  private knownIn(collection: string): Map<string, Document | null> {
+    let known = this.known.get(collection);
+    if (!known) {
+      known = new Map();
+      this.known.set(collection, known);
+    }
+    return known;
+  }
+
+  private physicalName(collection: string): string {
+    let physical = this.physicalNames.get(collection);
+    if (physical === undefined) {
+      physical = physicalCollectionName(collection, this.generation);
+      this.physicalNames.set(collection, physical);
+    }
+    return physical;
   }
 }
 
