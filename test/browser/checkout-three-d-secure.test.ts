@@ -40,6 +40,15 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     return page.body.list.filter((charge) => charge.amount === amount && charge.card?.last4 === '3220');
   }
 
+  /** On a failure, what the page's console and the service's log said explain it. */
+  function explanation(consoleLines: string[]): string {
+    const serviceErrors = service
+      .output()
+      .split('\n')
+      .filter((line) => /"level":"(warn|error)"|"status":[45]\d\d/.test(line));
+    return [...consoleLines, ...serviceErrors].join('\n');
+  }
+
   /** Types the challenge card, pays, and fails the issuer's challenge; the page says so. */
   async function failAuthentication(page: Page, checkout: FrameLocator, payLabel: string): Promise<void> {
     await checkout.getByRole('button', { name: payLabel }).waitFor();
@@ -50,15 +59,9 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
     await challenge.getByRole('button', { name: 'Fail authentication' }).click();
     await checkout.locator('#form-error:not(:empty)').waitFor();
-    // On a failure, what the page's console and the service's log said explain it.
-    const serviceErrors = service
-      .output()
-      .split('\n')
-      .filter((line) => /"level":"(warn|error)"|"status":[45]\d\d/.test(line));
-    expect(
-      await checkout.locator('#form-error').textContent(),
-      [...consoleLines, ...serviceErrors].join('\n'),
-    ).to.match(/authentication failed/i);
+    expect(await checkout.locator('#form-error').textContent(), explanation(consoleLines)).to.match(
+      /authentication failed/i,
+    );
     expect(await checkout.locator('#success-step').isVisible()).to.equal(false);
     expect(await page.locator('#result').getAttribute('data-status')).to.equal(null);
   }
@@ -321,9 +324,11 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await checkout.getByLabel('One-time code').fill(code!);
     await checkout.getByRole('button', { name: 'Confirm' }).click();
     await checkout.locator('#using-saved-card').waitFor({ state: 'visible' });
+    const consoleLines: string[] = [];
+    page.on('console', (message) => consoleLines.push(message.text()));
     await checkout.getByRole('button', { name: 'Pay 16.00 EUR' }).click();
     await checkout.locator('#form-error:not(:empty)').waitFor();
-    expect(await checkout.locator('#form-error').textContent()).to.equal(
+    expect(await checkout.locator('#form-error').textContent(), explanation(consoleLines)).to.equal(
       'Card authentication failed. Try again, or use another card.',
     );
     expect(await checkout.locator('#success-step').isVisible()).to.equal(false);
