@@ -229,7 +229,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
       await item.getByRole('button', { name: button }).click();
       await item.locator('.offer-outcome[data-status=failed]').waitFor();
       expect(await item.locator('.offer-outcome').textContent()).to.equal(
-        'Card authentication failed. Try again, or use another card.',
+        'Not bought: this offer needs your card to be authenticated, which it was not for this purchase. Nothing was charged.',
       );
     }
     expect((await chargesOf(322)).filter((charge) => charge.status === 'successful')).to.deep.equal([]);

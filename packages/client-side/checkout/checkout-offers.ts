@@ -43,12 +43,21 @@ export function offers(
         outcome.dataset.status = 'failed';
         // A decline is the payer's to know; anything else is the offer's or the service's side.
         if (error instanceof Error) console.error(`The offer was not bought: ${error.message}`);
-        outcome.textContent =
-          error instanceof Shift4Error && error.type === 'card_error' ? payerMessage(error, t) : t('offerUnavailable');
+        outcome.textContent = offerRefusal(error, t);
         button.disabled = false;
       }
     });
   }
+}
+
+/**
+ * Why an offer was not bought, in the payer's words. A card the issuer wants authenticated for the
+ * offer cannot be here (the challenge was for the main payment): trying again or another card would
+ * not help, so the payer is told that, not the main payment's "try again".
+ */
+function offerRefusal(error: unknown, t: Translate): string {
+  if (!(error instanceof Shift4Error) || error.type !== 'card_error') return t('offerUnavailable');
+  return error.code === 'authentication_required' ? t('offerNeedsAuthentication') : payerMessage(error, t);
 }
 
 /** A line added to the receipt after the payment (an offer subscribed to). */

@@ -85,6 +85,8 @@ export const de: Catalog = {
   useAnotherCard: 'Andere Karte verwenden',
   buying: 'Kauf läuft…',
   bought: 'Gekauft: {amount} bezahlt.',
+  offerNeedsAuthentication:
+    'Nicht gekauft: Dieses Angebot verlangt eine Authentifizierung Ihrer Karte, die für diesen Kauf nicht vorliegt. Es wurde nichts belastet.',
   offerUnavailable: 'Dieses Angebot kann gerade nicht gekauft werden.',
   paymentReturnedTitle: 'Zahlung abgeschlossen',
   paymentReturned: 'Sie können dieses Fenster schließen und zum Checkout zurückkehren.',

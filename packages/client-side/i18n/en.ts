@@ -81,6 +81,8 @@ export const en = {
   useAnotherCard: 'Use another card',
   buying: 'Buying…',
   bought: 'Bought: {amount} paid.',
+  offerNeedsAuthentication:
+    'Not bought: this offer needs your card to be authenticated, which it was not for this purchase. Nothing was charged.',
   offerUnavailable: 'This offer cannot be bought now.',
   paymentReturnedTitle: 'Payment completed',
   paymentReturned: 'You can close this window and go back to the checkout.',

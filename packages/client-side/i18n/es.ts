@@ -81,6 +81,8 @@ export const es: Catalog = {
   useAnotherCard: 'Usar otra tarjeta',
   buying: 'Comprando…',
   bought: 'Comprado: {amount} pagados.',
+  offerNeedsAuthentication:
+    'No comprado: esta oferta requiere que su tarjeta esté autenticada, y no lo está para esta compra. No se ha cobrado nada.',
   offerUnavailable: 'Esta oferta no se puede comprar ahora.',
   paymentReturnedTitle: 'Pago completado',
   paymentReturned: 'Puede cerrar esta ventana y volver al pago.',

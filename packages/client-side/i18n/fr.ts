@@ -83,6 +83,8 @@ export const fr: Catalog = {
   useAnotherCard: 'Utiliser une autre carte',
   buying: 'Achat en cours…',
   bought: 'Acheté : {amount} payés.',
+  offerNeedsAuthentication:
+    'Non acheté : cette offre exige que votre carte soit authentifiée, ce qui n’a pas été fait pour cet achat. Rien n’a été débité.',
   offerUnavailable: 'Cette offre ne peut pas être achetée pour le moment.',
   paymentReturnedTitle: 'Paiement terminé',
   paymentReturned: 'Vous pouvez fermer cette fenêtre et revenir au paiement.',

@@ -82,6 +82,8 @@ export const it: Catalog = {
   useAnotherCard: "Usa un'altra carta",
   buying: 'Acquisto in corso…',
   bought: 'Acquistato: {amount} pagati.',
+  offerNeedsAuthentication:
+    'Non acquistato: questa offerta richiede che la carta sia autenticata, e non lo è per questo acquisto. Non è stato addebitato nulla.',
   offerUnavailable: 'Questa offerta non può essere acquistata ora.',
   paymentReturnedTitle: 'Pagamento completato',
   paymentReturned: 'Puoi chiudere questa finestra e tornare al pagamento.',

@@ -82,6 +82,8 @@ export const nl: Catalog = {
   useAnotherCard: 'Andere kaart gebruiken',
   buying: 'Bezig met kopen…',
   bought: 'Gekocht: {amount} betaald.',
+  offerNeedsAuthentication:
+    'Niet gekocht: voor deze aanbieding moet uw kaart geverifieerd zijn, en dat is ze niet voor deze aankoop. Er is niets afgeschreven.',
   offerUnavailable: 'Deze aanbieding kan nu niet worden gekocht.',
   paymentReturnedTitle: 'Betaling voltooid',
   paymentReturned: 'U kunt dit venster sluiten en teruggaan naar het afrekenen.',

@@ -111,6 +111,8 @@ export const pl: Catalog = {
   useAnotherCard: 'Użyj innej karty',
   buying: 'Trwa zakup…',
   bought: 'Kupiono: zapłacono {amount}.',
+  offerNeedsAuthentication:
+    'Nie kupiono: ta oferta wymaga uwierzytelnienia karty, którego nie ma dla tego zakupu. Nic nie zostało pobrane.',
   offerUnavailable: 'Tej oferty nie można teraz kupić.',
   paymentReturnedTitle: 'Płatność zakończona',
   paymentReturned: 'Możesz zamknąć to okno i wrócić do płatności.',

@@ -82,6 +82,8 @@ export const pt: Catalog = {
   useAnotherCard: 'Usar outro cartão',
   buying: 'A comprar…',
   bought: 'Comprado: {amount} pagos.',
+  offerNeedsAuthentication:
+    'Não comprado: esta oferta exige que o seu cartão esteja autenticado, o que não acontece nesta compra. Nada foi cobrado.',
   offerUnavailable: 'Esta oferta não pode ser comprada agora.',
   paymentReturnedTitle: 'Pagamento concluído',
   paymentReturned: 'Pode fechar esta janela e voltar ao pagamento.',
