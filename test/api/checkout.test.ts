@@ -37,6 +37,19 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
   const call = <T>(path: string, json: Record<string, unknown>, key: string | null = keys.testPublicKey) =>
     api.post<T>(`/checkout/${path}`, { json, key });
 
+  /** The grant a payer gets for a card remembered under the email, by the code sent, in this checkout request. */
+  async function rememberedCardGrant(request: object, email: string): Promise<string> {
+    const checkoutRequest = sign(request);
+    const code = await call<{ testCode: string }>('remembered-cards/code', { checkoutRequest, email });
+    const confirmed = await call<{ rememberedCard: string }>('remembered-cards/confirm', {
+      checkoutRequest,
+      email,
+      code: code.body.testCode,
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+    return confirmed.body.rememberedCard;
+  }
+
   async function tokenOf(number = '4242424242424242'): Promise<string> {
     const token = await api.post<{ id: string }>('/tokens', { json: cardDetails(number), key: keys.testPublicKey });
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
@@ -558,16 +571,9 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
         );
         expect(remembered.status, JSON.stringify(remembered.body)).to.equal(200);
         const request = { charge: { amount: 701, currency: 'EUR' }, rememberMe: true, threeDSecure: { enable: true } };
-        const checkoutRequest = sign(request);
-        const code = await call<{ testCode: string }>('remembered-cards/code', { checkoutRequest, email });
-        const confirmed = await call<{ rememberedCard: string }>('remembered-cards/confirm', {
-          checkoutRequest,
-          email,
-          code: code.body.testCode,
-        });
-        expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
+        const rememberedCard = await rememberedCardGrant(request, email);
         const charged = await successfulCharges();
-        const paid = await pay(request, { email, rememberedCard: confirmed.body.rememberedCard });
+        const paid = await pay(request, { email, rememberedCard });
         if (outcome === 'refused') {
           await expectRefused(paid);
           expect(await successfulCharges(), number).to.equal(charged);
@@ -588,17 +594,7 @@ describe('hosted checkout: verification and the JSON calls of the page', functio
       const plan = await api.post<{ id: string }>('/plans', {
         json: { amount: 1900, currency: 'EUR', interval: 'month', name: 'Remembered box' },
       });
-      const grant = async (request: object) => {
-        const checkoutRequest = sign(request);
-        const code = await call<{ testCode: string }>('remembered-cards/code', { checkoutRequest, email });
-        const confirmed = await call<{ rememberedCard: string }>('remembered-cards/confirm', {
-          checkoutRequest,
-          email,
-          code: code.body.testCode,
-        });
-        expect(confirmed.status, JSON.stringify(confirmed.body)).to.equal(200);
-        return confirmed.body.rememberedCard;
-      };
+      const grant = (request: object) => rememberedCardGrant(request, email);
       const strict = { subscription: { planId: plan.body.id }, rememberMe: true, threeDSecure: { enable: true } };
       await expectRefused(await pay(strict, { email, rememberedCard: await grant(strict) }));
       const subscriptions = await api.get<Page<{ planId: string }>>('/subscriptions', { query: { limit: '100' } });
