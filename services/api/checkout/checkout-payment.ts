@@ -29,9 +29,10 @@ import type { RememberedCard, RememberedPayers } from './remembered-payers.ts';
 import { checkoutThreeDSecure, requireAuthenticatedForSubscription } from './checkout-three-d-secure.ts';
 import { cardResource } from '../../../packages/domain/customer/customer-events.ts';
 import { CATALOGS, type Locale } from '../../../packages/client-side/i18n/index.ts';
-
-const LOCALES = Object.keys(CATALOGS) as [Locale, ...Locale[]];
 import { isIdOf } from '../../../packages/ids/object-id.ts';
+
+/** The languages the pages speak, which the page may name for the page it returns to. */
+const LOCALES = Object.keys(CATALOGS) as [Locale, ...Locale[]];
 
 /** What the checkout page sends to pay (JSON). */
 export const checkoutPaymentBody = p.object({

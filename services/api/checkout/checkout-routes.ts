@@ -68,6 +68,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
       const framing = checkoutFraming(verified, ancestorOrigin);
       const locale = payerLocale(req);
       const display = displayOf(req);
+      const address = addressOf(req);
       res.set('Content-Security-Policy', pagePolicy(framing.ancestors, display.image));
       sendPage(
         res,
@@ -76,7 +77,7 @@ export function checkoutRoutes(deps: CheckoutRouteDependencies): Router {
           // Offers' images at their absolute address, as the API answers them.
           view: {
             ...verified.view,
-            crossSaleOffers: verified.view.crossSaleOffers.map((offer) => withImageAddress(offer, addressOf(req))),
+            crossSaleOffers: verified.view.crossSaleOffers.map((offer) => withImageAddress(offer, address)),
           },
           display,
           countries: display.billingAddress || display.shippingAddress ? countryNames(locale) : [],
