@@ -7,7 +7,14 @@ import {
 } from '../support/redis-server.ts';
 import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { allEvents, createEndpoint, eventIdOf, tallyDeliveries, waitForDeliveries } from '../support/webhooks.ts';
+import {
+  allEvents,
+  everyEventDelivered,
+  createEndpoint,
+  eventIdOf,
+  tallyDeliveries,
+  waitForDeliveries,
+} from '../support/webhooks.ts';
 
 const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
 
@@ -57,12 +64,7 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     await start({ env: envFor(redis) });
     const restartedAt = Date.now();
     const events = await allEvents(api);
-    await waitForDeliveries(
-      api,
-      endpoint.id,
-      (list) => list.length === events.size && list.every((delivery) => delivery.status === 'delivered'),
-      30_000,
-    );
+    await waitForDeliveries(api, endpoint.id, everyEventDelivered(events), 30_000);
 
     const resumedAfterMs = [...cutShort].map((eventId) => {
       const again = receiver!.received.find(
@@ -100,12 +102,7 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     service.signal('SIGCONT');
 
     const events = await allEvents(api);
-    await waitForDeliveries(
-      api,
-      endpoint.id,
-      (list) => list.length === events.size && list.every((delivery) => delivery.status === 'delivered'),
-      30_000,
-    );
+    await waitForDeliveries(api, endpoint.id, everyEventDelivered(events), 30_000);
     const tally = tallyDeliveries(receiver.received, events.keys(), endpoint.secret);
     expect(tally).to.deep.include({ missing: [], unexpected: [], badSignatures: 0, duplicates: [] });
     expect(receiver.received).to.have.length(events.size);

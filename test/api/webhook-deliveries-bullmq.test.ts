@@ -3,7 +3,14 @@ import { redisServerAvailable, startRedisServer, type RedisServer } from '../sup
 import { useService } from '../support/use-service.ts';
 import { freePort, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { eventGroups } from '../support/event-groups.ts';
-import { allEvents, createEndpoint, eventIdOf, signatureVerifies, waitForDeliveries } from '../support/webhooks.ts';
+import {
+  allEvents,
+  everyEventDelivered,
+  createEndpoint,
+  eventIdOf,
+  signatureVerifies,
+  waitForDeliveries,
+} from '../support/webhooks.ts';
 
 if (!redisServerAvailable()) {
   console.warn('\n*** redis-server is not on PATH: the webhook deliveries over BullMQ tests are SKIPPED. ***\n');
@@ -71,12 +78,7 @@ describeWithRedis('webhook deliveries over BullMQ on a real Redis', function () 
     expect(deliveredAtStop.size, 'stopped in the middle of the deliveries').to.be.below(events.size);
 
     await start({ env });
-    const deliveries = await waitForDeliveries(
-      api,
-      endpoint.id,
-      (list) => list.length === events.size && list.every((d) => d.status === 'delivered'),
-      30_000,
-    );
+    const deliveries = await waitForDeliveries(api, endpoint.id, everyEventDelivered(events), 30_000);
 
     expect(new Set(deliveries.map((d) => d.eventId))).to.deep.equal(new Set(events.keys()));
     for (const delivery of deliveries) {

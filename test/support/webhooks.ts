@@ -64,6 +64,12 @@ export async function waitForDeliveries(
   );
 }
 
+/** For `waitForDeliveries`: one delivery per event, each delivered. */
+export function everyEventDelivered(events: ReadonlyMap<string, unknown>): (deliveries: WebhookDelivery[]) => boolean {
+  return (deliveries) =>
+    deliveries.length === events.size && deliveries.every((delivery) => delivery.status === 'delivered');
+}
+
 /** Every public event of the caller's account and mode, by id. */
 export async function allEvents(api: ApiClient): Promise<Map<string, PublicEvent>> {
   const found = new Map<string, PublicEvent>();
