@@ -9,6 +9,7 @@ import {
   FUTURE_EXPIRY,
   serveShop,
   useHostedCheckout,
+  type HostedCheckoutFixture,
   type Shop,
 } from '../support/hosted-checkout.ts';
 import { createPaymentMethodCharge } from '../support/payment-methods.ts';
@@ -140,18 +141,9 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
   });
 
   it("the challenge page's status after an answer, in Polish, when opened on its own (a popup)", async () => {
-    const token = await api.post<{ id: string }>('/tokens', {
-      key: keys.testPublicKey,
-      json: { number: '4000000000003220', expMonth: 12, expYear: 2040, cvc: '123' },
-    });
-    expect(token.status, JSON.stringify(token.body)).to.equal(200);
-    const verified = await api.post(`/tokens/${token.body.id}/three-d-secure`, {
-      key: keys.testPublicKey,
-      json: { amount: 2500, currency: 'PLN' },
-    });
-    expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
+    const token = await challengeCardToken(site, 'PLN');
     const page = await polish.newPage();
-    const query = new URLSearchParams({ token: token.body.id, key: keys.testPublicKey, origin: site.shop.url });
+    const query = new URLSearchParams({ token, key: keys.testPublicKey, origin: site.shop.url });
     await page.goto(`${service.baseUrl}/three-d-secure/challenge?${query}`);
     expect(await page.locator('.issuer').textContent()).to.equal('Bank testowy');
     expect(await page.locator('main').textContent()).to.include('25,00 PLN');
@@ -385,19 +377,7 @@ describe('payer pages in each of the eight languages in a browser', function () 
   const { api, service, keys, sign } = site;
 
   /** A token of the challenge card whose challenge for 25.00 EUR is open, as verifyThreeDSecure leaves it. */
-  async function tokenAwaitingChallenge(): Promise<string> {
-    const token = await api.post<{ id: string }>('/tokens', {
-      key: keys.testPublicKey,
-      json: { number: '4000000000003220', expMonth: 12, expYear: 2040, cvc: '123' },
-    });
-    expect(token.status, JSON.stringify(token.body)).to.equal(200);
-    const verified = await api.post(`/tokens/${token.body.id}/three-d-secure`, {
-      key: keys.testPublicKey,
-      json: { amount: 2500, currency: 'EUR' },
-    });
-    expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
-    return token.body.id;
-  }
+  const tokenAwaitingChallenge = () => challengeCardToken(site, 'EUR');
 
   /** The challenge page as Shift4.js frames it (`locale=` when the merchant chose one). */
   const challengeUrl = (token: string, locale?: string) =>
@@ -542,4 +522,22 @@ window.openCheckout = (options) => Shift4Checkout.open(options, () => {});
     res.type('html').send('<!doctype html><html lang="en"><title>Order</title><p>Back at the shop.</p></html>');
   });
   return serveShop(app);
+}
+
+/** A token of the challenge card whose challenge for 25.00 is open, as verifyThreeDSecure leaves it. */
+async function challengeCardToken(
+  site: Pick<HostedCheckoutFixture, 'api' | 'keys'>,
+  currency: string,
+): Promise<string> {
+  const token = await site.api.post<{ id: string }>('/tokens', {
+    key: site.keys.testPublicKey,
+    json: { number: '4000000000003220', expMonth: 12, expYear: 2040, cvc: '123' },
+  });
+  expect(token.status, JSON.stringify(token.body)).to.equal(200);
+  const verified = await site.api.post(`/tokens/${token.body.id}/three-d-secure`, {
+    key: site.keys.testPublicKey,
+    json: { amount: 2500, currency },
+  });
+  expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
+  return token.body.id;
 }
