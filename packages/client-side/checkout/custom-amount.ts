@@ -23,7 +23,7 @@ export function customAmount(
   };
   const update = () => setPayLabel(chosen === null ? t('pay') : t('payAmount', { amount: format(chosen) }));
 
-  for (const option of options)
+  for (const option of options) {
     option.addEventListener('click', () => {
       chosen = Number(option.dataset.amount);
       for (const other of options) other.setAttribute('aria-pressed', String(other === option));
@@ -31,6 +31,9 @@ export function customAmount(
       showError('');
       update();
     });
+    // Rendered disabled: a click before this script runs would choose nothing.
+    option.disabled = false;
+  }
 
   /** The typed amount in minor units, or the reason it cannot be paid. */
   const typed = (): { amount: number } | { error: string } | null => {

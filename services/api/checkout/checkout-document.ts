@@ -168,7 +168,7 @@ ${plan.trialPeriodDays ? html`<p class="trial" id="trial">${t('trial', { count: 
   const custom = view.customCharge!;
   const options = custom.amountOptions.map(
     (amount) =>
-      html`<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}">${money(amount, custom.currency)}</button>`,
+      html`<button type="button" class="amount-option" aria-pressed="false" data-amount="${amount}" disabled>${money(amount, custom.currency)}</button>`,
   );
   const bounds = custom.customAmount;
   return html`<fieldset class="amounts group" id="amounts">

@@ -148,7 +148,7 @@ describe('checkout page', () => {
         customCharge: { currency: 'JPY', amountOptions: [500, 1000], customAmount: { min: 100, max: 90000 } },
       }),
     );
-    expect(page).to.include('aria-pressed="false" data-amount="500">500 JPY</button>');
+    expect(page).to.include('aria-pressed="false" data-amount="500" disabled>500 JPY</button>');
     expect(page).to.include('From 100 JPY to 90,000 JPY');
   });
 
