@@ -1,10 +1,11 @@
 import type { Writable } from 'node:stream';
 import winston, { format, type Logger } from 'winston';
 import { batchedStdout, LineTransport, streamSink, type LineSink } from './log-lines.ts';
-import { redactSensitive, redactValue } from './redaction.ts';
+import { redactSensitive } from './redaction.ts';
 import { currentRequestContext } from './request-context.ts';
 
 export type { Logger } from 'winston';
+export type { LineSink } from './log-lines.ts';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'http' | 'debug';
 
@@ -46,28 +47,12 @@ export function createLogger(level: LogLevel = 'info', destination?: Writable): 
 const sinks = new WeakMap<Logger, LineSink>();
 
 /**
- * The line `logger.log(level, message, fields)` writes for flat fields given in full (no request
- * context added), written without winston's stream pipeline: for the access log, one line per
- * request, where that pipeline cost more than the rest of the line. Same redaction, timestamp,
- * key order and JSON; fields left undefined are left out.
+ * Where a line made outside winston (the access log's, in the logger's exact format: redaction,
+ * timestamp, key order, JSON) goes, when the logger writes `level`: its sink for a logger made
+ * here; null when the level is off; undefined for another logger (log through it instead).
+ * Winston's stream pipeline cost more per request than the rest of an access line.
  */
-export function writeFlatEntry(
-  logger: Logger,
-  level: LogLevel,
-  message: string,
-  fields: Record<string, string | number | boolean | undefined>,
-): void {
-  if (!logger.isLevelEnabled(level)) return;
-  const sink = sinks.get(logger);
-  if (!sink) {
-    logger.log(level, message, fields);
-    return;
-  }
-  const entry = redactValue({ ...fields, level, message, timestamp: new Date().toISOString() }) as Record<
-    string,
-    unknown
-  >;
-  const ordered: Record<string, unknown> = {};
-  for (const key of Object.keys(entry).sort()) ordered[key] = entry[key];
-  sink.write(`${JSON.stringify(ordered)}\n`);
+export function lineSinkOf(logger: Logger, level: LogLevel): LineSink | null | undefined {
+  if (!logger.isLevelEnabled(level)) return null;
+  return sinks.get(logger);
 }

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createLogger, writeFlatEntry } from '../../../packages/observability/logger.ts';
+import { accessLogLine, type AccessLogFields } from '../../../packages/http/access-log.ts';
+import { createLogger, lineSinkOf } from '../../../packages/observability/logger.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -20,7 +21,7 @@ const flushed = () => new Promise((resolveFlush) => setImmediate(resolveFlush));
 const withoutTimestamp = (line: string) => line.replace(/"timestamp":"[^"]+"/, '"timestamp":"…"');
 
 describe('observability: access lines and log output', () => {
-  const fields = {
+  const fields: AccessLogFields = {
     method: 'GET',
     path: '/customers/cust_4242424242424242',
     status: 200,
@@ -34,7 +35,7 @@ describe('observability: access lines and log output', () => {
 
   it('writes the access line exactly as the logger would: fields, key order, redaction', async () => {
     const { logger, lines } = capturingLogger();
-    writeFlatEntry(logger, 'info', 'request', fields);
+    lineSinkOf(logger, 'info')!.write(accessLogLine(fields));
     logger.info('request', fields);
     await flushed();
     expect(lines).to.have.length(2);
@@ -46,11 +47,36 @@ describe('observability: access lines and log output', () => {
     expect(entry).not.to.have.property('aborted');
   });
 
-  it('honours the level', async () => {
-    const { logger, lines } = capturingLogger('warn');
-    writeFlatEntry(logger, 'info', 'request', fields);
+  it('writes every field the logger would when all are given, each redacted as it would be', async () => {
+    const { logger, lines } = capturingLogger();
+    const full: AccessLogFields = {
+      method: 'POST',
+      path: '/charges/4242-4242-4242-4242/"quoted"\\',
+      status: 499,
+      durationMs: 4242424242424242,
+      requestId: 'req_2',
+      correlationId: 'order-5555555555554444',
+      accountId: 'acct_1',
+      keyId: 'key_1',
+      aborted: true,
+    };
+    lineSinkOf(logger, 'info')!.write(accessLogLine(full));
+    logger.info('request', full);
     await flushed();
-    expect(lines).to.deep.equal([]);
+    expect(lines).to.have.length(2);
+    expect(withoutTimestamp(lines[0]!)).to.equal(withoutTimestamp(lines[1]!));
+    expect(JSON.parse(lines[0]!)).to.include({
+      aborted: true,
+      correlationId: 'order-[REDACTED]',
+      durationMs: '[REDACTED]',
+      path: '/charges/[REDACTED]/"quoted"\\',
+    });
+  });
+
+  it('honours the level', () => {
+    const { logger } = capturingLogger('warn');
+    expect(lineSinkOf(logger, 'info')).to.equal(null);
+    expect(lineSinkOf(logger, 'warn')).not.to.equal(null);
   });
 
   it('writes every pending stdout line before the process exits, in order', () => {
