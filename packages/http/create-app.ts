@@ -60,9 +60,6 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', (text: string) => parseFormEncoded(text, 'query string'));
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
 
-  // Every request: one layer for what each of them goes through first.
-  app.use(inSequence([assignRequestId(), trackResponse(), accessLog(logger), ...(options.observers ?? [])]));
-
   // What needs no API key (health, readiness, the OpenAPI document, offer images, pages), behind
   // the per-IP rate limit, in a router that API requests pass by with a prefix comparison.
   const perIp = rateLimit(options.rateLimiter, 'unauthenticated');
@@ -91,23 +88,29 @@ export function createApp(options: AppOptions): Express {
     open.use(underPrefix(page.pathPrefix, [perIp, page.handler]));
     openPrefixes.push(...[page.pathPrefix].flat());
   }
-  app.use(underPrefix(openPrefixes, [open]));
 
-  // Everything else is the API: the caller is identified and counted, must hold a key (over HTTPS
-  // in live mode), then its route is found, its body decoded and the route run.
+  // One layer of express's router for every request, the error envelope's aside: what each request
+  // goes through first; then what needs no API key, which API requests pass by with a prefix
+  // comparison; everything else is the API: the caller is identified and counted, must hold a key
+  // (over HTTPS in live mode), then its route is found, its body decoded and the route run;
+  // anything unmatched is a 404.
   app.use(
     inSequence([
+      assignRequestId(),
+      trackResponse(),
+      accessLog(logger),
+      ...(options.observers ?? []),
+      underPrefix(openPrefixes, [open]),
       identifyCaller(options.authenticate),
       rateLimit(options.rateLimiter),
       requireApiKey(),
       requireHttpsForLiveMode(),
       apiRoutes(options),
+      (_req, _res, next) => {
+        next(new HttpError(404, 'invalid_request', 'Unrecognized request URL: check the method and the path'));
+      },
     ]),
   );
-
-  app.use((_req, _res, next) => {
-    next(new HttpError(404, 'invalid_request', 'Unrecognized request URL: check the method and the path'));
-  });
   app.use(errorEnvelope(logger));
   return app;
 }
