@@ -160,7 +160,8 @@ function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
       }
       try {
         const returned: unknown = handler(req, res, (error?: unknown) => {
-          if (error !== undefined && error !== 'route') next(error);
+          // As express's own next: nothing, null or 'route' go on; anything else (an error, 'router') leaves.
+          if (error !== undefined && error !== null && error !== 'route') next(error);
           else run(index + 1);
         });
         if (returned instanceof Promise) returned.catch(next);

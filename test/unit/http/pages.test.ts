@@ -30,6 +30,25 @@ describe('http kit: pages below their prefixes', () => {
     expect(seen).to.deep.equal(['/docs/page', '/docs/missing']);
   });
 
+  it('hand a request their router skips to the API, which answers it in its error envelope', async () => {
+    const skipping = Router();
+    // Skips the rest of the page's router: the request goes on as if the page were not there.
+    skipping.use((_req, _res, next) => {
+      next('route');
+    });
+    const other = await startToyApi({ pages: [{ pathPrefix: '/skipped', handler: skipping }] });
+    try {
+      const skipped = await call(other, 'GET', '/skipped/page', { key: 'sk_test_a' });
+      expect(skipped.status).to.equal(404);
+      expect(skipped.body).to.deep.equal({
+        error: { type: 'invalid_request', message: 'Unrecognized request URL: check the method and the path' },
+      });
+      expect((await call(other, 'GET', '/skipped/page', { key: null })).status).to.equal(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('never see the API’s requests, nor a path that only begins like a prefix', async () => {
     seen.length = 0;
     await call(api, 'GET', '/widgets');
