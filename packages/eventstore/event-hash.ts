@@ -117,9 +117,27 @@ function jsonString(text: string): string {
 
 /** An object's keys sorted, in the order an object made with them in that order enumerates them. */
 function keysInCanonicalOrder(object: Record<string, unknown>): string[] {
-  const keys = Object.keys(object).sort();
+  const keys = sortInPlace(Object.keys(object));
   // Keys that are array indexes (digits only) enumerate first, in numeric order, whatever the insertion order.
   return keys.some(startsWithDigit) ? Object.keys(Object.fromEntries(keys.map((key) => [key, true]))) : keys;
+}
+
+/** Up to this many keys an object's keys are sorted by insertion. */
+const FEW_KEYS = 64;
+
+/**
+ * Sorts texts in code unit order (as `Array.prototype.sort`); a few by insertion, in place: the
+ * built-in sort copies the array first, garbage on every append.
+ */
+function sortInPlace(texts: string[]): string[] {
+  if (texts.length > FEW_KEYS) return texts.sort();
+  for (let next = 1; next < texts.length; next += 1) {
+    const text = texts[next]!;
+    let place = next;
+    for (; place > 0 && texts[place - 1]! > text; place -= 1) texts[place] = texts[place - 1]!;
+    texts[place] = text;
+  }
+  return texts;
 }
 
 function startsWithDigit(key: string): boolean {

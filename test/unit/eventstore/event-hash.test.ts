@@ -77,6 +77,8 @@ describe('event hash: the canonical JSON an event is hashed as', () => {
       const value = randomValue(random, 0);
       expect(canonicalJson(value), JSON.stringify(value)).to.equal(definition(value));
     }
+    const manyKeys = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`k${(index * 7919) % 200}`, index]));
+    expect(canonicalJson({ manyKeys })).to.equal(definition({ manyKeys }));
     expect(
       canonicalJson({ b: 1, 10: 'ten', a: { d: [3, undefined, { y: 1, x: 2 }], c: undefined }, 9: 'nine' }),
     ).to.equal('{"9":"nine","10":"ten","a":{"d":[3,null,{"x":2,"y":1}]},"b":1}');
