@@ -43,83 +43,55 @@ export function chainHead(events: readonly HashedContent[]): string {
  *
  * Defined as `JSON.stringify` of a copy of the value whose objects have their keys sorted (in code
  * unit order; keys that are array indexes then come first, in numeric order, as JavaScript orders an
- * object's keys). Written out by hand for the plain data events hold, since every append hashes its
- * events: the same text without the sorted copies. Anything else (a `toJSON`, a class instance, a
- * boxed primitive, a BigInt) takes the definition itself.
+ * object's keys). Every append hashes its events, so the plain data they hold is copied in one
+ * pass, each object's keys sorted in place and inserted in that order (no arrays of entries, no
+ * sorted copies of the key lists), and written by `JSON.stringify` as it is. Anything else (a
+ * `toJSON`, a class instance, a null prototype, a boxed primitive, a BigInt, a `__proto__` key)
+ * takes the definition itself.
  */
 export function canonicalJson(value: unknown): string {
+  let copy: unknown;
   try {
-    return writeValue(value) ?? (undefined as unknown as string);
+    copy = sortedCopy(value);
   } catch (error) {
     if (error !== NOT_PLAIN_DATA) throw error;
     return sortedCopyJson(value);
   }
+  return JSON.stringify(copy);
 }
 
-/** Thrown by `writeValue` at the first value that is not plain JSON data. */
+/** Thrown by `sortedCopy` at the first value that is not plain JSON data. */
 const NOT_PLAIN_DATA = Symbol('not plain JSON data');
 
-/** The canonical JSON of plain data; undefined where JSON leaves the value out. */
-function writeValue(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return jsonString(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    case 'object':
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return writeArray(value);
-      return writeObject(value);
-    default:
-      throw NOT_PLAIN_DATA;
+/**
+ * Plain data with every object's keys inserted in sorted order; arrays of plain values as they are.
+ * Objects with the same keys share one hidden class, so these copies cost little.
+ */
+function sortedCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'bigint') throw NOT_PLAIN_DATA;
+    return value;
   }
-}
-
-function writeArray(items: unknown[]): string {
-  if (typeof (items as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN_DATA;
-  let text = '[';
-  for (let index = 0; index < items.length; index += 1) {
-    if (index > 0) text += ',';
-    text += writeValue(items[index]) ?? 'null';
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN_DATA;
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      const itemCopy = sortedCopy(item);
+      if (itemCopy !== item) (copy ??= value.slice())[index] = itemCopy;
+    }
+    return copy ?? value;
   }
-  return `${text}]`;
-}
-
-function writeObject(object: object): string {
-  const prototype = Object.getPrototypeOf(object) as unknown;
-  if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in object) throw NOT_PLAIN_DATA;
-  const fields = object as Record<string, unknown>;
-  let text = '{';
-  let first = true;
-  for (const key of keysInCanonicalOrder(fields)) {
-    const field = writeValue(fields[key]);
-    if (field === undefined) continue;
-    text += `${first ? '' : ','}${jsonString(key)}:${field}`;
-    first = false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype || 'toJSON' in value) throw NOT_PLAIN_DATA;
+  const fields = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of sortInPlace(Object.keys(fields))) {
+    // Assigned, this key would set the copy's prototype instead.
+    if (key === '__proto__') throw NOT_PLAIN_DATA;
+    copy[key] = sortedCopy(fields[key]);
   }
-  return `${text}}`;
-}
-
-/** Text JSON writes as it is, between quotes: no quote, backslash, control character or surrogate. */
-// eslint-disable-next-line no-control-regex -- control characters are among what JSON escapes
-const VERBATIM_IN_JSON = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/** A string as JSON: most are written as they are, faster than `JSON.stringify` can. */
-function jsonString(text: string): string {
-  return VERBATIM_IN_JSON.test(text) ? `"${text}"` : JSON.stringify(text);
-}
-
-/** An object's keys sorted, in the order an object made with them in that order enumerates them. */
-function keysInCanonicalOrder(object: Record<string, unknown>): string[] {
-  const keys = sortInPlace(Object.keys(object));
-  // Keys that are array indexes (digits only) enumerate first, in numeric order, whatever the insertion order.
-  return keys.some(startsWithDigit) ? Object.keys(Object.fromEntries(keys.map((key) => [key, true]))) : keys;
+  return copy;
 }
 
 /** Up to this many keys an object's keys are sorted by insertion. */
@@ -138,11 +110,6 @@ function sortInPlace(texts: string[]): string[] {
     texts[place] = text;
   }
   return texts;
-}
-
-function startsWithDigit(key: string): boolean {
-  const code = key.charCodeAt(0);
-  return code >= 48 && code <= 57;
 }
 
 /** The definition of `canonicalJson`, for values that are not plain data. */
