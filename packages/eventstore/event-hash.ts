@@ -60,6 +60,30 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(copy);
 }
 
+/**
+ * A value as a reader gets it back from its JSON text (`stored`), for hashing: the value itself when
+ * it is plain data, whose canonical JSON is that of its JSON round trip (no parse needed), else
+ * the parsed text.
+ */
+export function asStored(value: unknown, stored: string): unknown {
+  return isPlainData(value) ? value : JSON.parse(stored);
+}
+
+/** Plain JSON data: plain objects (no `toJSON`, no `__proto__` key), arrays, and primitives other than BigInts. */
+function isPlainData(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint';
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+    for (let index = 0; index < value.length; index += 1) if (!isPlainData(value[index])) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
+  for (const key in value) {
+    if (key === '__proto__' || !isPlainData((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
 /** Thrown by `sortedCopy` at the first value that is not plain JSON data. */
 const NOT_PLAIN_DATA = Symbol('not plain JSON data');
 

@@ -6,7 +6,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
 } from './event-store.ts';
-import { chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
+import { asStored, chainHead, eventHash, GENESIS_HASH } from './event-hash.ts';
 import { toRecordedEvent, type EventRow } from './sqlite-event-table.ts';
 import type { LimitedStatement } from '../sqlite/limited-statement.ts';
 
@@ -92,14 +92,14 @@ export class SqliteStreamAppends {
       revision += 1;
       const data = JSON.stringify(event.data);
       const metadata = JSON.stringify(event.metadata);
-      // Hashed as stored (after the JSON round trip), so a reader recomputes the same hash.
+      // Hashed as stored (as after the JSON round trip), so a reader recomputes the same hash.
       previousHash = eventHash(previousHash, {
         streamId,
         revision,
         id: event.id,
         type: event.type,
-        data: JSON.parse(data),
-        metadata: JSON.parse(metadata) as EventMetadata,
+        data: asStored(event.data, data),
+        metadata: asStored(event.metadata, metadata) as EventMetadata,
       });
       const { lastInsertRowid } = this.insertEvent.run(
         streamId,

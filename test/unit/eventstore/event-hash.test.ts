@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canonicalJson, eventHash, GENESIS_HASH } from '../../../packages/eventstore/event-hash.ts';
+import { asStored, canonicalJson, eventHash, GENESIS_HASH } from '../../../packages/eventstore/event-hash.ts';
 
 /** The definition of the canonical JSON: `JSON.stringify` of a copy with every object's keys sorted. */
 function definition(value: unknown): string {
@@ -46,6 +46,8 @@ const LEAVES: unknown[] = [
   'back\\slash\u001f\u007f',
   'pair \ud83d\ude00',
   'lone \udc00',
+  () => 1,
+  Symbol('leaf'),
   0,
   -0,
   1.5,
@@ -103,6 +105,22 @@ describe('event hash: the canonical JSON an event is hashed as', () => {
     ];
     for (const value of values) expect(canonicalJson(value)).to.equal(definition(value));
     expect(() => canonicalJson({ big: BigInt(1) })).to.throw(TypeError);
+  });
+
+  it('hashes data as a reader gets it back from its JSON, plain or not', () => {
+    const random = randomSource(7);
+    const notPlain: unknown[] = [
+      { at: new Date(0) },
+      { boxed: Object('text') as unknown },
+      { amount: { toJSON: () => ({ b: 1, a: 2 }) } },
+      { list: [1, Object(2) as unknown] },
+      JSON.parse('{"__proto__":{"b":1,"a":2}}'),
+    ];
+    const values = [...Array.from({ length: 3000 }, () => ({ value: randomValue(random, 0) })), ...notPlain];
+    for (const value of values) {
+      const stored = JSON.stringify(value);
+      expect(canonicalJson(asStored(value, stored)), stored).to.equal(canonicalJson(JSON.parse(stored)));
+    }
   });
 
   it('hashes an event as it always has: stored hashes stay valid', () => {
