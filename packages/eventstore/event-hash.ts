@@ -40,8 +40,104 @@ export function chainHead(events: readonly HashedContent[]): string {
 /**
  * JSON with object keys sorted at every level, so a store that gives keys back in another order
  * (or a JSON round trip) hashes the same; `undefined` fields are left out as JSON does.
+ *
+ * Defined as `JSON.stringify` of a copy of the value whose objects have their keys sorted (in code
+ * unit order; keys that are array indexes then come first, in numeric order, as JavaScript orders an
+ * object's keys). Every append hashes its events, so the plain data they hold is copied in one
+ * pass, each object's keys sorted in place and inserted in that order (no arrays of entries, no
+ * sorted copies of the key lists), and written by `JSON.stringify` as it is. Anything else (a
+ * `toJSON`, a class instance, a null prototype, a boxed primitive, a BigInt, a `__proto__` key)
+ * takes the definition itself.
  */
 export function canonicalJson(value: unknown): string {
+  let copy: unknown;
+  try {
+    copy = sortedCopy(value);
+  } catch (error) {
+    if (error !== NOT_PLAIN_DATA) throw error;
+    return sortedCopyJson(value);
+  }
+  return JSON.stringify(copy);
+}
+
+/**
+ * A value as a reader gets it back from its JSON text (`stored`), for hashing: the value itself when
+ * it is plain data, whose canonical JSON is that of its JSON round trip (no parse needed), else
+ * the parsed text.
+ */
+export function asStored(value: unknown, stored: string): unknown {
+  return isPlainData(value) ? value : JSON.parse(stored);
+}
+
+/** Plain JSON data: plain objects (no `toJSON`, no `__proto__` key), arrays, and primitives other than BigInts. */
+function isPlainData(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint';
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+    for (let index = 0; index < value.length; index += 1) if (!isPlainData(value[index])) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
+  for (const key in value) {
+    if (key === '__proto__' || !isPlainData((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** Thrown by `sortedCopy` at the first value that is not plain JSON data. */
+const NOT_PLAIN_DATA = Symbol('not plain JSON data');
+
+/**
+ * Plain data with every object's keys inserted in sorted order; arrays of plain values as they are.
+ * Objects with the same keys share one hidden class, so these copies cost little.
+ */
+function sortedCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'bigint') throw NOT_PLAIN_DATA;
+    return value;
+  }
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN_DATA;
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      const itemCopy = sortedCopy(item);
+      if (itemCopy !== item) (copy ??= value.slice())[index] = itemCopy;
+    }
+    return copy ?? value;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype || 'toJSON' in value) throw NOT_PLAIN_DATA;
+  const fields = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of sortInPlace(Object.keys(fields))) {
+    // Assigned, this key would set the copy's prototype instead.
+    if (key === '__proto__') throw NOT_PLAIN_DATA;
+    copy[key] = sortedCopy(fields[key]);
+  }
+  return copy;
+}
+
+/** Up to this many keys an object's keys are sorted by insertion. */
+const FEW_KEYS = 64;
+
+/**
+ * Sorts texts in code unit order (as `Array.prototype.sort`); a few by insertion, in place: the
+ * built-in sort copies the array first, garbage on every append.
+ */
+function sortInPlace(texts: string[]): string[] {
+  if (texts.length > FEW_KEYS) return texts.sort();
+  for (let next = 1; next < texts.length; next += 1) {
+    const text = texts[next]!;
+    let place = next;
+    for (; place > 0 && texts[place - 1]! > text; place -= 1) texts[place] = texts[place - 1]!;
+    texts[place] = text;
+  }
+  return texts;
+}
+
+/** The definition of `canonicalJson`, for values that are not plain data. */
+function sortedCopyJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
     item !== null && typeof item === 'object' && !Array.isArray(item)
       ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

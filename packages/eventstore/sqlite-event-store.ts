@@ -82,9 +82,10 @@ const NO_LIMIT = -1;
  *   loss could still take back.
  * - Group commit: appends made while the event loop is busy (concurrent requests) queue up and are
  *   written in one transaction when the loop next idles (`setImmediate`) or when MAX_GROUP_SIZE are
- *   waiting; one sync covers every group committed before it began. Each append runs in its own
- *   savepoint with its own revision check, in the order it was made: a conflicting append is rolled
- *   back and fails alone, the others of its group commit. Every promise of the group settles only
+ *   waiting; one sync covers every group committed before it began. Each append has its own
+ *   revision check, in the order it was made, and writes nothing when it fails (a single event is
+ *   one INSERT, a batch has a savepoint): a conflicting append fails alone, the others of its group
+ *   commit. Every promise of the group settles only
  *   after the group's commit is on disk.
  * - Retried appends are idempotent: if every event of a batch is already recorded, contiguously and in
  *   the same order, in this stream at the place the expected revision points to, the append succeeds
@@ -98,12 +99,8 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: LimitedStatement<[string, number], EventRow>;
   private readonly selectAll: LimitedStatement<[number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
-  /** One append in a savepoint of the group's transaction: a throw rolls back that append only. */
-  private readonly appendInSavepoint: (
-    streamId: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-  ) => AppendResult;
+  /** One append inside the group's transaction: one that fails writes nothing and fails alone. */
+  private readonly streams: SqliteStreamAppends;
   private readonly commitGroup: (group: QueuedAppend[], passengers: CommitPassenger[]) => Settled[];
   private queue: QueuedAppend[] = [];
   private passengers: CommitPassenger[] = [];
@@ -146,9 +143,7 @@ export class SqliteEventStore implements EventStore {
       (limit) => `SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${limit}`,
     );
     this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
-    // Called inside the group's transaction, better-sqlite3 runs it as a SAVEPOINT.
-    const streams = new SqliteStreamAppends(this.db, this.selectStream);
-    this.appendInSavepoint = this.db.transaction(streams.append.bind(streams));
+    this.streams = new SqliteStreamAppends(this.db, this.selectStream);
     const group = this.db.transaction(this.writeGroup.bind(this));
     // BEGIN IMMEDIATE takes the write lock before the revision checks, so no other connection can append in between.
     this.commitGroup = group.immediate.bind(group);
@@ -241,8 +236,11 @@ export class SqliteEventStore implements EventStore {
     for (const passenger of passengers) passenger.write(this.db);
     return group.map((append): Settled => {
       try {
-        return { ok: true, result: this.appendInSavepoint(append.streamId, append.events, append.expected) };
+        return { ok: true, result: this.streams.append(append.streamId, append.events, append.expected) };
       } catch (error) {
+        // An error that ended the transaction itself (a full disk, an I/O error) fails the whole
+        // group: nothing of it is written, and no later append may commit outside it.
+        if (!this.db.inTransaction) throw error;
         return { ok: false, error };
       }
     });

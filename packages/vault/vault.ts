@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 import { newId } from '../ids/object-id.ts';
 import type { Document } from '../readstore/document-store.ts';
 
@@ -18,6 +18,27 @@ export interface VaultEntries {
   get(ref: string): Promise<VaultEntry | null>;
   put(entry: VaultEntry): Promise<void>;
   delete(ref: string): Promise<unknown>;
+}
+
+/** AES-GCM's 96-bit nonce: drawn at random for every entry. */
+const IV_BYTES = 12;
+/**
+ * IVs are drawn from the system generator a few kilobytes at a time (as object ids are): one draw
+ * per card number costs more than the encryption. Each IV is handed out once.
+ */
+const IV_POOL_BYTES = IV_BYTES * 512;
+const ivPool = Buffer.alloc(IV_POOL_BYTES);
+let ivPoolOffset = IV_POOL_BYTES;
+
+/** 12 random bytes, valid until the next call (the cipher copies its IV). */
+function randomIv(): Buffer {
+  if (ivPoolOffset === IV_POOL_BYTES) {
+    randomFillSync(ivPool);
+    ivPoolOffset = 0;
+  }
+  const iv = ivPool.subarray(ivPoolOffset, ivPoolOffset + IV_BYTES);
+  ivPoolOffset += IV_BYTES;
+  return iv;
 }
 
 /**
@@ -40,7 +61,7 @@ export class Vault {
 
   async store(kind: string, secret: string): Promise<string> {
     const ref = newId('vault');
-    const iv = randomBytes(12);
+    const iv = randomIv();
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(`${ref}:${kind}`));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);

@@ -63,9 +63,12 @@ type InternalField<Doc> = Extract<keyof Doc, `_${string}`>;
 /** A document as API clients see it: without its internal fields (of each member of a union). */
 export type PublicObject<Doc> = Doc extends unknown ? Omit<Doc, InternalField<Doc>> : never;
 
-/** Drops internal fields: what API clients see. */
+/** Drops internal fields: what API clients see. (By key: no array of entries per field, every answer and public event.) */
 export function publicObject<Doc extends object>(doc: Doc): PublicObject<Doc> {
+  const fields = doc as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc)) if (!key.startsWith('_')) out[key] = value;
+  for (const key of Object.keys(fields)) if (key.charCodeAt(0) !== UNDERSCORE) out[key] = fields[key];
   return out as PublicObject<Doc>;
 }
+
+const UNDERSCORE = '_'.charCodeAt(0);

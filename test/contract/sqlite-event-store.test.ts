@@ -76,6 +76,25 @@ describe('SqliteEventStore', () => {
     expect(await store.readStream(streamId)).to.have.length(3);
   });
 
+  it("answers a retried append expecting 'any' with the original result, writes nothing, and commits the rest of its group", async () => {
+    const store = open();
+    const streamId = newStreamId();
+    const event = newEvent();
+    const original = await store.appendToStream(streamId, [event], { expectedRevision: 'any' });
+    const others = [newStreamId(), newStreamId()];
+
+    const [before, retry, after] = await Promise.all([
+      store.appendToStream(others[0]!, [newEvent()], { expectedRevision: 'no_stream' }),
+      store.appendToStream(streamId, [event], { expectedRevision: 'any' }),
+      store.appendToStream(others[1]!, [newEvent()], { expectedRevision: 'no_stream' }),
+    ]);
+
+    expect(retry).to.deep.equal(original);
+    expect((await store.readStream(streamId)).map((recorded) => recorded.id)).to.deep.equal([event.id]);
+    expect(after.position).to.equal(before.position + 1);
+    expect(await store.readAll()).to.have.length(3);
+  });
+
   it('treats an event id recorded elsewhere as a conflict and writes nothing', async () => {
     const store = open();
     const [streamA, streamB] = [newStreamId(), newStreamId()];
