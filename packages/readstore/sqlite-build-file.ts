@@ -22,6 +22,7 @@ import {
   rowValues,
 } from './sqlite-collection.ts';
 import {
+  BUILD_PAGE_CACHE_KIB,
   BUILD_PRAGMAS,
   lastWritePerDocument,
   MOVE_CHECKPOINT_SQL,
@@ -50,6 +51,14 @@ const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
  */
 const BATCHES_IN_FLIGHT = 4;
 const JSON_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+/**
+ * How the list indexes are sorted when they are made: SQLite's sorter cuts its input into runs as
+ * large as the page cache, and with helper threads sorts each run on one of them while the
+ * writer reads on; a run as large as the build's cache would hold a million entries, so no
+ * helper would ever start (`docs/benchmarks.md`, "Rebuilds").
+ */
+const INDEX_SORT_THREADS = 2;
+const INDEX_SORT_RUN_KIB = 16 * 1024;
 
 /**
  * A read store file that nobody reads yet, built by a full rebuild (`docs/architecture.md`,
@@ -104,10 +113,12 @@ export class SqliteBuildFile implements DocumentStore {
       .filter((sql) => !this.indexes.has(sql));
     if (indexes.length > 0) {
       const transaction = this.withTable(new WriterTransaction(), name);
+      transaction.exec(`PRAGMA threads = ${INDEX_SORT_THREADS}; PRAGMA cache_size = -${INDEX_SORT_RUN_KIB}`);
       for (const sql of indexes) {
         this.indexes.add(sql);
         transaction.exec(sql);
       }
+      transaction.exec(`PRAGMA threads = 0; PRAGMA cache_size = -${BUILD_PAGE_CACHE_KIB}`);
       void this.write(transaction, false);
     }
     return new BuildCollection<T>(this, name);
