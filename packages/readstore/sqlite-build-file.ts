@@ -22,6 +22,7 @@ import {
   rowValues,
 } from './sqlite-collection.ts';
 import {
+  BUILD_PAGE_CACHE_KIB,
   BUILD_PRAGMAS,
   lastWritePerDocument,
   MOVE_CHECKPOINT_SQL,
@@ -43,17 +44,33 @@ const DOCUMENTS_PER_COMMIT = 100_000;
  * reads out until a commit that only the reading thread can ask for).
  */
 const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
+/**
+ * Batches handed to the writer and not yet written, at most: the caller projects ahead while the
+ * writer is slower for a while (a commit of `DOCUMENTS_PER_COMMIT` documents takes as long as
+ * several batches), within this bound and `JSON_BYTES_IN_FLIGHT` of their documents' JSON.
+ */
+const BATCHES_IN_FLIGHT = 4;
+const JSON_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+/**
+ * How the list indexes are sorted when they are made: SQLite's sorter cuts its input into runs as
+ * large as the page cache, and with helper threads sorts each run on one of them while the
+ * writer reads on; a run as large as the build's cache would hold a million entries, so no
+ * helper would ever start (`docs/benchmarks.md`, "Rebuilds").
+ */
+const INDEX_SORT_THREADS = 2;
+const INDEX_SORT_RUN_KIB = 16 * 1024;
 
 /**
  * A read store file that nobody reads yet, built by a full rebuild (`docs/architecture.md`,
  * "Blue/green rebuilds"), written as `SqliteDocumentStore`'s bulk build writes it (journal in
  * memory, no syncs) but by a connection on a thread of its own (`SqliteWriterThread`): a commit
- * is handed to that thread and `commitProjection` returns at once, so SQLite writes one batch on
- * the other core while the caller projects the next. One batch is in flight at most (the next
- * waits for it, and its failure is the next call's and every later one's). Batches share a SQLite
- * commit until they have written `DOCUMENTS_PER_COMMIT` documents. Reads see every write handed
- * over: those of the batch in flight from memory, the rest from the file through a read-only
- * connection, after a commit of their own when they were written since the last one (the
+ * is handed to that thread and `commitProjection` returns at once, so SQLite writes on the other
+ * core while the caller projects the next batches. Up to `BATCHES_IN_FLIGHT` batches are in
+ * flight (the next call waits for the oldest; a failure is the first call's that learns of it, and
+ * every later one's). Batches share a SQLite commit until they have written `DOCUMENTS_PER_COMMIT`
+ * documents. Reads see every write handed over: those of the batches in flight from memory, the
+ * rest from the file through a read-only connection, after a commit of their own when they were
+ * written since the last one (the
  * documents a projection reads again several batches later are few in a rebuild: most of its
  * reads are of documents the build never wrote, which it does not read at all).
  * `seal()` commits and ends the build. Only what a build uses is offered: reads by id, checkpoints, puts,
@@ -67,17 +84,17 @@ export class SqliteBuildFile implements DocumentStore {
   private readonly indexes = new Set<string>();
   /** The writes handed to the writer and not yet acknowledged. */
   private inFlight: Promise<void> = Promise.resolve();
-  /** What the batch in flight writes, by collection and id (JSON; null: deleted). */
-  private inFlightDocs = new Map<string, string | null>();
+  /** The first write that failed: every call from then on fails with it. */
+  private failure: Error | null = null;
+  /** The batches in flight, oldest first: what each writes, by collection and id (JSON; null: deleted). */
+  private readonly batchesInFlight: BatchInFlight[] = [];
+  private jsonBytesInFlight = 0;
   /** Whether writes were handed over since the last commit, and the documents they wrote (by `documentKey`). */
   private uncommittedWrites = false;
   private uncommittedDocs = new Set<string>();
   private uncommittedJsonBytes = 0;
-  /** The documents of the last commit handed over, until it lands. */
-  private committing: { docs: ReadonlySet<string>; landed: Promise<void> } = {
-    docs: new Set(),
-    landed: Promise.resolve(),
-  };
+  /** The documents of each commit handed over, until it lands. */
+  private readonly committing: { docs: ReadonlySet<string>; landed: Promise<void> }[] = [];
   private sealed = false;
 
   constructor(private readonly path: string) {
@@ -96,26 +113,29 @@ export class SqliteBuildFile implements DocumentStore {
       .filter((sql) => !this.indexes.has(sql));
     if (indexes.length > 0) {
       const transaction = this.withTable(new WriterTransaction(), name);
+      transaction.exec(`PRAGMA threads = ${INDEX_SORT_THREADS}; PRAGMA cache_size = -${INDEX_SORT_RUN_KIB}`);
       for (const sql of indexes) {
         this.indexes.add(sql);
         transaction.exec(sql);
       }
+      transaction.exec(`PRAGMA threads = 0; PRAGMA cache_size = -${BUILD_PAGE_CACHE_KIB}`);
       void this.write(transaction, false);
     }
     return new BuildCollection<T>(this, name);
   }
 
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
-    await this.inFlight;
+    await this.roomInFlight();
     const transaction = new WriterTransaction();
     const docs = new Map<string, string | null>();
+    let jsonBytes = 0;
     for (const write of lastWritePerDocument(writes)) {
       this.withTable(transaction, write.collection);
       if (write.op === 'put') {
         const row = rowValues(write.doc, write.position);
         transaction.run(projectionWriteSql(write.collection).put, row);
         const json = row[ROW_JSON] as string;
-        this.uncommittedJsonBytes += json.length;
+        jsonBytes += json.length;
         docs.set(documentKey(write.collection, write.doc.id), json);
       } else {
         transaction.run(projectionWriteSql(write.collection).delete, [write.id, write.position]);
@@ -124,13 +144,28 @@ export class SqliteBuildFile implements DocumentStore {
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
     for (const key of docs.keys()) this.uncommittedDocs.add(key);
-    this.inFlightDocs = docs;
-    const forget = (): void => {
-      if (this.inFlightDocs === docs) this.inFlightDocs = new Map();
-    };
+    this.uncommittedJsonBytes += jsonBytes;
     const commit =
       this.uncommittedDocs.size >= DOCUMENTS_PER_COMMIT || this.uncommittedJsonBytes >= JSON_BYTES_PER_COMMIT;
-    this.write(transaction, commit).then(forget, forget);
+    const batch: BatchInFlight = { docs, jsonBytes, written: this.write(transaction, commit) };
+    this.batchesInFlight.push(batch);
+    this.jsonBytesInFlight += jsonBytes;
+    const forget = (): void => {
+      this.batchesInFlight.splice(this.batchesInFlight.indexOf(batch), 1);
+      this.jsonBytesInFlight -= jsonBytes;
+    };
+    batch.written.then(forget, forget);
+  }
+
+  /** Waits until another batch may be handed over (the oldest in flight written); fails once any write failed. */
+  private async roomInFlight(): Promise<void> {
+    for (;;) {
+      if (this.failure) throw this.failure;
+      const oldest = this.batchesInFlight[0];
+      if (!oldest || (this.batchesInFlight.length < BATCHES_IN_FLIGHT && this.jsonBytesInFlight < JSON_BYTES_IN_FLIGHT))
+        return;
+      await oldest.written;
+    }
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -143,12 +178,19 @@ export class SqliteBuildFile implements DocumentStore {
 
   /** A document as the build holds it: what was handed to the writer counts, committed or not. */
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const handed = this.inFlightDocs.get(documentKey(collection, id));
-    if (handed !== undefined) return handed === null ? null : (JSON.parse(handed) as T);
-    if (!this.tables.has(collection)) return null;
     const key = documentKey(collection, id);
+    // The newest write handed over is the one that counts.
+    for (let index = this.batchesInFlight.length - 1; index >= 0; index--) {
+      const handed = this.batchesInFlight[index]!.docs.get(key);
+      if (handed !== undefined) return handed === null ? null : (JSON.parse(handed) as T);
+    }
+    if (this.failure) throw this.failure;
+    if (!this.tables.has(collection)) return null;
     if (this.uncommittedDocs.has(key)) await this.commitNow();
-    else if (this.committing.docs.has(key)) await this.committing.landed;
+    else {
+      const commit = this.committing.find((candidate) => candidate.docs.has(key));
+      if (commit) await commit.landed;
+    }
     let statement = this.readById.get(collection);
     if (!statement) {
       // The table may have been created since the last commit.
@@ -214,14 +256,19 @@ export class SqliteBuildFile implements DocumentStore {
     const written = this.writer.write(transaction.statements, transaction.steps, commit);
     this.uncommittedWrites = !commit;
     if (commit) {
-      this.committing = { docs: this.uncommittedDocs, landed: written };
+      const landing = { docs: this.uncommittedDocs, landed: written };
+      this.committing.push(landing);
+      const landed = (): void => void this.committing.splice(this.committing.indexOf(landing), 1);
+      written.then(landed, landed);
       this.uncommittedDocs = new Set();
       this.uncommittedJsonBytes = 0;
     }
     this.inFlight = Promise.all([this.inFlight, written]).then(() => {});
     // Observed by the next commit, read or seal (and by whoever awaits `written`): a failure is reported there.
     this.inFlight.catch(() => {});
-    written.catch(() => {});
+    written.catch((error: unknown) => {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    });
     return written;
   }
 
@@ -281,6 +328,13 @@ class BuildCollection<T extends Document> implements Collection<T> {
 
 function unavailable(operation: string): never {
   throw new Error(`${operation} is not offered while a read store file is built: seal it and open it`);
+}
+
+/** A batch handed to the writer: what it writes, by `documentKey` (JSON; null: deleted), until it is written. */
+interface BatchInFlight {
+  docs: ReadonlyMap<string, string | null>;
+  jsonBytes: number;
+  written: Promise<void>;
 }
 
 /** Where `rowValues` puts the document's JSON. */

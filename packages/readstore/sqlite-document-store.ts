@@ -67,7 +67,7 @@ const BULK_CHECKPOINT_PAGES = 16_384;
 const PAGE_CACHE_KIB = 8_000;
 const BULK_PAGE_CACHE_KIB = 16_000;
 /** A build nobody reads yet: the whole working set of its id indexes stays in memory. */
-const BUILD_PAGE_CACHE_KIB = 256_000;
+export const BUILD_PAGE_CACHE_KIB = 256_000;
 /**
  * A build reads its file through a memory map, up to SQLite's ceiling in this build (2 GiB): the
  * list-index builds at the end read every table once per index, page by page, and a map spares

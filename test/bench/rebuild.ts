@@ -113,24 +113,58 @@ function threadCpuSeconds(tid: number | string): number {
 const mainThreadCpuSeconds = (): number => threadCpuSeconds(process.pid);
 
 /**
+ * Seconds one thread of this process has run and has waited on a run queue for a core
+ * (`/proc/self/task/<tid>/schedstat`, in ns): the rest of a span of wall time it was blocked
+ * (waiting for the other thread, or for the disk), whatever the machine's load.
+ */
+function threadSchedule(tid: number | string): { running: number; queued: number } {
+  const [running, queued] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+  return { running: running! / 1e9, queued: queued! / 1e9 };
+}
+
+/** How long a thread was blocked in a span of `wallSeconds`, from its schedule at either end. */
+const blockedSeconds = (
+  wallSeconds: number,
+  before: { running: number; queued: number },
+  after: { running: number; queued: number },
+): number => wallSeconds - (after.running - before.running) - (after.queued - before.queued);
+
+/**
  * The CPU seconds of the busiest thread other than the main one (the build's SQLite writer
  * thread), sampled every 100 ms while a run lasts: the thread has exited (and left
  * `/proc/self/task`) by the end of the run. `stop()` returns the figure.
  */
-function busiestOtherThread(): { now: () => number; stop: () => number } {
+function busiestOtherThread(): {
+  now: () => number;
+  stop: () => number;
+  schedule: () => { running: number; queued: number; since: number } | null;
+} {
   const seen = new Map<string, number>();
   const before = new Map<string, number>();
+  const schedules = new Map<string, { first: ReturnType<typeof threadSchedule>; at: number }>();
   const sample = (): void => {
     for (const tid of readdirSync('/proc/self/task')) {
       if (tid === String(process.pid)) continue;
       try {
         const seconds = threadCpuSeconds(tid);
-        if (!before.has(tid)) before.set(tid, seconds);
+        if (!before.has(tid)) {
+          before.set(tid, seconds);
+          schedules.set(tid, { first: threadSchedule(tid), at: performance.now() });
+        }
         seen.set(tid, seconds);
       } catch {
         // The thread exited between the listing and the read.
       }
     }
+  };
+  const busiestTid = (): string | undefined => {
+    let found: string | undefined;
+    let most = -1;
+    for (const [tid, seconds] of seen) {
+      const used = seconds - (before.get(tid) ?? 0);
+      if (used > most) [found, most] = [tid, used];
+    }
+    return found;
   };
   const busiest = (): number => {
     sample();
@@ -144,6 +178,22 @@ function busiestOtherThread(): { now: () => number; stop: () => number } {
       clearInterval(timer);
       return busiest();
     },
+    /** The busiest thread's schedule now, less its first sample's, and the seconds since that sample. */
+    schedule: () => {
+      const tid = busiestTid();
+      const first = tid === undefined ? undefined : schedules.get(tid);
+      if (!tid || !first) return null;
+      try {
+        const now = threadSchedule(tid);
+        return {
+          running: now.running - first.first.running,
+          queued: now.queued - first.first.queued,
+          since: (performance.now() - first.at) / 1000,
+        };
+      } catch {
+        return null;
+      }
+    },
   };
 }
 
@@ -155,6 +205,11 @@ interface RunResult {
   cpuSeconds: number;
   /** CPU time of the main thread alone: with a core free for the others, what the wall time follows. */
   mainThreadCpuSeconds: number;
+  /** Its part until the last commit (the rest of the time until then it waited, or the machine ran something else). */
+  mainThreadCpuSecondsProjecting: number;
+  /** Until the last commit: seconds the main thread and the writer thread were blocked (neither running nor waiting for a core). */
+  mainThreadBlockedSeconds: number;
+  writerThreadBlockedSeconds: number | null;
   /** CPU time of the busiest other thread (the writer thread, when there is one), and its part after the last commit. */
   otherThreadCpuSeconds: number;
   otherThreadCpuSecondsAfter: number;
@@ -174,6 +229,7 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const mainBefore = mainThreadCpuSeconds();
+    const mainScheduleBefore = threadSchedule(process.pid);
     const otherThread = busiestOtherThread();
     const readStore = options.oneThread
       ? new SqliteDocumentStore(path, { bulkBuild: true })
@@ -186,7 +242,10 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
     );
     await build.catchUp();
     const projected = (performance.now() - started) / 1000;
+    const mainProjecting = mainThreadCpuSeconds() - mainBefore;
+    const mainBlocked = blockedSeconds(projected, mainScheduleBefore, threadSchedule(process.pid));
     const otherThreadProjecting = otherThread.now();
+    const writerSchedule = otherThread.schedule();
     await build.finish(new Date().toISOString());
     await readStore.seal();
     const seconds = (performance.now() - started) / 1000;
@@ -198,6 +257,11 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
       projectedSeconds: projected,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       mainThreadCpuSeconds: mainThreadCpuSeconds() - mainBefore,
+      mainThreadCpuSecondsProjecting: mainProjecting,
+      mainThreadBlockedSeconds: mainBlocked,
+      writerThreadBlockedSeconds: writerSchedule
+        ? writerSchedule.since - writerSchedule.running - writerSchedule.queued
+        : null,
       ...otherThreadCpu(otherThread.stop(), otherThreadProjecting),
       eventsPerSecond: events / seconds,
       rss: memory.rss,
@@ -233,6 +297,7 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const mainBefore = mainThreadCpuSeconds();
+    const mainScheduleBefore = threadSchedule(process.pid);
     const otherThread = busiestOtherThread();
     const done = new Promise<void>((resolve) => {
       const behind = new Set(projections.map((projection) => projection.name));
@@ -244,6 +309,8 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
     await runner.start();
     await done;
     const projected = (performance.now() - started) / 1000;
+    const mainProjecting = mainThreadCpuSeconds() - mainBefore;
+    const mainBlocked = blockedSeconds(projected, mainScheduleBefore, threadSchedule(process.pid));
     const otherThreadProjecting = otherThread.now();
     // Stopping waits for the last batch to finish, with whatever the runner does after it (making
     // the list indexes once caught up).
@@ -263,6 +330,9 @@ async function rebuildOnce(log: string, events: number): Promise<RunResult> {
       projectedSeconds: projected,
       cpuSeconds,
       mainThreadCpuSeconds: mainThreadCpuSeconds() - mainBefore,
+      mainThreadCpuSecondsProjecting: mainProjecting,
+      mainThreadBlockedSeconds: mainBlocked,
+      writerThreadBlockedSeconds: null,
       ...otherThreadCpu(otherThread.stop(), otherThreadProjecting),
       eventsPerSecond: events / seconds,
       rss: memory.rss,
@@ -282,16 +352,17 @@ console.log(
       .join(' ')}`,
 );
 console.log(
-  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | main thread CPU seconds | events per main thread CPU second | busiest other thread CPU seconds (after the last commit) | RSS after | V8 heap used | read store on disk |',
+  '| run | seconds | events/s | of which after the last commit (s) | CPU seconds | events per CPU second | main thread CPU seconds (before the last commit) | events per main thread CPU second | busiest other thread CPU seconds (after the last commit) | blocked before the last commit (s): main / writer thread | RSS after | V8 heap used | read store on disk |',
 );
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (let run = 1; run <= options.runs; run++) {
   const result = await rebuildOnce(log, options.events);
   console.log(
     `| ${run} | ${format(result.seconds, 2)} | ${format(result.eventsPerSecond)} | ` +
       `${format(result.seconds - result.projectedSeconds, 2)} | ${format(result.cpuSeconds, 2)} | ` +
-      `${format(options.events / result.cpuSeconds)} | ${format(result.mainThreadCpuSeconds, 2)} | ` +
-      `${format(options.events / result.mainThreadCpuSeconds)} | ${format(result.otherThreadCpuSeconds, 2)} (${format(result.otherThreadCpuSecondsAfter, 2)}) | ${mib(result.rss)} | ` +
+      `${format(options.events / result.cpuSeconds)} | ${format(result.mainThreadCpuSeconds, 2)} (${format(result.mainThreadCpuSecondsProjecting, 2)}) | ` +
+      `${format(options.events / result.mainThreadCpuSeconds)} | ${format(result.otherThreadCpuSeconds, 2)} (${format(result.otherThreadCpuSecondsAfter, 2)}) | ` +
+      `${format(result.mainThreadBlockedSeconds, 2)} / ${result.writerThreadBlockedSeconds === null ? '—' : format(result.writerThreadBlockedSeconds, 2)} | ${mib(result.rss)} | ` +
       `${mib(result.heapUsed)} | ${mib(result.readStoreBytes)} |`,
   );
 }

@@ -100,7 +100,34 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
     }
   });
 
-  it('fails the next commit and the seal after a commit SQLite refused, leaving no rejection unhandled', async () => {
+  it('reads the newest of several batches in flight that wrote the same document', async () => {
+    const build = new SqliteBuildFile(path);
+    try {
+      const many = Array.from({ length: 20_000 }, (_, i) => customer(i + 1));
+      // Handed over one after the other, without waiting for the writer: the first takes it a while.
+      await build.commitProjection(
+        many.map((doc, i) => put(doc, i + 1)),
+        [{ key: 'customers@1', position: 20_000 }],
+      );
+      await build.commitProjection([put(customer(5, 'second@example.com'), 20_001)], []);
+      await build.commitProjection(
+        [
+          put(customer(5, 'third@example.com'), 20_002),
+          { collection: 'customers__g1', op: 'delete', id: 'cus_000006', position: 20_002 },
+        ],
+        [],
+      );
+      expect((await build.get<CustomerDoc>('customers__g1', 'cus_000005'))?.email).to.equal('third@example.com');
+      expect(await build.get('customers__g1', 'cus_000006')).to.equal(null);
+      expect(await build.get<CustomerDoc>('customers__g1', 'cus_019999')).to.deep.equal(many.at(-2));
+      expect(await build.getCheckpoint('customers@1')).to.equal(20_000);
+      expect((await build.get<CustomerDoc>('customers__g1', 'cus_000005'))?.email).to.equal('third@example.com');
+    } finally {
+      await build.close();
+    }
+  });
+
+  it('fails a later commit and the seal after a commit SQLite refused, leaving no rejection unhandled', async () => {
     const unhandled: unknown[] = [];
     const record = (reason: unknown): number => unhandled.push(reason);
     process.on('unhandledRejection', record);
@@ -115,16 +142,22 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
   });
 });
 
-/** A build whose first commit SQLite refuses: the next commit and the seal fail with its error; closing it ends its thread. */
+/**
+ * A build whose first commit SQLite refuses: a later commit fails with its error (at the latest
+ * once the batches that may be in flight have been handed over), and so does the seal; closing
+ * it ends its thread.
+ */
 async function refusedCommit(path: string): Promise<void> {
   const build = new SqliteBuildFile(path);
   // No `created`: the row breaks the table's NOT NULL constraint.
   await build.commitProjection([put({ id: 'cus_bad' } as Document, 1)], [{ key: 'customers@1', position: 1 }]);
   let failure: unknown;
-  try {
-    await build.commitProjection([put(customer(1), 2)], []);
-  } catch (error) {
-    failure = error;
+  for (let position = 2; position < 100 && failure === undefined; position++) {
+    try {
+      await build.commitProjection([put(customer(position), position)], []);
+    } catch (error) {
+      failure = error;
+    }
   }
   expect(String(failure)).to.match(/NOT NULL constraint failed/);
   let sealFailure: unknown;
