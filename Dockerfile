@@ -27,5 +27,6 @@ COPY packages/client-side ./packages/client-side
 COPY packages/checkout ./packages/checkout
 USER node
 EXPOSE 3000
-# --max-semi-space-size: see docs/operations.md, "Memory".
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "dist/main.js"]
+# MALLOC_ARENA_MAX, --max-semi-space-size, --heap-growing-percent: see docs/operations.md, "Memory".
+ENV MALLOC_ARENA_MAX=2
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "--heap-growing-percent=50", "dist/main.js"]

@@ -113,7 +113,11 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     embeddedFiles.length > 0
       ? BackgroundWalCheckpoints.start(
           embeddedFiles.map((file) => join(config.dataDir, file)),
-          { onFailure: (file, message) => logger.warn('WAL checkpoint failed; retrying', { file, error: message }) },
+          {
+            // Nothing to copy yet at a start: the thread starts once commits come.
+            waitForCommits: true,
+            onFailure: (file, message) => logger.warn('WAL checkpoint failed; retrying', { file, error: message }),
+          },
         )
       : null;
   if (readStore instanceof SqliteReadFiles) {

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
-import { SqliteWriterThread } from '../sqlite/sqlite-writer-thread.ts';
+import { WriterThreadOnDemand, type WriterThreadOnDemandOptions } from '../sqlite/writer-thread-on-demand.ts';
+import type { SqliteWriterThread } from '../sqlite/sqlite-writer-thread.ts';
 import { WriterTransaction } from '../sqlite/writer-transaction.ts';
 import type {
   CollectionOptions,
@@ -43,13 +44,15 @@ export interface SqliteDocumentStoreOptions {
    */
   bulkBuild?: boolean;
   /**
-   * Projection commits run on a connection of their own on a worker thread
-   * (`SqliteWriterThread`, started by the first commit): the event loop goes on answering
-   * requests while SQLite writes a batch, on the machine's other core. `commitProjection` still
-   * resolves only once the batch is committed, so reads made after it see it. Files only (a
-   * database in memory is its connection's alone).
+   * Projection commits run on a connection of their own on a worker thread while batches come
+   * often (`WriterThreadOnDemand`: from 20 in a second, until 10 s without one; the options
+   * change these): the event loop goes on answering requests while SQLite writes a batch, on the
+   * machine's other core. While batches are rare they are committed on this connection, and the
+   * thread's memory is not held. `commitProjection` resolves only once the batch is committed,
+   * either way, so reads made after it see it. Files only (a database in memory is its
+   * connection's alone).
    */
-  commitsOnThread?: boolean;
+  commitsOnThread?: boolean | WriterThreadOnDemandOptions;
 }
 
 /** Another process (API, projector, worker) may hold the write lock for a moment. */
@@ -87,11 +90,10 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly applyBatch: Database.Transaction<
     (writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]) => void
   >;
-  /** The connection projection commits run on, when they run on a thread of their own. */
-  private committer: SqliteWriterThread | null = null;
-  private readonly committerPragmas: string[] | null;
-  /** Settings for the committing connection, sent with its next transaction. */
-  private committerSettings: string[] = [];
+  /** The thread projection commits run on while batches come often, when they may run on one. */
+  private readonly committer: WriterThreadOnDemand | null;
+  /** The settings `bulkWrites` made last, which a committing thread started now needs too. */
+  private bulkSettings: readonly string[] = [];
 
   constructor(
     private readonly filePath: string,
@@ -115,14 +117,19 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.checkpointPages = options.backgroundCheckpoints ? FALLBACK_CHECKPOINT_PAGES : DEFAULT_CHECKPOINT_PAGES;
     this.db.pragma(`wal_autocheckpoint = ${this.checkpointPages}`);
-    this.committerPragmas =
+    const committerPragmas = [
+      `busy_timeout = ${BUSY_TIMEOUT_MS}`,
+      `synchronous = ${synchronous}`,
+      `cache_size = -${PAGE_CACHE_KIB}`,
+      `wal_autocheckpoint = ${this.checkpointPages}`,
+    ];
+    this.committer =
       options.commitsOnThread && !options.bulkBuild && filePath !== ':memory:'
-        ? [
-            `busy_timeout = ${BUSY_TIMEOUT_MS}`,
-            `synchronous = ${synchronous}`,
-            `cache_size = -${PAGE_CACHE_KIB}`,
-            `wal_autocheckpoint = ${this.checkpointPages}`,
-          ]
+        ? new WriterThreadOnDemand(
+            filePath,
+            () => [...committerPragmas, ...this.bulkSettings],
+            options.commitsOnThread === true ? {} : options.commitsOnThread,
+          )
         : null;
     this.db.exec(STORE_TABLES_SQL);
     this.moveCheckpoint = this.db.prepare(MOVE_CHECKPOINT_SQL);
@@ -150,7 +157,8 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
-    if (this.committerPragmas) return this.commitOnThread(writes, checkpoints, this.committerPragmas);
+    const thread = this.committer?.thread();
+    if (thread) return this.commitOnThread(thread, writes, checkpoints);
     // IMMEDIATE takes the write lock up front, so busy_timeout applies instead of a failed lock upgrade.
     this.applyBatch.immediate(writes, checkpoints);
   }
@@ -163,7 +171,8 @@ export class SqliteDocumentStore implements DocumentStore {
     ];
     for (const setting of settings) this.db.pragma(setting);
     // The connection that commits writes the pages: it needs them too.
-    if (this.committerPragmas) this.committerSettings = settings;
+    this.bulkSettings = settings;
+    this.committer?.changeSettings(settings);
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
@@ -199,7 +208,6 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async close(): Promise<void> {
     await this.committer?.close();
-    this.committer = null;
     this.db.close();
   }
 
@@ -208,13 +216,13 @@ export class SqliteDocumentStore implements DocumentStore {
    * (tables too, so that schema changes stay on this connection), SQLite's work there.
    */
   private async commitOnThread(
+    thread: SqliteWriterThread,
     writes: ProjectionWrite[],
     checkpoints: readonly ProjectionCheckpoint[],
-    pragmas: readonly string[],
   ): Promise<void> {
+    const committer = this.committer!;
     const transaction = new WriterTransaction();
-    for (const setting of this.committerSettings) transaction.exec(`PRAGMA ${setting}`);
-    this.committerSettings = [];
+    for (const setting of committer.takeSettings()) transaction.exec(`PRAGMA ${setting}`);
     for (const write of lastWritePerDocument(writes)) {
       const collection = this.collections.get(write.collection) ?? this.collection(write.collection);
       const sql = collection.projectionWriteSql();
@@ -222,13 +230,7 @@ export class SqliteDocumentStore implements DocumentStore {
       else transaction.run(sql.delete, [write.id, write.position]);
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
-    // A thread that stopped (out of memory, say) would fail every later batch: the next one starts another.
-    if (this.committer?.stopped) {
-      await this.committer.close();
-      this.committer = null;
-    }
-    this.committer ??= new SqliteWriterThread(this.filePath, pragmas);
-    await this.committer.transaction(transaction.statements, transaction.steps);
+    await committer.commit(thread, transaction.statements, transaction.steps);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -35,6 +36,12 @@ export interface BackgroundCheckpointOptions {
   wakeGrowthBytes?: number;
   /** Told of a checkpoint that failed (the file is tried again at the next interval). */
   onFailure?: (file: string, message: string) => void;
+  /**
+   * Start as if the thread had just exited for want of commits: no thread until a log grows by
+   * `wakeGrowthBytes`, or `trickleWaitMs` after the start when a log holds commits already (a
+   * service's start, whose own few commits can wait). By default the thread starts at once.
+   */
+  waitForCommits?: boolean;
 }
 
 /** A `-wal` file's size and modification time. */
@@ -94,7 +101,12 @@ export class BackgroundWalCheckpoints {
 
   static start(files: readonly string[], options: BackgroundCheckpointOptions = {}): BackgroundWalCheckpoints {
     const checkpoints = new BackgroundWalCheckpoints([...files], options);
-    checkpoints.startThread();
+    if (!options.waitForCommits) checkpoints.startThread();
+    else {
+      const logs = checkpoints.files.map((file): [string, LogState | null] => [file, walStateNow(file)]);
+      // What the logs hold already is copied after a trickle's wait, unless more commits come sooner.
+      checkpoints.watchLogs(logs, logs.some(([, log]) => (log?.size ?? 0) > 0) ? Date.now() : null);
+    }
     return checkpoints;
   }
 
@@ -153,8 +165,13 @@ export class BackgroundWalCheckpoints {
   private rest(worker: Worker, logs: RestingLogs['resting']): void {
     if (this.worker !== worker || this.stopped) return;
     this.worker = null;
+    this.watchLogs(logs, null);
+  }
+
+  /** Watches the logs, seen as `logs` last (changed since `changeSeenAt`), until there is enough to copy. */
+  private watchLogs(logs: RestingLogs['resting'], changeSeenAt: number | null): void {
     this.restingLogs = new Map(logs);
-    this.changeSeenAt = null;
+    this.changeSeenAt = changeSeenAt;
     this.watch = setInterval(() => void this.wakeOnCommits(), this.intervalMs);
     this.watch.unref();
   }
@@ -179,6 +196,16 @@ export class BackgroundWalCheckpoints {
     clearInterval(this.watch);
     this.watch = null;
     this.startThread();
+  }
+}
+
+/** A `-wal` file's size and modification time now (null while there is none). */
+function walStateNow(file: string): LogState | null {
+  try {
+    const { size, mtimeMs } = statSync(`${file}-wal`);
+    return { size, mtimeMs };
+  } catch {
+    return null;
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sinon from 'sinon';
-import type { UntypedDocument } from '../../packages/readstore/document-store.ts';
+import type { ProjectionWrite, UntypedDocument } from '../../packages/readstore/document-store.ts';
 import { MongoDocumentStore } from '../../packages/readstore/mongo-document-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
@@ -28,11 +28,13 @@ describe('SqliteDocumentStore', () => {
   );
   describeDocumentStoreContract(
     'SQLite with projection commits on a thread',
-    async () => new SqliteDocumentStore(join(dir, 'commits-on-thread.sqlite'), { commitsOnThread: true }),
+    // From the first batch on: the thread takes every batch once it has started.
+    async () =>
+      new SqliteDocumentStore(join(dir, 'commits-on-thread.sqlite'), { commitsOnThread: { startAtPerSecond: 1 } }),
   );
   describeDocumentStoreContract(
     'SQLite read store files with projection commits on a thread',
-    async () => new SqliteReadFiles(mkdtempSync(join(dir, 'files-')), { commitsOnThread: true }),
+    async () => new SqliteReadFiles(mkdtempSync(join(dir, 'files-')), { commitsOnThread: { startAtPerSecond: 1 } }),
   );
   describeDocumentStoreContract('SQLite read store files, after a switch to a rebuilt file', async () => {
     const files = new SqliteReadFiles(mkdtempSync(join(dir, 'files-')));
@@ -103,6 +105,40 @@ describe('SqliteDocumentStore', () => {
       status: i % 3 === 0 ? 'paid' : 'open',
       ...fields,
     });
+    /** 2,000 charges as one projection batch, from `position` on. */
+    const bigBatch = (position: number): ProjectionWrite[] =>
+      Array.from({ length: 2000 }, (_, i) => ({
+        collection: 'charges__g1',
+        op: 'put' as const,
+        doc: charge(i),
+        position: position + i,
+      }));
+    /** Whether the event loop turned while `commit` ran: it does when SQLite commits on another thread. */
+    const loopTurnedDuring = async (commit: Promise<void>): Promise<boolean> => {
+      let turned = false;
+      setImmediate(() => (turned = true));
+      await commit;
+      return turned;
+    };
+    /**
+     * Commits small batches (a checkpoint each) often enough to start the store's committing
+     * thread, and a big batch after each few until one commits while the event loop turns: on the
+     * thread. Returns the position that batch committed `charges@1` at.
+     */
+    const commitUntilOnThread = async (store: SqliteDocumentStore): Promise<number> => {
+      const deadline = Date.now() + 20_000;
+      for (let position = 0; Date.now() < deadline;) {
+        for (let i = 0; i < 5; i++) await store.commitProjection([], [{ key: 'warm-up@1', position: position + i }]);
+        const at = position + 2000;
+        if (
+          await loopTurnedDuring(store.commitProjection(bigBatch(position + 1), [{ key: 'charges@1', position: at }]))
+        )
+          return at;
+        position = at;
+        await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+      }
+      throw new Error('the projection commits never moved to a thread');
+    };
 
     it('serves a scoped, filtered list with a cursor from one index, without sorting', async () => {
       const store = new SqliteDocumentStore(':memory:');
@@ -168,45 +204,77 @@ describe('SqliteDocumentStore', () => {
       await reopened.close();
     });
 
-    it('commits projection batches on a thread of its own: the event loop runs while a batch commits, reads after it see it', async () => {
-      const store = new SqliteDocumentStore(join(dir, 'thread-commits.sqlite'), { commitsOnThread: true });
+    it('commits a lone projection batch on its own connection, without a thread', async () => {
+      const store = new SqliteDocumentStore(join(dir, 'lone-commit.sqlite'), { commitsOnThread: true });
       try {
-        const writes = Array.from({ length: 2000 }, (_, i) => ({
-          collection: 'charges__g1',
-          op: 'put' as const,
-          doc: charge(i),
-          position: i + 1,
-        }));
-        let loopTurned = false;
-        setImmediate(() => (loopTurned = true));
-        await store.commitProjection(writes, [{ key: 'charges@1', position: 2000 }]);
-        expect(loopTurned, 'the event loop turned during the commit').to.equal(true);
+        expect(
+          await loopTurnedDuring(store.commitProjection(bigBatch(1), [{ key: 'charges@1', position: 2000 }])),
+        ).to.equal(false);
         expect(await store.collection('charges__g1').get('ch_1999')).to.deep.equal(charge(1999));
-        expect(await store.collection('charges__g1').count()).to.equal(2000);
         expect(await store.getCheckpoint('charges@1')).to.equal(2000);
       } finally {
         await store.close();
       }
     });
 
-    it('writes nothing of a batch whose commit fails on the thread, and commits the next', async () => {
-      const store = new SqliteDocumentStore(join(dir, 'thread-failure.sqlite'), { commitsOnThread: true });
+    it('commits projection batches on a thread of its own once they come often: the event loop runs while a batch commits, reads after it see it', async () => {
+      const store = new SqliteDocumentStore(join(dir, 'thread-commits.sqlite'), {
+        commitsOnThread: { startAtPerSecond: 5 },
+      });
       try {
+        await commitUntilOnThread(store);
+        expect(await store.collection('charges__g1').get('ch_1999')).to.deep.equal(charge(1999));
+        expect(await store.collection('charges__g1').count()).to.equal(2000);
+        expect(await store.getCheckpoint('charges@1')).to.be.at.least(2000);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('commits on its own connection again once batches stopped coming, without waiting for the thread', async () => {
+      const store = new SqliteDocumentStore(join(dir, 'thread-rests.sqlite'), {
+        commitsOnThread: { startAtPerSecond: 5, restAfterMs: 200 },
+      });
+      try {
+        const position = await commitUntilOnThread(store);
+        await new Promise((resolveWait) => setTimeout(resolveWait, 600));
+        const next = bigBatch(position + 1).map((write) =>
+          write.op === 'put' ? { ...write, doc: { ...write.doc, status: 'refunded' } } : write,
+        );
+        const at = position + 2000;
+        expect(await loopTurnedDuring(store.commitProjection(next, [{ key: 'charges@1', position: at }]))).to.equal(
+          false,
+        );
+        expect(await store.collection('charges__g1').get('ch_1999')).to.deep.equal(
+          charge(1999, { status: 'refunded' }),
+        );
+        expect(await store.getCheckpoint('charges@1')).to.equal(at);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('writes nothing of a batch whose commit fails on the thread, and commits the next', async () => {
+      const store = new SqliteDocumentStore(join(dir, 'thread-failure.sqlite'), {
+        commitsOnThread: { startAtPerSecond: 5 },
+      });
+      try {
+        const position = await commitUntilOnThread(store);
         const failing = store.commitProjection(
-          [{ collection: 'charges__g1', op: 'put', doc: charge(1), position: 1 }],
+          [{ collection: 'charges__g1', op: 'put', doc: charge(5000), position: position + 1 }],
           // A checkpoint without a position breaks the checkpoints table's NOT NULL: the whole batch is rolled back.
           [{ key: 'charges@1', position: null as unknown as number }],
         );
         expect(String(await rejectionOf(failing))).to.match(/NOT NULL/);
-        expect(await store.collection('charges__g1').get('ch_1')).to.equal(null);
-        expect(await store.getCheckpoint('charges@1')).to.equal(null);
+        expect(await store.collection('charges__g1').get('ch_5000')).to.equal(null);
+        expect(await store.getCheckpoint('charges@1')).to.equal(position);
 
         await store.commitProjection(
-          [{ collection: 'charges__g1', op: 'put', doc: charge(2), position: 2 }],
-          [{ key: 'charges@1', position: 2 }],
+          [{ collection: 'charges__g1', op: 'put', doc: charge(5001), position: position + 2 }],
+          [{ key: 'charges@1', position: position + 2 }],
         );
-        expect(await store.collection('charges__g1').get('ch_2')).to.deep.equal(charge(2));
-        expect(await store.getCheckpoint('charges@1')).to.equal(2);
+        expect(await store.collection('charges__g1').get('ch_5001')).to.deep.equal(charge(5001));
+        expect(await store.getCheckpoint('charges@1')).to.equal(position + 2);
       } finally {
         await store.close();
       }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -7,6 +7,26 @@ import { runCli as runCliCommand } from '../../services/cli/program.ts';
 import { cardNumbersIn, findCardData } from './card-data-scan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * `npm start`'s command line (package.json's `start` script): the environment it sets, then
+ * Node's flags and the entry point, so that the compiled service runs here as it runs there.
+ */
+const START = startCommand();
+
+function startCommand(): { env: Record<string, string>; nodeArgs: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.trim().split(/\s+/);
+  const node = words.indexOf('node');
+  if (node === -1) throw new Error(`package.json's start script runs no node: ${scripts.start}`);
+  const env = Object.fromEntries(
+    words.slice(0, node).map((word) => {
+      const [name, ...value] = word.split('=');
+      return [name!, value.join('=')];
+    }),
+  );
+  return { env, nodeArgs: words.slice(node + 1) };
+}
 
 export interface AccountKeys {
   id: string;
@@ -75,11 +95,10 @@ export function serviceEnv(dataDir: string, env: Record<string, string> = {}): N
 export async function startService(options: StartOptions = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   // The compiled service runs as `npm start` runs it.
-  const entry =
-    options.compiled === false
-      ? ['--import', 'tsx', 'services/main.ts']
-      : ['--enable-source-maps', '--max-semi-space-size=4', 'dist/main.js'];
-  const child = spawn(process.execPath, entry, { cwd: ROOT, env: serviceEnv(dataDir, options.env) });
+  const compiled = options.compiled !== false;
+  const entry = compiled ? START.nodeArgs : ['--import', 'tsx', 'services/main.ts'];
+  const env = serviceEnv(dataDir, compiled ? { ...START.env, ...options.env } : options.env);
+  const child = spawn(process.execPath, entry, { cwd: ROOT, env });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const started = new Promise<{ port: number; keys: AccountKeys | null }>((resolveStart, reject) => {

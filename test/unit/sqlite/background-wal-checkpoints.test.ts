@@ -117,6 +117,53 @@ describe('SQLite WAL checkpoints on a background thread', () => {
     }
   });
 
+  it('started waiting for commits, runs no thread until commits grow a log, then copies them', async () => {
+    const file = join(dir, 'store.sqlite');
+    const db = writerWithoutCheckpoints(file);
+    insertRows(db, 10);
+    const checkpoints = BackgroundWalCheckpoints.start([file], {
+      waitForCommits: true,
+      intervalMs: 20,
+      idleExitMs: 200,
+      trickleWaitMs: 60_000,
+      wakeGrowthBytes: 256 * 1024,
+    });
+    try {
+      const fileSizeBefore = statSync(file).size;
+      expect(checkpoints.running).to.equal(false);
+      await sleep(300);
+      expect(checkpoints.running, 'a thread for the commits made before the start').to.equal(false);
+      insertRows(db, 2000);
+      await eventually(() => checkpoints.running, 2000);
+      await eventually(() => statSync(file).size > fileSizeBefore + 500_000);
+      expect(db.prepare('SELECT count(*) AS n FROM rows').get()).to.deep.equal({ n: 2010 });
+    } finally {
+      await checkpoints.stop();
+      db.close();
+    }
+  });
+
+  it('started waiting for commits, copies what its logs held at the start after the trickle wait', async () => {
+    const file = join(dir, 'store.sqlite');
+    const db = writerWithoutCheckpoints(file);
+    insertRows(db, 100);
+    const fileSizeBefore = statSync(file).size;
+    const started = Date.now();
+    const checkpoints = BackgroundWalCheckpoints.start([file], {
+      waitForCommits: true,
+      intervalMs: 20,
+      idleExitMs: 200,
+      trickleWaitMs: 500,
+    });
+    try {
+      await eventually(() => statSync(file).size > fileSizeBefore);
+      expect(Date.now() - started).to.be.at.least(500);
+    } finally {
+      await checkpoints.stop();
+      db.close();
+    }
+  });
+
   it('reports a file it cannot open, keeps checkpointing the others, and stops on request', async () => {
     const file = join(dir, 'store.sqlite');
     const db = writerWithoutCheckpoints(file);
