@@ -69,19 +69,29 @@ export function asStored(value: unknown, stored: string): unknown {
   return isPlainData(value) ? value : JSON.parse(stored);
 }
 
-/** Plain JSON data: plain objects (no `toJSON`, no `__proto__` key), arrays, and primitives other than BigInts. */
+/**
+ * How plain JSON data holds a value: a leaf (a primitive other than a BigInt), an array (without a
+ * `toJSON`), a plain object (`Object.prototype`, no `toJSON`); null when it is not plain data. The
+ * one rule both `isPlainData` and `sortedCopy` walk by (a `__proto__` key is their loops' check).
+ */
+function plainShape(value: unknown): 'leaf' | 'array' | 'object' | null {
+  if (typeof value !== 'object' || value === null) return typeof value === 'bigint' ? null : 'leaf';
+  if (Array.isArray(value)) return typeof (value as { toJSON?: unknown }).toJSON === 'function' ? null : 'array';
+  return Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value) ? 'object' : null;
+}
+
+/** Plain JSON data at every level (`plainShape`), with no `__proto__` key. */
 function isPlainData(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return typeof value !== 'bigint';
-  if (Array.isArray(value)) {
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
-    for (let index = 0; index < value.length; index += 1) if (!isPlainData(value[index])) return false;
-    return true;
+  const shape = plainShape(value);
+  if (shape === 'array') {
+    const items = value as unknown[];
+    for (let index = 0; index < items.length; index += 1) if (!isPlainData(items[index])) return false;
+  } else if (shape === 'object') {
+    for (const key in value as object) {
+      if (key === '__proto__' || !isPlainData((value as Record<string, unknown>)[key])) return false;
+    }
   }
-  if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
-  for (const key in value) {
-    if (key === '__proto__' || !isPlainData((value as Record<string, unknown>)[key])) return false;
-  }
-  return true;
+  return shape !== null;
 }
 
 /** Thrown by `sortedCopy` at the first value that is not plain JSON data. */
@@ -92,22 +102,19 @@ const NOT_PLAIN_DATA = Symbol('not plain JSON data');
  * Objects with the same keys share one hidden class, so these copies cost little.
  */
 function sortedCopy(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'bigint') throw NOT_PLAIN_DATA;
-    return value;
-  }
-  if (Array.isArray(value)) {
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN_DATA;
+  const shape = plainShape(value);
+  if (shape === 'leaf') return value;
+  if (shape === null) throw NOT_PLAIN_DATA;
+  if (shape === 'array') {
+    const items = value as unknown[];
     let copy: unknown[] | undefined;
-    for (let index = 0; index < value.length; index += 1) {
-      const item: unknown = value[index];
+    for (let index = 0; index < items.length; index += 1) {
+      const item: unknown = items[index];
       const itemCopy = sortedCopy(item);
-      if (itemCopy !== item) (copy ??= value.slice())[index] = itemCopy;
+      if (itemCopy !== item) (copy ??= items.slice())[index] = itemCopy;
     }
-    return copy ?? value;
+    return copy ?? items;
   }
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype || 'toJSON' in value) throw NOT_PLAIN_DATA;
   const fields = value as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const key of sortInPlace(Object.keys(fields))) {
