@@ -1,32 +1,15 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ResourceIdentity } from '../domain/resource-identity.ts';
+import { takeRandomBytes } from './random-pool.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/**
- * Random bytes are drawn from the system generator a few kilobytes at a time (as Node does for
- * `randomUUID`): one call per request id would cost a system call each.
- */
-const POOL_SIZE = 8192;
-const pool = Buffer.alloc(POOL_SIZE);
-let poolOffset = POOL_SIZE;
 
 /** Random base62 text; 24 characters carry ~143 bits, enough that ids never collide. */
 export function randomBase62(length = 24): string {
   let out = '';
   while (out.length < length) {
     const wanted = length - out.length;
-    const count = wanted * 2;
-    if (count > POOL_SIZE) {
-      out += base62(randomFillSync(Buffer.alloc(count)), wanted);
-      continue;
-    }
-    if (poolOffset + count > POOL_SIZE) {
-      randomFillSync(pool);
-      poolOffset = 0;
-    }
-    const bytes = pool.subarray(poolOffset, poolOffset + count);
-    poolOffset += count;
+    const bytes = takeRandomBytes(wanted * 2);
     out += base62(bytes, wanted);
     // Used bytes are never handed out again, nor left behind (some of this text becomes API keys).
     bytes.fill(0);

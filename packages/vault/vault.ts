@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
 import { newId } from '../ids/object-id.ts';
+import { takeRandomBytes } from '../ids/random-pool.ts';
 import type { Document } from '../readstore/document-store.ts';
 
 export interface VaultEntry extends Document {
@@ -20,26 +21,8 @@ export interface VaultEntries {
   delete(ref: string): Promise<unknown>;
 }
 
-/** AES-GCM's 96-bit nonce: drawn at random for every entry. */
+/** AES-GCM's 96-bit nonce: drawn at random for every entry (from the pool object ids are drawn from). */
 const IV_BYTES = 12;
-/**
- * IVs are drawn from the system generator a few kilobytes at a time (as object ids are): one draw
- * per card number costs more than the encryption. Each IV is handed out once.
- */
-const IV_POOL_BYTES = IV_BYTES * 512;
-const ivPool = Buffer.alloc(IV_POOL_BYTES);
-let ivPoolOffset = IV_POOL_BYTES;
-
-/** 12 random bytes, valid until the next call (the cipher copies its IV). */
-function randomIv(): Buffer {
-  if (ivPoolOffset === IV_POOL_BYTES) {
-    randomFillSync(ivPool);
-    ivPoolOffset = 0;
-  }
-  const iv = ivPool.subarray(ivPoolOffset, ivPoolOffset + IV_BYTES);
-  ivPoolOffset += IV_BYTES;
-  return iv;
-}
 
 /**
  * Secrets encrypted at rest (AES-256-GCM; `docs/architecture.md`, "Card data and secrets"): card
@@ -61,15 +44,17 @@ export class Vault {
 
   async store(kind: string, secret: string): Promise<string> {
     const ref = newId('vault');
-    const iv = randomIv();
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const ivBytes = takeRandomBytes(IV_BYTES);
+    // The cipher copies its IV, and the text is made now: the pool's bytes are only lent.
+    const cipher = createCipheriv('aes-256-gcm', this.key, ivBytes);
+    const iv = ivBytes.toString('base64');
     cipher.setAAD(Buffer.from(`${ref}:${kind}`));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     await this.entries.put({
       id: ref,
       created: Math.floor(Date.now() / 1000),
       kind,
-      iv: iv.toString('base64'),
+      iv,
       tag: cipher.getAuthTag().toString('base64'),
       ciphertext: ciphertext.toString('base64'),
     });
