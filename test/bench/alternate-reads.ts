@@ -11,21 +11,16 @@
  * Usage: npx tsx test/bench/alternate-reads.ts [--rounds 6] [--seconds 4]
  *          [--scenarios byId,list,charge] <dir> <dir> [...]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { removeDataDir } from '../support/service-process.ts';
+import { startService, type ServiceProcess } from '../support/service-process.ts';
 import { startBareServer } from './bare-process.ts';
+import { processCpuMicros } from './process-cpu.ts';
 
+/** As `npm run bench` starts the service. */
 const SERVICE_ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'info',
-  // As `npm run bench` starts the service (test/support/service-process.ts).
-  TRUST_PROXY: 'loopback',
   RATE_LIMIT_PER_SECOND: '1000000',
   RATE_LIMIT_BURST: '1000000',
   STRICT_RESPONSES: 'false',
@@ -41,8 +36,7 @@ interface Target {
 
 interface Build {
   name: string;
-  child: ChildProcess;
-  dataDir: string;
+  service: ServiceProcess;
   targets: Record<ScenarioName, Target>;
 }
 
@@ -63,36 +57,12 @@ if (positionals.length < 1 || scenarios.some((name) => !SCENARIOS.includes(name)
   );
 
 /** CPU time so far in µs, of the process or of its main thread (Linux). */
-function cpuMicros(pid: number, mainThread: boolean): number {
-  const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6;
-}
+const cpuMicros = (pid: number, mainThread: boolean): number => processCpuMicros(pid, mainThread) ?? Number.NaN;
 
 async function startBuild(dir: string): Promise<Build> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-reads-'));
-  const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', 'dist/main.js'], {
-    cwd: dir,
-    env: { ...process.env, ...SERVICE_ENV, DATA_DIR: dataDir },
-  });
-  let output = '';
-  const { port, secretKey } = await new Promise<{ port: number; secretKey: string }>((resolveStart, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const started = /"service started".*?"port":(\d+)|"port":(\d+).*?"service started"/.exec(output);
-      const keys = /^\{"id":"acct_.*"testSecretKey":"(sk_test_\w+)".*$/m.exec(output);
-      if (!started || !keys) return;
-      child.stdout!.off('data', onData);
-      child.stderr!.off('data', onData);
-      child.stdout!.resume();
-      child.stderr!.resume();
-      resolveStart({ port: Number(started[1] ?? started[2]), secretKey: keys[1]! });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${dir}: exited with ${code} before starting:\n${output}`)));
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startService({ root: resolve(dir), env: SERVICE_ENV });
+  const base = service.baseUrl;
+  const secretKey = service.keys!.testSecretKey;
   const auth = { authorization: `Basic ${Buffer.from(`${secretKey}:`).toString('base64')}` };
   const post = async (path: string, body: object): Promise<{ id: string }> => {
     const response = await fetch(`${base}${path}`, {
@@ -114,8 +84,7 @@ async function startBuild(dir: string): Promise<Build> {
   const charge = await post('/charges', { amount: 1999, currency: 'EUR', card, metadata: { k: 'v' } });
   return {
     name: basename(resolve(dir)),
-    child,
-    dataDir,
+    service,
     targets: {
       byId: { url: `${base}/customers/${customers[0]}`, headers: auth },
       list: { url: `${base}/customers?limit=10`, headers: auth },
@@ -156,7 +125,7 @@ try {
     for (const name of scenarios) {
       const baseline = await measure(bare.pid, { url: `${bare.baseUrl}/bare`, headers: {} });
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-        const measured = await measure(build.child.pid!, build.targets[name]);
+        const measured = await measure(build.service.pid, build.targets[name]);
         rows.push({ name, build: build.name, cpu: measured.cpu, mainThread: measured.mainThread });
         console.log(
           `| ${round} | ${name} | ${build.name} | ${loadavg()[0]!.toFixed(1)} | ${Math.round(measured.perSecond)} | ` +
@@ -180,11 +149,5 @@ try {
   }
 } finally {
   await bare.stop();
-  for (const build of builds) {
-    build.child.kill('SIGTERM');
-    await new Promise((resolveExit) =>
-      build.child.exitCode === null ? build.child.once('exit', resolveExit) : resolveExit(null),
-    );
-    removeDataDir(build.dataDir);
-  }
+  for (const build of builds) await build.service.stop();
 }

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { startService } from '../support/service-process.ts';
+import { processCpuMicros } from './process-cpu.ts';
 
 /**
  * Two builds of the service compared on its writes, in alternated runs of the same minutes:
@@ -50,54 +50,20 @@ interface Run {
   load: number;
 }
 
-/** CPU time (user + system) so far in microseconds, of the process or of its main thread alone. */
-function cpuMicros(pid: number, mainThread: boolean): number {
-  const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+/** CPU time (user + system) so far in microseconds, of the process or of its main thread alone (Linux). */
+const cpuMicros = (pid: number, mainThread: boolean): number => processCpuMicros(pid, mainThread) ?? Number.NaN;
 
 async function startBuild(checkout: string): Promise<Build> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'alternated-writes-'));
-  const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', 'dist/main.js'], {
-    cwd: checkout,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_SECOND: '1000000',
-      RATE_LIMIT_BURST: '1000000',
-      STRICT_RESPONSES: 'false',
-    },
-  });
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  let output = '';
-  const started = await new Promise<{ port: number; secretKey: string }>((resolveStart, reject) => {
-    let secretKey = '';
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      for (const line of output.split('\n')) {
-        if (line.startsWith('{"id":"acct_')) secretKey = (JSON.parse(line) as { testSecretKey: string }).testSecretKey;
-        if (line.includes('"service started"'))
-          resolveStart({ port: (JSON.parse(line) as { port: number }).port, secretKey });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then(() => reject(new Error(`${checkout}: the service exited before starting:\n${output}`)));
+  const service = await startService({
+    root: checkout,
+    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', STRICT_RESPONSES: 'false' },
   });
   return {
     name: checkout,
-    pid: child.pid!,
-    baseUrl: `http://127.0.0.1:${started.port}`,
-    authorization: `Basic ${Buffer.from(`${started.secretKey}:`).toString('base64')}`,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    pid: service.pid,
+    baseUrl: service.baseUrl,
+    authorization: `Basic ${Buffer.from(`${service.keys!.testSecretKey}:`).toString('base64')}`,
+    stop: async () => void (await service.stop()),
   };
 }
 

@@ -9,13 +9,12 @@ import { cardNumbersIn, findCardData } from './card-data-scan.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * `npm start`'s command line (package.json's `start` script): the environment it sets, then
- * Node's flags and the entry point, so that the compiled service runs here as it runs there.
+ * `npm start`'s command line (package.json's `start` script) in a checkout of the repository: the
+ * environment it sets, then Node's flags and the entry point, so that the compiled service runs
+ * here as it runs there.
  */
-const START = startCommand();
-
-function startCommand(): { env: Record<string, string>; nodeArgs: string[] } {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+function startCommand(root: string): { env: Record<string, string>; nodeArgs: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.trim().split(/\s+/);
   const node = words.indexOf('node');
   if (node === -1) throw new Error(`package.json's start script runs no node: ${scripts.start}`);
@@ -27,6 +26,9 @@ function startCommand(): { env: Record<string, string>; nodeArgs: string[] } {
   );
   return { env, nodeArgs: words.slice(node + 1) };
 }
+
+/** This checkout's start command. */
+const START = startCommand(ROOT);
 
 export interface AccountKeys {
   id: string;
@@ -64,6 +66,11 @@ export interface StartOptions {
    * test run by `build-service.ts`) or, false, the sources through tsx.
    */
   compiled?: boolean;
+  /**
+   * The checkout of the repository whose production build runs, started as its own `npm start`
+   * runs it (another commit's worktree, for benchmarks that compare builds); this one by default.
+   */
+  root?: string;
 }
 
 /**
@@ -96,9 +103,11 @@ export async function startService(options: StartOptions = {}): Promise<ServiceP
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'payments-test-'));
   // The compiled service runs as `npm start` runs it.
   const compiled = options.compiled !== false;
-  const entry = compiled ? START.nodeArgs : ['--import', 'tsx', 'services/main.ts'];
-  const env = serviceEnv(dataDir, compiled ? { ...START.env, ...options.env } : options.env);
-  const child = spawn(process.execPath, entry, { cwd: ROOT, env });
+  const root = options.root ?? ROOT;
+  const start = root === ROOT ? START : startCommand(root);
+  const entry = compiled ? start.nodeArgs : ['--import', 'tsx', 'services/main.ts'];
+  const env = serviceEnv(dataDir, compiled ? { ...start.env, ...options.env } : options.env);
+  const child = spawn(process.execPath, entry, { cwd: root, env });
   let output = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const started = new Promise<{ port: number; keys: AccountKeys | null }>((resolveStart, reject) => {
