@@ -310,18 +310,27 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     await pay.waitFor();
     await typeCard(page, checkout, '4242424242424242');
     const sent: { key: string | undefined; body: string }[] = [];
+    const answers: string[] = [];
     // The service makes the payment, but its answer never reaches the page (a dropped connection).
     await page.route('**/checkout/pay', async (route) => {
       sent.push({ key: route.request().headers()['idempotency-key'], body: route.request().postData() ?? '' });
-      if (sent.length > 1) return route.continue();
-      await route.fetch();
+      const response = await route.fetch();
+      answers.push(`${response.status()} ${await response.text()}`);
+      if (sent.length > 1) return route.fulfill({ response });
       await route.abort('connectionreset');
     });
     await pay.click();
     await checkout.locator('#form-error:not(:empty)').waitFor();
     expect(await checkout.locator('#form-error').textContent()).to.equal('The payment service could not be reached.');
     await pay.click();
-    const result = await callbackResult(page);
+    const result = await callbackResult(page).catch(async (error: Error) => {
+      // What the payer saw and what the service answered, should the payment again not complete.
+      const shown = await checkout
+        .locator('#form-error')
+        .textContent({ timeout: 1000 })
+        .catch(() => '?');
+      throw new Error(`${error.message}\npage shows: ${shown}\nanswers: ${answers.join('\n')}`);
+    });
     expect(result.charge).to.include({ amount: 1234, status: 'successful' });
     const charges = await api.get<{ list: Charge[] }>('/charges', { query: { limit: '100' } });
     expect(charges.body.list.filter((charge) => charge.amount === 1234).map((charge) => charge.id)).to.deep.equal([
