@@ -14,9 +14,19 @@ import {
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import { LimitedStatement } from '../sqlite/limited-statement.ts';
 import { WalSync, type SyncFile } from '../sqlite/wal-sync.ts';
+import { WriterTransaction } from '../sqlite/writer-transaction.ts';
+import { AppendThreadOnDemand, type AppendThreadOptions } from './append-thread-on-demand.ts';
 import { eventHash, GENESIS_HASH } from './event-hash.ts';
+import { SqliteAppendThread } from './sqlite-append-thread.ts';
 import { addHashColumnToOlderFiles, SCHEMA, toRecordedEvent, type EventRow } from './sqlite-event-table.ts';
-import { SqliteStreamAppends } from './sqlite-stream-appends.ts';
+import {
+  addAppend,
+  groupCommitOn,
+  settledAppends,
+  type GroupOutcomes,
+  type GroupRequest,
+  type Settled,
+} from './sqlite-group-commit.ts';
 import { SqliteSubscription } from './sqlite-subscription.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
@@ -57,14 +67,15 @@ interface QueuedAppend {
  * (e.g. a vault entry an event will reference): it is committed in the next group commit.
  */
 export interface CommitPassenger {
-  /** Runs inside the group's transaction; written again with the next group if this one fails. */
-  write(db: Connection): void;
+  /**
+   * Adds its statements to the group's transaction, as the group is made (on the event loop: the
+   * group may commit on another thread's connection); asked again for the next group if this one
+   * fails.
+   */
+  write(transaction: WriterTransaction): void;
   /** Called once the group that carried the write has committed (it is on disk once an append of it or a later one resolves). */
   committed?(): void;
 }
-
-/** How one append of a group ended. */
-type Settled = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 /** SQLite's "no limit" for LIMIT clauses. */
 const NO_LIMIT = -1;
@@ -99,9 +110,12 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: LimitedStatement<[string, number], EventRow>;
   private readonly selectAll: LimitedStatement<[number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
-  /** One append inside the group's transaction: one that fails writes nothing and fails alone. */
-  private readonly streams: SqliteStreamAppends;
-  private readonly commitGroup: (group: QueuedAppend[], passengers: CommitPassenger[]) => Settled[];
+  /** The group commit on this connection (the event loop's). */
+  private readonly commitHere: (request: GroupRequest) => GroupOutcomes;
+  /** The group commits' thread, under write load; none when the options leave it out. */
+  private readonly appendThread: AppendThreadOnDemand | null;
+  /** The group committing on the thread: one at a time, the next is made when it lands. */
+  private groupInFlight: Promise<void> | undefined;
   private queue: QueuedAppend[] = [];
   private passengers: CommitPassenger[] = [];
   private flushScheduled: NodeJS.Immediate | undefined;
@@ -121,6 +135,8 @@ export class SqliteEventStore implements EventStore {
       backgroundCheckpoints?: boolean;
       /** How the write-ahead log is flushed to disk (fdatasync on the thread pool; tests hold it back). */
       syncFile?: SyncFile;
+      /** When group commits run on a thread of their own (`AppendThreadOnDemand`); by default, never. */
+      appendThread?: AppendThreadOptions;
     } = {},
   ) {
     this.db = new Database(filePath, { timeout: BUSY_TIMEOUT_MS });
@@ -128,9 +144,9 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     // Commits do not sync: WalSync does, off the event loop, before anything is answered or read.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-    if (options.backgroundCheckpoints) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    const writerPragmas = ['synchronous = NORMAL', `cache_size = -${PAGE_CACHE_KIB}`];
+    if (options.backgroundCheckpoints) writerPragmas.push(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    for (const pragma of writerPragmas) this.db.pragma(pragma);
     this.db.exec(SCHEMA);
     addHashColumnToOlderFiles(this.db);
 
@@ -143,10 +159,13 @@ export class SqliteEventStore implements EventStore {
       (limit) => `SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${limit}`,
     );
     this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
-    this.streams = new SqliteStreamAppends(this.db, this.selectStream);
-    const group = this.db.transaction(this.writeGroup.bind(this));
-    // BEGIN IMMEDIATE takes the write lock before the revision checks, so no other connection can append in between.
-    this.commitGroup = group.immediate.bind(group);
+    this.commitHere = groupCommitOn(this.db);
+    this.appendThread = options.appendThread
+      ? new AppendThreadOnDemand(
+          () => new SqliteAppendThread(filePath, writerPragmas, BUSY_TIMEOUT_MS),
+          options.appendThread,
+        )
+      : null;
     this.walSync = new WalSync(filePath, () => this.selectHeadPosition.get() ?? 0, options.syncFile);
   }
 
@@ -175,9 +194,15 @@ export class SqliteEventStore implements EventStore {
     this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
   }
 
-  /** Resolves once every write made to the file so far, appends or not (`withConnection`), is on disk. */
-  syncWritesSoFar(): Promise<void> {
-    return this.walSync.syncWritesSoFar();
+  /**
+   * Commits a write to another table of the events file in a group made at once (with the appends
+   * waiting, after any group committing now), and resolves once it is on disk.
+   */
+  commitNow(write: (transaction: WriterTransaction) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.carryInNextCommit({ write, committed: () => void this.walSync.syncWritesSoFar().then(resolve, reject) });
+      this.flushScheduled ??= setImmediate(() => this.flush());
+    });
   }
 
   /** Runs a read (or a schema change) on the events file's connection, outside any group. */
@@ -185,29 +210,68 @@ export class SqliteEventStore implements EventStore {
     return use(this.db);
   }
 
-  /** Commits every queued append and passenger in one transaction, then settles their promises. */
+  /**
+   * Commits the queued appends (up to MAX_GROUP_SIZE) and every passenger in one transaction, on
+   * this connection or the appends' thread, then settles their promises once it is synced. One
+   * group commits at a time: what queues while a group is on the thread goes in the next one.
+   */
   private flush(): void {
     if (this.flushScheduled) clearImmediate(this.flushScheduled);
-    if (this.passengerTimer) clearTimeout(this.passengerTimer);
     this.flushScheduled = undefined;
+    if (this.groupInFlight) return;
+    if (this.passengerTimer) clearTimeout(this.passengerTimer);
     this.passengerTimer = undefined;
-    const group = this.queue;
+    const group = this.queue.length > MAX_GROUP_SIZE ? this.queue.splice(0, MAX_GROUP_SIZE) : this.queue;
+    if (group === this.queue) this.queue = [];
     const passengers = this.passengers;
-    this.queue = [];
     this.passengers = [];
     if (group.length === 0 && passengers.length === 0) return;
-    let outcomes: Settled[];
+    if (this.queue.length > 0) this.flushScheduled = setImmediate(() => this.flush());
+    let request: GroupRequest;
     try {
-      outcomes = this.commitGroup(group, passengers);
+      request = groupRequest(group, passengers);
     } catch (error) {
-      // Nothing of the group is written. Passengers ride again with the next group, so that an append
-      // that refers to one can never be durable without it.
-      // (Unless the store is closing: then they are lost with the appends that could refer to them.)
-      if (!this.closed) this.passengers.unshift(...passengers);
-      if (this.passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
-      for (const append of group) append.reject(error);
+      this.groupFailed(group, passengers, error);
       return;
     }
+    const thread = this.appendThread?.thread() ?? null;
+    if (thread === null) {
+      let outcomes: GroupOutcomes;
+      try {
+        outcomes = this.commitHere(request);
+      } catch (error) {
+        this.groupFailed(group, passengers, error);
+        return;
+      }
+      this.groupCommitted(group, passengers, settledAppends(request, outcomes));
+      return;
+    }
+    this.groupInFlight = this.appendThread!.commit(thread, request).then(
+      (outcomes) => {
+        this.groupInFlight = undefined;
+        this.groupCommitted(group, passengers, settledAppends(request, outcomes));
+        if (this.queue.length > 0 || this.passengers.length > 0) this.flush();
+      },
+      (error: unknown) => {
+        this.groupInFlight = undefined;
+        this.groupFailed(group, passengers, error);
+        if (this.queue.length > 0) this.flush();
+      },
+    );
+  }
+
+  /** Nothing of the group is written: its appends fail, its passengers ride with the next group. */
+  private groupFailed(group: QueuedAppend[], passengers: CommitPassenger[], error: unknown): void {
+    // Passengers ride again with the next group, so that an append that refers to one can never be
+    // durable without it. (Unless the store is closing: then they are lost with the appends that
+    // could refer to them.)
+    if (!this.closed) this.passengers.unshift(...passengers);
+    if (this.passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
+    for (const append of group) append.reject(error);
+  }
+
+  /** The group has committed: its appends settle once the log is synced through it. */
+  private groupCommitted(group: QueuedAppend[], passengers: CommitPassenger[], outcomes: Settled[]): void {
     for (const passenger of passengers) passenger.committed?.();
     const last = Math.max(0, ...outcomes.map((outcome) => (outcome.ok ? outcome.result.position : 0)));
     const settle = (syncError?: unknown): void => {
@@ -230,20 +294,6 @@ export class SqliteEventStore implements EventStore {
       );
     // Subscribers read what is on disk only: woken now, they wait for the same sync.
     if (group.length > 0) for (const subscription of this.subscriptions) subscription.wake();
-  }
-
-  private writeGroup(group: QueuedAppend[], passengers: CommitPassenger[]): Settled[] {
-    for (const passenger of passengers) passenger.write(this.db);
-    return group.map((append): Settled => {
-      try {
-        return { ok: true, result: this.streams.append(append.streamId, append.events, append.expected) };
-      } catch (error) {
-        // An error that ended the transaction itself (a full disk, an I/O error) fails the whole
-        // group: nothing of it is written, and no later append may commit outside it.
-        if (!this.db.inTransaction) throw error;
-        return { ok: false, error };
-      }
-    });
   }
 
   async readStream(
@@ -288,6 +338,8 @@ export class SqliteEventStore implements EventStore {
     // Appends already made are written (and answered) before the file closes.
     this.closed = true;
     this.flush();
+    while (this.groupInFlight) await this.groupInFlight;
+    await this.appendThread?.close();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
     this.stopPolling();
     await this.walSync.close();
@@ -355,4 +407,28 @@ export class SqliteEventStore implements EventStore {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) this.stopPolling();
   }
+}
+
+/**
+ * A group's request: its passengers' writes, then its appends (their JSON and canonical JSON made
+ * here). An append whose events cannot be made JSON fails alone, as it would inside the
+ * transaction, and is left out of the group.
+ */
+function groupRequest(group: QueuedAppend[], passengers: readonly CommitPassenger[]): GroupRequest {
+  const carried = new WriterTransaction();
+  for (const passenger of passengers) passenger.write(carried);
+  const appends: unknown[] = [];
+  for (let index = 0; index < group.length;) {
+    const append = group[index]!;
+    const length = appends.length;
+    try {
+      addAppend(appends, append.streamId, append.events, append.expected);
+      index += 1;
+    } catch (error) {
+      appends.length = length;
+      group.splice(index, 1);
+      append.reject(error);
+    }
+  }
+  return { statements: carried.statements, steps: carried.steps, appends };
 }

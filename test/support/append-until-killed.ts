@@ -1,17 +1,21 @@
 /**
  * Child process for the SQLite durability test: appends batches of events to one stream, forever,
  * and prints `ack <revision> <event ids...>` after each append has been acknowledged.
- * Usage: node .tmp/test-programs/append-until-killed.js <sqlite file> <stream id> (built by build-service.ts)
+ * Usage: node .tmp/test-programs/append-until-killed.js <sqlite file> <stream id> [thread] (built by
+ * build-service.ts); with `thread`, the group commits run on the appends' thread from the start.
  */
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 
 const EVENTS_PER_APPEND = 3;
 
-const [filePath, streamId] = process.argv.slice(2);
-if (!filePath || !streamId) throw new Error('usage: append-until-killed.ts <sqlite file> <stream id>');
+const [filePath, streamId, where] = process.argv.slice(2);
+if (!filePath || !streamId) throw new Error('usage: append-until-killed.ts <sqlite file> <stream id> [thread]');
 
-const store = new SqliteEventStore(filePath);
+const store = new SqliteEventStore(
+  filePath,
+  where === 'thread' ? { appendThread: { startAtPerSecond: 0, restAfterMs: Number.POSITIVE_INFINITY } } : {},
+);
 let lastRevision: number | undefined;
 for (;;) {
   const events = Array.from({ length: EVENTS_PER_APPEND }, () => ({
