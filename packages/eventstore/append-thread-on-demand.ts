@@ -20,8 +20,8 @@ export const APPEND_THREAD_UNDER_LOAD: AppendThreadOptions = { startAtPerSecond:
  * connection) until `startAtPerSecond` groups came within one second; the thread then takes the
  * groups once its connection is open (until then they go on without it, so that no append waits
  * for the thread's start). After `restAfterMs` without a group it exits, and the next group runs
- * on the store's connection again, without waiting for a start. The store runs one group at a
- * time, so the two connections never commit at once.
+ * on the store's connection again, without waiting for a start. While a group is on the thread,
+ * `thread()` keeps returning it, so the two connections never commit at once.
  */
 export class AppendThreadOnDemand {
   private running: SqliteAppendThread | null = null;

@@ -15,7 +15,9 @@ interface Reply {
  * other core while the event loop answers requests. Groups run in the order given, each in a
  * transaction of its own; `commit` resolves with each append's outcome once the group has
  * committed (not yet synced), or rejects when the whole group failed (nothing of it written).
- * What the thread holds is the group it runs and those given after it.
+ * After a group that failed, the thread refuses every group given after it, unwritten, until a
+ * group marked `resume` (given once the caller has learnt of the failure). What the thread holds
+ * is the group it runs and those given after it.
  *
  * The thread is plain JavaScript evaluated in it (no module of ours to resolve, the same under
  * tsx and in the build) and loads the same better-sqlite3 the service uses.
@@ -106,6 +108,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 const commitGroup = ${GROUP_COMMIT_SOURCE}(db, createHash);
+let refusing = false;
 parentPort.on('message', (message) => {
   if (message.close) {
     db.close();
@@ -117,9 +120,15 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ id: message.id });
     return;
   }
+  if (message.request.resume) refusing = false;
+  if (refusing) {
+    parentPort.postMessage({ id: message.id, error: { message: 'Not committed: a group before it failed', code: null } });
+    return;
+  }
   try {
     parentPort.postMessage({ id: message.id, outcomes: commitGroup(message.request) });
   } catch (error) {
+    refusing = true;
     parentPort.postMessage({
       id: message.id,
       error: { message: String(error && error.message), code: (error && error.code) || null },

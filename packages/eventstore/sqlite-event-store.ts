@@ -114,8 +114,10 @@ export class SqliteEventStore implements EventStore {
   private readonly commitHere: (request: GroupRequest) => GroupOutcomes;
   /** The group commits' thread, under write load; none when the options leave it out. */
   private readonly appendThread: AppendThreadOnDemand | null;
-  /** The group committing on the thread: one at a time, the next is made when it lands. */
-  private groupInFlight: Promise<void> | undefined;
+  /** The groups given to the thread whose outcomes have not come back yet. */
+  private readonly groupsOnThread = new Set<Promise<void>>();
+  /** A group failed on the thread: it refuses the groups after it until one tells it to resume. */
+  private threadRefusing = false;
   private queue: QueuedAppend[] = [];
   private passengers: CommitPassenger[] = [];
   private flushScheduled: NodeJS.Immediate | undefined;
@@ -212,13 +214,14 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Commits the queued appends (up to MAX_GROUP_SIZE) and every passenger in one transaction, on
-   * this connection or the appends' thread, then settles their promises once it is synced. One
-   * group commits at a time: what queues while a group is on the thread goes in the next one.
+   * this connection or the appends' thread, then settles their promises once it is synced. The
+   * thread commits the groups given to it in order; when one fails it refuses the ones given after
+   * it (they fail too, their passengers riding again) until the next group tells it to resume, so
+   * that no append commits after a failed group whose passengers it may refer to.
    */
   private flush(): void {
     if (this.flushScheduled) clearImmediate(this.flushScheduled);
     this.flushScheduled = undefined;
-    if (this.groupInFlight) return;
     if (this.passengerTimer) clearTimeout(this.passengerTimer);
     this.passengerTimer = undefined;
     const group = this.queue.length > MAX_GROUP_SIZE ? this.queue.splice(0, MAX_GROUP_SIZE) : this.queue;
@@ -246,18 +249,20 @@ export class SqliteEventStore implements EventStore {
       this.groupCommitted(group, passengers, settledAppends(request, outcomes));
       return;
     }
-    this.groupInFlight = this.appendThread!.commit(thread, request).then(
+    if (this.threadRefusing) request.resume = true;
+    this.threadRefusing = false;
+    const landed: Promise<void> = this.appendThread!.commit(thread, request).then(
       (outcomes) => {
-        this.groupInFlight = undefined;
+        this.groupsOnThread.delete(landed);
         this.groupCommitted(group, passengers, settledAppends(request, outcomes));
-        if (this.queue.length > 0 || this.passengers.length > 0) this.flush();
       },
       (error: unknown) => {
-        this.groupInFlight = undefined;
+        this.groupsOnThread.delete(landed);
+        this.threadRefusing = true;
         this.groupFailed(group, passengers, error);
-        if (this.queue.length > 0) this.flush();
       },
     );
+    this.groupsOnThread.add(landed);
   }
 
   /** Nothing of the group is written: its appends fail, its passengers ride with the next group. */
@@ -338,7 +343,11 @@ export class SqliteEventStore implements EventStore {
     // Appends already made are written (and answered) before the file closes.
     this.closed = true;
     this.flush();
-    while (this.groupInFlight) await this.groupInFlight;
+    // A group that failed on the thread may have given its passengers back to a last group.
+    while (this.groupsOnThread.size > 0) {
+      await Promise.all(this.groupsOnThread);
+      this.flush();
+    }
     await this.appendThread?.close();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
     this.stopPolling();

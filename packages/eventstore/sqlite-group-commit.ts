@@ -22,6 +22,8 @@ export interface GroupRequest {
   statements: readonly string[];
   steps: WriterSteps;
   appends: unknown[];
+  /** The appends' thread: commit this group although one before it failed (`SqliteAppendThread`). */
+  resume?: boolean;
 }
 
 /**

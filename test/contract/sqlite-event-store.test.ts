@@ -10,6 +10,7 @@ import { testProgram } from '../support/build-service.ts';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { WrongExpectedRevisionError, type RecordedEvent } from '../../packages/eventstore/event-store.ts';
+import { chainHead, eventHash } from '../../packages/eventstore/event-hash.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { verifyLog } from '../../services/audit/verify-log.ts';
 import { newEvent, newStreamId, rejectionOf, waitUntil } from './event-store.contract.ts';
@@ -118,6 +119,20 @@ for (const { where, appendThread } of GROUP_COMMITS)
       expect(atOtherRevision).to.be.instanceOf(WrongExpectedRevisionError);
       expect(atOtherRevision).to.include({ streamId: streamA, expected: 0, actual: 0 });
       expect(await store.readAll()).to.have.length(1);
+    });
+
+    it('chains an append to a stream recorded before the log kept hashes over its events, recomputed', async () => {
+      const store = open();
+      const streamId = newStreamId();
+      await store.appendToStream(streamId, [newEvent(), newEvent()], { expectedRevision: 'no_stream' });
+      store.withConnection((db) => db.prepare('UPDATE events SET hash = NULL').run());
+      const unsealed = await store.readStream(streamId);
+
+      await store.appendToStream(streamId, [newEvent()], { expectedRevision: 1 });
+
+      const appended = (await store.readStream(streamId))[2]!;
+      expect(appended.hash).to.equal(eventHash(chainHead(unsealed), appended));
+      expect(appended.hash).to.not.equal(eventHash(chainHead([]), appended));
     });
 
     it('catches a subscription up across several read batches', async () => {
@@ -265,6 +280,26 @@ for (const { where, appendThread } of GROUP_COMMITS)
       expect(groups).to.deep.equal([1]);
       expect(store.withConnection((db) => db.prepare('SELECT id FROM carried').pluck().all())).to.deep.equal(['card']);
       expect(await store.readAll()).to.have.length(1);
+    });
+
+    it('commits no append made after a failed group until its passengers are written, however many groups were under way', async () => {
+      const store = open();
+      // The table does not exist yet: every group that carries this write fails.
+      store.carryInNextCommit({ write: (transaction) => transaction.run("INSERT INTO carried VALUES ('card')", []) });
+
+      // A full group is written at once and the rest with the next turn: two groups, the second
+      // made (on the thread: given) before the first one's failure is known.
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 200 }, () =>
+          store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' }),
+        ),
+      );
+
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(0);
+      expect(await store.readAll()).to.deep.equal([]);
+      store.withConnection((db) => db.exec('CREATE TABLE carried (id TEXT PRIMARY KEY)'));
+      await store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+      expect(store.withConnection((db) => db.prepare('SELECT id FROM carried').pluck().all())).to.deep.equal(['card']);
     });
 
     describe('durability: commits synced off the event loop', () => {
