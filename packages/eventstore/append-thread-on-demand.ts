@@ -1,5 +1,5 @@
-import type { SqliteAppendThread } from './sqlite-append-thread.ts';
-import type { GroupOutcomes, GroupRequest } from './sqlite-group-commit.ts';
+import type { LandedGroup, SqliteAppendThread } from './sqlite-append-thread.ts';
+import type { GroupRequest } from './sqlite-group-commit.ts';
 
 /** When the events file's group commits move to a thread of their own, and when it exits. */
 export interface AppendThreadOptions {
@@ -66,7 +66,7 @@ export class AppendThreadOnDemand {
   }
 
   /** Commits a group on `thread` (from `thread()`). */
-  async commit(thread: SqliteAppendThread, request: GroupRequest): Promise<GroupOutcomes> {
+  async commit(thread: SqliteAppendThread, request: GroupRequest): Promise<LandedGroup> {
     this.inFlight += 1;
     try {
       return await thread.commit(request);

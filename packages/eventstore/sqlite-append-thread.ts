@@ -6,6 +6,15 @@ interface Reply {
   id: number;
   outcomes?: GroupOutcomes;
   error?: { message: string; code: string | null };
+  /** Why the log's sync after the group failed (its commit stands). */
+  syncError?: { message: string; code: string | null };
+}
+
+/** A group as it landed: each append's outcome, and whether the thread synced the log through it. */
+export interface LandedGroup {
+  outcomes: GroupOutcomes;
+  /** True when the thread synced the log after the commit; an error when that sync failed. */
+  synced: boolean | Error;
 }
 
 /**
@@ -26,15 +35,24 @@ export class SqliteAppendThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<
     number,
-    { resolve: (outcomes: GroupOutcomes) => void; reject: (error: Error) => void }
+    { resolve: (landed: LandedGroup) => void; reject: (error: Error) => void }
   >();
   private nextId = 0;
   private failure: Error | null = null;
   /** Resolves once the thread's connection is open (or the thread has failed). */
   readonly opened: Promise<void>;
 
-  /** `pragmas`: set on the connection once it is open, in order. */
-  constructor(path: string, pragmas: readonly string[], busyTimeoutMs: number) {
+  /**
+   * `pragmas`: set on the connection once it is open, in order. `syncLog`: the thread syncs the
+   * write-ahead log itself (`fdatasync` of the `-wal` file) after the groups it commits in a row,
+   * before it answers them, so that a group's answer is its durable commit.
+   */
+  constructor(
+    path: string,
+    pragmas: readonly string[],
+    busyTimeoutMs: number,
+    private readonly syncLog: boolean,
+  ) {
     this.worker = new Worker(APPEND_LOOP, {
       eval: true,
       // Not the parent's flags (e.g. a TypeScript loader): the loop is plain JavaScript.
@@ -43,21 +61,23 @@ export class SqliteAppendThread {
         path,
         pragmas,
         busyTimeoutMs,
+        syncLog,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
       },
     });
     this.worker.on('message', (reply: Reply) => {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
-      if (reply.error === undefined) waiter?.resolve(reply.outcomes ?? []);
+      if (reply.error !== undefined) waiter?.reject(threadError(reply.error));
       else
-        waiter?.reject(
-          Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}),
-        );
+        waiter?.resolve({
+          outcomes: reply.outcomes ?? [],
+          synced: reply.syncError ? threadError(reply.syncError) : this.syncLog,
+        });
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', () => this.fail(new Error('The events file’s append thread has stopped')));
-    this.opened = this.send({ open: true }).then(
+    this.opened = this.send<unknown>({ open: true }).then(
       () => undefined,
       () => undefined,
     );
@@ -68,8 +88,8 @@ export class SqliteAppendThread {
     return this.failure !== null;
   }
 
-  /** Commits a group after every group given before; resolves with its appends' outcomes. */
-  commit(request: GroupRequest): Promise<GroupOutcomes> {
+  /** Commits a group after every group given before; resolves with its appends' outcomes (and its sync's). */
+  commit(request: GroupRequest): Promise<LandedGroup> {
     return this.send({ request });
   }
 
@@ -80,15 +100,15 @@ export class SqliteAppendThread {
       return;
     }
     const exited = new Promise<void>((resolveExit) => this.worker.once('exit', () => resolveExit()));
-    await this.send({ close: true });
+    await this.send<unknown>({ close: true });
     await exited;
   }
 
-  private send(message: object): Promise<GroupOutcomes> {
+  private send<Answer = LandedGroup>(message: object): Promise<Answer> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise<GroupOutcomes>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+    return new Promise<Answer>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (landed: LandedGroup) => void, reject });
       this.worker.postMessage({ id, ...message });
     });
   }
@@ -100,39 +120,62 @@ export class SqliteAppendThread {
   }
 }
 
-/** The thread's loop: one group per message, in order, each its own transaction. */
+function threadError(error: { message: string; code: string | null }): Error {
+  return Object.assign(new Error(error.message), error.code ? { code: error.code } : {});
+}
+
+/**
+ * The thread's loop: the groups waiting are committed in order, each its own transaction, then
+ * the log is synced once for all of them (when the thread syncs it) and each is answered.
+ */
 const APPEND_LOOP = `
-const { workerData, parentPort } = require('node:worker_threads');
+const { workerData, parentPort, receiveMessageOnPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
+const { openSync, fdatasyncSync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 const commitGroup = ${GROUP_COMMIT_SOURCE}(db, createHash);
+// The event loop's connection made the file a WAL file: its log exists.
+const log = workerData.syncLog ? openSync(workerData.path + '-wal', 'r') : null;
 let refusing = false;
-parentPort.on('message', (message) => {
-  if (message.close) {
-    db.close();
-    parentPort.postMessage({ id: message.id });
-    parentPort.close();
-    return;
-  }
-  if (message.open) {
-    parentPort.postMessage({ id: message.id });
-    return;
-  }
+const errorOf = (error) => ({ message: String(error && error.message), code: (error && error.code) || null });
+function run(message, replies) {
+  if (message.open) return replies.push({ id: message.id });
   if (message.request.resume) refusing = false;
-  if (refusing) {
-    parentPort.postMessage({ id: message.id, error: { message: 'Not committed: a group before it failed', code: null } });
-    return;
-  }
+  if (refusing) return replies.push({ id: message.id, error: { message: 'Not committed: a group before it failed', code: null } });
   try {
-    parentPort.postMessage({ id: message.id, outcomes: commitGroup(message.request) });
+    replies.push({ id: message.id, outcomes: commitGroup(message.request) });
   } catch (error) {
     refusing = true;
-    parentPort.postMessage({
-      id: message.id,
-      error: { message: String(error && error.message), code: (error && error.code) || null },
-    });
+    replies.push({ id: message.id, error: errorOf(error) });
   }
+}
+function answer(replies) {
+  if (log !== null && replies.some((reply) => reply.outcomes)) {
+    let syncError;
+    try {
+      fdatasyncSync(log);
+    } catch (error) {
+      syncError = errorOf(error);
+    }
+    if (syncError) for (const reply of replies) if (reply.outcomes) reply.syncError = syncError;
+  }
+  for (const reply of replies) parentPort.postMessage(reply);
+  replies.length = 0;
+}
+parentPort.on('message', (first) => {
+  const replies = [];
+  for (let message = first; message !== undefined; message = receiveMessageOnPort(parentPort)?.message) {
+    if (message.close) {
+      answer(replies);
+      db.close();
+      parentPort.postMessage({ id: message.id });
+      parentPort.close();
+      return;
+    }
+    run(message, replies);
+  }
+  answer(replies);
 });
 `;

@@ -164,7 +164,8 @@ export class SqliteEventStore implements EventStore {
     this.commitHere = groupCommitOn(this.db);
     this.appendThread = options.appendThread
       ? new AppendThreadOnDemand(
-          () => new SqliteAppendThread(filePath, writerPragmas, BUSY_TIMEOUT_MS),
+          // A sync held back or replaced (tests) stays with WalSync.
+          () => new SqliteAppendThread(filePath, writerPragmas, BUSY_TIMEOUT_MS, options.syncFile === undefined),
           options.appendThread,
         )
       : null;
@@ -183,6 +184,11 @@ export class SqliteEventStore implements EventStore {
       if (this.queue.length >= MAX_GROUP_SIZE) this.flush();
       else this.flushScheduled ??= setImmediate(() => this.flush());
     });
+  }
+
+  /** Whether the group commits' thread runs now (`AppendThreadOnDemand`). */
+  get appendThreadRunning(): boolean {
+    return this.appendThread?.started ?? false;
   }
 
   /**
@@ -252,9 +258,9 @@ export class SqliteEventStore implements EventStore {
     if (this.threadRefusing) request.resume = true;
     this.threadRefusing = false;
     const landed: Promise<void> = this.appendThread!.commit(thread, request).then(
-      (outcomes) => {
+      ({ outcomes, synced }) => {
         this.groupsOnThread.delete(landed);
-        this.groupCommitted(group, passengers, settledAppends(request, outcomes));
+        this.groupCommitted(group, passengers, settledAppends(request, outcomes), synced);
       },
       (error: unknown) => {
         this.groupsOnThread.delete(landed);
@@ -275,10 +281,19 @@ export class SqliteEventStore implements EventStore {
     for (const append of group) append.reject(error);
   }
 
-  /** The group has committed: its appends settle once the log is synced through it. */
-  private groupCommitted(group: QueuedAppend[], passengers: CommitPassenger[], outcomes: Settled[]): void {
+  /**
+   * The group has committed: its appends settle once the log is synced through it (`synced`: the
+   * appends' thread synced it already, or its sync failed).
+   */
+  private groupCommitted(
+    group: QueuedAppend[],
+    passengers: CommitPassenger[],
+    outcomes: Settled[],
+    synced: boolean | Error = false,
+  ): void {
     for (const passenger of passengers) passenger.committed?.();
     const last = Math.max(0, ...outcomes.map((outcome) => (outcome.ok ? outcome.result.position : 0)));
+    if (synced === true) this.walSync.syncedThrough(last);
     const settle = (syncError?: unknown): void => {
       group.forEach((append, index) => {
         const outcome = outcomes[index]!;
@@ -286,7 +301,8 @@ export class SqliteEventStore implements EventStore {
         else append.reject(outcome.ok ? syncError : outcome.error);
       });
     };
-    if (last === 0) {
+    if (synced instanceof Error) settle(synced);
+    else if (last === 0 || synced) {
       this.options.onGroupCommit?.(group.length);
       settle();
     } else

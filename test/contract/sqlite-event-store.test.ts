@@ -256,7 +256,8 @@ for (const { where, appendThread } of GROUP_COMMITS)
         expect(groups).to.deep.equal([1]);
 
         carried('alone');
-        await waitUntil(() => count() === 2, 2_000);
+        await waitUntil(() => groups.length === 2, 2_000);
+        expect(count()).to.equal(2);
         expect(groups).to.deep.equal([1, 0]);
       });
     });
@@ -369,6 +370,7 @@ for (const { where, appendThread } of GROUP_COMMITS)
         const sync = heldSync();
         const store = open(undefined, { syncFile: sync.syncFile });
         const first = store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
+        await committedThrough(store, 1);
         await sleep(20);
         // Two more groups, each committed on its own turn of the event loop while the first sync is held.
         const second = store.appendToStream(newStreamId(), [newEvent()], { expectedRevision: 'no_stream' });
@@ -503,3 +505,44 @@ for (const { where, appendThread } of GROUP_COMMITS)
       expect(stream.map((event) => event.revision)).to.deep.equal(stream.map((_, index) => index));
     });
   });
+
+describe('SqliteEventStore, group commits on a thread under write load only', () => {
+  let directory: string;
+  before(() => {
+    directory = mkdtempSync(join(tmpdir(), 'sqlite-event-store-on-demand-'));
+  });
+  after(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('moves its group commits to the thread once they come often, and back when they stop, every append answered in order', async () => {
+    const store = new SqliteEventStore(join(directory, 'on-demand.sqlite'), {
+      appendThread: { startAtPerSecond: 5, restAfterMs: 300 },
+    });
+    try {
+      const streamId = newStreamId();
+      const results = [await store.appendToStream(streamId, [newEvent()], { expectedRevision: 'no_stream' })];
+      expect(store.appendThreadRunning).to.equal(false);
+
+      // One group per append, while the thread starts and then takes them.
+      for (let revision = 1; revision < 40; revision += 1) {
+        results.push(await store.appendToStream(streamId, [newEvent()], { expectedRevision: revision - 1 }));
+        if (revision === 3) expect(store.appendThreadRunning).to.equal(false);
+      }
+      expect(store.appendThreadRunning).to.equal(true);
+      await waitUntil(() => !store.appendThreadRunning, 3_000);
+      // A lone append after a quiet second commits on the store's connection, without a start.
+      await sleep(1_000);
+      results.push(await store.appendToStream(streamId, [newEvent()], { expectedRevision: 39 }));
+
+      expect(results.map((result) => result.position)).to.deep.equal(results.map((_, index) => index + 1));
+      expect(store.appendThreadRunning).to.equal(false);
+      const log = await store.readAll();
+      expect(await verifyLog(store, { checkpoints: [] })).to.deep.equal({
+        checked: log.length,
+        checkpoints: 0,
+        firstBreak: null,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
