@@ -125,13 +125,15 @@ function threadError(error: { message: string; code: string | null }): Error {
 }
 
 /**
- * The thread's loop: the groups waiting are committed in order, each its own transaction, then
- * the log is synced once for all of them (when the thread syncs it) and each is answered.
+ * The thread's loop: the groups waiting are committed in order, each its own transaction. When
+ * the thread syncs the log, one sync runs at a time on the thread pool while the thread commits
+ * the next groups; it answers the groups committed before it began, and the groups committed
+ * meanwhile share the next one.
  */
 const APPEND_LOOP = `
 const { workerData, parentPort, receiveMessageOnPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const { openSync, fdatasyncSync } = require('node:fs');
+const { openSync, fdatasync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
 for (const pragma of workerData.pragmas) db.pragma(pragma);
@@ -139,43 +141,55 @@ const commitGroup = ${GROUP_COMMIT_SOURCE}(db, createHash);
 // The event loop's connection made the file a WAL file: its log exists.
 const log = workerData.syncLog ? openSync(workerData.path + '-wal', 'r') : null;
 let refusing = false;
+/** Committed groups' answers waiting for the next sync. */
+let unsynced = [];
+let syncing = false;
+let closing = null;
 const errorOf = (error) => ({ message: String(error && error.message), code: (error && error.code) || null });
-function run(message, replies) {
-  if (message.open) return replies.push({ id: message.id });
+function run(message) {
+  if (message.open) return parentPort.postMessage({ id: message.id });
   if (message.request.resume) refusing = false;
-  if (refusing) return replies.push({ id: message.id, error: { message: 'Not committed: a group before it failed', code: null } });
+  if (refusing)
+    return parentPort.postMessage({ id: message.id, error: { message: 'Not committed: a group before it failed', code: null } });
+  let outcomes;
   try {
-    replies.push({ id: message.id, outcomes: commitGroup(message.request) });
+    outcomes = commitGroup(message.request);
   } catch (error) {
     refusing = true;
-    replies.push({ id: message.id, error: errorOf(error) });
+    return parentPort.postMessage({ id: message.id, error: errorOf(error) });
   }
+  if (log === null) parentPort.postMessage({ id: message.id, outcomes });
+  else unsynced.push({ id: message.id, outcomes });
 }
-function answer(replies) {
-  if (log !== null && replies.some((reply) => reply.outcomes)) {
-    let syncError;
-    try {
-      fdatasyncSync(log);
-    } catch (error) {
-      syncError = errorOf(error);
-    }
-    if (syncError) for (const reply of replies) if (reply.outcomes) reply.syncError = syncError;
+function syncNext() {
+  if (syncing) return;
+  if (unsynced.length === 0) {
+    if (closing !== null) close();
+    return;
   }
-  for (const reply of replies) parentPort.postMessage(reply);
-  replies.length = 0;
+  const covered = unsynced;
+  unsynced = [];
+  syncing = true;
+  fdatasync(log, (error) => {
+    syncing = false;
+    for (const reply of covered) {
+      if (error) reply.syncError = errorOf(error);
+      parentPort.postMessage(reply);
+    }
+    syncNext();
+  });
+}
+function close() {
+  db.close();
+  parentPort.postMessage({ id: closing.id });
+  parentPort.close();
 }
 parentPort.on('message', (first) => {
-  const replies = [];
   for (let message = first; message !== undefined; message = receiveMessageOnPort(parentPort)?.message) {
-    if (message.close) {
-      answer(replies);
-      db.close();
-      parentPort.postMessage({ id: message.id });
-      parentPort.close();
-      return;
-    }
-    run(message, replies);
+    if (message.close) closing = message;
+    else run(message);
   }
-  answer(replies);
+  if (log !== null) syncNext();
+  else if (closing !== null) close();
 });
 `;
