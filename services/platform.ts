@@ -90,7 +90,6 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     sqlitePath: join(config.dataDir, 'events.sqlite'),
     onGroupCommit: (appends) => metrics.groupCommitAppends.observe(appends),
     backgroundCheckpoints: true,
-    appendsOnThread: true,
   });
   const events = new MeasuredEventStore(eventLog, metrics);
   // Embedded: the read store is the file a full rebuild switched to last (`SqliteReadFiles`).

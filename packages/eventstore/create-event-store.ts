@@ -1,4 +1,3 @@
-import { APPEND_THREAD_UNDER_LOAD } from './append-thread-on-demand.ts';
 import type { EventStore } from './event-store.ts';
 import { SqliteEventStore } from './sqlite-event-store.ts';
 
@@ -14,14 +13,11 @@ export async function createEventStore(options: {
   onGroupCommit?: (appends: number) => void;
   /** Embedded only: a background thread checkpoints the file. */
   backgroundCheckpoints?: boolean;
-  /** Embedded only: group commits move to a thread of their own under write load (`AppendThreadOnDemand`). */
-  appendsOnThread?: boolean;
 }): Promise<EventStore> {
   if (!options.eventStoreUrl)
     return new SqliteEventStore(options.sqlitePath, {
       ...(options.onGroupCommit && { onGroupCommit: options.onGroupCommit }),
       backgroundCheckpoints: options.backgroundCheckpoints ?? false,
-      ...(options.appendsOnThread && { appendThread: APPEND_THREAD_UNDER_LOAD }),
     });
   const { EsdbEventStore } = await import('./esdb-event-store.ts');
   return new EsdbEventStore(options.eventStoreUrl);

@@ -14,19 +14,9 @@ import {
 import { FALLBACK_CHECKPOINT_PAGES } from '../sqlite/background-wal-checkpoints.ts';
 import { LimitedStatement } from '../sqlite/limited-statement.ts';
 import { WalSync, type SyncFile } from '../sqlite/wal-sync.ts';
-import { WriterTransaction } from '../sqlite/writer-transaction.ts';
-import { AppendThreadOnDemand, type AppendThreadOptions } from './append-thread-on-demand.ts';
 import { eventHash, GENESIS_HASH } from './event-hash.ts';
-import { SqliteAppendThread } from './sqlite-append-thread.ts';
 import { addHashColumnToOlderFiles, SCHEMA, toRecordedEvent, type EventRow } from './sqlite-event-table.ts';
-import {
-  addAppend,
-  groupCommitOn,
-  settledAppends,
-  type GroupOutcomes,
-  type GroupRequest,
-  type Settled,
-} from './sqlite-group-commit.ts';
+import { SqliteStreamAppends } from './sqlite-stream-appends.ts';
 import { SqliteSubscription } from './sqlite-subscription.ts';
 
 /** How long a writer waits for another connection (e.g. an operator CLI) to release its lock. */
@@ -67,15 +57,14 @@ interface QueuedAppend {
  * (e.g. a vault entry an event will reference): it is committed in the next group commit.
  */
 export interface CommitPassenger {
-  /**
-   * Adds its statements to the group's transaction, as the group is made (on the event loop: the
-   * group may commit on another thread's connection); asked again for the next group if this one
-   * fails.
-   */
-  write(transaction: WriterTransaction): void;
+  /** Runs inside the group's transaction; written again with the next group if this one fails. */
+  write(db: Connection): void;
   /** Called once the group that carried the write has committed (it is on disk once an append of it or a later one resolves). */
   committed?(): void;
 }
+
+/** How one append of a group ended. */
+type Settled = { ok: true; result: AppendResult } | { ok: false; error: unknown };
 
 /** SQLite's "no limit" for LIMIT clauses. */
 const NO_LIMIT = -1;
@@ -110,14 +99,9 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: LimitedStatement<[string, number], EventRow>;
   private readonly selectAll: LimitedStatement<[number], EventRow>;
   private readonly selectHeadPosition: Statement<[], number | null>;
-  /** The group commit on this connection (the event loop's). */
-  private readonly commitHere: (request: GroupRequest) => GroupOutcomes;
-  /** The group commits' thread, under write load; none when the options leave it out. */
-  private readonly appendThread: AppendThreadOnDemand | null;
-  /** The groups given to the thread whose outcomes have not come back yet. */
-  private readonly groupsOnThread = new Set<Promise<void>>();
-  /** A group failed on the thread: it refuses the groups after it until one tells it to resume. */
-  private threadRefusing = false;
+  /** One append inside the group's transaction: one that fails writes nothing and fails alone. */
+  private readonly streams: SqliteStreamAppends;
+  private readonly commitGroup: (group: QueuedAppend[], passengers: CommitPassenger[]) => Settled[];
   private queue: QueuedAppend[] = [];
   private passengers: CommitPassenger[] = [];
   private flushScheduled: NodeJS.Immediate | undefined;
@@ -137,8 +121,6 @@ export class SqliteEventStore implements EventStore {
       backgroundCheckpoints?: boolean;
       /** How the write-ahead log is flushed to disk (fdatasync on the thread pool; tests hold it back). */
       syncFile?: SyncFile;
-      /** When group commits run on a thread of their own (`AppendThreadOnDemand`); by default, never. */
-      appendThread?: AppendThreadOptions;
     } = {},
   ) {
     this.db = new Database(filePath, { timeout: BUSY_TIMEOUT_MS });
@@ -146,9 +128,9 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     this.db.pragma('journal_mode = WAL');
     // Commits do not sync: WalSync does, off the event loop, before anything is answered or read.
-    const writerPragmas = ['synchronous = NORMAL', `cache_size = -${PAGE_CACHE_KIB}`];
-    if (options.backgroundCheckpoints) writerPragmas.push(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
-    for (const pragma of writerPragmas) this.db.pragma(pragma);
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    if (options.backgroundCheckpoints) this.db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     this.db.exec(SCHEMA);
     addHashColumnToOlderFiles(this.db);
 
@@ -161,14 +143,10 @@ export class SqliteEventStore implements EventStore {
       (limit) => `SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ${limit}`,
     );
     this.selectHeadPosition = this.db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
-    this.commitHere = groupCommitOn(this.db);
-    this.appendThread = options.appendThread
-      ? new AppendThreadOnDemand(
-          // A sync held back or replaced (tests) stays with WalSync.
-          () => new SqliteAppendThread(filePath, writerPragmas, BUSY_TIMEOUT_MS, options.syncFile === undefined),
-          options.appendThread,
-        )
-      : null;
+    this.streams = new SqliteStreamAppends(this.db, this.selectStream);
+    const group = this.db.transaction(this.writeGroup.bind(this));
+    // BEGIN IMMEDIATE takes the write lock before the revision checks, so no other connection can append in between.
+    this.commitGroup = group.immediate.bind(group);
     this.walSync = new WalSync(filePath, () => this.selectHeadPosition.get() ?? 0, options.syncFile);
   }
 
@@ -186,11 +164,6 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /** Whether the group commits' thread runs now (`AppendThreadOnDemand`). */
-  get appendThreadRunning(): boolean {
-    return this.appendThread?.started ?? false;
-  }
-
   /**
    * Queues a write to the events file that commits with the next group of appends, so that it costs
    * no fsync of its own and is on disk no later than any append made after this call. When no
@@ -202,15 +175,9 @@ export class SqliteEventStore implements EventStore {
     this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
   }
 
-  /**
-   * Commits a write to another table of the events file in a group made at once (with the appends
-   * waiting, after any group committing now), and resolves once it is on disk.
-   */
-  commitNow(write: (transaction: WriterTransaction) => void): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.carryInNextCommit({ write, committed: () => void this.walSync.syncWritesSoFar().then(resolve, reject) });
-      this.flushScheduled ??= setImmediate(() => this.flush());
-    });
+  /** Resolves once every write made to the file so far, appends or not (`withConnection`), is on disk. */
+  syncWritesSoFar(): Promise<void> {
+    return this.walSync.syncWritesSoFar();
   }
 
   /** Runs a read (or a schema change) on the events file's connection, outside any group. */
@@ -218,82 +185,31 @@ export class SqliteEventStore implements EventStore {
     return use(this.db);
   }
 
-  /**
-   * Commits the queued appends (up to MAX_GROUP_SIZE) and every passenger in one transaction, on
-   * this connection or the appends' thread, then settles their promises once it is synced. The
-   * thread commits the groups given to it in order; when one fails it refuses the ones given after
-   * it (they fail too, their passengers riding again) until the next group tells it to resume, so
-   * that no append commits after a failed group whose passengers it may refer to.
-   */
+  /** Commits every queued append and passenger in one transaction, then settles their promises. */
   private flush(): void {
     if (this.flushScheduled) clearImmediate(this.flushScheduled);
-    this.flushScheduled = undefined;
     if (this.passengerTimer) clearTimeout(this.passengerTimer);
+    this.flushScheduled = undefined;
     this.passengerTimer = undefined;
-    const group = this.queue.length > MAX_GROUP_SIZE ? this.queue.splice(0, MAX_GROUP_SIZE) : this.queue;
-    if (group === this.queue) this.queue = [];
+    const group = this.queue;
     const passengers = this.passengers;
+    this.queue = [];
     this.passengers = [];
     if (group.length === 0 && passengers.length === 0) return;
-    if (this.queue.length > 0) this.flushScheduled = setImmediate(() => this.flush());
-    let request: GroupRequest;
+    let outcomes: Settled[];
     try {
-      request = groupRequest(group, passengers);
+      outcomes = this.commitGroup(group, passengers);
     } catch (error) {
-      this.groupFailed(group, passengers, error);
+      // Nothing of the group is written. Passengers ride again with the next group, so that an append
+      // that refers to one can never be durable without it.
+      // (Unless the store is closing: then they are lost with the appends that could refer to them.)
+      if (!this.closed) this.passengers.unshift(...passengers);
+      if (this.passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
+      for (const append of group) append.reject(error);
       return;
     }
-    const thread = this.appendThread?.thread() ?? null;
-    if (thread === null) {
-      let outcomes: GroupOutcomes;
-      try {
-        outcomes = this.commitHere(request);
-      } catch (error) {
-        this.groupFailed(group, passengers, error);
-        return;
-      }
-      this.groupCommitted(group, passengers, settledAppends(request, outcomes));
-      return;
-    }
-    if (this.threadRefusing) request.resume = true;
-    this.threadRefusing = false;
-    const landed: Promise<void> = this.appendThread!.commit(thread, request).then(
-      ({ outcomes, synced }) => {
-        this.groupsOnThread.delete(landed);
-        this.groupCommitted(group, passengers, settledAppends(request, outcomes), synced);
-      },
-      (error: unknown) => {
-        this.groupsOnThread.delete(landed);
-        this.threadRefusing = true;
-        this.groupFailed(group, passengers, error);
-      },
-    );
-    this.groupsOnThread.add(landed);
-  }
-
-  /** Nothing of the group is written: its appends fail, its passengers ride with the next group. */
-  private groupFailed(group: QueuedAppend[], passengers: CommitPassenger[], error: unknown): void {
-    // Passengers ride again with the next group, so that an append that refers to one can never be
-    // durable without it. (Unless the store is closing: then they are lost with the appends that
-    // could refer to them.)
-    if (!this.closed) this.passengers.unshift(...passengers);
-    if (this.passengers.length > 0) this.passengerTimer ??= setTimeout(() => this.flush(), PASSENGER_MAX_WAIT_MS);
-    for (const append of group) append.reject(error);
-  }
-
-  /**
-   * The group has committed: its appends settle once the log is synced through it (`synced`: the
-   * appends' thread synced it already, or its sync failed).
-   */
-  private groupCommitted(
-    group: QueuedAppend[],
-    passengers: CommitPassenger[],
-    outcomes: Settled[],
-    synced: boolean | Error = false,
-  ): void {
     for (const passenger of passengers) passenger.committed?.();
     const last = Math.max(0, ...outcomes.map((outcome) => (outcome.ok ? outcome.result.position : 0)));
-    if (synced === true) this.walSync.syncedThrough(last);
     const settle = (syncError?: unknown): void => {
       group.forEach((append, index) => {
         const outcome = outcomes[index]!;
@@ -301,8 +217,7 @@ export class SqliteEventStore implements EventStore {
         else append.reject(outcome.ok ? syncError : outcome.error);
       });
     };
-    if (synced instanceof Error) settle(synced);
-    else if (last === 0 || synced) {
+    if (last === 0) {
       this.options.onGroupCommit?.(group.length);
       settle();
     } else
@@ -315,6 +230,20 @@ export class SqliteEventStore implements EventStore {
       );
     // Subscribers read what is on disk only: woken now, they wait for the same sync.
     if (group.length > 0) for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  private writeGroup(group: QueuedAppend[], passengers: CommitPassenger[]): Settled[] {
+    for (const passenger of passengers) passenger.write(this.db);
+    return group.map((append): Settled => {
+      try {
+        return { ok: true, result: this.streams.append(append.streamId, append.events, append.expected) };
+      } catch (error) {
+        // An error that ended the transaction itself (a full disk, an I/O error) fails the whole
+        // group: nothing of it is written, and no later append may commit outside it.
+        if (!this.db.inTransaction) throw error;
+        return { ok: false, error };
+      }
+    });
   }
 
   async readStream(
@@ -359,12 +288,6 @@ export class SqliteEventStore implements EventStore {
     // Appends already made are written (and answered) before the file closes.
     this.closed = true;
     this.flush();
-    // A group that failed on the thread may have given its passengers back to a last group.
-    while (this.groupsOnThread.size > 0) {
-      await Promise.all(this.groupsOnThread);
-      this.flush();
-    }
-    await this.appendThread?.close();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.unsubscribe()));
     this.stopPolling();
     await this.walSync.close();
@@ -432,28 +355,4 @@ export class SqliteEventStore implements EventStore {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) this.stopPolling();
   }
-}
-
-/**
- * A group's request: its passengers' writes, then its appends (their JSON and canonical JSON made
- * here). An append whose events cannot be made JSON fails alone, as it would inside the
- * transaction, and is left out of the group.
- */
-function groupRequest(group: QueuedAppend[], passengers: readonly CommitPassenger[]): GroupRequest {
-  const carried = new WriterTransaction();
-  for (const passenger of passengers) passenger.write(carried);
-  const appends: unknown[] = [];
-  for (let index = 0; index < group.length;) {
-    const append = group[index]!;
-    const length = appends.length;
-    try {
-      addAppend(appends, append.streamId, append.events, append.expected);
-      index += 1;
-    } catch (error) {
-      appends.length = length;
-      group.splice(index, 1);
-      append.reject(error);
-    }
-  }
-  return { statements: carried.statements, steps: carried.steps, appends };
 }

@@ -13,11 +13,6 @@ const SCHEMA = `
     UNIQUE (journal, id)
   )`;
 
-const INSERT_ENTRY = 'INSERT OR IGNORE INTO network_journal (journal, id, created, outcome) VALUES (?, ?, ?, ?)';
-/** Rows are in the order they were recorded: the expired ones are those before the first one that is not. */
-const DELETE_EXPIRED =
-  'DELETE FROM network_journal WHERE rowid < (SELECT rowid FROM network_journal WHERE created >= ? ORDER BY rowid LIMIT 1)';
-
 /** How often entries older than NETWORK_JOURNAL_KEPT_MS are deleted (in a group commit that happens anyway). */
 const PRUNE_INTERVAL_MS = 3600_000;
 
@@ -37,7 +32,9 @@ const PRUNE_INTERVAL_MS = 3600_000;
 export class EventFileNetworkJournal<Outcome> implements NetworkJournal<Outcome> {
   /** Answers recorded but not yet committed, by `mode:reference`. */
   private readonly uncommitted = new Map<string, Outcome>();
+  private readonly insertEntry: Statement<[string, string, number, string]>;
   private readonly selectOutcome: Statement<[string, string], string>;
+  private readonly deleteOlder: Statement<[number]>;
   private prunedAt = 0;
 
   constructor(
@@ -45,11 +42,20 @@ export class EventFileNetworkJournal<Outcome> implements NetworkJournal<Outcome>
     private readonly journal: string,
     private readonly earlier?: NetworkJournal<Outcome>,
   ) {
-    this.selectOutcome = events.withConnection((db) => {
+    [this.insertEntry, this.selectOutcome, this.deleteOlder] = events.withConnection((db) => {
       db.exec(SCHEMA);
-      return db
-        .prepare<[string, string], string>('SELECT outcome FROM network_journal WHERE journal = ? AND id = ?')
-        .pluck();
+      return [
+        db.prepare<[string, string, number, string]>(
+          'INSERT OR IGNORE INTO network_journal (journal, id, created, outcome) VALUES (?, ?, ?, ?)',
+        ),
+        db
+          .prepare<[string, string], string>('SELECT outcome FROM network_journal WHERE journal = ? AND id = ?')
+          .pluck(),
+        // Rows are in the order they were recorded: the expired ones are those before the first one that is not.
+        db.prepare<[number]>(
+          'DELETE FROM network_journal WHERE rowid < (SELECT rowid FROM network_journal WHERE created >= ? ORDER BY rowid LIMIT 1)',
+        ),
+      ] as const;
     });
   }
 
@@ -66,11 +72,11 @@ export class EventFileNetworkJournal<Outcome> implements NetworkJournal<Outcome>
     if (first) return first;
     this.uncommitted.set(id, outcome);
     this.events.carryInNextCommit({
-      write: (transaction) => {
+      write: () => {
         const now = Date.now();
-        transaction.run(INSERT_ENTRY, [this.journal, id, Math.floor(now / 1000), JSON.stringify(outcome)]);
+        this.insertEntry.run(this.journal, id, Math.floor(now / 1000), JSON.stringify(outcome));
         if (now - this.prunedAt >= PRUNE_INTERVAL_MS) {
-          transaction.run(DELETE_EXPIRED, [Math.floor((now - NETWORK_JOURNAL_KEPT_MS) / 1000)]);
+          this.deleteOlder.run(Math.floor((now - NETWORK_JOURNAL_KEPT_MS) / 1000));
           this.prunedAt = now;
         }
       },

@@ -51,11 +51,6 @@ export class WalSync {
     return this.durable;
   }
 
-  /** Records that another thread synced the log after every commit up to `position`. */
-  syncedThrough(position: number): void {
-    this.durable = Math.max(this.durable, position);
-  }
-
   /** Resolves once every commit up to `position` is on disk; rejects if a sync fails. */
   async through(position: number): Promise<void> {
     while (this.durable < position) await this.nextSync();

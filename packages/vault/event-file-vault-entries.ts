@@ -12,10 +12,6 @@ const SCHEMA = `
     ciphertext TEXT    NOT NULL
   )`;
 
-const INSERT_ENTRY =
-  'INSERT OR IGNORE INTO vault_entries (id, created, kind, iv, tag, ciphertext) VALUES (?, ?, ?, ?, ?, ?)';
-const DELETE_ENTRY = 'DELETE FROM vault_entries WHERE id = ?';
-
 /**
  * Vault entries of the embedded profile, in a table of the events file (`docs/architecture.md`,
  * "Crash safety of card storage"). A new entry is written in the event store's next group commit
@@ -30,59 +26,50 @@ const DELETE_ENTRY = 'DELETE FROM vault_entries WHERE id = ?';
 export class EventFileVaultEntries implements VaultEntries {
   /** Entries put but not yet committed, by reference. */
   private readonly uncommitted = new Map<string, VaultEntry>();
-  /** Entries being erased (until their deletion has committed), by reference. */
-  private readonly erasing = new Set<string>();
+  private readonly insertEntry: Statement<[string, number, string, string, string, string]>;
   private readonly selectEntry: Statement<[string], VaultEntry>;
+  private readonly deleteEntry: Statement<[string]>;
 
   constructor(
     private readonly events: SqliteEventStore,
     private readonly earlier?: VaultEntries,
   ) {
-    this.selectEntry = events.withConnection((db) => {
+    [this.insertEntry, this.selectEntry, this.deleteEntry] = events.withConnection((db) => {
       db.exec(SCHEMA);
-      return db.prepare<[string], VaultEntry>('SELECT * FROM vault_entries WHERE id = ?');
+      return [
+        db.prepare<[string, number, string, string, string, string]>(
+          'INSERT OR IGNORE INTO vault_entries (id, created, kind, iv, tag, ciphertext) VALUES (?, ?, ?, ?, ?, ?)',
+        ),
+        db.prepare<[string], VaultEntry>('SELECT * FROM vault_entries WHERE id = ?'),
+        db.prepare<[string]>('DELETE FROM vault_entries WHERE id = ?'),
+      ] as const;
     });
   }
 
   async put(entry: VaultEntry): Promise<void> {
     this.uncommitted.set(entry.id, entry);
     this.events.carryInNextCommit({
-      write: (transaction) => {
-        // Erased before its group was made: nothing to write.
+      write: () => {
+        // Erased before its commit: nothing to write.
         const pending = this.uncommitted.get(entry.id);
         if (pending)
-          transaction.run(INSERT_ENTRY, [
-            pending.id,
-            pending.created,
-            pending.kind,
-            pending.iv,
-            pending.tag,
-            pending.ciphertext,
-          ]);
+          this.insertEntry.run(pending.id, pending.created, pending.kind, pending.iv, pending.tag, pending.ciphertext);
       },
       committed: () => this.uncommitted.delete(entry.id),
     });
   }
 
   async get(ref: string): Promise<VaultEntry | null> {
-    if (this.erasing.has(ref)) return null;
     const entry = this.uncommitted.get(ref) ?? this.selectEntry.get(ref);
     if (entry) return { ...entry };
     return (await this.earlier?.get(ref)) ?? null;
   }
 
-  /**
-   * Durable when it resolves: committed in a group of its own at once (with whatever appends are
-   * waiting) and synced; erasing is rare and must not wait for an append.
-   */
+  /** Durable when it resolves (its own commit and sync): erasing is rare and must not wait for an append. */
   async delete(ref: string): Promise<void> {
     this.uncommitted.delete(ref);
-    this.erasing.add(ref);
-    try {
-      await this.events.commitNow((transaction) => transaction.run(DELETE_ENTRY, [ref]));
-    } finally {
-      this.erasing.delete(ref);
-    }
+    this.deleteEntry.run(ref);
+    await this.events.syncWritesSoFar();
     await this.earlier?.delete(ref);
   }
 }

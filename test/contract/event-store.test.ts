@@ -14,13 +14,6 @@ describe('EventStore adapters', () => {
     'SqliteEventStore',
     async () => new SqliteEventStore(join(directory, `${randomUUID()}.sqlite`)),
   );
-  describeEventStoreContract(
-    'SqliteEventStore, group commits on the append thread',
-    async () =>
-      new SqliteEventStore(join(directory, `${randomUUID()}.sqlite`), {
-        appendThread: { startAtPerSecond: 0, restAfterMs: Number.POSITIVE_INFINITY },
-      }),
-  );
 
   const eventStoreUrl = process.env.EVENTSTORE_URL;
   if (eventStoreUrl) {

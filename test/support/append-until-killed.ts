@@ -1,21 +1,17 @@
 /**
  * Child process for the SQLite durability test: appends batches of events to one stream, forever,
  * and prints `ack <revision> <event ids...>` after each append has been acknowledged.
- * Usage: node .tmp/test-programs/append-until-killed.js <sqlite file> <stream id> [thread] (built by
- * build-service.ts); with `thread`, the group commits run on the appends' thread from the start.
+ * Usage: node .tmp/test-programs/append-until-killed.js <sqlite file> <stream id> (built by build-service.ts)
  */
 import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 
 const EVENTS_PER_APPEND = 3;
 
-const [filePath, streamId, where] = process.argv.slice(2);
-if (!filePath || !streamId) throw new Error('usage: append-until-killed.ts <sqlite file> <stream id> [thread]');
+const [filePath, streamId] = process.argv.slice(2);
+if (!filePath || !streamId) throw new Error('usage: append-until-killed.ts <sqlite file> <stream id>');
 
-const store = new SqliteEventStore(
-  filePath,
-  where === 'thread' ? { appendThread: { startAtPerSecond: 0, restAfterMs: Number.POSITIVE_INFINITY } } : {},
-);
+const store = new SqliteEventStore(filePath);
 let lastRevision: number | undefined;
 for (;;) {
   const events = Array.from({ length: EVENTS_PER_APPEND }, () => ({

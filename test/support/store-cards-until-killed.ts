@@ -2,8 +2,7 @@
  * Child process for the vault's durability test: keeps several charges in flight, each storing a
  * card number in the vault and then appending an event that refers to it, and prints
  * `ack <stream id> <vault ref> <number>` once that append has been acknowledged.
- * Usage: node .tmp/test-programs/store-cards-until-killed.js <events file> <vault key hex> [thread] (built by
- * build-service.ts); with `thread`, the group commits run on the appends' thread from the start.
+ * Usage: node .tmp/test-programs/store-cards-until-killed.js <events file> <vault key hex> (built by build-service.ts)
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
@@ -12,13 +11,10 @@ import { Vault } from '../../packages/vault/vault.ts';
 
 const IN_FLIGHT = 8;
 
-const [filePath, keyHex, where] = process.argv.slice(2);
-if (!filePath || !keyHex) throw new Error('usage: store-cards-until-killed.ts <events file> <vault key hex> [thread]');
+const [filePath, keyHex] = process.argv.slice(2);
+if (!filePath || !keyHex) throw new Error('usage: store-cards-until-killed.ts <events file> <vault key hex>');
 
-const events = new SqliteEventStore(
-  filePath,
-  where === 'thread' ? { appendThread: { startAtPerSecond: 0, restAfterMs: Number.POSITIVE_INFINITY } } : {},
-);
+const events = new SqliteEventStore(filePath);
 const vault = new Vault(new EventFileVaultEntries(events), Buffer.from(keyHex, 'hex'));
 
 async function chargeForever(): Promise<never> {
