@@ -17,6 +17,12 @@ export class WriterTransaction {
     return this;
   }
 
+  /** A step of one of the thread's own operations (`SqliteWriterThreadOptions.operations`). */
+  call(operation: number, parameters: readonly unknown[]): this {
+    this.steps.push(-1 - operation, parameters.length, ...parameters);
+    return this;
+  }
+
   private number(sql: string): number {
     let found = this.numbers.get(sql);
     if (found === undefined) {
