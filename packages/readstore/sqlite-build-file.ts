@@ -119,31 +119,45 @@ export class SqliteBuildFile implements DocumentStore {
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
     await this.roomInFlight();
     const transaction = new WriterTransaction();
-    const docs = new Map<string, string | null>();
+    const written = lastWritePerDocument(writes);
+    const json: (string | null)[] = [];
     let jsonBytes = 0;
-    for (const write of lastWritePerDocument(writes)) {
+    for (const write of written) {
       const table = this.table(transaction, write.collection);
       if (write.op === 'put') {
         const row = rowValues(write.doc, write.position);
-        transaction.call(BuildTableWrite.put, [table, 1, ...row]);
-        const json = row[ROW_JSON] as string;
-        jsonBytes += json.length;
-        docs.set(documentKey(write.collection, write.doc.id), json);
+        transaction.callOnRow(BuildTableWrite.put, table, 1, row);
+        const text = row[ROW_JSON] as string;
+        jsonBytes += text.length;
+        json.push(text);
       } else {
         transaction.call(BuildTableWrite.delete, [table, write.id, write.position]);
-        docs.set(documentKey(write.collection, write.id), null);
+        json.push(null);
       }
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
-    void this.handOver(transaction, docs, jsonBytes);
+    void this.handOver(transaction, written, json, jsonBytes);
   }
 
   /** Hands a batch's writes over, its documents readable from memory until they are written. */
-  private handOver(transaction: WriterTransaction, docs: Map<string, string | null>, jsonBytes: number): Promise<void> {
-    this.uncommittedDocs += docs.size;
+  private handOver(
+    transaction: WriterTransaction,
+    writes: readonly ProjectionWrite[],
+    json: readonly (string | null)[],
+    jsonBytes: number,
+  ): Promise<void> {
+    this.uncommittedDocs += writes.length;
     this.uncommittedJsonBytes += jsonBytes;
     const commit = this.uncommittedDocs >= DOCUMENTS_PER_COMMIT || this.uncommittedJsonBytes >= JSON_BYTES_PER_COMMIT;
-    const batch: BatchInFlight = { docs, jsonBytes, written: this.write(transaction, commit) };
+    const batch: BatchInFlight = {
+      // Their collections and ids only: the documents themselves need not stay alive until the batch is written.
+      collections: writes.map((write) => write.collection),
+      ids: writes.map((write) => (write.op === 'put' ? write.doc.id : write.id)),
+      json,
+      docs: null,
+      jsonBytes,
+      written: this.write(transaction, commit),
+    };
     this.batchesInFlight.push(batch);
     this.jsonBytesInFlight += jsonBytes;
     const forget = (): void => {
@@ -172,10 +186,9 @@ export class SqliteBuildFile implements DocumentStore {
 
   /** A document as the build holds it: what was handed to the writer counts, committed or not. */
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const key = documentKey(collection, id);
     // The newest write handed over is the one that counts.
     for (let index = this.batchesInFlight.length - 1; index >= 0; index--) {
-      const handed = this.batchesInFlight[index]!.docs.get(key);
+      const handed = documentsOf(this.batchesInFlight[index]!).get(collection)?.get(id);
       if (handed !== undefined) return handed === null ? null : (JSON.parse(handed) as T);
     }
     if (this.failure) throw this.failure;
@@ -189,9 +202,9 @@ export class SqliteBuildFile implements DocumentStore {
   async put(collection: string, doc: Document): Promise<void> {
     const transaction = new WriterTransaction();
     const row = rowValues(doc, null);
-    transaction.call(BuildTableWrite.put, [this.table(transaction, collection), 0, ...row]);
+    transaction.callOnRow(BuildTableWrite.put, this.table(transaction, collection), 0, row);
     const json = row[ROW_JSON] as string;
-    await this.handOver(transaction, new Map([[documentKey(collection, doc.id), json]]), json.length);
+    await this.handOver(transaction, [{ collection, op: 'put', doc, position: 0 }], [json], json.length);
   }
 
   async dropCollection(): Promise<void> {
@@ -309,14 +322,28 @@ function unavailable(operation: string): never {
   throw new Error(`${operation} is not offered while a read store file is built: seal it and open it`);
 }
 
-/** A batch handed to the writer: what it writes, by `documentKey` (JSON; null: deleted), until it is written. */
+/** A batch handed to the writer, until it is written: the collection and id of each document it writes, and its JSON (null: deleted). */
 interface BatchInFlight {
-  docs: ReadonlyMap<string, string | null>;
+  collections: readonly string[];
+  ids: readonly string[];
+  json: readonly (string | null)[];
+  /** The JSON by collection and id, made when a read first asks (reads of a batch in flight are few). */
+  docs: Map<string, Map<string, string | null>> | null;
   jsonBytes: number;
   written: Promise<void>;
 }
 
+function documentsOf(batch: BatchInFlight): Map<string, Map<string, string | null>> {
+  if (!batch.docs) {
+    batch.docs = new Map();
+    for (let index = 0; index < batch.ids.length; index++) {
+      let byId = batch.docs.get(batch.collections[index]!);
+      if (!byId) batch.docs.set(batch.collections[index]!, (byId = new Map()));
+      byId.set(batch.ids[index]!, batch.json[index]!);
+    }
+  }
+  return batch.docs;
+}
+
 /** Where `rowValues` puts the document's JSON. */
 const ROW_JSON = 5;
-
-const documentKey = (collection: string, id: string): string => `${collection}\u0000${id}`;

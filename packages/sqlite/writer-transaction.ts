@@ -23,6 +23,12 @@ export class WriterTransaction {
     return this;
   }
 
+  /** The same, its parameters two values and then a row's (no array made of them all). */
+  callOnRow(operation: number, first: unknown, second: unknown, row: readonly unknown[]): this {
+    this.steps.push(-1 - operation, 2 + row.length, first, second, ...row);
+    return this;
+  }
+
   private number(sql: string): number {
     let found = this.numbers.get(sql);
     if (found === undefined) {
