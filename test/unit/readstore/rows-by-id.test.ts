@@ -3,11 +3,8 @@ import { loadRowsById, type IdHash, type RowsById } from '../../../packages/read
 
 const { RowsById: Rows, hashId } = loadRowsById();
 
-/** Every id the same 64-bit hash: each lookup meets every row added before it. */
-const oneHash: IdHash = (_id, out) => {
-  out[0] = 12_345;
-  out[1] = -6_789;
-};
+/** Every id the same hash: each lookup meets every row added before it. */
+const oneHash: IdHash = () => -12_345;
 
 /** The rows a lookup of `id` names as candidates, in probing order. */
 function candidates(rows: RowsById, id: string): number[] {
@@ -40,12 +37,13 @@ describe('RowsById: the rows of a table being built, by a hash of their ids', ()
     );
   });
 
-  it('finds each of 300,000 ids by its own hash, and no other row', () => {
+  it('finds each of 300,000 ids among few candidates', () => {
     const rows = new Rows(hashId);
     const count = 300_000;
     let before = 0;
     for (let row = 1; row <= count; row++) {
-      if (rows.first(`cus_${row.toString(36)}`) !== -1) before++;
+      // Every candidate checked (each another id's), as the writer does before it adds a row.
+      before += candidates(rows, `cus_${row.toString(36)}`).length;
       rows.add(row);
     }
     let missing = 0;
@@ -55,9 +53,10 @@ describe('RowsById: the rows of a table being built, by a hash of their ids', ()
       if (!found.includes(row)) missing++;
       others += found.length - 1;
     }
-    // Distinct 64-bit hashes: no id here shares one.
-    expect({ before, missing, others }).to.deep.equal({ before: 0, missing: 0, others: 0 });
-    expect(candidates(rows, 'cus_never_added')).to.deep.equal([]);
+    expect(missing).to.equal(0);
+    // 32-bit hashes: about n² / 2³³ pairs of ids share one (ten here), each id of a pair the other's candidate.
+    expect(before).to.be.below(40);
+    expect(others).to.be.below(80);
   });
 
   it('refuses a row number that SQLite would not give', () => {
