@@ -44,10 +44,10 @@ const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
 const BATCHES_IN_FLIGHT = 4;
 const JSON_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 /**
- * How the list indexes and the ids' unique indexes are sorted when they are made: SQLite's sorter cuts its input into runs as
- * large as the page cache, and with helper threads sorts each run on one of them while the
- * writer reads on; a run as large as the build's cache would hold a million entries, so no
- * helper would ever start (`docs/benchmarks.md`, "Rebuilds").
+ * How the list indexes and the ids' unique indexes are sorted when they are made, at the end:
+ * SQLite's sorter cuts its input into runs as large as the page cache, and with helper threads
+ * sorts each run on one of them while the writer reads on; a run as large as the build's cache
+ * would hold a million entries, so no helper would ever start (`docs/benchmarks.md`, "Rebuilds").
  */
 const INDEX_SORT_THREADS = 2;
 const INDEX_SORT_RUN_KIB = 16 * 1024;
