@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { SqliteWriterThread } from '../sqlite/sqlite-writer-thread.ts';
 import { WriterTransaction } from '../sqlite/writer-transaction.ts';
 import type {
@@ -10,15 +9,14 @@ import type {
   ProjectionWrite,
   UntypedDocument,
 } from './document-store.ts';
+import { BuildTableRead, buildTableOperations, BuildTableWrite } from './build-table-rows.ts';
 import { listIndexFields } from './list-indexes.ts';
 import {
   assertCollectionName,
   CHECKPOINTS_TABLE,
+  createBuildTableSql,
+  createIdIndexSql,
   createListIndexSql,
-  createTableSql,
-  projectionWriteSql,
-  putSql,
-  quote,
   rowValues,
 } from './sqlite-collection.ts';
 import {
@@ -30,19 +28,13 @@ import {
   STORE_TABLES_SQL,
 } from './sqlite-document-store.ts';
 
-/** Another connection to the file (the writer thread, or this one's reads) holds its lock for a moment. */
-const BUSY_TIMEOUT_MS = 60_000;
 /**
- * Documents written between two commits. Every commit writes each page it changed, and a batch's
- * inserts into the id indexes (random ids) change pages all over them: committing every batch of
- * a million-document build rewrites most of those pages each time (`docs/benchmarks.md`, "Rebuilds").
+ * Document writes between two commits. Every commit writes each page it changed, and the pages of
+ * documents changed again lie all over the tables: committing every batch would write many of
+ * them again each time (`docs/benchmarks.md`, "Rebuilds").
  */
 const DOCUMENTS_PER_COMMIT = 100_000;
-/**
- * And at most this much document JSON: the pages a transaction changed stay in the writer's
- * page cache until it commits (it never spills them to the file: that would lock this build's
- * reads out until a commit that only the reading thread can ask for).
- */
+/** And at most this much document JSON: the pages a transaction changed stay in the writer's page cache until it commits. */
 const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
 /**
  * Batches handed to the writer and not yet written, at most: the caller projects ahead while the
@@ -52,10 +44,10 @@ const JSON_BYTES_PER_COMMIT = 64 * 1024 * 1024;
 const BATCHES_IN_FLIGHT = 4;
 const JSON_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 /**
- * How the list indexes are sorted when they are made: SQLite's sorter cuts its input into runs as
- * large as the page cache, and with helper threads sorts each run on one of them while the
- * writer reads on; a run as large as the build's cache would hold a million entries, so no
- * helper would ever start (`docs/benchmarks.md`, "Rebuilds").
+ * How the list indexes and the ids' unique indexes are sorted when they are made, at the end:
+ * SQLite's sorter cuts its input into runs as large as the page cache, and with helper threads
+ * sorts each run on one of them while the writer reads on; a run as large as the build's cache
+ * would hold a million entries, so no helper would ever start (`docs/benchmarks.md`, "Rebuilds").
  */
 const INDEX_SORT_THREADS = 2;
 const INDEX_SORT_RUN_KIB = 16 * 1024;
@@ -68,19 +60,18 @@ const INDEX_SORT_RUN_KIB = 16 * 1024;
  * core while the caller projects the next batches. Up to `BATCHES_IN_FLIGHT` batches are in
  * flight (the next call waits for the oldest; a failure is the first call's that learns of it, and
  * every later one's). Batches share a SQLite commit until they have written `DOCUMENTS_PER_COMMIT`
- * documents. Reads see every write handed over: those of the batches in flight from memory, the
- * rest from the file through a read-only connection, after a commit of their own when they were
- * written since the last one (the
- * documents a projection reads again several batches later are few in a rebuild: most of its
- * reads are of documents the build never wrote, which it does not read at all).
+ * documents. Each table's rows are appended in the order documents are first written and found by
+ * id through the writer thread's `RowsById` (`build-table-rows.ts`), with no index of the ids in
+ * the file until `seal()` makes their unique one. Reads see every write handed over: those of the
+ * batches in flight from memory, the rest from the writer thread's connection (its open
+ * transaction too), which answers between two writes (every write of such a document has run).
  * `seal()` commits and ends the build. Only what a build uses is offered: reads by id, checkpoints, puts,
  * list indexes; lists and counts are the sealed file's.
  */
 export class SqliteBuildFile implements DocumentStore {
   private readonly writer: SqliteWriterThread;
-  private reader: Database.Database | null = null;
-  private readonly readById = new Map<string, Database.Statement<[string], { doc: string }>>();
-  private readonly tables = new Set<string>();
+  /** Each table's number in the writer thread, by collection. */
+  private readonly tables = new Map<string, number>();
   private readonly indexes = new Set<string>();
   /** The writes handed to the writer and not yet acknowledged. */
   private inFlight: Promise<void> = Promise.resolve();
@@ -89,20 +80,20 @@ export class SqliteBuildFile implements DocumentStore {
   /** The batches in flight, oldest first: what each writes, by collection and id (JSON; null: deleted). */
   private readonly batchesInFlight: BatchInFlight[] = [];
   private jsonBytesInFlight = 0;
-  /** Whether writes were handed over since the last commit, and the documents they wrote (by `documentKey`). */
+  /** Whether writes were handed over since the last commit, and how many documents and how much JSON they wrote. */
   private uncommittedWrites = false;
-  private uncommittedDocs = new Set<string>();
+  private uncommittedDocs = 0;
   private uncommittedJsonBytes = 0;
-  /** The documents of each commit handed over, until it lands. */
-  private readonly committing: { docs: ReadonlySet<string>; landed: Promise<void> }[] = [];
   private sealed = false;
 
-  constructor(private readonly path: string) {
-    this.writer = new SqliteWriterThread(path, [
-      ...BUILD_PRAGMAS,
-      `busy_timeout = ${BUSY_TIMEOUT_MS}`,
-      'cache_spill = OFF',
-    ]);
+  /** `options.idHash`: the source of another hash of the ids for the writer thread's `RowsById` (tests make ids collide with it). */
+  constructor(
+    private readonly path: string,
+    options: { idHash?: string } = {},
+  ) {
+    this.writer = new SqliteWriterThread(path, [...BUILD_PRAGMAS, 'cache_spill = OFF'], {
+      operations: buildTableOperations(CHECKPOINTS_TABLE, options.idHash),
+    });
     void this.write(new WriterTransaction().exec(STORE_TABLES_SQL), false);
   }
 
@@ -112,13 +103,14 @@ export class SqliteBuildFile implements DocumentStore {
       .map((fields) => createListIndexSql(name, fields))
       .filter((sql) => !this.indexes.has(sql));
     if (indexes.length > 0) {
-      const transaction = this.withTable(new WriterTransaction(), name);
-      transaction.exec(`PRAGMA threads = ${INDEX_SORT_THREADS}; PRAGMA cache_size = -${INDEX_SORT_RUN_KIB}`);
+      const transaction = new WriterTransaction();
+      this.table(transaction, name);
+      transaction.exec(sortingIndexes(true));
       for (const sql of indexes) {
         this.indexes.add(sql);
         transaction.exec(sql);
       }
-      transaction.exec(`PRAGMA threads = 0; PRAGMA cache_size = -${BUILD_PAGE_CACHE_KIB}`);
+      transaction.exec(sortingIndexes(false));
       void this.write(transaction, false);
     }
     return new BuildCollection<T>(this, name);
@@ -127,27 +119,45 @@ export class SqliteBuildFile implements DocumentStore {
   async commitProjection(writes: ProjectionWrite[], checkpoints: readonly ProjectionCheckpoint[]): Promise<void> {
     await this.roomInFlight();
     const transaction = new WriterTransaction();
-    const docs = new Map<string, string | null>();
+    const written = lastWritePerDocument(writes);
+    const json: (string | null)[] = [];
     let jsonBytes = 0;
-    for (const write of lastWritePerDocument(writes)) {
-      this.withTable(transaction, write.collection);
+    for (const write of written) {
+      const table = this.table(transaction, write.collection);
       if (write.op === 'put') {
         const row = rowValues(write.doc, write.position);
-        transaction.run(projectionWriteSql(write.collection).put, row);
-        const json = row[ROW_JSON] as string;
-        jsonBytes += json.length;
-        docs.set(documentKey(write.collection, write.doc.id), json);
+        transaction.callOnRow(BuildTableWrite.put, table, 1, row);
+        const text = row[ROW_JSON] as string;
+        jsonBytes += text.length;
+        json.push(text);
       } else {
-        transaction.run(projectionWriteSql(write.collection).delete, [write.id, write.position]);
-        docs.set(documentKey(write.collection, write.id), null);
+        transaction.call(BuildTableWrite.delete, [table, write.id, write.position]);
+        json.push(null);
       }
     }
     for (const checkpoint of checkpoints) transaction.run(MOVE_CHECKPOINT_SQL, [checkpoint.key, checkpoint.position]);
-    for (const key of docs.keys()) this.uncommittedDocs.add(key);
+    void this.handOver(transaction, written, json, jsonBytes);
+  }
+
+  /** Hands a batch's writes over, its documents readable from memory until they are written. */
+  private handOver(
+    transaction: WriterTransaction,
+    writes: readonly ProjectionWrite[],
+    json: readonly (string | null)[],
+    jsonBytes: number,
+  ): Promise<void> {
+    this.uncommittedDocs += writes.length;
     this.uncommittedJsonBytes += jsonBytes;
-    const commit =
-      this.uncommittedDocs.size >= DOCUMENTS_PER_COMMIT || this.uncommittedJsonBytes >= JSON_BYTES_PER_COMMIT;
-    const batch: BatchInFlight = { docs, jsonBytes, written: this.write(transaction, commit) };
+    const commit = this.uncommittedDocs >= DOCUMENTS_PER_COMMIT || this.uncommittedJsonBytes >= JSON_BYTES_PER_COMMIT;
+    const batch: BatchInFlight = {
+      // Their collections and ids only: the documents themselves need not stay alive until the batch is written.
+      collections: writes.map((write) => write.collection),
+      ids: writes.map((write) => (write.op === 'put' ? write.doc.id : write.id)),
+      json,
+      docs: null,
+      jsonBytes,
+      written: this.write(transaction, commit),
+    };
     this.batchesInFlight.push(batch);
     this.jsonBytesInFlight += jsonBytes;
     const forget = (): void => {
@@ -155,6 +165,7 @@ export class SqliteBuildFile implements DocumentStore {
       this.jsonBytesInFlight -= jsonBytes;
     };
     batch.written.then(forget, forget);
+    return batch.written;
   }
 
   /** Waits until another batch may be handed over (the oldest in flight written); fails once any write failed. */
@@ -169,46 +180,31 @@ export class SqliteBuildFile implements DocumentStore {
   }
 
   async getCheckpoint(key: string): Promise<number | null> {
-    await this.commitNow();
-    const row = this.read()
-      .prepare<[string], { position: number }>(`SELECT position FROM ${CHECKPOINTS_TABLE} WHERE key = ?`)
-      .get(key);
-    return row?.position ?? null;
+    await this.inFlight;
+    return (await this.writer.read(BuildTableRead.checkpoint, [key])) as number | null;
   }
 
   /** A document as the build holds it: what was handed to the writer counts, committed or not. */
   async get<T extends Document>(collection: string, id: string): Promise<T | null> {
-    const key = documentKey(collection, id);
     // The newest write handed over is the one that counts.
     for (let index = this.batchesInFlight.length - 1; index >= 0; index--) {
-      const handed = this.batchesInFlight[index]!.docs.get(key);
+      const handed = documentsOf(this.batchesInFlight[index]!).get(collection)?.get(id);
       if (handed !== undefined) return handed === null ? null : (JSON.parse(handed) as T);
     }
     if (this.failure) throw this.failure;
-    if (!this.tables.has(collection)) return null;
-    if (this.uncommittedDocs.has(key)) await this.commitNow();
-    else {
-      const commit = this.committing.find((candidate) => candidate.docs.has(key));
-      if (commit) await commit.landed;
-    }
-    let statement = this.readById.get(collection);
-    if (!statement) {
-      // The table may have been created since the last commit.
-      await this.commitNow();
-      statement = this.read().prepare<[string], { doc: string }>(`SELECT doc FROM ${quote(collection)} WHERE id = ?`);
-      this.readById.set(collection, statement);
-    }
-    const row = statement.get(id);
-    return row ? (JSON.parse(row.doc) as T) : null;
+    const table = this.tables.get(collection);
+    if (table === undefined) return null;
+    // Every write of it has run: the writer may answer before the batches still queued.
+    const json = (await this.writer.read(BuildTableRead.document, [table, id])) as string | null;
+    return json === null ? null : (JSON.parse(json) as T);
   }
 
   async put(collection: string, doc: Document): Promise<void> {
-    const transaction = this.withTable(new WriterTransaction(), collection).run(
-      putSql(collection),
-      rowValues(doc, null),
-    );
-    this.uncommittedDocs.add(documentKey(collection, doc.id));
-    await this.write(transaction, false);
+    const transaction = new WriterTransaction();
+    const row = rowValues(doc, null);
+    transaction.callOnRow(BuildTableWrite.put, this.table(transaction, collection), 0, row);
+    const json = row[ROW_JSON] as string;
+    await this.handOver(transaction, [{ collection, op: 'put', doc, position: 0 }], [json], json.length);
   }
 
   async dropCollection(): Promise<void> {
@@ -217,26 +213,26 @@ export class SqliteBuildFile implements DocumentStore {
 
   async listCollections(prefix = ''): Promise<string[]> {
     await this.inFlight;
-    return [...this.tables].filter((name) => name.startsWith(prefix)).sort();
+    return [...this.tables.keys()].filter((name) => name.startsWith(prefix)).sort();
   }
 
   /** Stops without sealing (nothing to do once sealed): the file stays unfinished (what was not committed is not in it), and the next full rebuild deletes it. */
   async close(): Promise<void> {
     if (this.sealed) return;
     await this.inFlight.catch(() => {});
-    this.reader?.close();
-    this.reader = null;
     await this.writer.close();
   }
 
   /**
-   * Ends the build once every write is committed: closes both connections, makes the file an
-   * ordinary WAL database and syncs it, once. Fails if any write failed.
+   * Ends the build once every write is committed: makes each table's unique index of its ids,
+   * closes the connection, makes the file an ordinary WAL database and syncs it, once. Fails if
+   * any write failed.
    */
   async seal(): Promise<void> {
+    const idIndexes = new WriterTransaction().exec(sortingIndexes(true));
+    for (const collection of this.tables.keys()) idIndexes.exec(createIdIndexSql(collection));
+    void this.write(idIndexes.exec(sortingIndexes(false)), false);
     await this.commitNow();
-    this.reader?.close();
-    this.reader = null;
     await this.writer.close();
     this.sealed = true;
     sealBuiltFile(this.path);
@@ -256,11 +252,7 @@ export class SqliteBuildFile implements DocumentStore {
     const written = this.writer.write(transaction.statements, transaction.steps, commit);
     this.uncommittedWrites = !commit;
     if (commit) {
-      const landing = { docs: this.uncommittedDocs, landed: written };
-      this.committing.push(landing);
-      const landed = (): void => void this.committing.splice(this.committing.indexOf(landing), 1);
-      written.then(landed, landed);
-      this.uncommittedDocs = new Set();
+      this.uncommittedDocs = 0;
       this.uncommittedJsonBytes = 0;
     }
     this.inFlight = Promise.all([this.inFlight, written]).then(() => {});
@@ -272,23 +264,23 @@ export class SqliteBuildFile implements DocumentStore {
     return written;
   }
 
-  /** Adds the creation of `collection`'s table, the first time the build writes to it. */
-  private withTable(transaction: WriterTransaction, collection: string): WriterTransaction {
-    if (!this.tables.has(collection)) {
-      this.tables.add(collection);
-      transaction.exec(createTableSql(collection));
+  /** `collection`'s table number in the writer thread; its creation added to `transaction` the first time the build writes to it. */
+  private table(transaction: WriterTransaction, collection: string): number {
+    let table = this.tables.get(collection);
+    if (table === undefined) {
+      table = this.tables.size;
+      this.tables.set(collection, table);
+      transaction.exec(createBuildTableSql(collection)).call(BuildTableWrite.table, [table, collection]);
     }
-    return transaction;
-  }
-
-  private read(): Database.Database {
-    if (!this.reader) {
-      this.reader = new Database(this.path, { readonly: true, fileMustExist: true });
-      this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    }
-    return this.reader;
+    return table;
   }
 }
+
+/** The settings index builds run with (`INDEX_SORT_THREADS`), and the build's own after them. */
+const sortingIndexes = (on: boolean): string =>
+  on
+    ? `PRAGMA threads = ${INDEX_SORT_THREADS}; PRAGMA cache_size = -${INDEX_SORT_RUN_KIB}`
+    : `PRAGMA threads = 0; PRAGMA cache_size = -${BUILD_PAGE_CACHE_KIB}`;
 
 /** A collection of a build: reads by id and puts (projection states); everything else is the sealed file's. */
 class BuildCollection<T extends Document> implements Collection<T> {
@@ -330,14 +322,28 @@ function unavailable(operation: string): never {
   throw new Error(`${operation} is not offered while a read store file is built: seal it and open it`);
 }
 
-/** A batch handed to the writer: what it writes, by `documentKey` (JSON; null: deleted), until it is written. */
+/** A batch handed to the writer, until it is written: the collection and id of each document it writes, and its JSON (null: deleted). */
 interface BatchInFlight {
-  docs: ReadonlyMap<string, string | null>;
+  collections: readonly string[];
+  ids: readonly string[];
+  json: readonly (string | null)[];
+  /** The JSON by collection and id, made when a read first asks (reads of a batch in flight are few). */
+  docs: Map<string, Map<string, string | null>> | null;
   jsonBytes: number;
   written: Promise<void>;
 }
 
+function documentsOf(batch: BatchInFlight): Map<string, Map<string, string | null>> {
+  if (!batch.docs) {
+    batch.docs = new Map();
+    for (let index = 0; index < batch.ids.length; index++) {
+      let byId = batch.docs.get(batch.collections[index]!);
+      if (!byId) batch.docs.set(batch.collections[index]!, (byId = new Map()));
+      byId.set(batch.ids[index]!, batch.json[index]!);
+    }
+  }
+  return batch.docs;
+}
+
 /** Where `rowValues` puts the document's JSON. */
 const ROW_JSON = 5;
-
-const documentKey = (collection: string, id: string): string => `${collection}\u0000${id}`;

@@ -315,6 +315,31 @@ export function createTableSql(collection: string): string {
     CREATE INDEX IF NOT EXISTS ${quote(`${collection} by expires_at`)} ON ${table} (expires_at) WHERE expires_at IS NOT NULL;`;
 }
 
+/**
+ * The table of a collection in a read store file being built (`SqliteBuildFile`): the columns of
+ * `createTableSql`, its rows appended as documents are first written, and no index of the ids
+ * until `createIdIndexSql` makes their unique one when the file is sealed. A serving store then
+ * reads and writes it as one of its own tables: its lookups by id and its upserts
+ * (`ON CONFLICT (id)`) use that index as they use a primary key's.
+ */
+export function createBuildTableSql(collection: string): string {
+  const table = quote(collection);
+  return `
+    CREATE TABLE ${table} (
+      id TEXT NOT NULL,
+      created INTEGER NOT NULL,
+      seq INTEGER NOT NULL,
+      pos INTEGER,
+      expires_at INTEGER,
+      doc TEXT NOT NULL
+    );
+    CREATE INDEX ${quote(`${collection} by expires_at`)} ON ${table} (expires_at) WHERE expires_at IS NOT NULL;`;
+}
+
+/** The unique index of a built table's ids (`createBuildTableSql`), made once every row is in. */
+export const createIdIndexSql = (collection: string): string =>
+  `CREATE UNIQUE INDEX IF NOT EXISTS ${quote(`${collection} by id`)} ON ${quote(collection)} (id)`;
+
 /** A list index: equality fields first, then the sort key, so a filtered page is one index range scan. */
 export function createListIndexSql(collection: string, fields: readonly string[]): string {
   const columns = [...fields.map(jsonField), SORT_KEY_DESC].join(', ');

@@ -281,13 +281,22 @@ export function sealBuiltFile(path: string): void {
 /**
  * The last write of each document, in batch order: a document changed by several events of a batch
  * is written once. Positions never decrease within a batch, so the last write is the one that counts.
+ * A batch that writes each document once is returned as it is.
  */
 export function lastWritePerDocument(writes: ProjectionWrite[]): ProjectionWrite[] {
-  const last = new Map<string, ProjectionWrite>();
-  for (const write of writes) {
-    const key = `${write.collection}\u0000${write.op === 'put' ? write.doc.id : write.id}`;
-    last.delete(key);
-    last.set(key, write);
+  // The index of each document's last write, by collection and id.
+  const last = new Map<string, Map<string, number>>();
+  let repeated = false;
+  for (let index = 0; index < writes.length; index++) {
+    const write = writes[index]!;
+    let byId = last.get(write.collection);
+    if (!byId) last.set(write.collection, (byId = new Map()));
+    const before = byId.size;
+    byId.set(write.op === 'put' ? write.doc.id : write.id, index);
+    if (byId.size === before) repeated = true;
   }
-  return [...last.values()];
+  if (!repeated) return writes;
+  return writes.filter(
+    (write, index) => last.get(write.collection)!.get(write.op === 'put' ? write.doc.id : write.id) === index,
+  );
 }

@@ -1,17 +1,29 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 
 /**
  * The statements of one transaction, flat (one array crosses to the thread faster than one per
  * statement): for each, the index of its SQL text in the transaction's `statements` (each text
  * crosses once), the number of its parameters, then the parameters. A statement without
- * parameters may be several (schema changes).
+ * parameters may be several (schema changes). A step of one of the thread's own operations
+ * (`SqliteWriterThreadOptions.operations`) has -1 minus the operation's number in place of the SQL.
  */
 export type WriterSteps = unknown[];
+
+export interface SqliteWriterThreadOptions {
+  /**
+   * JavaScript source of a function `(db, statement) => ({ writes, reads })` that the thread calls
+   * once its connection is open: `writes[k](steps, i)` runs a step of operation k (its parameters
+   * from `steps[i]` on), `reads[k](...args)` answers `read(k, args)`. For what the thread keeps
+   * besides SQLite (a build's rows by id).
+   */
+  operations?: string;
+}
 
 interface Reply {
   id: number;
   error?: string;
+  value?: unknown;
 }
 
 /**
@@ -31,24 +43,37 @@ interface Reply {
  */
 export class SqliteWriterThread {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  /** Reads go on a port of their own: the thread answers them between two writes, before the writes queued after. */
+  private readonly reads: MessagePort;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private failure: Error | null = null;
 
   /** `pragmas`: set on the connection once it is open, in order (e.g. `journal_mode = MEMORY`). */
-  constructor(path: string, pragmas: readonly string[]) {
+  constructor(path: string, pragmas: readonly string[], options: SqliteWriterThreadOptions = {}) {
+    const reads = new MessageChannel();
+    this.reads = reads.port1;
     this.worker = new Worker(WRITER_LOOP, {
       eval: true,
       // Not the parent's flags (e.g. a TypeScript loader): the loop is plain JavaScript.
       execArgv: [],
-      workerData: { path, pragmas, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+      workerData: {
+        path,
+        pragmas,
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        operations: options.operations ?? null,
+        reads: reads.port2,
+      },
+      transferList: [reads.port2],
     });
-    this.worker.on('message', (reply: Reply) => {
+    const answer = (reply: Reply): void => {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
-      if (reply.error === undefined) waiter?.resolve();
+      if (reply.error === undefined) waiter?.resolve(reply.value);
       else waiter?.reject(new Error(reply.error));
-    });
+    };
+    this.worker.on('message', answer);
+    this.reads.on('message', answer);
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', () => this.fail(new Error('The SQLite writer thread has stopped')));
   }
@@ -63,7 +88,21 @@ export class SqliteWriterThread {
    * is open); with `commit`, then commits it.
    */
   write(statements: readonly string[], steps: WriterSteps, commit: boolean): Promise<void> {
-    return this.send({ statements, steps, commit });
+    return this.send({ statements, steps, commit }) as Promise<void>;
+  }
+
+  /**
+   * Answers with read operation `operation` of the thread's own (`options.operations`), as soon
+   * as the thread is between two writes: it sees every write that has run, in the open
+   * transaction too, but not the writes still queued (the caller knows what they hold).
+   */
+  read(operation: number, args: readonly unknown[]): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.reads.postMessage({ id, operation, args });
+    });
   }
 
   /** Runs `steps` in a transaction of their own (BEGIN IMMEDIATE … COMMIT) after every write given before. */
@@ -74,18 +113,20 @@ export class SqliteWriterThread {
   /** Closes the connection once every write given before has run, and stops the thread; what was not committed is rolled back. */
   async close(): Promise<void> {
     if (this.failure) {
+      this.reads.close();
       await this.worker.terminate();
       return;
     }
     const exited = new Promise<void>((resolveExit) => this.worker.once('exit', () => resolveExit()));
     await this.send({ close: true });
     await exited;
+    this.reads.close();
   }
 
-  private send(message: object): Promise<void> {
+  private send(message: object): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ id, ...message });
     });
@@ -93,14 +134,18 @@ export class SqliteWriterThread {
 
   private fail(error: Error): void {
     this.failure ??= error;
+    this.reads.close();
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
   }
 }
 
-/** The thread's loop: one write per message, in order, into the open transaction; a failure rolls it back, and ends the writes when it rolled back earlier ones. */
+/**
+ * The thread's loop: one write per message, in order, into the open transaction; a failure rolls
+ * it back, and ends the writes when it rolled back earlier ones. Reads are answered between writes.
+ */
 const WRITER_LOOP = `
-const { workerData, parentPort } = require('node:worker_threads');
+const { workerData, parentPort, receiveMessageOnPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
@@ -113,8 +158,16 @@ function statement(sql) {
   }
   return found;
 }
+const operations = workerData.operations === null
+  ? { writes: [], reads: [] }
+  : new Function('return (' + workerData.operations + ')')()(db, statement);
 function run(statements, steps) {
   for (let i = 0; i < steps.length; ) {
+    if (steps[i] < 0) {
+      operations.writes[-1 - steps[i]](steps, i + 2);
+      i += 2 + steps[i + 1];
+      continue;
+    }
     const sql = statements[steps[i]];
     const count = steps[i + 1];
     i += 2;
@@ -125,11 +178,25 @@ function run(statements, steps) {
     i += count;
   }
 }
+const reads = workerData.reads;
+function answer(message) {
+  try {
+    reads.postMessage({ id: message.id, value: operations.reads[message.operation](...message.args) });
+  } catch (error) {
+    reads.postMessage({ id: message.id, error: String(error && error.message) });
+  }
+}
+reads.on('message', answer);
+function answerReads() {
+  for (let read = receiveMessageOnPort(reads); read; read = receiveMessageOnPort(reads)) answer(read.message);
+}
 let failure = null;
 parentPort.on('message', (message) => {
+  answerReads();
   if (message.close) {
     db.close();
     parentPort.postMessage({ id: message.id });
+    reads.close();
     parentPort.close();
     return;
   }

@@ -17,6 +17,18 @@ export class WriterTransaction {
     return this;
   }
 
+  /** A step of one of the thread's own operations (`SqliteWriterThreadOptions.operations`). */
+  call(operation: number, parameters: readonly unknown[]): this {
+    this.steps.push(-1 - operation, parameters.length, ...parameters);
+    return this;
+  }
+
+  /** The same, its parameters two values and then a row's (no array made of them all). */
+  callOnRow(operation: number, first: unknown, second: unknown, row: readonly unknown[]): this {
+    this.steps.push(-1 - operation, 2 + row.length, first, second, ...row);
+    return this;
+  }
+
   private number(sql: string): number {
     let found = this.numbers.get(sql);
     if (found === undefined) {

@@ -234,6 +234,10 @@ async function buildFileOnce(log: string, events: number): Promise<RunResult> {
     const readStore = options.oneThread
       ? new SqliteDocumentStore(path, { bulkBuild: true })
       : new SqliteBuildFile(path);
+    if (options.indexes)
+      for (const projection of allProjections())
+        for (const [logical, collectionOptions] of Object.entries(projection.collections))
+          readStore.collection(physicalCollectionName(logical, 1), collectionOptions);
     const build = new ReadStoreBuild(
       eventStore,
       readStore,

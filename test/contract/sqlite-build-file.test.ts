@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,6 +128,85 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
     }
   });
 
+  it('builds the same file when every id shares one hash: each candidate row is checked against its stored id', async () => {
+    const colliding = new SqliteBuildFile(path, { idHash: '() => 7' });
+    const plainPath = join(dir, 'read.2.sqlite');
+    const plain = new SqliteDocumentStore(plainPath, { bulkBuild: true });
+    for (const build of [colliding, plain]) {
+      await build.commitProjection(
+        Array.from({ length: 300 }, (_, i) => put(customer(i), i + 1)),
+        [{ key: 'customers@1', position: 300 }],
+      );
+      await build.commitProjection(
+        [
+          put(customer(150, 'changed@example.com'), 301),
+          { collection: 'customers__g1', op: 'delete', id: 'cus_000010', position: 302 },
+          // A write from an earlier event than the stored document's changes nothing.
+          put(customer(20, 'stale@example.com'), 5),
+          { collection: 'customers__g1', op: 'delete', id: 'cus_000030', position: 25 },
+        ],
+        [{ key: 'customers@1', position: 302 }],
+      );
+      await build.commitProjection([put(customer(10, 'again@example.com'), 303)], []);
+      await build.collection('_projections').put({ id: 'customers', created: 0 });
+      await build.collection('_projections').put({ id: 'customers', created: 1 });
+    }
+    // Neither in flight any more: read from the writer's rows, past 300 candidates that are other ids'.
+    await colliding.commitProjection([put(customer(1_000), 304)], []);
+    await colliding.commitProjection([put(customer(1_001), 305)], []);
+    await colliding.getCheckpoint('customers@1');
+    expect((await colliding.get<CustomerDoc>('customers__g1', 'cus_000150'))?.email).to.equal('changed@example.com');
+    expect((await colliding.get<CustomerDoc>('customers__g1', 'cus_000020'))?.email).to.equal('c20@example.com');
+    expect((await colliding.get<CustomerDoc>('customers__g1', 'cus_000010'))?.email).to.equal('again@example.com');
+    expect(await colliding.get('customers__g1', 'cus_000030')).to.deep.equal(customer(30));
+    expect(await colliding.get('customers__g1', 'cus_999999')).to.equal(null);
+    await colliding.commitProjection(
+      [{ collection: 'customers__g1', op: 'delete', id: 'cus_001000', position: 306 }],
+      [],
+    );
+    await colliding.commitProjection(
+      [{ collection: 'customers__g1', op: 'delete', id: 'cus_001001', position: 307 }],
+      [],
+    );
+    await plain.commitProjection([put(customer(1_000), 304)], []);
+    await plain.commitProjection([put(customer(1_001), 305)], []);
+    await plain.commitProjection([{ collection: 'customers__g1', op: 'delete', id: 'cus_001000', position: 306 }], []);
+    await plain.commitProjection([{ collection: 'customers__g1', op: 'delete', id: 'cus_001001', position: 307 }], []);
+    await colliding.seal();
+    await plain.seal();
+    expect(fileRows(path)).to.deep.equal(fileRows(plainPath));
+    expect(fileRows(path).customers__g1).to.have.length(300);
+  });
+
+  it('seals a file whose ids are unique in each table, as a primary key keeps them', async () => {
+    const build = new SqliteBuildFile(path);
+    await build.commitProjection([put(customer(1), 1), put(customer(2), 2)], [{ key: 'customers@1', position: 2 }]);
+    await build.seal();
+    const db = new Database(path);
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).to.equal('ok');
+      const insert = db.prepare(
+        `INSERT INTO "customers__g1" (id, created, seq, pos, expires_at, doc) VALUES ('cus_000001', 1, 1, 9, NULL, '{}')`,
+      );
+      expect(() => insert.run()).to.throw(/UNIQUE constraint failed: customers__g1.id/);
+      // Lookups by id go through the index, as they went through the primary key's.
+      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "customers__g1" WHERE id = ?`).all('cus_000001');
+      expect(JSON.stringify(plan)).to.include('USING INDEX customers__g1 by id (id=?)');
+    } finally {
+      db.close();
+    }
+    // The serving store's upserts (ON CONFLICT (id)) replace the row.
+    const sealed = new SqliteDocumentStore(path);
+    try {
+      await sealed.commitProjection([put(customer(1, 'served@example.com'), 3)], []);
+      const customers = sealed.collection<CustomerDoc>('customers__g1');
+      expect(await customers.count()).to.equal(2);
+      expect((await customers.get('cus_000001'))?.email).to.equal('served@example.com');
+    } finally {
+      await sealed.close();
+    }
+  });
+
   it('fails a later commit and the seal after a commit SQLite refused, leaving no rejection unhandled', async () => {
     const unhandled: unknown[] = [];
     const record = (reason: unknown): number => unhandled.push(reason);
@@ -141,6 +221,21 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
     }
   });
 });
+
+/** Every row of every table of a file (the row's number among them), by table. */
+function fileRows(path: string): Record<string, unknown[]> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const tables = db
+      .prepare<[], { name: string }>(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+      .all();
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, db.prepare(`SELECT rowid AS _row, * FROM "${name}" ORDER BY rowid`).all()]),
+    );
+  } finally {
+    db.close();
+  }
+}
 
 /**
  * A build whose first commit SQLite refuses: a later commit fails with its error (at the latest
