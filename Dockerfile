@@ -27,6 +27,6 @@ COPY packages/client-side ./packages/client-side
 COPY packages/checkout ./packages/checkout
 USER node
 EXPOSE 3000
-# MALLOC_ARENA_MAX, --max-semi-space-size, --heap-growing-percent: see docs/operations.md, "Memory".
+# MALLOC_ARENA_MAX, --max-semi-space-size, --heap-growing-percent, --turbo-filter: see docs/operations.md, "Memory".
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "--heap-growing-percent=50", "dist/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "--heap-growing-percent=50", "--turbo-filter=-parseSource", "dist/main.js"]

@@ -69,6 +69,12 @@ const BULK_CHECKPOINT_PAGES = 16_384;
  */
 const PAGE_CACHE_KIB = 8_000;
 const BULK_PAGE_CACHE_KIB = 16_000;
+/**
+ * The commits thread's connection only writes: it needs the pages its inserts touch, not the
+ * readers' working set, and a cache it filled would stay in its malloc arena after it rests
+ * (`docs/benchmarks.md`, "Memory").
+ */
+const COMMITS_THREAD_PAGE_CACHE_KIB = 2_000;
 /** A build nobody reads yet: the whole working set of its id indexes stays in memory. */
 export const BUILD_PAGE_CACHE_KIB = 256_000;
 /**
@@ -120,7 +126,7 @@ export class SqliteDocumentStore implements DocumentStore {
     const committerPragmas = [
       `busy_timeout = ${BUSY_TIMEOUT_MS}`,
       `synchronous = ${synchronous}`,
-      `cache_size = -${PAGE_CACHE_KIB}`,
+      `cache_size = -${COMMITS_THREAD_PAGE_CACHE_KIB}`,
       `wal_autocheckpoint = ${this.checkpointPages}`,
     ];
     this.committer =
@@ -164,13 +170,12 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   bulkWrites(enabled: boolean): void {
-    const settings = [
-      `cache_size = -${enabled ? BULK_PAGE_CACHE_KIB : PAGE_CACHE_KIB}`,
-      // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
-      `wal_autocheckpoint = ${enabled ? Math.max(BULK_CHECKPOINT_PAGES, this.checkpointPages) : this.checkpointPages}`,
-    ];
-    for (const setting of settings) this.db.pragma(setting);
-    // The connection that commits writes the pages: it needs them too.
+    // Pages between automatic checkpoints: each one copies the WAL into the file and syncs it.
+    const checkpoints = `wal_autocheckpoint = ${enabled ? Math.max(BULK_CHECKPOINT_PAGES, this.checkpointPages) : this.checkpointPages}`;
+    this.db.pragma(`cache_size = -${enabled ? BULK_PAGE_CACHE_KIB : PAGE_CACHE_KIB}`);
+    this.db.pragma(checkpoints);
+    // The connection that commits writes the pages: it needs the bulk cache too.
+    const settings = [`cache_size = -${enabled ? BULK_PAGE_CACHE_KIB : COMMITS_THREAD_PAGE_CACHE_KIB}`, checkpoints];
     this.bulkSettings = settings;
     this.committer?.changeSettings(settings);
   }
