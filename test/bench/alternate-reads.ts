@@ -18,13 +18,8 @@ import autocannon from 'autocannon';
 import { startService, type ServiceProcess } from '../support/service-process.ts';
 import { startBareServer } from './bare-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
+import { BENCH_SERVICE_ENV as SERVICE_ENV, CHARGE, CUSTOMER } from './bench-requests.ts';
 
-/** As `npm run bench` starts the service. */
-const SERVICE_ENV = {
-  RATE_LIMIT_PER_SECOND: '1000000',
-  RATE_LIMIT_BURST: '1000000',
-  STRICT_RESPONSES: 'false',
-};
 const CONNECTIONS = 32;
 const SCENARIOS = ['byId', 'list', 'charge'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
@@ -75,13 +70,10 @@ async function startBuild(dir: string): Promise<Build> {
   };
   const customers: string[] = [];
   for (let made = 0; made < 200; made += 10) {
-    const batch = Array.from({ length: 10 }, () =>
-      post('/customers', { email: 'bench@example.com', metadata: { k: 'v' } }),
-    );
+    const batch = Array.from({ length: 10 }, () => post('/customers', CUSTOMER));
     customers.push(...(await Promise.all(batch)).map((customer) => customer.id));
   }
-  const card = { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' };
-  const charge = await post('/charges', { amount: 1999, currency: 'EUR', card, metadata: { k: 'v' } });
+  const charge = await post('/charges', CHARGE);
   return {
     name: basename(resolve(dir)),
     service,

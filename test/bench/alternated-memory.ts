@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { removeDataDir, startService } from '../support/service-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
+import { BENCH_SERVICE_ENV as SERVICE_ENV, CHARGE_BODY, CUSTOMER_BODY } from './bench-requests.ts';
 
 /**
  * The resident memory of two or more builds of the service, in alternated runs of the same
@@ -21,14 +22,6 @@ import { processCpuMicros } from './process-cpu.ts';
  */
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
-const SERVICE_ENV = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', STRICT_RESPONSES: 'false' };
-const CUSTOMER_BODY = JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } });
-const CHARGE_BODY = JSON.stringify({
-  amount: 1999,
-  currency: 'EUR',
-  card: { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' },
-  metadata: { k: 'v' },
-});
 /** V8 reserves its heap in pages of this size; glibc's arenas other than the main heap are aligned to 64 MiB. */
 const V8_PAGE_BYTES = 256 * 1024;
 const ARENA_ALIGNMENT = 64 * 1024 * 1024;

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { startService } from '../support/service-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
+import { BENCH_SERVICE_ENV, CHARGE_BODY, CUSTOMER_BODY } from './bench-requests.ts';
 
 /**
  * Two builds of the service compared on its writes, in alternated runs of the same minutes:
@@ -21,16 +22,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3);
 
 const BODIES = {
-  create: { path: '/customers', body: JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } }) },
-  charge: {
-    path: '/charges',
-    body: JSON.stringify({
-      amount: 1999,
-      currency: 'EUR',
-      card: { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' },
-      metadata: { k: 'v' },
-    }),
-  },
+  create: { path: '/customers', body: CUSTOMER_BODY },
+  charge: { path: '/charges', body: CHARGE_BODY },
 };
 type ScenarioName = keyof typeof BODIES;
 
@@ -56,7 +49,7 @@ const cpuMicros = (pid: number, mainThread: boolean): number => processCpuMicros
 async function startBuild(checkout: string): Promise<Build> {
   const service = await startService({
     root: checkout,
-    env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', STRICT_RESPONSES: 'false' },
+    env: BENCH_SERVICE_ENV,
   });
   return {
     name: checkout,

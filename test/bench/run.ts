@@ -6,6 +6,7 @@ import { removeDataDir, startService, type ServiceProcess } from '../support/ser
 import { startBareServer, type BareServer } from './bare-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
 import { localstripeScenarios, prepareLocalstripe } from './localstripe-scenarios.ts';
+import { BENCH_SERVICE_ENV, CHARGE_BODY, CUSTOMER_BODY } from './bench-requests.ts';
 
 /**
  * `npm run bench`: the service (production build, embedded profile, child process) against a bare
@@ -31,18 +32,6 @@ const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP', 1);
 const SETTLE_MS = 30_000;
 /** Customers created before the list scenario, so that `limit=10` always returns a full page. */
 const LIST_SIZE = 200;
-/** Effectively no rate limit: the benchmark would otherwise measure 429s. */
-/** Measured as in production: no response schema checks. */
-const SERVICE_ENV = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', STRICT_RESPONSES: 'false' };
-
-const CUSTOMER_BODY = JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } });
-/** A charge with new card details every time: validation, vault, network, charge stream, read models. */
-const CHARGE_BODY = JSON.stringify({
-  amount: 1999,
-  currency: 'EUR',
-  card: { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' },
-  metadata: { k: 'v' },
-});
 const BARE_BODY = CUSTOMER_BODY;
 
 type Method = 'GET' | 'POST';
@@ -341,7 +330,7 @@ async function main(): Promise<number> {
     process.stderr.write('Starting the service (embedded profile) and the bare express app…\n');
     // One after the other: if the second fails to start, the first is already there to be stopped.
     // The production build, as `npm start` and the image run it (`npm run bench` builds it first).
-    service = await startService({ env: SERVICE_ENV, compiled: true });
+    service = await startService({ env: BENCH_SERVICE_ENV, compiled: true });
     // Idle: settled after its start, before any request.
     await new Promise((resolveWait) => setTimeout(resolveWait, 3000));
     const idleMemory = residentMemory(service.pid);
@@ -445,8 +434,8 @@ async function main(): Promise<number> {
       );
     console.log('');
     console.log(
-      `Command: \`${commandLine()}\` — service started with RATE_LIMIT_PER_SECOND=${SERVICE_ENV.RATE_LIMIT_PER_SECOND} ` +
-        `RATE_LIMIT_BURST=${SERVICE_ENV.RATE_LIMIT_BURST} (rate limit effectively off), LOG_LEVEL=info (one access-log line per request); ` +
+      `Command: \`${commandLine()}\` — service started with RATE_LIMIT_PER_SECOND=${BENCH_SERVICE_ENV.RATE_LIMIT_PER_SECOND} ` +
+        `RATE_LIMIT_BURST=${BENCH_SERVICE_ENV.RATE_LIMIT_BURST} (rate limit effectively off), LOG_LEVEL=info (one access-log line per request); ` +
         `node ${process.version}, ${cpuList.length} CPUs (${cpuList[0]?.model.trim() ?? 'unknown'}), ` +
         `${DURATION_SECONDS}s per scenario after ${WARMUP_SECONDS}s warm-up, ${CONNECTIONS} connections, pipelining 1, latency in whole ms (autocannon's resolution); ` +
         `client, service (production build) and bare app on the same machine; disk writes from the service's /proc/<pid>/io ` +

@@ -14,19 +14,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { removeDataDir, startService } from '../support/service-process.ts';
+import { BENCH_SERVICE_ENV as SERVICE_ENV, CHARGE_BODY, CUSTOMER_BODY } from './bench-requests.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 1);
-/** Effectively no rate limit, and no response schema checks: as `npm run bench`. */
-const SERVICE_ENV = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', STRICT_RESPONSES: 'false' };
-const CUSTOMER_BODY = JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } });
-const CHARGE_BODY = JSON.stringify({
-  amount: 1999,
-  currency: 'EUR',
-  card: { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' },
-  metadata: { k: 'v' },
-});
 
 function writeBytes(pid: number): number {
   const match = /^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));

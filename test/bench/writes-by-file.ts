@@ -16,24 +16,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { removeDataDir, startService } from '../support/service-process.ts';
+import { BENCH_SERVICE_ENV, CHARGE_BODY, CUSTOMER_BODY } from './bench-requests.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const scenario = process.argv[2] === 'charges' ? 'charges' : 'customers';
-const BODY =
-  scenario === 'customers'
-    ? JSON.stringify({ email: 'bench@example.com', metadata: { k: 'v' } })
-    : JSON.stringify({
-        amount: 1999,
-        currency: 'EUR',
-        card: { number: '4242424242424242', expMonth: '12', expYear: '2034', cvc: '123' },
-        metadata: { k: 'v' },
-      });
+const BODY = scenario === 'customers' ? CUSTOMER_BODY : CHARGE_BODY;
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
 
 const service = await startService({
-  env: { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', STRICT_RESPONSES: 'false' },
+  env: BENCH_SERVICE_ENV,
 });
 const straceDir = mkdtempSync(join(tmpdir(), 'writes-by-file-'));
 try {
