@@ -167,6 +167,8 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     };
     const { page, checkout } = await openCheckout(request, { email });
     await checkout.getByRole('button', { name: 'Pay 21.21 EUR' }).waitFor();
+    // The payer ticks the box once the form has stopped moving: the card fields in place.
+    for (const field of ['number', 'expiry', 'cvc']) await fieldOf(checkout, field).waitFor();
     await checkout.getByLabel('Remember me').check();
     await failAuthentication(page, checkout, 'Pay 21.21 EUR');
     expect(await checkout.getByRole('heading', { name: 'You may also like' }).isVisible()).to.equal(false);
