@@ -142,7 +142,8 @@ export class BackgroundWalCheckpoints {
       eval: true,
       // Not the parent's flags (e.g. a TypeScript loader): the loop is plain JavaScript.
       execArgv: [],
-      // The loop holds almost nothing: a small heap keeps the thread's memory small.
+      // The loop holds almost nothing: a small heap keeps the thread's memory small. V8 takes the young
+      // generation's size from --max-semi-space-size instead when the process has it (`npm start` does).
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
       workerData: {
         files: this.files,
