@@ -112,13 +112,30 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
     typeCard,
     async callbackResult(page) {
       const result = page.locator('#result[data-status=success]');
-      await result.waitFor({ state: 'attached' });
+      await result.waitFor({ state: 'attached' }).catch(async (error: Error) => {
+        throw new Error(`${error.message}\ncheckout shows: ${await whatCheckoutShows(page)}`);
+      });
       return JSON.parse((await result.textContent()) ?? '{}') as CheckoutResult;
     },
     async successShown(checkout) {
       await checkout.locator('#success-step').waitFor({ state: 'visible' });
     },
   };
+}
+
+/** The messages checkout shows the payer (errors, payment status), for a test that waited in vain for its success. */
+async function whatCheckoutShows(page: Page): Promise<string> {
+  const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+  const messages = await Promise.all(
+    ['#form-error', '#card-error', '#pay-status', '#code-error'].map(async (selector) => {
+      const text = await checkout
+        .locator(selector)
+        .textContent({ timeout: 1000 })
+        .catch(() => null);
+      return `${selector}: ${JSON.stringify(text)}`;
+    }),
+  );
+  return messages.join(', ');
 }
 
 /** The frame of one card field (number, expiry, cvc, cardholderName) on a page or inside checkout. */
