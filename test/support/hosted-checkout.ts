@@ -100,6 +100,7 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
     sign,
     async openCheckout(request, options = {}) {
       const page = await started(browser, 'browser').newPage();
+      recordRefusals(page);
       if (options.width) await page.setViewportSize({ width: options.width, height: 760 });
       await page.goto(`${started(shop, 'shop').url}/`);
       const signed = typeof request === 'string' ? request : sign(request);
@@ -113,7 +114,10 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
     async callbackResult(page) {
       const result = page.locator('#result[data-status=success]');
       await result.waitFor({ state: 'attached' }).catch(async (error: Error) => {
-        throw new Error(`${error.message}\ncheckout shows: ${await whatCheckoutShows(page)}`);
+        const refused = refusals.get(page) ?? [];
+        throw new Error(
+          `${error.message}\ncheckout shows: ${await whatCheckoutShows(page)}\nanswers other than 2xx/3xx: ${refused.join('\n') || 'none'}`,
+        );
       });
       return JSON.parse((await result.textContent()) ?? '{}') as CheckoutResult;
     },
@@ -121,6 +125,24 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
       await checkout.locator('#success-step').waitFor({ state: 'visible' });
     },
   };
+}
+
+/** Each page's answers other than 2xx and 3xx (method, path, status, the body's start), for a test that waited in vain. */
+const refusals = new WeakMap<Page, string[]>();
+
+function recordRefusals(page: Page): void {
+  const refused: string[] = [];
+  refusals.set(page, refused);
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const { pathname } = new URL(response.url());
+    void response
+      .text()
+      .catch(() => '')
+      .then((body) =>
+        refused.push(`${response.request().method()} ${pathname} ${response.status()} ${body.slice(0, 300)}`),
+      );
+  });
 }
 
 /** The messages checkout shows the payer (errors, payment status), for a test that waited in vain for its success. */
