@@ -97,12 +97,7 @@ export class SqliteWriterThread {
    * transaction too, but not the writes still queued (the caller knows what they hold).
    */
   read(operation: number, args: readonly unknown[]): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.reads.postMessage({ id, operation, args });
-    });
+    return this.send({ operation, args }, this.reads);
   }
 
   /** Runs `steps` in a transaction of their own (BEGIN IMMEDIATE … COMMIT) after every write given before. */
@@ -123,12 +118,13 @@ export class SqliteWriterThread {
     this.reads.close();
   }
 
-  private send(message: object): Promise<unknown> {
+  /** Posts `message` to the thread, on the writes' queue or on the reads' port, and resolves with its reply. */
+  private send(message: object, to: Worker | MessagePort = this.worker): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message });
+      to.postMessage({ id, ...message });
     });
   }
 
