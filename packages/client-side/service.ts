@@ -26,11 +26,6 @@ export class Shift4Error extends Error {
   }
 }
 
-export function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** Messages from the service's frames, checked for origin and sender before anything is read. */
 export function onServiceMessage<T extends { source: string }>(
   source: T['source'],

@@ -1,6 +1,7 @@
 import type { FieldName } from './fields/card-rules.ts';
 import type { ChallengeToPage, FieldState, FieldToPage, PageToField, TokenExtra } from './messages.ts';
-import { callApi, onServiceMessage, openOverlay, randomId, serviceOrigin, Shift4Error } from './service.ts';
+import { randomKey } from './random-key.ts';
+import { callApi, onServiceMessage, openOverlay, serviceOrigin, Shift4Error } from './service.ts';
 
 /**
  * Shift4.js of this service: `Shift4(publicKey)` with `createComponentGroup()`, `automount()`,
@@ -101,7 +102,7 @@ export class Component {
 
 /** The fields of one card: they create one token together. */
 export class ComponentGroup {
-  readonly id = randomId();
+  readonly id = randomKey();
   readonly components = new Map<FieldName, Component>();
   private readonly pending = new Map<string, { resolve(token: unknown): void; reject(error: Shift4Error): void }>();
   private readonly listeners: ChangeListener[] = [];
@@ -164,7 +165,7 @@ export class ComponentGroup {
     const number = this.components.get('number');
     if (!number)
       return Promise.reject(new Shift4Error({ type: 'invalid_request', message: 'The card number field is missing' }));
-    const requestId = randomId();
+    const requestId = randomKey();
     return new Promise((resolve, reject) => {
       this.pending.set(requestId, { resolve, reject });
       number.post({

@@ -100,7 +100,7 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
     sign,
     async openCheckout(request, options = {}) {
       const page = await started(browser, 'browser').newPage();
-      recordRefusals(page);
+      recordTroubles(page);
       if (options.width) await page.setViewportSize({ width: options.width, height: 760 });
       await page.goto(`${started(shop, 'shop').url}/`);
       const signed = typeof request === 'string' ? request : sign(request);
@@ -114,9 +114,9 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
     async callbackResult(page) {
       const result = page.locator('#result[data-status=success]');
       await result.waitFor({ state: 'attached' }).catch(async (error: Error) => {
-        const refused = refusals.get(page) ?? [];
+        const { refused, errors } = troubles.get(page) ?? { refused: [], errors: [] };
         throw new Error(
-          `${error.message}\ncheckout shows: ${await whatCheckoutShows(page)}\nanswers other than 2xx/3xx: ${refused.join('\n') || 'none'}`,
+          `${error.message}\ncheckout shows: ${await whatCheckoutShows(page)}\nanswers other than 2xx/3xx: ${refused.join('\n') || 'none'}\nerrors in the page's console: ${errors.join('\n') || 'none'}`,
         );
       });
       return JSON.parse((await result.textContent()) ?? '{}') as CheckoutResult;
@@ -127,12 +127,20 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
   };
 }
 
-/** Each page's answers other than 2xx and 3xx (method, path, status, the body's start), for a test that waited in vain. */
-const refusals = new WeakMap<Page, string[]>();
+/**
+ * Each page's answers other than 2xx and 3xx (method, path, status, the body's start) and the
+ * errors its frames wrote to the console or threw, for a test that waited in vain.
+ */
+const troubles = new WeakMap<Page, { refused: string[]; errors: string[] }>();
 
-function recordRefusals(page: Page): void {
+function recordTroubles(page: Page): void {
   const refused: string[] = [];
-  refusals.set(page, refused);
+  const errors: string[] = [];
+  troubles.set(page, { refused, errors });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text().slice(0, 500));
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${String(error.stack ?? error).slice(0, 500)}`));
   page.on('response', (response) => {
     if (response.status() < 400) return;
     const { pathname } = new URL(response.url());

@@ -1,5 +1,6 @@
 import type { CheckoutPageInput } from '../../checkout/checkout-view.ts';
 import type { ApiErrorBody, CheckoutResult } from '../messages.ts';
+import { randomKey } from '../random-key.ts';
 import { callApi, Shift4Error } from '../service.ts';
 import { createShift4, type ComponentGroup } from '../shift4.ts';
 import { formatMoney } from '../../money/money.ts';
@@ -42,8 +43,7 @@ interface PayAnswer {
 const UNANSWERED = ['gateway_error', 'api_error', 'rate_limit_error'];
 
 /** A new payment attempt's Idempotency-Key: 128 random bits. */
-const paymentKey = (): string =>
-  `checkout_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+const paymentKey = (): string => `checkout_${randomKey(16)}`;
 
 const viewElement = byId('checkout-view');
 if (viewElement) startCheckout(JSON.parse(viewElement.textContent ?? '{}') as CheckoutPageInput);
@@ -217,9 +217,10 @@ function startCheckout(input: CheckoutPageInput): void {
 
   /** A failure as the page shows it: the service's own error, or a general one. */
   function asShift4Error(error: unknown): Shift4Error {
-    return error instanceof Shift4Error
-      ? error
-      : new Shift4Error({ type: 'api_error', message: error instanceof Error ? error.message : String(error) });
+    if (error instanceof Shift4Error) return error;
+    // Not the service's answer but a failure of the page itself: its stack is what a developer needs.
+    console.error('Checkout failed:', error);
+    return new Shift4Error({ type: 'api_error', message: error instanceof Error ? error.message : String(error) });
   }
 
   /** What every payment of this checkout sends, whatever pays it. */
