@@ -15,6 +15,12 @@ import { DECIDING_DIGITS, issuedLengthsOf } from './issued-card-number-lengths.t
  * - glued to letters or other text (`char_4000000000000010`), or inside a longer run of digits
  *   (`9<number>0`, `000<number>`): any stretch of an unbroken run of digits counts, and any
  *   sequence of whole groups of a grouped run.
+ *
+ * One spelling is an identifier, never a card number: a UUID (`f3915144-6810-463a-a56d-7b32da28afe2`,
+ * 8-4-4-4-12 hexadecimal digits, not glued to other letters or digits). Random UUIDs are what
+ * clients use for idempotency keys, order references and metadata, and read as groups of digits
+ * about one in 940 of them holds a stretch that passes for a card number (one in 28,000 in its
+ * last group of twelve alone): refusing those would fail a merchant's request at random.
  */
 
 const MIN_CARD_DIGITS = 12;
@@ -36,9 +42,11 @@ export function cardNumberSpans(text: string): TextSpan[] {
   const spans: TextSpan[] = [];
   const run = new DigitRun();
   const unit: Unit = { kind: OTHER, end: 0 };
+  const uuids = uuidsIn(text);
   let gap = 0;
   for (let i = 0; i < text.length; i = unit.end) {
     readUnit(text, i, unit);
+    if (uuids && inSpans(uuids, i)) unit.kind = OTHER;
     if (unit.kind <= 9) {
       if (gap > 0 && run.length > 0) run.startGroup();
       run.push(unit.kind, i, unit.end);
@@ -70,6 +78,22 @@ export function maskCardNumbers(text: string): string {
   }
   return masked + text.slice(from);
 }
+
+/** A UUID in its canonical spelling, not glued to other letters or digits. */
+const UUID = /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi;
+
+/** Where the UUIDs in `text` stand, in order, if it has any. */
+function uuidsIn(text: string): TextSpan[] | undefined {
+  if (!text.includes('-')) return undefined;
+  const spans = Array.from(text.matchAll(UUID), (match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  return spans.length > 0 ? spans : undefined;
+}
+
+const inSpans = (spans: readonly TextSpan[], at: number): boolean =>
+  spans.some((span) => at >= span.start && at < span.end);
 
 /** The Luhn (mod 10) check digit test. False for anything but a non-empty string of digits. */
 export function luhnValid(number: string): boolean {

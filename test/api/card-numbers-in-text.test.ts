@@ -60,4 +60,25 @@ describe('card numbers in free-text fields', function () {
     const rule = await api.post('/blacklist', { json: { ruleType: 'fingerprint', cardNumber: '4000000000000077' } });
     expect(rule.status).to.equal(200);
   });
+
+  it('takes UUIDs as identifiers: a UUID Idempotency-Key or metadata value that reads as digits is accepted and replayed', async () => {
+    // Read as groups of digits, each holds a stretch that passes for a card number.
+    const key = 'f3915144-6810-463a-a56d-7b32da28afe2';
+    const body = {
+      json: {
+        amount: 100,
+        currency: 'EUR',
+        card: cardDetails('4242424242424242'),
+        metadata: { orderId: 'e5885087-3288-4afa-9a2a-6176fe6ca7cd' },
+      },
+      headers: { 'Idempotency-Key': key },
+    };
+    const first = await api.post<{ id: string; metadata: Record<string, string> }>('/charges', body);
+    expect(first.status).to.equal(200);
+    expect(first.body.metadata).to.deep.equal({ orderId: 'e5885087-3288-4afa-9a2a-6176fe6ca7cd' });
+    const again = await api.post<{ id: string }>('/charges', body);
+    expect(again.status).to.equal(200);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body.id).to.equal(first.body.id);
+  });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import {
   cardNumberSpans,
   containsCardNumber,
@@ -99,5 +100,32 @@ describe('card numbers in text', () => {
       expect(maskCardNumbers(text), text).to.equal(text);
       expect(containsCardNumber(text), text).to.equal(false);
     }
+  });
+
+  it('takes a UUID for the identifier it is, whatever its digits: random UUIDs are never refused', () => {
+    // Read as groups of digits, these hold stretches that pass for card numbers (about one random UUID in 940).
+    const unlucky = [
+      'f3915144-6810-463a-a56d-7b32da28afe2',
+      'e5885087-3288-4afa-9a2a-6176fe6ca7cd',
+      '34ad6f45-781a-484a-91ec-578820179583',
+    ];
+    for (const uuid of unlucky) {
+      for (const text of [uuid, uuid.toUpperCase(), `order_${uuid}`, `key ${uuid}, again ${uuid}`]) {
+        expect(containsCardNumber(text), text).to.equal(false);
+        expect(maskCardNumbers(text), text).to.equal(text);
+      }
+    }
+    const random = Array.from({ length: 100_000 }, () => randomUUID());
+    expect(random.filter((uuid) => containsCardNumber(uuid))).to.deep.equal([]);
+  });
+
+  it('still finds a card number beside a UUID, or in a UUID-like text that is not one', () => {
+    const uuid = 'f3915144-6810-463a-a56d-7b32da28afe2';
+    expect(maskCardNumbers(`${uuid} ${VISA}`)).to.equal(`${uuid} ${REDACTED}`);
+    expect(maskCardNumbers(`${VISA} ${uuid}`)).to.equal(`${REDACTED} ${uuid}`);
+    // Glued to a digit, or one group too long: not a UUID, so its groups are read as digits.
+    expect(containsCardNumber(`9${uuid}`)).to.equal(true);
+    expect(containsCardNumber(`${uuid}0`)).to.equal(true);
+    expect(containsCardNumber(`${uuid}a`)).to.equal(true);
   });
 });
