@@ -336,6 +336,12 @@ describe('Shift4.js and the card field frames', function () {
     expect(page.headers.get('content-security-policy')).to.include('frame-ancestors https://shop.example');
     const html = await page.text();
     expect(html).to.include('autocomplete="cc-number"').and.include('<label');
+    // shift4.js names a group in random letters a–p; hexadecimal (above) from scripts loaded before.
+    query.set('group', 'kbnpaoehgdcmfjil');
+    expect((await fetch(`${service.baseUrl}/js/fields/field.html?${query}`)).status).to.equal(200);
+    query.set('group', 'group-<script>');
+    expect((await fetch(`${service.baseUrl}/js/fields/field.html?${query}`)).status).to.equal(400);
+    query.set('group', 'kbnpaoehgdcmfjil');
     query.set('field', 'password');
     expect((await fetch(`${service.baseUrl}/js/fields/field.html?${query}`)).status).to.equal(400);
     query.set('field', 'cvc');

@@ -62,7 +62,8 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       (FIELD_NAMES as readonly string[]).includes(field) &&
       origin !== null &&
       typeof req.query.group === 'string' &&
-      /^[0-9a-f]{8,64}$/.test(req.query.group) &&
+      // Random letters a–p (`packages/client-side/random-key.ts`); hexadecimal from scripts loaded before them.
+      /^[0-9a-p]{8,64}$/.test(req.query.group) &&
       typeof req.query.key === 'string' &&
       /^pk_(test|live)_\w+$/.test(req.query.key);
     if (!valid) {
