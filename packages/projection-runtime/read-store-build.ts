@@ -45,6 +45,16 @@ export class ReadStoreBuild {
     const written = new WrittenDocuments(WRITTEN_BITS);
     this.builds = targets.map((target) => ({ ...target, checkpoint: 0, written }));
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    store.plannedCollections?.(
+      new Map(
+        this.builds.flatMap((build) =>
+          Object.entries(build.projection.collections).map(
+            ([logical, collectionOptions]) =>
+              [physicalCollectionName(logical, build.generation), collectionOptions] as const,
+          ),
+        ),
+      ),
+    );
   }
 
   /** The log position every projection of the build has applied. */

@@ -135,6 +135,13 @@ export interface DocumentStore {
    */
   bulkWrites?(enabled: boolean): void;
 
+  /**
+   * Tells a store built from empty, before its first write, every collection it will hold and
+   * their options: it may lay out their tables for them (`SqliteBuildFile` keeps the fields of the
+   * list indexes as columns of their own). The indexes are still made by `collection()`. Optional.
+   */
+  plannedCollections?(collections: ReadonlyMap<string, CollectionOptions>): void;
+
   /** Last committed checkpoint position for a key, or null when none. */
   getCheckpoint(key: string): Promise<number | null>;
 

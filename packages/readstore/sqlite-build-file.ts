@@ -72,6 +72,10 @@ export class SqliteBuildFile implements DocumentStore {
   private readonly writer: SqliteWriterThread;
   /** Each table's number in the writer thread, by collection. */
   private readonly tables = new Map<string, number>();
+  /** The list-index fields of each planned collection (`plannedCollections`): its table keeps them as columns. */
+  private readonly plannedFields = new Map<string, string[]>();
+  /** The fields each table was made with as columns. */
+  private readonly fieldColumns = new Map<string, ReadonlySet<string>>();
   private readonly indexes = new Set<string>();
   /** The writes handed to the writer and not yet acknowledged. */
   private inFlight: Promise<void> = Promise.resolve();
@@ -97,14 +101,30 @@ export class SqliteBuildFile implements DocumentStore {
     void this.write(new WriterTransaction().exec(STORE_TABLES_SQL), false);
   }
 
+  /**
+   * Each planned collection's table keeps the fields of its list indexes as stored columns,
+   * generated from the document as each row is written: the index builds at the end then read
+   * those columns instead of parsing every row's JSON once per index, and that parsing moves to
+   * the writer thread while the caller projects (`docs/benchmarks.md`, "Rebuilds").
+   */
+  plannedCollections(collections: ReadonlyMap<string, CollectionOptions>): void {
+    for (const [name, options] of collections) {
+      assertCollectionName(name);
+      const fields = new Set(listIndexFields(options.indexes ?? [], options.scopeAloneListed ?? true).flat());
+      if (fields.size > 0) this.plannedFields.set(name, [...fields]);
+    }
+  }
+
   collection<T extends Document = UntypedDocument>(name: string, options?: CollectionOptions): Collection<T> {
     assertCollectionName(name);
-    const indexes = listIndexFields(options?.indexes ?? [], options?.scopeAloneListed ?? true)
-      .map((fields) => createListIndexSql(name, fields))
-      .filter((sql) => !this.indexes.has(sql));
-    if (indexes.length > 0) {
+    const declared = listIndexFields(options?.indexes ?? [], options?.scopeAloneListed ?? true);
+    if (declared.length > 0) {
       const transaction = new WriterTransaction();
       this.table(transaction, name);
+      const fieldColumns = this.fieldColumns.get(name);
+      const indexes = declared
+        .map((fields) => createListIndexSql(name, fields, fieldColumns))
+        .filter((sql) => !this.indexes.has(sql));
       transaction.exec(sortingIndexes(true));
       for (const sql of indexes) {
         this.indexes.add(sql);
@@ -270,7 +290,9 @@ export class SqliteBuildFile implements DocumentStore {
     if (table === undefined) {
       table = this.tables.size;
       this.tables.set(collection, table);
-      transaction.exec(createBuildTableSql(collection)).call(BuildTableWrite.table, [table, collection]);
+      const fields = this.plannedFields.get(collection) ?? [];
+      this.fieldColumns.set(collection, new Set(fields));
+      transaction.exec(createBuildTableSql(collection, fields)).call(BuildTableWrite.table, [table, collection]);
     }
     return table;
   }

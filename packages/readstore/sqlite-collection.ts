@@ -58,6 +58,8 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly declaredIndexes = new Map<string, string[]>();
   private readonly createdIndexes = new Set<string>();
   private tableReady = false;
+  /** The fields the table keeps as columns of their own (`fieldColumnsOf`), read when the table is made ready. */
+  private fieldColumns: ReadonlySet<string> = NO_FIELD_COLUMNS;
   private readonly seenDeclarations = new WeakSet<string[]>();
   private sortIndexReady = false;
   private lastPurge = 0;
@@ -89,6 +91,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
    * types checked in SQL, so the page and `hasMore` are always those of the exact filter.
    */
   async list(query: ListQuery): Promise<ListPage<T>> {
+    if (!this.tableReady) this.createTable();
     const quick = this.listSelect(query, false);
     let docs = (this.prepared(quick.sql).all(...quick.params) as { doc: string }[]).map(
       (row) => JSON.parse(row.doc) as T,
@@ -105,6 +108,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
 
   /** Diagnostics: SQLite's plan for a list query, to check that it is served by an index. */
   queryPlan(query: ListQuery): string[] {
+    if (!this.tableReady) this.createTable();
     const { sql, params } = this.listSelect(query, false);
     const plan = this.prepared(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
     return plan.map((step) => step.detail);
@@ -129,7 +133,8 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async count(filter: Record<string, FieldValue> = {}): Promise<number> {
-    const equality = equalityClauses(filter);
+    if (!this.tableReady) this.createTable();
+    const equality = equalityClauses(filter, true, this.fieldColumns);
     const row = this.prepared(
       `SELECT count(*) AS n FROM ${this.table} WHERE ${[LIVE, ...equality.sql].join(' AND ')}`,
     ).get(Date.now(), ...equality.params) as { n: number };
@@ -172,6 +177,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   /** The table was dropped: recreate it (with the declared indexes) on next use. */
   forgetTable(): void {
     this.tableReady = false;
+    this.fieldColumns = NO_FIELD_COLUMNS;
     this.sortIndexReady = false;
     this.createdIndexes.clear();
     this.statements.clear();
@@ -194,6 +200,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
 
   private createTable(): void {
     this.db.exec(createTableSql(this.name));
+    this.fieldColumns = fieldColumnsOf(this.db, this.name);
     this.tableReady = true;
     this.createIndexes();
   }
@@ -201,7 +208,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private createIndexes(): void {
     for (const [key, fields] of this.declaredIndexes) {
       if (this.createdIndexes.has(key)) continue;
-      this.db.exec(createListIndexSql(this.name, fields));
+      this.db.exec(createListIndexSql(this.name, fields, this.fieldColumns));
       this.createdIndexes.add(key);
     }
   }
@@ -227,7 +234,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   ): { sql: string; params: unknown[]; newerThanCursor: boolean } {
     const filter = query.filter ?? {};
     this.ensureSortIndex(filter);
-    const equality = equalityClauses(filter, typesChecked);
+    const equality = equalityClauses(filter, typesChecked, this.fieldColumns);
     const where = [LIVE, ...equality.sql];
     const params: unknown[] = [Date.now(), ...equality.params];
 
@@ -322,8 +329,10 @@ export function createTableSql(collection: string): string {
  * reads and writes it as one of its own tables: its lookups by id and its upserts
  * (`ON CONFLICT (id)`) use that index as they use a primary key's.
  */
-export function createBuildTableSql(collection: string): string {
+export function createBuildTableSql(collection: string, fieldColumns: readonly string[] = []): string {
   const table = quote(collection);
+  // No declared type: no affinity, so a column holds exactly what json_extract gives.
+  const generated = fieldColumns.map((field) => `,\n      ${fieldColumn(field)} AS (${jsonField(field)}) STORED`);
   return `
     CREATE TABLE ${table} (
       id TEXT NOT NULL,
@@ -331,7 +340,7 @@ export function createBuildTableSql(collection: string): string {
       seq INTEGER NOT NULL,
       pos INTEGER,
       expires_at INTEGER,
-      doc TEXT NOT NULL
+      doc TEXT NOT NULL${generated.join('')}
     );
     CREATE INDEX ${quote(`${collection} by expires_at`)} ON ${table} (expires_at) WHERE expires_at IS NOT NULL;`;
 }
@@ -340,9 +349,17 @@ export function createBuildTableSql(collection: string): string {
 export const createIdIndexSql = (collection: string): string =>
   `CREATE UNIQUE INDEX IF NOT EXISTS ${quote(`${collection} by id`)} ON ${quote(collection)} (id)`;
 
-/** A list index: equality fields first, then the sort key, so a filtered page is one index range scan. */
-export function createListIndexSql(collection: string, fields: readonly string[]): string {
-  const columns = [...fields.map(jsonField), SORT_KEY_DESC].join(', ');
+/**
+ * A list index: equality fields first, then the sort key, so a filtered page is one index range
+ * scan. A field the table keeps as a column (`fieldColumns`) is indexed by that column, which the
+ * index build reads instead of parsing each row's JSON.
+ */
+export function createListIndexSql(
+  collection: string,
+  fields: readonly string[],
+  fieldColumns: ReadonlySet<string> = NO_FIELD_COLUMNS,
+): string {
+  const columns = [...fields.map((field) => fieldTerm(field, fieldColumns)), SORT_KEY_DESC].join(', ');
   return `CREATE INDEX IF NOT EXISTS ${quote(`${collection} by ${fields.join(',')}`)} ON ${quote(collection)} (${columns})`;
 }
 
@@ -387,20 +404,44 @@ export function rowValues(doc: Document, position: number | null): unknown[] {
 const jsonField = (field: string): string => `json_extract(doc, '$.${field}')`;
 
 /**
- * SQL for equality on each field; the json_extract term is what the index serves. json_extract
+ * The column a built table keeps a list-index field in (`createBuildTableSql`): generated from the
+ * document and stored, `json_extract`'s value exactly. A list query names the column, not the
+ * expression, for SQLite to use an index of it.
+ */
+const fieldColumn = (field: string): string => quote(`${FIELD_COLUMN_PREFIX}${field}`);
+const FIELD_COLUMN_PREFIX = 'doc.';
+const NO_FIELD_COLUMNS: ReadonlySet<string> = new Set();
+
+/** A field's value in SQL: its column where the table has one, else extracted from the document. */
+const fieldTerm = (field: string, fieldColumns: ReadonlySet<string>): string =>
+  fieldColumns.has(field) ? fieldColumn(field) : jsonField(field);
+
+/** The fields `table` keeps as columns of their own (none in tables made by `createTableSql`). */
+export function fieldColumnsOf(db: Database.Database, table: string): ReadonlySet<string> {
+  const columns = db.prepare<[string], { name: string }>('SELECT name FROM pragma_table_xinfo(?)').all(table);
+  const fields = columns
+    .filter((column) => column.name.startsWith(FIELD_COLUMN_PREFIX))
+    .map((column) => column.name.slice(FIELD_COLUMN_PREFIX.length));
+  return fields.length > 0 ? new Set(fields) : NO_FIELD_COLUMNS;
+}
+
+/**
+ * SQL for equality on each field; the field's term (its column, else json_extract) is what the
+ * index serves. json_extract
  * gives SQL values (true is 1, "1" is text, an object its JSON text), so `typesChecked` adds a
  * `json_type` condition per field: `false` then matches only stored false, never 0. Without it,
  * the caller checks the types itself.
  */
 function equalityClauses(
   filter: Record<string, FieldValue>,
-  typesChecked = true,
+  typesChecked: boolean,
+  fieldColumns: ReadonlySet<string>,
 ): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
   for (const [field, value] of Object.entries(filter)) {
     assertFieldName(field);
-    const extracted = jsonField(field);
+    const extracted = fieldTerm(field, fieldColumns);
     const type = `json_type(doc, '$.${field}')`;
     const typed = (condition: string): string => (typesChecked ? ` AND ${type} ${condition}` : '');
     if (value === null) {

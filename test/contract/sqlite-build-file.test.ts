@@ -84,6 +84,59 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
     }
   });
 
+  it('keeps a planned collection’s list-index fields as columns: lists and counts are those of a store without them, served by their indexes', async () => {
+    const options = { indexes: ['_accountId', '_mode', 'email', 'flag'], scopeAloneListed: true };
+    // Values of every JSON type a filter meets, and the look-alikes only json_type tells apart.
+    const flags: unknown[] = [true, false, 1, 0, '1', null, undefined, 2.5, { nested: 1 }, 'true'];
+    const docs = Array.from({ length: 60 }, (_, n) => {
+      const doc = customer(n, n % 4 === 0 ? 'same@example.com' : `c${n}@example.com`);
+      const flag = flags[n % flags.length];
+      return (flag === undefined ? doc : { ...doc, flag }) as CustomerDoc;
+    });
+    const build = new SqliteBuildFile(path);
+    build.plannedCollections(new Map([['customers__g1', options]]));
+    await build.commitProjection(
+      docs.map((doc, i) => put(doc, i + 1)),
+      [{ key: 'customers@1', position: docs.length }],
+    );
+    build.collection('customers__g1', options);
+    await build.seal();
+
+    const plainPath = join(dir, 'plain.sqlite');
+    const plain = new SqliteDocumentStore(plainPath);
+    const sealed = new SqliteDocumentStore(path);
+    try {
+      const file = new Database(path, { readonly: true });
+      const columns = file.prepare("SELECT name FROM pragma_table_xinfo('customers__g1')").pluck().all();
+      file.close();
+      expect(columns).to.include.members(['doc._accountId', 'doc._mode', 'doc.email', 'doc.flag']);
+      const plainCustomers = plain.collection<CustomerDoc>('customers__g1', options);
+      for (const doc of docs) await plainCustomers.put(doc);
+      const builtCustomers = sealed.collection<CustomerDoc>('customers__g1', options);
+      const filters = [
+        { _accountId: 'acct_1', _mode: 'test' },
+        { _accountId: 'acct_2', _mode: 'test', email: 'same@example.com' },
+        ...[true, false, 1, 0, '1', null, 2.5].map((flag) => ({ _accountId: 'acct_0', _mode: 'test', flag })),
+      ];
+      for (const filter of filters) {
+        const query = { filter, limit: 5 };
+        const ids = async (store: typeof plainCustomers) => (await store.list(query)).list.map((doc) => doc.id);
+        expect(await ids(builtCustomers), JSON.stringify(filter)).to.deep.equal(await ids(plainCustomers));
+        expect(await builtCustomers.count(filter), JSON.stringify(filter)).to.equal(await plainCustomers.count(filter));
+        const index = `customers__g1 by ${Object.keys(filter).join(',')}`;
+        expect(builtCustomers.queryPlan(query).join(' '), JSON.stringify(filter)).to.include(`USING INDEX ${index}`);
+      }
+      expect(await builtCustomers.count({ _accountId: 'acct_0', _mode: 'test', flag: false })).to.be.greaterThan(0);
+      // Written after the switch, a document's columns follow it: lists find it by its new values.
+      await builtCustomers.put({ ...docs[1]!, email: 'moved@example.com' });
+      const moved = { filter: { _accountId: 'acct_1', _mode: 'test', email: 'moved@example.com' }, limit: 5 };
+      expect((await builtCustomers.list(moved)).list.map((doc) => doc.id)).to.deep.equal([docs[1]!.id]);
+    } finally {
+      await sealed.close();
+      await plain.close();
+    }
+  });
+
   it('reads documents written batches ago, and those it never wrote, before anything is committed', async () => {
     const build = new SqliteBuildFile(path);
     try {
