@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Document, ProjectionWrite } from '../../packages/readstore/document-store.ts';
+import type { Document, FieldValue, ProjectionWrite } from '../../packages/readstore/document-store.ts';
 import { SqliteBuildFile } from '../../packages/readstore/sqlite-build-file.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 
@@ -113,7 +113,7 @@ describe('SqliteBuildFile: a rebuild’s read store file written on a thread of 
       const plainCustomers = plain.collection<CustomerDoc>('customers__g1', options);
       for (const doc of docs) await plainCustomers.put(doc);
       const builtCustomers = sealed.collection<CustomerDoc>('customers__g1', options);
-      const filters = [
+      const filters: Record<string, FieldValue>[] = [
         { _accountId: 'acct_1', _mode: 'test' },
         { _accountId: 'acct_2', _mode: 'test', email: 'same@example.com' },
         ...[true, false, 1, 0, '1', null, 2.5].map((flag) => ({ _accountId: 'acct_0', _mode: 'test', flag })),
