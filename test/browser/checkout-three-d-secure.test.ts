@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
+import { tick, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
 import { type Charge } from '../support/payments.ts';
 import { createPlan } from '../support/subscriptions.ts';
 
@@ -169,7 +169,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await checkout.getByRole('button', { name: 'Pay 21.21 EUR' }).waitFor();
     // The payer ticks the box once the form has stopped moving: the card fields in place.
     for (const field of ['number', 'expiry', 'cvc']) await fieldOf(checkout, field).waitFor();
-    await checkout.getByLabel('Remember me').check();
+    await tick(checkout.getByLabel('Remember me'));
     await failAuthentication(page, checkout, 'Pay 21.21 EUR');
     expect(await checkout.getByRole('heading', { name: 'You may also like' }).isVisible()).to.equal(false);
     expect(await checkout.getByRole('button', { name: 'Buy for 3.21 EUR' }).isVisible()).to.equal(false);
@@ -310,7 +310,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     const first = await openCheckout({ charge: { amount: 1500, currency: 'EUR' }, rememberMe: true }, { email });
     await first.checkout.getByRole('button', { name: 'Pay 15.00 EUR' }).waitFor();
     await typeCard(first.page, first.checkout, '4000000000003238');
-    await first.checkout.getByLabel('Remember me').check();
+    await tick(first.checkout.getByLabel('Remember me'));
     await first.checkout.getByRole('button', { name: 'Pay 15.00 EUR' }).click();
     await successShown(first.checkout);
     await first.page.close();

@@ -8,6 +8,7 @@ import {
   cardFieldFrame,
   FUTURE_EXPIRY,
   serveShop,
+  tick,
   useHostedCheckout,
   type HostedCheckoutFixture,
   type Shop,
@@ -274,7 +275,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     await first.page.getByRole('button', { name: 'Zamknij płatność' }).waitFor();
     await first.checkout.getByLabel('E-mail', { exact: true }).fill(email);
     await typeCard(first.page, first.checkout, '4242424242424242');
-    await first.checkout.getByLabel('Zapamiętaj mnie').check();
+    await tick(first.checkout.getByLabel('Zapamiętaj mnie'));
     await first.checkout.getByRole('button', { name: 'Zapłać 12,00 EUR' }).click();
     await first.checkout.locator('#success-step').waitFor({ state: 'visible' });
     expect(await first.checkout.locator('#receipt dt').allTextContents()).to.deep.equal([

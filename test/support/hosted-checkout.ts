@@ -176,6 +176,15 @@ export const cardFieldFrame = (scope: Page | FrameLocator, name: string): FrameL
 export const cardField = (scope: Page | FrameLocator, name: string): Locator =>
   cardFieldFrame(scope, name).locator('input');
 
+/**
+ * Ticks a checkbox as a payer at the keyboard does (focus, Space): a click aims at where the box
+ * stood a moment before, and the card fields above it may still be settling their height.
+ */
+export async function tick(box: Locator): Promise<void> {
+  await box.press('Space');
+  if (!(await box.isChecked())) throw new Error('Space did not tick the checkbox');
+}
+
 /** Types a card as a payer does into the card fields of `scope`: the number, Tab, the expiry, Tab, the CVC. */
 export async function typeCard(page: Page, scope: Page | FrameLocator, number: string): Promise<void> {
   await cardField(scope, 'number').click();
