@@ -6,8 +6,13 @@ import { physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates } from './projection-state.ts';
 import { WrittenDocuments } from './written-documents.ts';
 
-/** Events per batch: nobody waits on a build's commits, and larger batches write each hot page fewer times. */
-const DEFAULT_BATCH_SIZE = 5_000;
+/**
+ * Events per batch. The writer thread groups batches into commits of its own (`SqliteBuildFile`),
+ * so a batch need not be large for the writes' sake; smaller ones keep less of the main thread's
+ * memory alive while in flight, which its young-generation collections copy (a million events:
+ * 32.9–33.6 s at 1,250 against 34.0–34.8 at 5,000, `docs/benchmarks.md`, "Rebuilds").
+ */
+const DEFAULT_BATCH_SIZE = 1_250;
 /** 16 MiB of Bloom filter: few false positives up to tens of millions of documents. */
 const WRITTEN_BITS = 1 << 27;
 
