@@ -177,8 +177,9 @@ export const cardField = (scope: Page | FrameLocator, name: string): Locator =>
   cardFieldFrame(scope, name).locator('input');
 
 /**
- * Ticks a checkbox as a payer at the keyboard does (focus, Space): a click aims at where the box
- * stood a moment before, and the card fields above it may still be settling their height.
+ * Ticks a checkbox as a payer at the keyboard does (focus, Space). A click aims at where the box
+ * stood when it was found: once in many CI runs it left Remember me unticked (something above it
+ * moved in between; what, was not found).
  */
 export async function tick(box: Locator): Promise<void> {
   await box.press('Space');
