@@ -1,6 +1,6 @@
 import type { EventStore } from '../eventstore/event-store.ts';
 import { upcastRecordedEvent } from '../eventstore/upcast-recorded-event.ts';
-import type { DocumentStore } from '../readstore/document-store.ts';
+import type { CollectionOptions, DocumentStore } from '../readstore/document-store.ts';
 import { projectBatches, type ProjectionBuild } from './projection-batch.ts';
 import { physicalCollectionName, type Projection } from './projection.ts';
 import { projectionStates } from './projection-state.ts';
@@ -50,13 +50,15 @@ export class ReadStoreBuild {
     const written = new WrittenDocuments(WRITTEN_BITS);
     this.builds = targets.map((target) => ({ ...target, checkpoint: 0, written }));
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    store.plannedCollections?.(
-      new Map(
-        this.builds.flatMap((build) =>
-          Object.entries(build.projection.collections).map(
-            ([logical, collectionOptions]) =>
-              [physicalCollectionName(logical, build.generation), collectionOptions] as const,
-          ),
+    store.plannedCollections?.(this.collections());
+  }
+
+  /** Every collection the builds write, by its name in the store, with its options. */
+  private collections(): Map<string, CollectionOptions> {
+    return new Map(
+      this.builds.flatMap((build) =>
+        Object.entries(build.projection.collections).map(
+          ([logical, options]) => [physicalCollectionName(logical, build.generation), options] as const,
         ),
       ),
     );
@@ -86,9 +88,7 @@ export class ReadStoreBuild {
    * write) and records each build as its projection's active generation in the store.
    */
   async finish(startedAt: string): Promise<void> {
-    for (const build of this.builds)
-      for (const [logical, options] of Object.entries(build.projection.collections))
-        this.store.collection(physicalCollectionName(logical, build.generation), options);
+    for (const [name, options] of this.collections()) this.store.collection(name, options);
     const finishedAt = new Date().toISOString();
     // All at once: a store that writes on another thread (`SqliteBuildFile`) then takes them in one go.
     await Promise.all(

@@ -91,7 +91,6 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
    * types checked in SQL, so the page and `hasMore` are always those of the exact filter.
    */
   async list(query: ListQuery): Promise<ListPage<T>> {
-    if (!this.tableReady) this.createTable();
     const quick = this.listSelect(query, false);
     let docs = (this.prepared(quick.sql).all(...quick.params) as { doc: string }[]).map(
       (row) => JSON.parse(row.doc) as T,
@@ -108,7 +107,6 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
 
   /** Diagnostics: SQLite's plan for a list query, to check that it is served by an index. */
   queryPlan(query: ListQuery): string[] {
-    if (!this.tableReady) this.createTable();
     const { sql, params } = this.listSelect(query, false);
     const plan = this.prepared(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
     return plan.map((step) => step.detail);
@@ -133,8 +131,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   }
 
   async count(filter: Record<string, FieldValue> = {}): Promise<number> {
-    if (!this.tableReady) this.createTable();
-    const equality = equalityClauses(filter, true, this.fieldColumns);
+    const equality = equalityClauses(filter, true, this.readyFieldColumns());
     const row = this.prepared(
       `SELECT count(*) AS n FROM ${this.table} WHERE ${[LIVE, ...equality.sql].join(' AND ')}`,
     ).get(Date.now(), ...equality.params) as { n: number };
@@ -198,6 +195,12 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     return statement;
   }
 
+  /** The fields the table keeps as columns, read from it: the table is made ready first. */
+  private readyFieldColumns(): ReadonlySet<string> {
+    if (!this.tableReady) this.createTable();
+    return this.fieldColumns;
+  }
+
   private createTable(): void {
     this.db.exec(createTableSql(this.name));
     this.fieldColumns = fieldColumnsOf(this.db, this.name);
@@ -234,7 +237,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   ): { sql: string; params: unknown[]; newerThanCursor: boolean } {
     const filter = query.filter ?? {};
     this.ensureSortIndex(filter);
-    const equality = equalityClauses(filter, typesChecked, this.fieldColumns);
+    const equality = equalityClauses(filter, typesChecked, this.readyFieldColumns());
     const where = [LIVE, ...equality.sql];
     const params: unknown[] = [Date.now(), ...equality.params];
 
