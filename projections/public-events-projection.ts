@@ -19,14 +19,12 @@ export interface PublicEventDoc extends Document {
   testClockTime?: number;
   _accountId: string;
   _mode: Mode;
-  /** Id of the object in `data`. */
-  _objectId: string;
 }
 
 /** Several public events may come from one domain event; keep them in order after it. */
 const PUBLIC_EVENTS_PER_DOMAIN_EVENT = 16;
 
-/** GET /events[/{id}] (filter: type) and the events webhooks deliver. No query filters on `_objectId`: no index. */
+/** GET /events[/{id}] (filter: type) and the events webhooks deliver. */
 export const publicEventsCollection = objectCollection<PublicEventDoc>('events', 'Event', scopedIndexes('type'));
 
 /** One public event a domain event produces, before it is rendered as a document. */
@@ -101,7 +99,6 @@ export const publicEventsProjection = (publicObjects: readonly PublicObjectEvent
         log,
         ...tenantFields(event),
         _seq,
-        _objectId: object.id,
         ...(event.metadata.testClockId !== undefined ? { testClockTime: occurredAtSeconds(event) } : {}),
       };
       tx.put(publicEventsCollection, doc);
