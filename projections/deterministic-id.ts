@@ -7,6 +7,8 @@ const LIMBS = 8;
 /** Three base-62 digits per long division: remainder * 2^32 + limb stays below 2^50, exact in a double. */
 const DIGITS_PER_DIVISION = 3;
 const DIVISOR = 62 ** DIGITS_PER_DIVISION;
+/** Multiplying by it is cheaper than dividing; the quotient it gives is off by at most one, then corrected. */
+const RECIPROCAL = 1 / DIVISOR;
 
 /** Scratch space of one derivation (module state: no allocation per id). */
 const limbs = new Float64Array(LIMBS);
@@ -18,17 +20,18 @@ const digitCodes = new Array<number>(LENGTH).fill(0);
  * big-endian number, written in base 62 from its lowest digit, 24 digits.
  */
 export function deterministicId(prefix: string, seed: string): string {
-  // The digest as hex text: a Buffer per id would cost more than the hash itself.
-  const hex = hash('sha256', seed, 'hex');
+  // The digest as a binary string, a byte per character: a Buffer per id would cost more than the
+  // hash itself, and hex text twice the characters to decode (`docs/benchmarks.md`, "Rebuilds").
+  const digest = hash('sha256', seed, 'binary');
   // The number as 32-bit limbs, most significant first: dividing limb by limb stays within
   // double precision, which is cheaper than BigInt.
   for (let limb = 0; limb < LIMBS; limb++) {
-    let value = 0;
-    for (let i = limb * 8; i < limb * 8 + 8; i++) {
-      const code = hex.charCodeAt(i);
-      value = value * 16 + (code < 58 ? code - 48 : code - 87);
-    }
-    limbs[limb] = value;
+    const byte = limb * 4;
+    limbs[limb] =
+      ((digest.charCodeAt(byte) << 24) >>> 0) +
+      (digest.charCodeAt(byte + 1) << 16) +
+      (digest.charCodeAt(byte + 2) << 8) +
+      digest.charCodeAt(byte + 3);
   }
   let top = 0;
   for (let digit = 0; digit < LENGTH; digit += DIGITS_PER_DIVISION) {
@@ -37,15 +40,25 @@ export function deterministicId(prefix: string, seed: string): string {
     let remainder = 0;
     for (let i = top; i < LIMBS; i++) {
       const value = remainder * 4294967296 + limbs[i]!;
-      const quotient = Math.floor(value / DIVISOR);
+      let quotient = Math.floor(value * RECIPROCAL);
+      let rest = value - quotient * DIVISOR;
+      if (rest < 0) {
+        quotient--;
+        rest += DIVISOR;
+      } else if (rest >= DIVISOR) {
+        quotient++;
+        rest -= DIVISOR;
+      }
       limbs[i] = quotient;
-      remainder = value - quotient * DIVISOR;
+      remainder = rest;
     }
-    for (let i = digit; i < digit + DIGITS_PER_DIVISION; i++) {
-      const low = remainder % 62;
-      digitCodes[i] = ALPHABET_CODES[low]!;
-      remainder = (remainder - low) / 62;
-    }
+    // The remainder's three digits, lowest first.
+    const first = remainder % 62;
+    remainder = (remainder - first) / 62;
+    const second = remainder % 62;
+    digitCodes[digit] = ALPHABET_CODES[first]!;
+    digitCodes[digit + 1] = ALPHABET_CODES[second]!;
+    digitCodes[digit + 2] = ALPHABET_CODES[(remainder - second) / 62]!;
   }
   return `${prefix}_${String.fromCharCode(...digitCodes)}`;
 }

@@ -32,4 +32,12 @@ describe('deterministic ids', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('are the same for fifty thousand event ids in a row', () => {
+    for (let index = 0; index < 50_000; index++) {
+      const seed = `evt_${index.toString(36)}:${index % 3}`;
+      if (deterministicId('event', seed) !== definedId('event', seed))
+        expect(deterministicId('event', seed)).to.equal(definedId('event', seed));
+    }
+  });
 });
