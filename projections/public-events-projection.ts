@@ -51,7 +51,9 @@ export async function producedPublicEvents(
   tx: ProjectionTransaction,
 ): Promise<ProducedPublicEvent[]> {
   const produced: ProducedPublicEvent[] = [];
-  for (const objectEvents of publicObjects) {
+  // An indexed loop: it awaits, so a `for…of` would allocate an iterator result per object kind and event.
+  for (let kind = 0; kind < publicObjects.length; kind++) {
+    const objectEvents = publicObjects[kind]!;
     if (!objectEvents.changes(event.type)) continue;
     const object = await objectEvents.objectAfter(event, tx);
     if (!object) continue;
