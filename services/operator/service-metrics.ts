@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from '../../packages/observability/prometheus.ts';
 
 /**
  * The Prometheus metrics of one service (`GET /metrics`; every series is described in

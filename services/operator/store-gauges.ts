@@ -1,4 +1,4 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from '../../packages/observability/prometheus.ts';
 import { readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import { checkpointKey } from '../../packages/projection-runtime/projection.ts';
 import { webhookDeliveriesCollection } from '../../projections/webhook-deliveries-projection.ts';
