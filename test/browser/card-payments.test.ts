@@ -5,6 +5,7 @@ import { startMerchantServer, type MerchantServer } from '../../examples/merchan
 import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
 import type { Charge } from '../support/payments.ts';
 import { useService } from '../support/use-service.ts';
+import { overlayFrame } from '../support/hosted-checkout.ts';
 
 const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
 
@@ -167,7 +168,7 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     const page = await openShop();
     await typeCard(page, '4000000000003220');
     await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
-    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(page);
     await challenge.getByRole('button', { name: 'Complete authentication' }).waitFor();
     expect(await page.getByRole('dialog', { name: '3-D Secure authentication' }).count()).to.equal(1);
     expect(await challenge.locator('main').textContent())
@@ -197,7 +198,7 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     });
     await typeCard(page, '4000000000003220');
     await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
-    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(page);
     await challenge.getByLabel('One-time code').fill('123456');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     const { status, chargeId } = await pay2(page);
@@ -211,7 +212,7 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     await page.setViewportSize({ width: 375, height: 720 });
     await typeCard(page, '4000000000003220');
     await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
-    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(page);
     await challenge.getByRole('button', { name: 'Fail authentication' }).waitFor();
     // At phone width too, the close button sits above the issuer's page, not on it.
     const closeBox = (await page.getByRole('button', { name: 'Cancel authentication' }).boundingBox())!;
@@ -234,7 +235,7 @@ describe('card payments in a browser (Shift4.js, card fields, 3-D Secure)', func
     const chargeCalls = () => sentToShop.filter((sent) => sent.includes('/api/card-charges')).length;
     const callsBefore = chargeCalls();
     await typeCard(page, '4000000000003220');
-    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(page);
     const numberFieldFocused = () =>
       page.evaluate("document.activeElement?.closest('[data-shift4]')?.getAttribute('data-shift4') ?? null");
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startMerchantServer } from '../../examples/merchant/merchant-server.ts';
 import { signCheckoutRequest } from '../../packages/checkout/sign-checkout-request.ts';
-import { startShop, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
+import { overlayFrame, startShop, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
 import { createOtherAccount, type Charge } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
 
@@ -27,7 +27,7 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
     page.on('console', (message) => console.push(message.text()));
     await page.goto(`${hosted.shop.url}/`);
     await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: tampered })})`);
-    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    const checkout = overlayFrame(page);
     await checkout.locator('#checkout-error').waitFor();
     // The payer reads a plain sentence; the developer's text is for the merchant's handler and the console.
     expect(await checkout.locator('main').innerText()).to.include(
@@ -63,7 +63,7 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
       await page.evaluate(
         `Shift4Checkout.key = ${JSON.stringify(key)}; openCheckout({ checkoutRequest: ${JSON.stringify(checkoutRequest)} })`,
       );
-      return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
+      return { page, checkout: overlayFrame(page) };
     };
     /** Whether the browser refused to show the checkout frame on the page (an error page instead). */
     const frameRefused = async (page: Page): Promise<boolean> => {
@@ -230,7 +230,7 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
       `${hosted.shop.url}/button?request=${encodeURIComponent(sign({ charge: { amount: 700, currency: 'EUR' } }))}`,
     );
     await page.getByRole('button', { name: 'Pay' }).click();
-    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    const checkout = overlayFrame(page);
     await checkout.getByLabel('Email', { exact: true }).fill('button@example.com');
     await typeCard(page, checkout, '4242424242424242');
     await checkout.getByRole('button', { name: 'Pay 7.00 EUR' }).click();
@@ -252,7 +252,7 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
       `${hosted.shop.url}/button?label=${encodeURIComponent('Buy now')}&request=${encodeURIComponent(sign({ charge: { amount: 700, currency: 'EUR' } }))}`,
     );
     await page.getByRole('button', { name: 'Buy now', exact: true }).click();
-    await page.frameLocator('[data-shift4-overlay] iframe').getByRole('button', { name: 'Pay 7.00 EUR' }).waitFor();
+    await overlayFrame(page).getByRole('button', { name: 'Pay 7.00 EUR' }).waitFor();
     await page.close();
   });
 
@@ -266,7 +266,7 @@ describe("hosted checkout in a browser: the merchant's page (errors, framing, of
     try {
       await page.goto(`${demo.url}/checkout`);
       await page.getByRole('button', { name: 'Pay with checkout' }).click();
-      const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+      const checkout = overlayFrame(page);
       await checkout.getByLabel('Email', { exact: true }).fill('demo@example.com');
       await typeCard(page, checkout, '4242424242424242');
       await checkout.getByRole('button', { name: 'Pay 10.00 EUR' }).click();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Response } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
-import { tick, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
+import { overlayFrame, tick, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
 import { type Charge } from '../support/payments.ts';
 import { createPlan } from '../support/subscriptions.ts';
 
@@ -233,7 +233,7 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
     await page.evaluate(
       `openCheckout(${JSON.stringify({ checkoutRequest: sign({ charge: { amount: 123456, currency: 'EUR' } }), locale: 'de' })})`,
     );
-    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    const checkout = overlayFrame(page);
     await checkout.getByRole('button', { name: '1.234,56 EUR bezahlen' }).waitFor();
     expect(await checkout.locator('#total').textContent()).to.equal('1.234,56 EUR');
     expect(await checkout.locator('html').getAttribute('lang')).to.equal('de');
@@ -259,7 +259,7 @@ describe('hosted checkout in a browser: paying (charge, subscription, custom amo
         await otherPage.evaluate(
           `openCheckout(${JSON.stringify({ checkoutRequest: sign({ charge: { amount: 1999, currency: 'EUR' } }) })})`,
         );
-        const frame = otherPage.frameLocator('[data-shift4-overlay] iframe');
+        const frame = overlayFrame(otherPage);
         await frame.getByRole('button', { name: payLabel }).waitFor();
       } finally {
         await other.close();

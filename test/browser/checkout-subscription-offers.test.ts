@@ -11,6 +11,7 @@ import { createOtherAccount, type Customer, type Page as ListPage } from '../sup
 import { runCli } from '../support/service-process.ts';
 import { createPlan, type Subscription } from '../support/subscriptions.ts';
 import { useService } from '../support/use-service.ts';
+import { overlayFrame } from '../support/hosted-checkout.ts';
 
 const FUTURE_EXPIRY = `12${String((new Date().getUTCFullYear() + 3) % 100)}`;
 
@@ -41,7 +42,7 @@ describe('hosted checkout in a browser: cross-sale offers that define a subscrip
     await page.goto(`${shop.url}/`);
     const checkoutRequest = signCheckoutRequest(request, keys.testSecretKey);
     await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest, email })})`);
-    return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
+    return { page, checkout: overlayFrame(page) };
   }
 
   it('the payer subscribes to the merchant’s and a partner’s offer after paying, reads them in the receipt; the API has them', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { tick, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
+import { overlayFrame, tick, TYPED_CARD_NUMBERS, useHostedCheckout } from '../support/hosted-checkout.ts';
 import { type Charge } from '../support/payments.ts';
 import { createPlan } from '../support/subscriptions.ts';
 
@@ -21,7 +21,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await checkout.getByRole('button', { name: 'Pay 25.00 EUR' }).waitFor();
     await typeCard(page, checkout, '4000000000003220');
     await checkout.getByRole('button', { name: 'Pay 25.00 EUR' }).click();
-    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(checkout);
     await challenge.getByLabel('One-time code').fill('123456');
     expect(await challenge.locator('main').textContent())
       .to.include('25.00 EUR')
@@ -56,7 +56,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     page.on('console', (message) => consoleLines.push(message.text()));
     await typeCard(page, checkout, '4000000000003220');
     await checkout.getByRole('button', { name: payLabel }).click();
-    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(checkout);
     await challenge.getByRole('button', { name: 'Fail authentication' }).click();
     await checkout.locator('#form-error:not(:empty)').waitFor();
     expect(await checkout.locator('#form-error').textContent(), explanation(consoleLines)).to.match(
@@ -77,7 +77,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
 
     // The same card again: a new challenge, completed this time.
     await checkout.getByRole('button', { name: 'Pay 19.99 EUR' }).click();
-    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(checkout);
     await challenge.getByLabel('One-time code').fill('123456');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     const result = await callbackResult(page);
@@ -216,7 +216,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await pay.waitFor();
     await typeCard(page, checkout, '4000000000003220');
     await pay.click();
-    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(checkout);
     await challenge.getByLabel('One-time code').fill('123456');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     const paid = await callbackResult(page);
@@ -250,7 +250,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     await subscribe.waitFor();
     await typeCard(page, checkout, '4000000000003220');
     await subscribe.click();
-    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(checkout);
     await challenge.getByLabel('One-time code').fill('123456');
     expect(await challenge.locator('main').textContent()).to.include('14.44 EUR');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
@@ -272,7 +272,7 @@ describe('hosted checkout in a browser: 3-D Secure challenges', function () {
     const pay = checkout.getByRole('button', { name: 'Pay 12.34 EUR' });
     await pay.waitFor();
     await typeCard(page, checkout, '4000000000003220');
-    const challenge = checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(checkout);
     const checkoutClose = page.getByRole('button', { name: 'Close checkout' });
     const challengeClose = checkout.getByRole('button', { name: 'Cancel authentication' });
 

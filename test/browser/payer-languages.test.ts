@@ -7,6 +7,7 @@ import {
   cardField,
   cardFieldFrame,
   FUTURE_EXPIRY,
+  overlayFrame,
   serveShop,
   tick,
   useHostedCheckout,
@@ -124,7 +125,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     ]) {
       await typeCard(page, page, '4000000000003220');
       await page.getByRole('button', { name: 'Pay 10.00 EUR' }).click();
-      const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+      const challenge = overlayFrame(page);
       await challenge.getByRole('heading', { name: heading }).waitFor();
       // The dialog and its close button take their names from the challenge page, in its language.
       await page.getByRole('dialog', { name: dialog }).waitFor();
@@ -166,7 +167,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     const page = await browser.newPage();
     await page.goto(`${site.shop.url}/`);
     await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: sign(request), ...options })})`);
-    return { page, checkout: page.frameLocator('[data-shift4-overlay] iframe') };
+    return { page, checkout: overlayFrame(page) };
   }
 
   it('checkout in German: plan prices, card-field errors, the receipt, an offer, the challenge and its cancellation', async () => {
@@ -221,7 +222,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     await secured.checkout.getByRole('button', { name: '25,00 EUR bezahlen' }).waitFor();
     await typeCard(secured.page, secured.checkout, '4000000000003220');
     await secured.checkout.getByRole('button', { name: '25,00 EUR bezahlen' }).click();
-    const challenge = secured.checkout.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(secured.checkout);
     await challenge.getByRole('heading', { name: 'Bestätigen Sie Ihre Zahlung' }).waitFor();
     expect(await challenge.getByLabel('Einmalcode').count()).to.equal(1);
     await secured.checkout.getByRole('button', { name: 'Authentifizierung abbrechen' }).click();
@@ -320,7 +321,7 @@ describe("payer pages in the payer's language (German, Polish) in a browser", fu
     const page = await polish.newPage();
     await page.goto(`${site.shop.url}/`);
     await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: tampered })})`);
-    const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+    const checkout = overlayFrame(page);
     await checkout.locator('#checkout-error').waitFor();
     expect(await checkout.locator('h1').textContent()).to.equal('Nieprawidłowy link do płatności');
     expect(await checkout.locator('#error-message').textContent()).to.equal(
@@ -403,7 +404,7 @@ describe('payer pages in each of the eight languages in a browser', function () 
           locale,
         })})`,
       );
-      const checkout = page.frameLocator('[data-shift4-overlay] iframe');
+      const checkout = overlayFrame(page);
       const option = checkout.getByRole('button', { name: amount, exact: true });
       await option.waitFor();
       expect(await checkout.locator('html').getAttribute('lang'), locale).to.equal(locale);

@@ -3,7 +3,7 @@ import express from 'express';
 import { Jimp } from 'jimp';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { FUTURE_EXPIRY, serveShop, useHostedCheckout, type Shop } from '../support/hosted-checkout.ts';
+import { FUTURE_EXPIRY, overlayFrame, serveShop, useHostedCheckout, type Shop } from '../support/hosted-checkout.ts';
 import type { Charge } from '../support/payments.ts';
 import { createPlan } from '../support/subscriptions.ts';
 
@@ -39,7 +39,7 @@ describe('public integrations in a browser, only the host swapped', function () 
     return page;
   }
 
-  const checkoutFrame = (page: Page) => page.frameLocator('[data-shift4-overlay] iframe');
+  const checkoutFrame = (page: Page) => overlayFrame(page);
 
   it('serves the public script paths: /js/securionpay.js, /v2/securionpay.js, /v1/shift4.js besides /shift4.js and /checkout.js', async () => {
     for (const path of ['/js/securionpay.js', '/v2/securionpay.js', '/v1/shift4.js', '/shift4.js', '/checkout.js']) {
@@ -64,7 +64,7 @@ describe('public integrations in a browser, only the host swapped', function () 
     // A card with a 3-D Secure challenge: the issuer's page opens over the shop's page.
     await page.getByLabel('Card number').fill('4000 0000 0000 3220');
     await page.getByRole('button', { name: 'Pay' }).click();
-    const challenge = page.frameLocator('[data-shift4-overlay] iframe');
+    const challenge = overlayFrame(page);
     await challenge.getByLabel('One-time code').fill('123456');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     const tokenId = await page.locator('#token[data-status=verified]').textContent();

@@ -106,7 +106,7 @@ export function useHostedCheckout(options: { shop?: ShopStarter; locale?: string
       const signed = typeof request === 'string' ? request : sign(request);
       const { name, description, email } = options;
       await page.evaluate(`openCheckout(${JSON.stringify({ checkoutRequest: signed, name, description, email })})`);
-      return { page, checkout: checkoutFrame(page) };
+      return { page, checkout: overlayFrame(page) };
     },
     fieldOf: cardField,
     typeCard,
@@ -154,7 +154,7 @@ function recordTroubles(page: Page): void {
 
 /** The messages checkout shows the payer (errors, payment status), for a test that waited in vain for its success. */
 async function whatCheckoutShows(page: Page): Promise<string> {
-  const checkout = checkoutFrame(page);
+  const checkout = overlayFrame(page);
   const messages = await Promise.all(
     ['#form-error', '#card-error', '#pay-status', '#code-error'].map(async (selector) => {
       const text = await checkout
@@ -167,8 +167,12 @@ async function whatCheckoutShows(page: Page): Promise<string> {
   return messages.join(', ');
 }
 
-/** Checkout's frame in the overlay that `openCheckout()` opens on the shop's page. */
-const checkoutFrame = (page: Page): FrameLocator => page.frameLocator('[data-shift4-overlay] iframe');
+/**
+ * The frame in shift4.js's overlay on a page or inside checkout: checkout itself, opened by
+ * `openCheckout()` on the shop's page, or a 3-D Secure challenge.
+ */
+export const overlayFrame = (scope: Page | FrameLocator): FrameLocator =>
+  scope.frameLocator('[data-shift4-overlay] iframe');
 
 /** The frame of one card field (number, expiry, cvc, cardholderName) on a page or inside checkout. */
 export const cardFieldFrame = (scope: Page | FrameLocator, name: string): FrameLocator =>
