@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { createRequire } from 'node:module';
 import type * as RateLimiterFlexible from 'rate-limiter-flexible';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { HttpError } from './errors.ts';
 import { requestState } from './request-state.ts';
 
@@ -62,7 +61,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   };
 }
 
-function counter(options: RateLimiterOptions, name: string, points: number, duration: number): RateLimiterAbstract {
+function counter(
+  options: RateLimiterOptions,
+  name: string,
+  points: number,
+  duration: number,
+): RateLimiterFlexible.RateLimiterAbstract {
   const keyPrefix = `ratelimit:${name}`;
   const inMemory = new RateLimiterMemory({ keyPrefix, points, duration });
   if (!options.redis) return inMemory;
