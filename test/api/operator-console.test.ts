@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { eventually } from '../support/eventually.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import type { Customer, Page as ListPage } from '../support/payments.ts';
-import { screenshotDir } from '../support/browser.ts';
+import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
 import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createEndpoint, type WebhookDelivery } from '../support/webhooks.ts';
@@ -25,35 +23,18 @@ describe('operator console in a browser (headless Chromium)', function () {
     },
   });
   let receiver: WebhookReceiver;
-  let context: BrowserContext;
+  let browser: HeadlessBrowser;
   let page: Page;
-  let profile: string;
 
   before(async () => {
     receiver = await startWebhookReceiver();
-    profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
-    // A fresh profile directory per run: nothing carried over between runs.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      viewport: { width: 1280, height: 1000 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchBrowser({ viewport: { width: 1280, height: 1000 } });
+    page = await browser.newPage();
   });
 
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await receiver?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   it('signs in with the operator token only, into an HttpOnly SameSite=Strict session cookie', async () => {
@@ -68,7 +49,7 @@ describe('operator console in a browser (headless Chromium)', function () {
     await page.getByLabel('Operator token').fill(OPERATOR_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Projections' }).waitFor();
-    const [cookie] = await context.cookies();
+    const [cookie] = await browser.context.cookies();
     expect(cookie).to.include({ name: 'operator_session', httpOnly: true, sameSite: 'Strict', path: '/console' });
     expect(cookie!.value).to.not.include(OPERATOR_TOKEN);
   });

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`); Playwright's own download is not used. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -24,25 +24,41 @@ export interface HeadlessBrowser {
 }
 
 /**
- * Headless Chromium with a fresh profile (its own user data directory), removed on close;
- * `locale` is the browser's language (`navigator.language`, `Accept-Language`).
+ * The test process's one Chromium, started by the first `launchBrowser` and ended with the
+ * process: each `launchBrowser` is a context of its own in it (its own cookies, storage, cache and
+ * language, as a fresh profile would be), so that a browser test pays Chromium's start once per
+ * process rather than once per browser it opens.
  */
-export async function launchBrowser(options: { locale?: string } = {}): Promise<HeadlessBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1000, height: 800 },
+let shared: Promise<Browser> | null = null;
+
+function sharedChromium(): Promise<Browser> {
+  if (shared) return shared;
+  const launched = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  shared = launched;
+  // One that failed to start, crashed or was closed is started again by the next caller.
+  const forget = (): void => {
+    if (shared === launched) shared = null;
+  };
+  launched.then((browser) => browser.once('disconnected', forget), forget);
+  return launched;
+}
+
+/**
+ * A fresh headless browser as a payer would have it: nothing stored from another test; `locale`
+ * is its language (`navigator.language`, `Accept-Language`).
+ */
+export async function launchBrowser(
+  options: { locale?: string; viewport?: { width: number; height: number } } = {},
+): Promise<HeadlessBrowser> {
+  const browser = await sharedChromium();
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1000, height: 800 },
     ...(options.locale ? { locale: options.locale } : {}),
   });
   return {
     context,
     newPage: () => context.newPage(),
-    async close() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
 }
 
