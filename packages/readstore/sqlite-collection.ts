@@ -52,6 +52,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
   private readonly statements = new Map<string, Database.Statement<unknown[]>>();
   /** The statements of every read by id and every projection write, kept at hand. */
   private getById: Database.Statement<unknown[]> | undefined;
+  private getWithSuccessorById: Database.Statement<unknown[]> | undefined;
   private projectionPut: Database.Statement<unknown[]> | undefined;
   private projectionDelete: Database.Statement<unknown[]> | undefined;
   /** Index name suffix to indexed fields. */
@@ -75,6 +76,19 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     this.getById ??= this.prepared(`SELECT doc FROM ${this.table} WHERE id = ? AND ${LIVE}`);
     const row = this.getById.get(id, Date.now()) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  /**
+   * The document by id and, read by the same statement (from the same snapshot of the file), the
+   * file that replaced this one (`SqliteReadFiles.documentById`): null while this one serves,
+   * undefined when no document was found (the statement then read no row, nor the successor).
+   */
+  getWithSuccessor(id: string): { doc: T | null; successor: string | null | undefined } {
+    this.getWithSuccessorById ??= this.prepared(
+      `SELECT doc, (SELECT file FROM ${SUCCESSOR_TABLE} LIMIT 1) AS successor FROM ${this.table} WHERE id = ? AND ${LIVE}`,
+    );
+    const row = this.getWithSuccessorById.get(id, Date.now()) as { doc: string; successor: string | null } | undefined;
+    return row ? { doc: JSON.parse(row.doc) as T, successor: row.successor } : { doc: null, successor: undefined };
   }
 
   async getMany(ids: string[]): Promise<T[]> {
@@ -178,7 +192,7 @@ export class SqliteCollection<T extends Document> implements Collection<T> {
     this.sortIndexReady = false;
     this.createdIndexes.clear();
     this.statements.clear();
-    this.getById = this.projectionPut = this.projectionDelete = undefined;
+    this.getById = this.getWithSuccessorById = this.projectionPut = this.projectionDelete = undefined;
   }
 
   private get table(): string {

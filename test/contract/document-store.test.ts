@@ -83,7 +83,11 @@ describe('SqliteDocumentStore', () => {
         projector.switchTo(path);
         // Acknowledged by another process once the projector wrote it to the new file.
         await projector.collection('charges').put({ id: 'char_after', created: 2 });
+        await projector.collection('charges').put({ id: 'char_before', created: 1, status: 'changed' });
 
+        // A document the replaced file holds too is read again from the new one, where it changed.
+        expect(await api.collection('charges').get('char_before')).to.include({ status: 'changed' });
+        expect(api.currentPath).to.equal(path);
         expect(await api.collection('charges').get('char_after')).to.not.equal(null);
         const listed = await api.collection('charges').list({ limit: 10 });
         expect(listed.list.map((doc) => doc.id)).to.deep.equal(['char_after', 'char_before']);
