@@ -1,9 +1,10 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { HttpError } from './errors.ts';
 import { requestState } from './request-state.ts';
 import type { AuthContext, RouteDefinition } from './route.ts';
 
-export type Authenticate = (apiKey: string) => Promise<AuthContext | null>;
+/** The caller a key belongs to; at once (no promise) when that is already known. */
+export type Authenticate = (apiKey: string) => AuthContext | null | Promise<AuthContext | null>;
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="api"' };
 
@@ -13,17 +14,27 @@ const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="api"' };
  * limiter runs next and needs to count failed attempts too (per client IP).
  */
 export function identifyCaller(authenticate: Authenticate): RequestHandler {
-  return async (req, res, next) => {
+  return (req, res, next) => {
     const credentials = credentialsOf(req);
-    const auth = credentials.kind === 'key' ? await authenticate(credentials.apiKey) : null;
-    if (auth) {
-      const state = requestState(res);
-      state.auth = auth;
-      state.log.accountId = auth.accountId;
-      state.log.keyId = auth.keyId;
+    const auth = credentials.kind === 'key' ? authenticate(credentials.apiKey) : null;
+    if (!(auth instanceof Promise)) {
+      recognised(res, auth);
+      next();
+      return;
     }
-    next();
+    return auth.then((found) => {
+      recognised(res, found);
+      next();
+    });
   };
+}
+
+function recognised(res: Response, auth: AuthContext | null): void {
+  if (!auth) return;
+  const state = requestState(res);
+  state.auth = auth;
+  state.log.accountId = auth.accountId;
+  state.log.keyId = auth.keyId;
 }
 
 /** Refuses requests without a recognised key: 401. */

@@ -49,16 +49,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const limiter =
     extra > 0 ? new BurstyRateLimiter(sustained, counter(options, 'burst', extra, BURST_WINDOW_SECONDS)) : sustained;
   return {
-    async consume(key) {
-      try {
-        await limiter.consume(key);
-        return { allowed: true, retryAfterSeconds: 0 };
-      } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
-      }
-    },
+    // One promise a request besides the limiter's own: every request is counted.
+    consume: (key) => limiter.consume(key).then(allowed, refused),
   };
+}
+
+const ALLOWED: RateLimitDecision = { allowed: true, retryAfterSeconds: 0 };
+const allowed = (): RateLimitDecision => ALLOWED;
+
+function refused(refusal: unknown): RateLimitDecision {
+  if (!(refusal instanceof RateLimiterRes)) throw refusal;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
 }
 
 function counter(
@@ -83,11 +84,7 @@ function counter(
  * a load balancer's health checks and failed key guesses from one address do not starve each other.
  */
 export function rateLimit(limiter: RateLimiter, budget: 'api' | 'unauthenticated' = 'api'): RequestHandler {
-  return async (req, res, next) => {
-    const auth = requestState(res).auth;
-    const ip = req.ip ?? 'unknown';
-    const key = budget === 'unauthenticated' ? `open-ip:${ip}` : auth ? `key:${auth.keyId}` : `ip:${ip}`;
-    const decision = await limiter.consume(key);
+  const decided = (decision: RateLimitDecision, next: (error?: unknown) => void): void => {
     if (decision.allowed) {
       next();
       return;
@@ -103,5 +100,11 @@ export function rateLimit(limiter: RateLimiter, budget: 'api' | 'unauthenticated
         },
       ),
     );
+  };
+  return (req, res, next) => {
+    const auth = requestState(res).auth;
+    const ip = req.ip ?? 'unknown';
+    const key = budget === 'unauthenticated' ? `open-ip:${ip}` : auth ? `key:${auth.keyId}` : `ip:${ip}`;
+    return limiter.consume(key).then((decision) => decided(decision, next));
   };
 }

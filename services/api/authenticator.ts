@@ -28,20 +28,13 @@ export interface UnknownKeyCatchUp {
 export function apiKeyAuthenticator(
   readModels: ReadModels,
   catchUp?: UnknownKeyCatchUp,
-): (apiKey: string) => Promise<AuthContext | null> {
+): (apiKey: string) => AuthContext | null | Promise<AuthContext | null> {
   const cache = new Map<string, AuthContext>();
   let cachedAt = -1;
   const lookUp = (hash: string) => readModels.collection(apiKeysCollection).get(hash);
 
-  return async (apiKey) => {
-    const position = readModels.projectedPosition(accountsProjection.name);
-    if (position !== cachedAt) {
-      cache.clear();
-      cachedAt = position;
-    }
-    const hash = hashApiKey(apiKey);
-    const cached = cache.get(hash);
-    if (cached) return cached;
+  /** A key not in the cache: read from the accounts read model, and kept when it is there. */
+  const recognise = async (hash: string): Promise<AuthContext | null> => {
     let key = await lookUp(hash);
     if (!key && catchUp) {
       const head = await catchUp.logHead();
@@ -56,5 +49,16 @@ export function apiKeyAuthenticator(
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(hash, auth);
     return auth;
+  };
+
+  // Every request asks: a key in the cache is answered at once, without a promise.
+  return (apiKey) => {
+    const position = readModels.projectedPosition(accountsProjection.name);
+    if (position !== cachedAt) {
+      cache.clear();
+      cachedAt = position;
+    }
+    const hash = hashApiKey(apiKey);
+    return cache.get(hash) ?? recognise(hash);
   };
 }

@@ -73,7 +73,7 @@ export class ObjectReader {
     tenant: Tenant,
     within: FieldFilter<T> = {},
   ): Promise<PublicObject<T>> {
-    await this.startupReads();
+    if (!this.startupCaughtUp) await this.startupReads();
     const asOf = requestedAsOf();
     let doc =
       asOf === undefined

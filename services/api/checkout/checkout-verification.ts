@@ -27,7 +27,7 @@ export interface VerifiedCheckout {
 }
 
 export interface CheckoutVerificationDependencies {
-  authenticate(apiKey: string): Promise<AuthContext | null>;
+  authenticate(apiKey: string): AuthContext | null | Promise<AuthContext | null>;
   secretKey(accountId: string, mode: Mode): Promise<string | null>;
   reader: ObjectReader;
   readModels: ReadModels;
