@@ -29,6 +29,7 @@ export function identifyCaller(authenticate: Authenticate): RequestHandler {
   };
 }
 
+/** Keeps the caller a recognised key names in the request's state and its log context. */
 function recognised(res: Response, auth: AuthContext | null): void {
   if (!auth) return;
   const state = requestState(res);
