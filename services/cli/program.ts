@@ -167,7 +167,11 @@ function cliProgram(out: CliOutput): Command {
     .description('Rebuild read models from the event log into fresh storage, then switch queries to it')
     .argument('[name]', 'projection to rebuild')
     .option('--all', 'rebuild every projection')
-    .action((name: string | undefined, options: { all?: boolean }) =>
+    .option(
+      '--normal-priority',
+      "with --all on the embedded read store: keep this process's priority instead of yielding the CPU (nice 19) to the serving processes",
+    )
+    .action((name: string | undefined, options: { all?: boolean; normalPriority?: boolean }) =>
       withPlatform(async (platform) => {
         const known = platform.projections.map((projection) => projection.name);
         const names = options.all ? known : name ? [name] : [];
@@ -175,7 +179,9 @@ function cliProgram(out: CliOutput): Command {
         const unknown = names.filter((candidate) => !known.includes(candidate));
         if (unknown.length > 0)
           throw new Error(`Unknown projection: ${unknown.join(', ')} (projections: ${known.join(', ')})`);
-        await rebuildProjections(platform, names, (line) => console.log(line), out.stderr);
+        await rebuildProjections(platform, names, (line) => console.log(line), out.stderr, {
+          normalPriority: options.normalPriority === true,
+        });
         console.log(`Rebuilt: ${names.join(', ')}`);
       }),
     );

@@ -27,10 +27,12 @@ export async function rebuildProjections(
   names: string[],
   log: (line: string) => void,
   progress: Writable,
+  /** A full rebuild of the embedded read store keeps this process's priority instead of nice 19. */
+  { normalPriority = false }: { normalPriority?: boolean } = {},
 ): Promise<void> {
   const every = platform.projections.every((projection) => names.includes(projection.name));
   if (every && platform.readStore instanceof SqliteReadFiles) {
-    await rebuildIntoNewFile(platform, platform.readStore, log, progress);
+    await rebuildIntoNewFile(platform, platform.readStore, log, progress, normalPriority);
     return;
   }
   const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
@@ -54,14 +56,16 @@ async function rebuildIntoNewFile(
   readFiles: SqliteReadFiles,
   log: (line: string) => void,
   progress: Writable,
+  normalPriority: boolean,
 ) {
   const buildLease = new Lease(platform.stateStore.collection('_leases'), 'read-store-build');
   if (!(await buildLease.tryAcquire()))
     throw new Error(`Another full rebuild is under way (${await buildLease.currentHolder()})`);
   const renew = setInterval(() => void buildLease.renew(), 3000);
-  // The build yields the CPU to the serving processes: their reads come first, the build waits.
+  // The build yields the CPU to the serving processes: their reads come first, the build waits
+  // (unless asked not to: a rebuild with nothing else to serve, as in a maintenance window).
   const priority = getPriority();
-  setPriority(BUILD_PRIORITY);
+  if (!normalPriority) setPriority(BUILD_PRIORITY);
   try {
     const startedAt = new Date().toISOString();
     const path = readFiles.newFile();

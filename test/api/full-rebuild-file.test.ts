@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { getPriority } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
@@ -43,6 +44,24 @@ async function logHead(dataDir: string): Promise<number> {
     return await log.headPosition();
   } finally {
     await log.close();
+  }
+}
+
+/** The CLI of the test run's build (build-service.ts) as a process of its own. */
+const spawnCli = (args: string[], dataDir: string) =>
+  spawn(process.execPath, ['dist/cli/main.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: 'ignore',
+  });
+
+/** A process's nice value (its main thread's, `/proc/<pid>/stat`), or null once it has ended. */
+function niceOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return null;
   }
 }
 
@@ -144,9 +163,17 @@ describe('a full rebuild into a new read store file', function () {
       // customer creations, the rows the event store writes, seeded straight into the log.
       await seedCustomerCreations(join(service.dataDir, 'events.sqlite'), [keys.id], 0, 60_000);
       // The read store brought up to the log by a first rebuild, the service stopped: it then
-      // starts on that file instead of projecting the whole log again.
-      const prepared = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
-      expect(prepared.code, prepared.stderr).to.equal(0);
+      // starts on that file instead of projecting the whole log again. Nothing to serve meanwhile:
+      // at the priority the CLI was started with, not at nice 19.
+      const prepared = spawnCli(['projections', 'rebuild', '--all', '--normal-priority'], service.dataDir);
+      const preparedNice = new Set<number>();
+      while (prepared.exitCode === null) {
+        const nice = niceOf(prepared.pid!);
+        if (nice !== null) preparedNice.add(nice);
+        await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+      }
+      expect(prepared.exitCode).to.equal(0);
+      expect([...preparedNice], 'the nice values seen').to.deep.equal([getPriority()]);
       const current = servedFile(service.dataDir);
       await start();
       const before = await api.get<{ list: Customer[] }>('/customers', { query: { limit: '10' } });
@@ -154,24 +181,25 @@ describe('a full rebuild into a new read store file', function () {
       expect(before.body.list[0]!.email).to.equal('customer-59999@example.com');
 
       // Killed on purpose: a process of its own, started from the build of the test run (build-service.ts).
-      const cli = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: service.dataDir },
-        stdio: 'ignore',
-      });
+      const cli = spawnCli(['projections', 'rebuild', '--all'], service.dataDir);
       const exited = new Promise((resolveExit) => cli.once('exit', resolveExit));
       // Kill it once its file holds part of the build, well before it can switch.
       const building = (): string | undefined =>
         readdirSync(service.dataDir).find((name) => /^read\.\d+\.sqlite$/.test(name) && name !== current);
       let killedFile: string | undefined;
+      let yielded = false;
       while (!killedFile) {
+        // While the service serves, the build yields the CPU to it (nice 19).
+        yielded ||= niceOf(cli.pid!) === 19;
         const file = building();
         if (file && statSync(join(service.dataDir, file)).size > 4 * 1024 * 1024) killedFile = file;
         else await new Promise((resolveWait) => setTimeout(resolveWait, 20));
       }
+      yielded ||= niceOf(cli.pid!) === 19;
       cli.kill('SIGKILL');
       await exited;
       expect(servedFile(service.dataDir)).to.equal(current);
+      expect(yielded, 'the build ran at nice 19').to.equal(true);
 
       // The service keeps serving the current file: reads, and writes read back.
       await new Promise((resolveWait) => setTimeout(resolveWait, 500));

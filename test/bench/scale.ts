@@ -2,8 +2,8 @@ import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, getPriority, loadavg, setPriority, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAccount } from '../../packages/commands/account-commands.ts';
@@ -31,8 +31,9 @@ import { removeDataDir, startService, type ServiceProcess } from '../support/ser
  * (the service stopped) instead of by the service's start, and the service then starts on it: one
  * seeded log gives every figure with one projection of it, where the default projects it twice (a
  * start on an empty read store at about 5,400 events/s is half an hour at ten million events).
- * `--normal-priority` puts the CLI's threads back to nice 0 (it lowers itself to 19), so that on a
- * machine busy with other work its time is the build's rather than the leftovers of the cores.
+ * `--normal-priority` runs the CLI's rebuild with its own `--normal-priority` (it otherwise lowers
+ * itself to nice 19), so that on a machine busy with other work its time is the build's rather
+ * than the leftovers of the cores.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -73,7 +74,7 @@ const options = new Command()
       .choices(['service', 'cli'])
       .default('service'),
   )
-  .option('--normal-priority', "the CLI's rebuild at nice 0 instead of its own 19 (needs root)")
+  .option('--normal-priority', "the CLI's rebuild at the priority it is started with instead of nice 19")
   .parse()
   .opts<{ events: number; readStore: 'service' | 'cli'; normalPriority?: boolean }>();
 
@@ -335,15 +336,6 @@ function peakRssMiB(pid: number): number | null {
   }
 }
 
-/** Every thread of `pid` at nice 0: the CLI lowers its own priority, and threads it starts after inherit it. */
-function restoreNormalPriority(pid: number): void {
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) if (getPriority(tid) !== 0) setPriority(tid, 0);
-  } catch {
-    // The process or a thread ended between the listing and the call.
-  }
-}
-
 /**
  * `projections rebuild --all` with the compiled CLI on the service's data directory; `whileRunning`
  * runs until it exits (reads of a serving service, or nothing).
@@ -354,7 +346,8 @@ async function runCliRebuild(
 ): Promise<CliRun> {
   const loadBefore = loadavg()[0]!;
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'projections', 'rebuild', '--all'], {
+  const rebuild = ['projections', 'rebuild', '--all', ...(options.normalPriority ? ['--normal-priority'] : [])];
+  const child = spawn(process.execPath, ['dist/cli/main.js', ...rebuild], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -366,7 +359,6 @@ async function runCliRebuild(
   let peakRss = 0;
   let lastNote = performance.now();
   const sampler = setInterval(() => {
-    if (options.normalPriority) restoreNormalPriority(pid);
     if (performance.now() - lastNote > 60_000) {
       lastNote = performance.now();
       note(
