@@ -161,6 +161,17 @@ export async function unansweredIntentLookup<Attempt>(
   };
 }
 
+/**
+ * The context an intent is recorded in: its clock read once, so that the intent's event records
+ * the very time its lookup and closing times count from (`unansweredIntentLookup`). Read again at
+ * the append, the event's time would fall after them (by the lock's and the store's wait), and
+ * the intent could be closed before the processors' idempotency window had passed since it.
+ */
+export function atOneTime(context: CommandContext): CommandContext {
+  const at = context.now();
+  return { ...context, now: () => at };
+}
+
 /** When an intent was (last) started: no attempt at a processor can be older (a lookup's `since`). */
 export function startedAt(events: RecordedEvent[], startedType: string): Date | undefined {
   const started = events.findLast((event) => event.type === startedType);

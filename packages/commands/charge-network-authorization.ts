@@ -8,6 +8,7 @@ import {
   askNetworkOnce,
   cardForNetwork,
   cvcOf,
+  atOneTime,
   unansweredIntentLookup,
   type CardPaymentDeps,
 } from './card-payment-creation.ts';
@@ -75,8 +76,9 @@ async function authorize(
 ): Promise<AuthorizationOutcome> {
   const { chargeId, card } = attempt;
   return askNetworkOnce(deps.network, context, {
-    recordIntent: async (loaded) =>
-      deps.aggregates.execute(
+    recordIntent: async (loaded) => {
+      const intent = atOneTime(context);
+      return deps.aggregates.execute(
         chargeAuthorizationDecider,
         chargeAuthorizationStream(chargeId),
         {
@@ -86,10 +88,11 @@ async function authorize(
           amount: attempt.amount,
           currency: attempt.currency,
           cardId: attempt.cardId,
-          ...(await unansweredIntentLookup(deps.network, attempt, loaded, context)),
+          ...(await unansweredIntentLookup(deps.network, attempt, loaded, intent)),
         },
-        context,
-      ),
+        intent,
+      );
+    },
     afterIntent: () => faultPoint('charge.before-network-call', context),
     findEarlierAnswer: (loaded) =>
       deps.network.findAuthorization({

@@ -23,6 +23,7 @@ import {
   askNetworkOnce,
   createCardPayment,
   startedAt,
+  atOneTime,
   unansweredIntentLookup,
   cardForNetwork,
   cvcOf,
@@ -149,8 +150,9 @@ export class CreditCommands {
     let outcome: CreditOutcome;
     try {
       outcome = await askNetworkOnce(this.deps.network, context, {
-        recordIntent: async (loaded) =>
-          this.deps.aggregates.execute(
+        recordIntent: async (loaded) => {
+          const intent = atOneTime(context);
+          return this.deps.aggregates.execute(
             creditTransferDecider,
             creditTransferStream(creditId),
             {
@@ -160,10 +162,11 @@ export class CreditCommands {
               amount: attempt.amount,
               currency: attempt.currency,
               cardId: attempt.cardId,
-              ...(await unansweredIntentLookup(this.deps.network, attempt, loaded, context)),
+              ...(await unansweredIntentLookup(this.deps.network, attempt, loaded, intent)),
             },
-            context,
-          ),
+            intent,
+          );
+        },
         afterIntent: () => faultPoint('credit.before-network-call', context),
         findEarlierAnswer: (loaded) =>
           this.deps.network.findCredit({

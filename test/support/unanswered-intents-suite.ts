@@ -87,7 +87,7 @@ async function stripePeer(): Promise<Peer | { missing: string }> {
 
 interface ExportedEvent {
   type: string;
-  data: { chargeId?: string; creditId?: string };
+  data: { chargeId?: string; creditId?: string; closableAt?: string };
   metadata: { occurredAt: string };
 }
 
@@ -247,6 +247,10 @@ export function describeUnansweredIntents(kind: 'shift4' | 'stripe'): void {
         const started = events.find((event) => event.type === 'ChargeAuthorizationStarted')!;
         const closed = events.find((event) => event.type === 'ChargeAuthorizationClosed')!;
         const chargeId = closed.data.chargeId!;
+        // The time from which it may close counts from the time the intent records, exactly.
+        expect(Date.parse(started.data.closableAt!) - Date.parse(started.metadata.occurredAt)).to.equal(
+          IDEMPOTENCY_WINDOW_MS,
+        );
         // Never closed while the processor could still take it: only once its idempotency window is over.
         expect(Date.parse(closed.metadata.occurredAt) - Date.parse(started.metadata.occurredAt)).to.be.at.least(
           IDEMPOTENCY_WINDOW_MS,
