@@ -25,6 +25,9 @@ const describeWithRedis = redisServerAvailable() ? describe : describe.skip;
  * deliveries: nothing is missing, duplicates are only the attempts cut short, deliveries resume
  * within seconds, and the logs say what happened once, as JSON.
  */
+/** How long after an endpoint's answer a worker under load may still be reading it and recording the attempt. */
+const ANSWER_RECORDING_MS = 1_000;
+
 describeWithRedis('webhook deliveries over BullMQ recover promptly', function () {
   this.timeout(90_000);
   const { api, service, start } = useService({ startedBy: 'test', ownProcess: true });
@@ -58,8 +61,14 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
       20_000,
       'attempts in flight',
     );
+    const killedAt = Date.now();
     await service.kill();
     const cutShort = new Set(receiver.received.filter((webhook) => webhook.answered === 'no answer').map(eventIdOf));
+    // Besides those, an attempt answered so shortly before the kill that the worker may not have
+    // read the answer or recorded it yet: it is sent again too.
+    const answeredAsKilled = receiver.received
+      .filter((webhook) => webhook.answeredAt !== undefined && webhook.answeredAt >= killedAt - ANSWER_RECORDING_MS)
+      .map(eventIdOf);
 
     await start({ env: envFor(redis) });
     const restartedAt = Date.now();
@@ -80,8 +89,8 @@ describeWithRedis('webhook deliveries over BullMQ recover promptly', function ()
     expect(tally.missing).to.deep.equal([]);
     expect(tally.unexpected).to.deep.equal([]);
     expect(tally.badSignatures).to.equal(0);
-    // At least once: only the attempts the kill cut short may have arrived twice.
-    for (const duplicate of tally.duplicates) expect(cutShort).to.include(duplicate);
+    // At least once: only the attempts the kill cut short (or caught as their answer came) may have arrived twice.
+    for (const duplicate of tally.duplicates) expect([...cutShort, ...answeredAsKilled]).to.include(duplicate);
   });
 
   it('sends an event once when its worker, stopped while the endpoint was answering, lost the lock of the attempt', async () => {

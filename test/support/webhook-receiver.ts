@@ -14,6 +14,8 @@ export interface ReceivedWebhook {
   receivedAt: number;
   /** The status this receiver answered. */
   answered: number | 'no answer';
+  /** Date.now() when the answer was written, if it was. */
+  answeredAt?: number;
 }
 
 /** Answers the n-th request (0-based, over the receiver's life) with a status, a status after a while, or never ('hang'). */
@@ -66,6 +68,7 @@ export async function startWebhookReceiver(
         const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
         const respond = () => {
           webhook.answered = status;
+          webhook.answeredAt = Date.now();
           response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
         };
         if (afterMs > 0) setTimeout(respond, afterMs);
