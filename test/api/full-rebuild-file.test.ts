@@ -167,7 +167,8 @@ describe('a full rebuild into a new read store file', function () {
       // at the priority the CLI was started with, not at nice 19.
       const prepared = spawnCli(['projections', 'rebuild', '--all', '--normal-priority'], service.dataDir);
       const preparedNice = new Set<number>();
-      while (prepared.exitCode === null) {
+      // Until it has ended, by its own exit or a signal.
+      while (prepared.exitCode === null && prepared.signalCode === null) {
         const nice = niceOf(prepared.pid!);
         if (nice !== null) preparedNice.add(nice);
         await new Promise((resolveWait) => setTimeout(resolveWait, 20));
