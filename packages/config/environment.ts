@@ -71,6 +71,11 @@ export interface Config {
   operatorToken: string | undefined;
   /** How often the projector records a checkpoint over the whole log (`docs/audit.md`); 0: never. */
   auditCheckpointIntervalMs: number;
+  /**
+   * Embedded: from how many events in the log a start on an empty read store builds it in a process
+   * of its own as `projections rebuild --all` does, instead of projecting the log itself.
+   */
+  readStoreBuildMinEvents: number;
 }
 
 export class ConfigError extends Error {
@@ -146,6 +151,7 @@ const environmentSchema = z
     MAX_BODY_BYTES: integerBetween(1024, 100 * 1024 * 1024).default(100 * 1024),
     IDEMPOTENCY_TTL_HOURS: integerBetween(1, 24 * 30).default(24),
     READ_YOUR_WRITES_TIMEOUT_MS: integerBetween(0, 600_000).default(5000),
+    READ_STORE_BUILD_MIN_EVENTS: integerBetween(1, Number.MAX_SAFE_INTEGER).default(100_000),
     TOKEN_TTL_SECONDS: integerBetween(1, 7 * 24 * 3600).default(900),
     WEBHOOK_RETRY_DELAYS: millisecondsList.default(DEFAULT_WEBHOOK_RETRY_DELAYS_MS),
     WEBHOOK_TIMEOUT_MS: integerBetween(100, 600_000).default(10_000),
@@ -232,6 +238,7 @@ const environmentSchema = z
     maxBodyBytes: env.MAX_BODY_BYTES,
     idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
     readYourWritesTimeoutMs: env.READ_YOUR_WRITES_TIMEOUT_MS,
+    readStoreBuildMinEvents: env.READ_STORE_BUILD_MIN_EVENTS,
     tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

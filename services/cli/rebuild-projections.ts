@@ -5,10 +5,9 @@ import type { Writable } from 'node:stream';
 import { ProjectionRunner, type RebuildProgress } from '../../packages/projection-runtime/projection-runner.ts';
 import { projectionStates, readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import type { Platform } from '../platform.ts';
-import { ReadStoreBuild } from '../../packages/projection-runtime/read-store-build.ts';
-import { SqliteBuildFile } from '../../packages/readstore/sqlite-build-file.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from '../projector/lease.ts';
+import { ReadFileBuild } from '../projector/read-file-build.ts';
 import { requestSwitch } from '../projector/read-store-switch.ts';
 
 const POLL_MS = 200;
@@ -67,19 +66,10 @@ async function rebuildIntoNewFile(
   const priority = getPriority();
   if (!normalPriority) setPriority(BUILD_PRIORITY);
   try {
-    const startedAt = new Date().toISOString();
-    const path = readFiles.newFile();
-    const targets = [];
-    for (const projection of platform.projections)
-      targets.push({
-        projection,
-        generation: (await readProjectionState(readFiles, projection.name)).activeGeneration,
-      });
     // Its writer thread starts after the priority was lowered, and so runs at the build's priority too.
-    const store = new SqliteBuildFile(path);
+    const build = await ReadFileBuild.begin(platform.events, readFiles, platform.projections);
     try {
-      const build = new ReadStoreBuild(platform.events, store, targets);
-      log(`Rebuilding every projection into ${basename(path)}.`);
+      log(`Rebuilding every projection into ${basename(build.path)}.`);
       const bar = progressBar('all', progress);
       bar.start(Math.max(await platform.events.headPosition(), 1), 0);
       await build.catchUp((position) => {
@@ -92,25 +82,21 @@ async function rebuildIntoNewFile(
       if (await projector.tryAcquire()) {
         // No projector runs: this process is the single writer until the switch.
         try {
-          await build.catchUp();
-          await build.finish(startedAt);
-          await store.seal();
-          readFiles.switchTo(path);
+          await build.complete();
+          readFiles.switchTo(build.path);
         } finally {
           await projector.release();
         }
       } else {
-        await build.catchUp();
-        await build.finish(startedAt);
-        await store.seal();
+        await build.complete();
         log(`Asking the running projector (${await projector.currentHolder()}) to switch to it.`);
-        await requestSwitch(readFiles, path);
+        await requestSwitch(readFiles, build.path);
       }
     } finally {
       // After a failure: the unfinished file stays unread (the next full rebuild deletes it).
-      await store.close();
+      await build.close();
     }
-    log(`Serving ${basename(path)}.`);
+    log(`Serving ${basename(build.path)}.`);
   } finally {
     clearInterval(renew);
     await buildLease.release();

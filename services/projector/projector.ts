@@ -2,6 +2,7 @@ import type { Logger } from 'winston';
 import { ProjectionRunner } from '../../packages/projection-runtime/projection-runner.ts';
 import type { Platform } from '../platform.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
+import { buildEmptyReadStore } from './empty-read-store-build.ts';
 import { Lease } from './lease.ts';
 import { serveSwitchRequest } from './read-store-switch.ts';
 
@@ -19,6 +20,7 @@ export class Projector {
   private timer: NodeJS.Timeout | null = null;
   private switchTimer: NodeJS.Timeout | null = null;
   private switching = false;
+  private ticking = false;
   private stopped = false;
   /** The other holder this process last said it waits for: said once per holder, not every tick. */
   private waitingFor: string | null = null;
@@ -90,7 +92,9 @@ export class Projector {
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
+    // A tick may outlast the interval (building an empty read store at start): one at a time.
+    if (this.stopped || this.ticking) return;
+    this.ticking = true;
     try {
       if (this.runner) {
         if (await this.lease.renew()) return;
@@ -102,6 +106,9 @@ export class Projector {
         await this.sayWhatItWaitsFor();
         return;
       }
+      const readStore = this.platform.readStore;
+      if (readStore instanceof SqliteReadFiles)
+        await buildEmptyReadStore(this.platform, readStore, this.lease, this.logger, () => this.stopped);
       const runner = new ProjectionRunner(this.platform.events, this.platform.readStore, this.platform.projections, {
         onError: (error) =>
           this.logger.error('projection failed; restarting from checkpoints', {
@@ -119,6 +126,8 @@ export class Projector {
       this.markStarted();
     } catch (error) {
       this.logger.error('projector tick failed', { error: (error as Error).message });
+    } finally {
+      this.ticking = false;
     }
   }
 }

@@ -2,7 +2,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -501,8 +501,10 @@ async function main(): Promise<void> {
       await waitUntil(() => caughtUp(service!, first, newest), 'the service on the rebuilt file', 600_000);
     } else {
       // A full rebuild: the service starts on an empty read store and projects the whole log.
-      for (const file of ['read.sqlite', 'read.sqlite-wal', 'read.sqlite-shm'])
-        rmSync(join(dataDir, file), { force: true });
+      // Every read store file and the pointer (README): the small log's start may have built one of its own.
+      for (const file of readdirSync(dataDir))
+        if (/^read(\.\d+)?\.sqlite(-wal|-shm)?$/.test(file) || file === 'read.current')
+          rmSync(join(dataDir, file), { force: true });
       process.stderr.write(`Rebuilding every read model from ${format(head)} events…\n`);
       const startLoad = load();
       const rebuildStarted = performance.now();

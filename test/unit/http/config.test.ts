@@ -35,6 +35,7 @@ describe('config: environment', () => {
       fileMaxBytes: 10 * 1024 * 1024,
       operatorToken: undefined,
       auditCheckpointIntervalMs: 3_600_000,
+      readStoreBuildMinEvents: 100_000,
     });
   });
 
@@ -70,6 +71,7 @@ describe('config: environment', () => {
         'crash:charge.after-append, crash:request.after-projection, crash-live:charge.after-network-call',
       OPERATOR_TOKEN: 'op'.repeat(16),
       AUDIT_CHECKPOINT_INTERVAL_MS: '0',
+      READ_STORE_BUILD_MIN_EVENTS: '5000',
     });
     expect(config).to.deep.include({
       port: 8080,
@@ -95,6 +97,7 @@ describe('config: environment', () => {
       faultInjection: ['charge.after-append', 'request.after-projection', 'live:charge.after-network-call'],
       operatorToken: 'op'.repeat(16),
       auditCheckpointIntervalMs: 0,
+      readStoreBuildMinEvents: 5000,
     });
     expect(config.vaultKey).to.deep.equal(Buffer.alloc(32, 0xab));
     expect(config.fingerprintKey).to.deep.equal(Buffer.alloc(32, 0xab));

@@ -1,0 +1,161 @@
+import { expect } from 'chai';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually } from '../support/eventually.ts';
+import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
+import { seedCustomerCreations } from '../support/seed-log.ts';
+import { startService, type ServiceProcess } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
+
+/** What a merchant reads back; the same answers are expected from any read store built from the log. */
+type Answers = Record<string, unknown>;
+
+const READ_FILE = /^read(\.\d+)?\.sqlite(-wal|-shm)?$/;
+/** Customer creations seeded into the log: a build of a few seconds. */
+const SEEDED = 20_000;
+/** Starts that build the read store when it is empty: the log holds more events than this. */
+const BUILDS = { READ_STORE_BUILD_MIN_EVENTS: String(SEEDED / 2) };
+
+/** The operator's way back to a read store rebuilt from the log (README): its files deleted, the service stopped. */
+function deleteReadFiles(dataDir: string): void {
+  for (const name of readdirSync(dataDir))
+    if (READ_FILE.test(name) || name === 'read.current') rmSync(join(dataDir, name), { force: true });
+}
+
+/** The build process of the service whose data directory is `dataDir` (its command line and environment). */
+function buildProcessOf(dataDir: string): { pid: number; parent: number } | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!command.includes('read-file-build-process')) continue;
+      if (!readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`DATA_DIR=${dataDir}`)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return { pid: Number(entry), parent: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) };
+    } catch {
+      // Ended while looked at.
+    }
+  }
+  return null;
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('a service started on an empty read store over a long log', function () {
+  this.timeout(120_000);
+  const { api, service, keys, start } = useService();
+  let customerId: string;
+  let chargeId: string;
+  let expected: Answers;
+
+  const answers = async (): Promise<Answers> => {
+    const read = async (path: string, query?: Record<string, string>) => {
+      const response = await api.get(path, query ? { query } : {});
+      expect(response.status, `GET ${path}`).to.equal(200);
+      return response.body;
+    };
+    return {
+      customer: await read(`/customers/${customerId}`),
+      charge: await read(`/charges/${chargeId}`),
+      firstPage: await read('/customers', { limit: '10' }),
+      // Behind the customer made through the API: the oldest seeded ones, at the end of the list.
+      lastPage: await read('/customers', { limit: '10', startingAfterId: customerId }),
+      events: await read('/events', { limit: '10' }),
+    };
+  };
+  /** The answers once reads no longer wait for the read models to catch up (503 meanwhile). */
+  const answeredOnceCaughtUp = async (): Promise<Answers> =>
+    (await eventually(
+      () => answers().catch(() => null),
+      (read) => read !== null,
+      60_000,
+    ))!;
+  const readFilesOf = (dataDir: string): string[] => readdirSync(dataDir).filter((name) => READ_FILE.test(name));
+
+  before(async () => {
+    const customer = await api.post<Customer>('/customers', {
+      json: { email: 'before-the-seed@example.com', card: cardDetails('4242424242424242') },
+    });
+    customerId = customer.body.id;
+    const charge = await api.post<Charge>('/charges', { json: { amount: 1250, currency: 'EUR', customerId } });
+    chargeId = charge.body.id;
+    await api.post('/refunds', { json: { chargeId, amount: 250 } });
+    await service.stop();
+    await seedCustomerCreations(join(service.dataDir, 'events.sqlite'), [keys.id], 0, SEEDED);
+    // What the service answers once its projection runner has caught up with that log (below the
+    // default READ_STORE_BUILD_MIN_EVENTS: no build), as before.
+    await start();
+    expected = await answeredOnceCaughtUp();
+    expect((expected.firstPage as { list: Customer[] }).list[0]!.email).to.equal(`customer-${SEEDED - 1}@example.com`);
+    await service.stop();
+  });
+
+  afterEach(async () => {
+    await service.stop().catch(() => undefined);
+  });
+
+  it('builds it in a file of its own, switches to it at start and answers as before', async () => {
+    deleteReadFiles(service.dataDir);
+    const started = await start({ env: BUILDS });
+    expect(started.output()).to.include('"read store built from the log"');
+    const served = readFileSync(join(service.dataDir, 'read.current'), 'utf8').trim();
+    expect(served).to.match(/^read\.\d+\.sqlite$/);
+    expect(await answers()).to.deep.equal(expected);
+    // The empty file it started on is deleted once nothing reads it.
+    await eventually(
+      async () => readFilesOf(service.dataDir),
+      (names) => names.every((name) => name.startsWith(served)),
+      15_000,
+    );
+  });
+
+  it('catches up from the log instead when its build process dies, and answers as before', async () => {
+    deleteReadFiles(service.dataDir);
+    const starting = start({ env: BUILDS });
+    const build = await eventually(
+      async () => buildProcessOf(service.dataDir),
+      (found) => found !== null,
+      30_000,
+    );
+    process.kill(build!.pid, 'SIGKILL');
+    const started = await starting;
+    expect(started.output()).to.include('"read store build failed; catching up from the log instead"');
+    expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
+  });
+
+  it('ends its build process when the service is killed, and the next start builds again', async () => {
+    deleteReadFiles(service.dataDir);
+    const dataDir = service.dataDir;
+    let killed: ServiceProcess | undefined;
+    const starting = startService({ dataDir, env: BUILDS }).then((started) => (killed = started));
+    const build = await eventually(
+      async () => buildProcessOf(dataDir),
+      (found) => found !== null,
+      30_000,
+    );
+    process.kill(build!.parent, 'SIGKILL');
+    const failedStart = await starting.then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failedStart?.message, `started: ${killed?.baseUrl}`).to.match(/exited with null before starting/);
+    // Nobody would switch to what it builds: it stops on its own, at once, not when it has built.
+    await eventually(
+      async () => alive(build!.pid),
+      (running) => !running,
+      2_000,
+    );
+    expect(existsSync(join(dataDir, 'read.current'))).to.equal(false);
+
+    const started = await start({ env: BUILDS });
+    expect(started.output()).to.include('"read store built from the log"');
+    expect(await answers()).to.deep.equal(expected);
+  });
+});
