@@ -9,6 +9,19 @@ export type Authenticate = (apiKey: string) => AuthContext | null | Promise<Auth
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="api"' };
 
 /**
+ * Thrown by an `Authenticate` that cannot tell yet whether a key exists: the accounts it reads are
+ * still catching up with the event log (a start, a projector far behind). A 401 would tell the
+ * client its key is wrong for good; this is a 503 to retry.
+ */
+export class KeyNotKnownYet extends HttpError {
+  constructor() {
+    super(503, 'gateway_error', 'The service is catching up with its event log; retry shortly.', {
+      'Retry-After': '1',
+    });
+  }
+}
+
+/**
  * Recognises the caller's API key: HTTP Basic with the key as user name (the password is ignored),
  * or `Authorization: Bearer <key>` as some client libraries send it. Does not reject: the rate
  * limiter runs next and needs to count failed attempts too (per client IP).
@@ -22,10 +35,18 @@ export function identifyCaller(authenticate: Authenticate): RequestHandler {
       next();
       return;
     }
-    return auth.then((found) => {
-      recognised(res, found);
-      next();
-    });
+    return auth.then(
+      (found) => {
+        recognised(res, found);
+        next();
+      },
+      (error: unknown) => {
+        if (!(error instanceof KeyNotKnownYet)) throw error;
+        // Counted by the rate limiter as a request without a recognised key; answered by requireApiKey.
+        requestState(res).keyNotKnownYet = true;
+        next();
+      },
+    );
   };
 }
 
@@ -41,8 +62,13 @@ function recognised(res: Response, auth: AuthContext | null): void {
 /** Refuses requests without a recognised key: 401. */
 export function requireApiKey(): RequestHandler {
   return (req, res, next) => {
-    if (requestState(res).auth) {
+    const state = requestState(res);
+    if (state.auth) {
       next();
+      return;
+    }
+    if (state.keyNotKnownYet) {
+      next(new KeyNotKnownYet());
       return;
     }
     const credentials = credentialsOf(req);

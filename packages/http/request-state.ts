@@ -8,6 +8,8 @@ export interface RequestState {
   log: RequestLogContext;
   /** The caller, once an API key was recognised. */
   auth: AuthContext | null;
+  /** The key could be neither recognised nor refused yet (`KeyNotKnownYet`): answered 503, not 401. */
+  keyNotKnownYet?: boolean;
   /** The API route that serves the request, as declared (`/customers/:customerId`), once found. */
   routePattern?: string;
 }

@@ -1,4 +1,5 @@
 import { hashApiKey } from '../../packages/commands/account-commands.ts';
+import { KeyNotKnownYet } from '../../packages/http/authenticate.ts';
 import type { AuthContext } from '../../packages/http/route.ts';
 import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import { accountsProjection, apiKeysCollection } from '../../projections/accounts-projection.ts';
@@ -23,7 +24,9 @@ export interface UnknownKeyCatchUp {
  * CLI's `accounts create`) whose events this process's accounts read model has not applied yet:
  * before refusing it, the authenticator waits until that read model has applied the log as it is
  * now (at most `timeoutMs`) and looks once more. A key unknown to a read model already at the
- * log's head is refused at once.
+ * log's head is refused at once; one the read model could not answer for within the wait (it is
+ * catching up: a start, a projector far behind) is neither recognised nor refused:
+ * `KeyNotKnownYet` (503, retry).
  */
 export function apiKeyAuthenticator(
   readModels: ReadModels,
@@ -39,7 +42,8 @@ export function apiKeyAuthenticator(
     if (!key && catchUp) {
       const head = await catchUp.logHead();
       if (readModels.projectedPosition(accountsProjection.name) >= head) return null;
-      if (!(await readModels.waitForProjection(accountsProjection.name, head, catchUp.timeoutMs))) return null;
+      if (!(await readModels.waitForProjection(accountsProjection.name, head, catchUp.timeoutMs)))
+        throw new KeyNotKnownYet();
       key = await lookUp(hash);
     }
     if (!key) return null;

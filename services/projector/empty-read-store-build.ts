@@ -20,10 +20,12 @@ const BUILD_PROCESS = import.meta.url.endsWith('.ts')
   : new URL('./projector/read-file-build-process.js', import.meta.url);
 
 /**
- * Whether no projection has applied any event in the serving read store file: a new file (the
- * read files deleted by an operator, a data directory restored from its log alone).
+ * Whether a start should build the read store (`buildEmptyReadStore`): the log holds at least
+ * `READ_STORE_BUILD_MIN_EVENTS` events and no projection has applied any of them in the serving
+ * file (a new file: the read files deleted by an operator, a data directory restored from its log).
  */
-async function readStoreIsEmpty(platform: Platform, readFiles: SqliteReadFiles): Promise<boolean> {
+export async function needsBuild(platform: Platform, readFiles: SqliteReadFiles): Promise<boolean> {
+  if ((await platform.events.headPosition()) < platform.config.readStoreBuildMinEvents) return false;
   for (const projection of platform.projections) {
     const state = await readProjectionState(readFiles, projection.name);
     if ((await readFiles.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) !== null) return false;
@@ -32,25 +34,23 @@ async function readStoreIsEmpty(platform: Platform, readFiles: SqliteReadFiles):
 }
 
 /**
- * At the start of the projections' lease holder: an empty read store over a log of at least
- * `READ_STORE_BUILD_MIN_EVENTS` events is built as `projections rebuild --all` builds one
- * (`ReadFileBuild`: a file nobody reads, written in bulk on two threads, indexes made at the end;
- * below that many events the projection runner's own catch-up is as quick, above it the build is
- * several times quicker, `docs/benchmarks.md`, "Rebuilds"), in a process of its own whose memory
- * goes back to the system when it ends, then served; the runner started after it applies the
- * events appended meanwhile. Requests answer 503 until then, as during any start. Returns whether
- * it built one; a build that fails or is stopped is logged and leaves the empty file serving (the
- * runner then catches up from the log as it always could).
+ * At the start of the projections' lease holder, when `needsBuild`: the read store is built as
+ * `projections rebuild --all` builds one (`ReadFileBuild`: a file nobody reads, written in bulk on
+ * two threads, indexes made at the end; below `READ_STORE_BUILD_MIN_EVENTS` events the projection
+ * runner's own catch-up is as quick, above it the build is several times quicker,
+ * `docs/benchmarks.md`, "Rebuilds"), in a process of its own whose memory goes back to the system
+ * when it ends, then served; the runner started after it applies the events appended meanwhile.
+ * Returns whether it built one; a build that fails or is stopped (`signal`) is logged and leaves
+ * the empty file serving (the runner then catches up from the log as it always could).
  */
 export async function buildEmptyReadStore(
   platform: Platform,
   readFiles: SqliteReadFiles,
   projections: Lease,
   logger: Logger,
-  stopped: () => boolean,
+  signal: AbortSignal,
 ): Promise<boolean> {
   const head = await platform.events.headPosition();
-  if (head < platform.config.readStoreBuildMinEvents || !(await readStoreIsEmpty(platform, readFiles))) return false;
   const buildLease = new Lease(platform.stateStore.collection('_leases'), 'read-store-build');
   if (!(await buildLease.tryAcquire())) {
     logger.warn('read store empty, and a full rebuild is under way elsewhere: catching up from the log meanwhile', {
@@ -66,7 +66,7 @@ export async function buildEmptyReadStore(
         ...(platform.config.eventStoreUrl ? { eventStoreUrl: platform.config.eventStoreUrl } : {}),
       },
       [projections, buildLease],
-      stopped,
+      signal,
       (report) => {
         if ('started' in report)
           logger.info('read store empty: building it from the log', { file: basename(report.started), events: head });
@@ -87,7 +87,8 @@ export async function buildEmptyReadStore(
     });
     return true;
   } catch (error) {
-    logger.error('read store build failed; catching up from the log instead', { error: (error as Error).message });
+    if (signal.aborted) logger.info('read store build stopped with the service');
+    else logger.error('read store build failed; catching up from the log instead', { error: (error as Error).message });
     return false;
   } finally {
     await buildLease.release();
@@ -96,13 +97,13 @@ export async function buildEmptyReadStore(
 
 /**
  * Forks the build process and resolves with the file it built, sealed. Renews the leases while it
- * runs; kills it and fails when a lease is lost or the service stops. `onProgress` is told when it
+ * runs; kills it and fails when a lease is lost or `signal` aborts. `onProgress` is told when it
  * started and, every `PROGRESS_EVERY_MS`, its position.
  */
 function runBuildProcess(
   order: BuildOrder,
   leases: Lease[],
-  stopped: () => boolean,
+  signal: AbortSignal,
   onProgress: (report: { started: string } | { position: number }) => void,
 ): Promise<{ path: string; position: number }> {
   return new Promise((resolve, reject) => {
@@ -110,18 +111,19 @@ function runBuildProcess(
     const child = fork(BUILD_PROCESS, [], {
       execArgv: buildProcessFlags(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      signal,
+      killSignal: 'SIGKILL',
     });
     let outcome: { path: string; position: number } | Error | null = null;
     let reportedAt = Date.now();
-    const stop = (reason: string): void => {
-      outcome ??= new Error(reason);
-      child.kill('SIGKILL');
-    };
-    const watch = setInterval(() => {
-      if (stopped()) stop('the service is stopping');
+    const renew = setInterval(() => {
       for (const lease of leases)
         void lease.renew().then(
-          (held) => held || stop('another process took over a lease of the build'),
+          (held) => {
+            if (held) return;
+            outcome ??= new Error('another process took over a lease of the build');
+            child.kill('SIGKILL');
+          },
           () => undefined,
         );
     }, RENEW_EVERY_MS);
@@ -134,12 +136,15 @@ function runBuildProcess(
         onProgress(report);
       }
     });
+    // An abort (the service stopping) comes as an AbortError.
     child.on('error', (error) => (outcome ??= error));
-    child.on('exit', (code, signal) => {
-      clearInterval(watch);
-      if (outcome && !(outcome instanceof Error) && !stopped()) resolve(outcome);
+    child.on('exit', (code, exitSignal) => {
+      clearInterval(renew);
+      if (outcome && !(outcome instanceof Error) && !signal.aborted) resolve(outcome);
       else
-        reject(outcome instanceof Error ? outcome : new Error(`the build process ended (${signal ?? `exit ${code}`})`));
+        reject(
+          outcome instanceof Error ? outcome : new Error(`the build process ended (${exitSignal ?? `exit ${code}`})`),
+        );
     });
     child.send(order);
   });

@@ -2,7 +2,7 @@ import type { Logger } from 'winston';
 import { ProjectionRunner } from '../../packages/projection-runtime/projection-runner.ts';
 import type { Platform } from '../platform.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
-import { buildEmptyReadStore } from './empty-read-store-build.ts';
+import { buildEmptyReadStore, needsBuild } from './empty-read-store-build.ts';
 import { Lease } from './lease.ts';
 import { serveSwitchRequest } from './read-store-switch.ts';
 
@@ -21,6 +21,9 @@ export class Projector {
   private switchTimer: NodeJS.Timeout | null = null;
   private switching = false;
   private ticking = false;
+  /** Building an empty read store before the projections run (`empty-read-store-build.ts`). */
+  private building: Promise<void> | null = null;
+  private readonly stopBuild = new AbortController();
   private stopped = false;
   /** The other holder this process last said it waits for: said once per holder, not every tick. */
   private waitingFor: string | null = null;
@@ -57,6 +60,8 @@ export class Projector {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.switchTimer) clearInterval(this.switchTimer);
+    this.stopBuild.abort();
+    await this.building;
     await this.runner?.stop();
     this.runner = null;
     await this.lease.release().catch(() => undefined);
@@ -92,10 +97,14 @@ export class Projector {
   }
 
   private async tick(): Promise<void> {
-    // A tick may outlast the interval (building an empty read store at start): one at a time.
+    // A tick may outlast the interval: one at a time.
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
+      if (this.building) {
+        // The build renews the lease itself, and ends when it is lost.
+        return;
+      }
       if (this.runner) {
         if (await this.lease.renew()) return;
         this.logger.warn('projections lease lost; stopping projections', { holder: this.lease.holder });
@@ -107,27 +116,51 @@ export class Projector {
         return;
       }
       const readStore = this.platform.readStore;
-      if (readStore instanceof SqliteReadFiles)
-        await buildEmptyReadStore(this.platform, readStore, this.lease, this.logger, () => this.stopped);
-      const runner = new ProjectionRunner(this.platform.events, this.platform.readStore, this.platform.projections, {
-        onError: (error) =>
-          this.logger.error('projection failed; restarting from checkpoints', {
-            error: error.message,
-            stack: error.stack,
-          }),
-      });
-      runner.on('switched', (projection, generation) =>
-        this.logger.info('projection rebuilt and switched', { projection, generation }),
-      );
-      await runner.start();
-      this.platform.readModels.attach(runner);
-      this.runner = runner;
-      this.logger.info('projections running', { holder: this.lease.holder });
-      this.markStarted();
+      if (readStore instanceof SqliteReadFiles && (await needsBuild(this.platform, readStore))) {
+        // The roles start meanwhile: the API answers reads 503 until the runner has caught up, as
+        // during any catch-up, and `/health` answers 200 (a long build is not a hung process).
+        this.building = this.buildThenRun(readStore).finally(() => (this.building = null));
+        this.markStarted();
+        return;
+      }
+      await this.runProjections();
     } catch (error) {
       this.logger.error('projector tick failed', { error: (error as Error).message });
     } finally {
       this.ticking = false;
     }
+  }
+
+  /** Builds the empty read store in a process of its own, then runs the projections on it (or on the empty store, the build failed). */
+  private async buildThenRun(readStore: SqliteReadFiles): Promise<void> {
+    try {
+      await buildEmptyReadStore(this.platform, readStore, this.lease, this.logger, this.stopBuild.signal);
+      if (this.stopped) return;
+      if (!(await this.lease.renew())) {
+        this.logger.warn('projections lease lost during the read store build', { holder: this.lease.holder });
+        return;
+      }
+      await this.runProjections();
+    } catch (error) {
+      this.logger.error('projector start failed', { error: (error as Error).message });
+    }
+  }
+
+  private async runProjections(): Promise<void> {
+    const runner = new ProjectionRunner(this.platform.events, this.platform.readStore, this.platform.projections, {
+      onError: (error) =>
+        this.logger.error('projection failed; restarting from checkpoints', {
+          error: error.message,
+          stack: error.stack,
+        }),
+    });
+    runner.on('switched', (projection, generation) =>
+      this.logger.info('projection rebuilt and switched', { projection, generation }),
+    );
+    await runner.start();
+    this.platform.readModels.attach(runner);
+    this.runner = runner;
+    this.logger.info('projections running', { holder: this.lease.holder });
+    this.markStarted();
   }
 }

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { eventually } from '../support/eventually.ts';
 import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
 import { seedCustomerCreations } from '../support/seed-log.ts';
-import { startService, type ServiceProcess } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 /** What a merchant reads back; the same answers are expected from any read store built from the log. */
@@ -13,8 +12,11 @@ type Answers = Record<string, unknown>;
 const READ_FILE = /^read(\.\d+)?\.sqlite(-wal|-shm)?$/;
 /** Customer creations seeded into the log: a build of a few seconds. */
 const SEEDED = 20_000;
-/** Starts that build the read store when it is empty: the log holds more events than this. */
-const BUILDS = { READ_STORE_BUILD_MIN_EVENTS: String(SEEDED / 2) };
+/**
+ * Starts that build the read store when it is empty (the log holds more events than this), and
+ * whose reads answer 503 at once while it has not caught up (instead of waiting 5 s first).
+ */
+const BUILDS = { READ_STORE_BUILD_MIN_EVENTS: String(SEEDED / 2), READ_YOUR_WRITES_TIMEOUT_MS: '200' };
 
 /** The operator's way back to a read store rebuilt from the log (README): its files deleted, the service stopped. */
 function deleteReadFiles(dataDir: string): void {
@@ -101,13 +103,23 @@ describe('a service started on an empty read store over a long log', function ()
     await service.stop().catch(() => undefined);
   });
 
-  it('builds it in a file of its own, switches to it at start and answers as before', async () => {
+  it('serves /health while it builds the file in a process of its own, then switches to it and answers as before', async () => {
     deleteReadFiles(service.dataDir);
-    const started = await start({ env: BUILDS });
-    expect(started.output()).to.include('"read store built from the log"');
+    await start({ env: BUILDS });
+    // The service has started; its build runs on. Alive, not ready, reads to be retried.
+    const health = await fetch(`${service.baseUrl}/health`);
+    const ready = await fetch(`${service.baseUrl}/ready`);
+    const read = await api.get(`/customers/${customerId}`);
+    expect(buildProcessOf(service.dataDir), 'the build process, still building').to.not.equal(null);
+    expect(health.status).to.equal(200);
+    expect(ready.status).to.equal(503);
+    expect(read.status).to.equal(503);
+    expect(read.headers.get('retry-after')).to.equal('1');
+
+    expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
+    expect(service.output()).to.include('"read store built from the log"');
     const served = readFileSync(join(service.dataDir, 'read.current'), 'utf8').trim();
     expect(served).to.match(/^read\.\d+\.sqlite$/);
-    expect(await answers()).to.deep.equal(expected);
     // The empty file it started on is deleted once nothing reads it.
     await eventually(
       async () => readFilesOf(service.dataDir),
@@ -118,44 +130,38 @@ describe('a service started on an empty read store over a long log', function ()
 
   it('catches up from the log instead when its build process dies, and answers as before', async () => {
     deleteReadFiles(service.dataDir);
-    const starting = start({ env: BUILDS });
+    await start({ env: BUILDS });
     const build = await eventually(
       async () => buildProcessOf(service.dataDir),
       (found) => found !== null,
       30_000,
     );
     process.kill(build!.pid, 'SIGKILL');
-    const started = await starting;
-    expect(started.output()).to.include('"read store build failed; catching up from the log instead"');
     expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
+    expect(service.output()).to.include('"read store build failed; catching up from the log instead"');
+    expect(service.output()).to.not.include('"read store built from the log"');
   });
 
   it('ends its build process when the service is killed, and the next start builds again', async () => {
     deleteReadFiles(service.dataDir);
-    const dataDir = service.dataDir;
-    let killed: ServiceProcess | undefined;
-    const starting = startService({ dataDir, env: BUILDS }).then((started) => (killed = started));
+    await start({ env: BUILDS });
     const build = await eventually(
-      async () => buildProcessOf(dataDir),
+      async () => buildProcessOf(service.dataDir),
       (found) => found !== null,
       30_000,
     );
-    process.kill(build!.parent, 'SIGKILL');
-    const failedStart = await starting.then(
-      () => null,
-      (error: Error) => error,
-    );
-    expect(failedStart?.message, `started: ${killed?.baseUrl}`).to.match(/exited with null before starting/);
+    expect(build!.parent).to.equal(service.pid);
+    await service.kill();
     // Nobody would switch to what it builds: it stops on its own, at once, not when it has built.
     await eventually(
       async () => alive(build!.pid),
       (running) => !running,
       2_000,
     );
-    expect(existsSync(join(dataDir, 'read.current'))).to.equal(false);
+    expect(existsSync(join(service.dataDir, 'read.current'))).to.equal(false);
 
-    const started = await start({ env: BUILDS });
-    expect(started.output()).to.include('"read store built from the log"');
-    expect(await answers()).to.deep.equal(expected);
+    await start({ env: BUILDS });
+    expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
+    expect(service.output()).to.include('"read store built from the log"');
   });
 });
