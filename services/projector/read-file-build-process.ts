@@ -34,7 +34,11 @@ async function build(order: BuildOrder, report: (message: BuildReport) => void):
 
 const send = (message: BuildReport): void => void process.send?.(message);
 // The service that forked this process is gone (killed, crashed): nobody would switch to the file.
-const orphaned = (): never => process.exit(1);
+// Killed rather than exited: `process.exit` waits for the writer thread's SQLite call in progress
+// to return (an index build, a commit of 100,000 documents: seconds under load; 5.8 s against
+// 0.3 s for a worker in one long statement), a kill does not, and the next build deletes the
+// unfinished file anyway.
+const orphaned = (): void => void process.kill(process.pid, 'SIGKILL');
 process.on('disconnect', orphaned);
 process.once('message', (order: BuildOrder) => {
   const done = (): void => {

@@ -41,10 +41,11 @@ function buildProcessOf(dataDir: string): { pid: number; parent: number } | null
   return null;
 }
 
-const alive = (pid: number): boolean => {
+/** Whether a process still runs: not ended, and not a zombie waiting for a parent to collect it (an orphan's is init's). */
+const running = (pid: number): boolean => {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
   }
@@ -110,11 +111,23 @@ describe('a service started on an empty read store over a long log', function ()
     const health = await fetch(`${service.baseUrl}/health`);
     const ready = await fetch(`${service.baseUrl}/ready`);
     const read = await api.get(`/customers/${customerId}`);
+    // A payer's 3-D Secure page (Shift4.js frames it with the public key): a page, not the API's JSON.
+    const challenge = await fetch(
+      `${service.baseUrl}/three-d-secure/challenge?${new URLSearchParams({
+        token: 'tok_notProjectedYet',
+        key: keys.testPublicKey,
+        origin: 'https://shop.example',
+      })}`,
+    );
     expect(buildProcessOf(service.dataDir), 'the build process, still building').to.not.equal(null);
     expect(health.status).to.equal(200);
     expect(ready.status).to.equal(503);
     expect(read.status).to.equal(503);
     expect(read.headers.get('retry-after')).to.equal('1');
+    expect(challenge.status).to.equal(503);
+    expect(challenge.headers.get('retry-after')).to.equal('1');
+    expect(challenge.headers.get('content-type')).to.match(/^text\/html/);
+    expect(await challenge.text()).to.include('This authentication cannot be shown.');
 
     expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
     expect(service.output()).to.include('"read store built from the log"');
@@ -154,8 +167,8 @@ describe('a service started on an empty read store over a long log', function ()
     await service.kill();
     // Nobody would switch to what it builds: it stops on its own, at once, not when it has built.
     await eventually(
-      async () => alive(build!.pid),
-      (running) => !running,
+      async () => running(build!.pid),
+      (stillRunning) => !stillRunning,
       2_000,
     );
     expect(existsSync(join(service.dataDir, 'read.current'))).to.equal(false);

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { z } from 'zod';
 import { missingParameter } from '../../../packages/domain/errors.ts';
 import { challengeOpen } from '../../../packages/domain/token/three-d-secure-challenge.ts';
-import type { Authenticate } from '../../../packages/http/authenticate.ts';
+import { KeyNotKnownYet, type Authenticate } from '../../../packages/http/authenticate.ts';
 import { errorResponse, HttpError } from '../../../packages/http/errors.ts';
 import type { AuthContext } from '../../../packages/http/route.ts';
 import { newId } from '../../../packages/ids/object-id.ts';
@@ -83,7 +83,16 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       sendPage(res, 400, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
-    const auth = await deps.authenticate(key);
+    const auth = await Promise.resolve(deps.authenticate(key)).catch((error: unknown) => {
+      if (error instanceof KeyNotKnownYet) return error;
+      throw error;
+    });
+    if (auth instanceof KeyNotKnownYet) {
+      // The service is catching up with its log: the payer's page, not the API's JSON error.
+      res.set(auth.headers);
+      sendPage(res, auth.status, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
+      return;
+    }
     if (!auth) {
       sendPage(res, 401, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
