@@ -8,6 +8,7 @@ import type { Platform } from '../platform.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { Lease } from '../projector/lease.ts';
 import { ReadFileBuild } from '../projector/read-file-build.ts';
+import { ReadStoreBuildProgress } from '../projector/read-store-build-progress.ts';
 import { requestSwitch } from '../projector/read-store-switch.ts';
 
 const POLL_MS = 200;
@@ -68,16 +69,22 @@ async function rebuildIntoNewFile(
   try {
     // Its writer thread starts after the priority was lowered, and so runs at the build's priority too.
     const build = await ReadFileBuild.begin(platform.events, readFiles, platform.projections);
+    let recorded: ReadStoreBuildProgress | null = null;
     try {
       log(`Rebuilding every projection into ${basename(build.path)}.`);
       const bar = progressBar('all', progress);
-      bar.start(Math.max(await platform.events.headPosition(), 1), 0);
+      const head = await platform.events.headPosition();
+      bar.start(Math.max(head, 1), 0);
+      // The operator console of any running process shows it too.
+      recorded = new ReadStoreBuildProgress(platform.stateStore, basename(build.path), 'cli', head);
       await build.catchUp((position) => {
         if (position > bar.getTotal()) bar.setTotal(position);
         bar.update(position);
+        recorded?.reached(position);
       });
       bar.update(bar.getTotal());
       bar.stop();
+      recorded.sealing();
       const projector = new Lease(platform.stateStore.collection('_leases'), 'projections');
       if (await projector.tryAcquire()) {
         // No projector runs: this process is the single writer until the switch.
@@ -93,6 +100,7 @@ async function rebuildIntoNewFile(
         await requestSwitch(readFiles, build.path);
       }
     } finally {
+      await recorded?.ended();
       // After a failure: the unfinished file stays unread (the next full rebuild deletes it).
       await build.close();
     }

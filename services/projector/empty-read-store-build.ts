@@ -6,10 +6,11 @@ import { readProjectionState } from '../../packages/projection-runtime/projectio
 import type { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import type { Platform } from '../platform.ts';
 import { Lease } from './lease.ts';
+import { ReadStoreBuildProgress } from './read-store-build-progress.ts';
 import type { BuildOrder, BuildReport } from './read-file-build-messages.ts';
 
 const RENEW_EVERY_MS = 3_000;
-/** How often the build says how far it has got. */
+/** How often the build says in the log how far it has got (the operator console shows it every second). */
 const PROGRESS_EVERY_MS = 10_000;
 /**
  * The build process's module: beside this one in the sources (run through tsx), in `dist/projector/`
@@ -59,6 +60,8 @@ export async function buildEmptyReadStore(
     return false;
   }
   const startedAt = Date.now();
+  let progress: ReadStoreBuildProgress | null = null;
+  let loggedAt = startedAt;
   try {
     const built = await runBuildProcess(
       {
@@ -68,14 +71,23 @@ export async function buildEmptyReadStore(
       [projections, buildLease],
       signal,
       (report) => {
-        if ('started' in report)
+        if ('started' in report) {
+          progress = new ReadStoreBuildProgress(platform.stateStore, basename(report.started), 'service start', head);
           logger.info('read store empty: building it from the log', { file: basename(report.started), events: head });
-        else
-          logger.info('building the read store', {
-            position: report.position,
-            head,
-            eventsPerSecond: rate(report.position, startedAt),
-          });
+          return;
+        }
+        if ('sealing' in report) {
+          progress?.sealing();
+          return;
+        }
+        progress?.reached(report.position);
+        if (Date.now() - loggedAt < PROGRESS_EVERY_MS) return;
+        loggedAt = Date.now();
+        logger.info('building the read store', {
+          position: report.position,
+          head,
+          eventsPerSecond: rate(report.position, startedAt),
+        });
       },
     );
     readFiles.switchTo(built.path);
@@ -91,6 +103,7 @@ export async function buildEmptyReadStore(
     else logger.error('read store build failed; catching up from the log instead', { error: (error as Error).message });
     return false;
   } finally {
+    await (progress as ReadStoreBuildProgress | null)?.ended();
     await buildLease.release();
   }
 }
@@ -98,13 +111,13 @@ export async function buildEmptyReadStore(
 /**
  * Forks the build process and resolves with the file it built, sealed. Renews the leases while it
  * runs; kills it and fails when a lease is lost or `signal` aborts. `onProgress` is told when it
- * started and, every `PROGRESS_EVERY_MS`, its position.
+ * started, its position after each batch, and when it seals the file.
  */
 function runBuildProcess(
   order: BuildOrder,
   leases: Lease[],
   signal: AbortSignal,
-  onProgress: (report: { started: string } | { position: number }) => void,
+  onProgress: (report: { started: string } | { position: number } | { sealing: true }) => void,
 ): Promise<{ path: string; position: number }> {
   return new Promise((resolve, reject) => {
     // Its own output goes where the service's goes; it writes none unless it crashes.
@@ -115,7 +128,6 @@ function runBuildProcess(
       killSignal: 'SIGKILL',
     });
     let outcome: { path: string; position: number } | Error | null = null;
-    let reportedAt = Date.now();
     const renew = setInterval(() => {
       for (const lease of leases)
         void lease.renew().then(
@@ -130,11 +142,7 @@ function runBuildProcess(
     child.on('message', (report: BuildReport) => {
       if ('built' in report) outcome ??= { path: report.built, position: report.position };
       else if ('failed' in report) outcome ??= new Error(report.failed);
-      else if ('started' in report) onProgress(report);
-      else if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
-        reportedAt = Date.now();
-        onProgress(report);
-      }
+      else onProgress(report);
     });
     // An abort (the service stopping) comes as an AbortError.
     child.on('error', (error) => (outcome ??= error));

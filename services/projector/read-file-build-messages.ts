@@ -4,6 +4,10 @@ export interface BuildOrder {
   eventStoreUrl?: string;
 }
 
-/** What the build process answers: its file, each batch's position, then the file built (or why not). */
+/** What the build process answers: its file, each batch's position, that it seals the file, then the file built (or why not). */
 export type BuildReport =
-  { started: string } | { position: number } | { built: string; position: number } | { failed: string };
+  | { started: string }
+  | { position: number }
+  | { sealing: true }
+  | { built: string; position: number }
+  | { failed: string };

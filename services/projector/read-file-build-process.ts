@@ -22,6 +22,7 @@ async function build(order: BuildOrder, report: (message: BuildReport) => void):
     report({ started: build.path });
     try {
       await build.catchUp((position) => report({ position }));
+      report({ sealing: true });
       report({ built: build.path, position: await build.complete() });
     } finally {
       await build.close();

@@ -10,13 +10,19 @@ import { useService } from '../support/use-service.ts';
 type Answers = Record<string, unknown>;
 
 const READ_FILE = /^read(\.\d+)?\.sqlite(-wal|-shm)?$/;
+const OPERATOR_TOKEN = 'operator-token-of-the-empty-store-tests-012345';
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 /** Customer creations seeded into the log: a build of a few seconds. */
 const SEEDED = 20_000;
 /**
  * Starts that build the read store when it is empty (the log holds more events than this), and
  * whose reads answer 503 at once while it has not caught up (instead of waiting 5 s first).
  */
-const BUILDS = { READ_STORE_BUILD_MIN_EVENTS: String(SEEDED / 2), READ_YOUR_WRITES_TIMEOUT_MS: '200' };
+const BUILDS = {
+  READ_STORE_BUILD_MIN_EVENTS: String(SEEDED / 2),
+  READ_YOUR_WRITES_TIMEOUT_MS: '200',
+  OPERATOR_TOKEN,
+};
 
 /** The operator's way back to a read store rebuilt from the log (README): its files deleted, the service stopped. */
 function deleteReadFiles(dataDir: string): void {
@@ -119,7 +125,19 @@ describe('a service started on an empty read store over a long log', function ()
         origin: 'https://shop.example',
       })}`,
     );
+    // The operator console shows the build, and how far it has got.
+    const consolePage = await fetch(`${service.baseUrl}/console`, { headers: operator });
+    const shown = await fetch(`${service.baseUrl}/console/read-store-build.json`, { headers: operator });
     expect(buildProcessOf(service.dataDir), 'the build process, still building').to.not.equal(null);
+    expect(consolePage.status).to.equal(200);
+    expect(await consolePage.text()).to.match(
+      /<h2 id="read-store-build-title">Read store build<\/h2>[\s\S]*by the service at its start/,
+    );
+    const build = (await shown.json()) as { file: string; startedBy: string; position: number; head: number };
+    expect(build).to.include({ startedBy: 'service start' });
+    expect(build.file).to.match(/^read\.\d+\.sqlite$/);
+    expect(build.head).to.be.at.least(SEEDED);
+    expect(build.position).to.be.at.most(build.head);
     expect(health.status).to.equal(200);
     expect(ready.status).to.equal(503);
     expect(read.status).to.equal(503);
@@ -132,7 +150,9 @@ describe('a service started on an empty read store over a long log', function ()
     expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
     expect(service.output()).to.include('"read store built from the log"');
     const served = readFileSync(join(service.dataDir, 'read.current'), 'utf8').trim();
-    expect(served).to.match(/^read\.\d+\.sqlite$/);
+    expect(served).to.equal(build.file);
+    const after = await fetch(`${service.baseUrl}/console/read-store-build.json`, { headers: operator });
+    expect(await after.json(), 'no build once switched').to.equal(null);
     // The empty file it started on is deleted once nothing reads it.
     await eventually(
       async () => readFilesOf(service.dataDir),

@@ -14,6 +14,7 @@ import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const OPERATOR_TOKEN = 'operator-token-of-the-rebuild-tests-0123456789';
 /** Bookkeeping of the read store rather than read models: the rebuild writes its own. */
 const NOT_READ_MODELS = new Set(['_successor', '_checkpoints', '_projections', '_read_store_switch']);
 
@@ -153,7 +154,15 @@ describe('a full rebuild into a new read store file', function () {
   });
 
   describe('killed mid-way', function () {
-    const { api, service, keys, start } = useService();
+    const { api, service, keys, start } = useService({ env: { OPERATOR_TOKEN } });
+    /** The read store build the operator console shows (`GET /console/read-store-build.json`). */
+    const consoleBuild = async () => {
+      const response = await fetch(`${service.baseUrl}/console/read-store-build.json`, {
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      });
+      expect(response.status).to.equal(200);
+      return (await response.json()) as { file: string; startedBy: string; position: number; head: number } | null;
+    };
 
     it('leaves the service serving the current file, and the next rebuild completes', async () => {
       const first = await api.post<Customer>('/customers', { json: { email: 'before@example.com' } });
@@ -197,6 +206,10 @@ describe('a full rebuild into a new read store file', function () {
         else await new Promise((resolveWait) => setTimeout(resolveWait, 20));
       }
       yielded ||= niceOf(cli.pid!) === 19;
+      // The service's operator console shows the CLI's build while it runs.
+      const shown = await consoleBuild();
+      expect(shown).to.include({ file: killedFile, startedBy: 'cli' });
+      expect(shown!.position).to.be.at.most(shown!.head);
       cli.kill('SIGKILL');
       await exited;
       expect(servedFile(service.dataDir)).to.equal(current);
@@ -209,8 +222,12 @@ describe('a full rebuild into a new read store file', function () {
       const after = await api.post<Customer>('/customers', { json: { email: 'after-kill@example.com' } });
       expect((await api.get<Customer>(`/customers/${after.body.id}`)).body.email).to.equal('after-kill@example.com');
 
+      // The killed build's record outlives it by 10 s at most.
+      await eventually(consoleBuild, (build) => build === null, 15_000);
+
       const rebuild = await runCli(['projections', 'rebuild', '--all'], service.dataDir);
       expect(rebuild.code, rebuild.stderr).to.equal(0);
+      expect(await consoleBuild(), 'a finished build').to.equal(null);
       const served = servedFile(service.dataDir);
       expect(served)
         .to.match(/^read\.\d+\.sqlite$/)

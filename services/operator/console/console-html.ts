@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../../../packages/eventstore/event-store.ts'
 import type { WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
-import type { ProjectionStatus } from './operator-state.ts';
+import type { ProjectionStatus, ReadStoreBuildStatus } from './operator-state.ts';
 
 /** A page of the console: no external resources, one stylesheet and one small script of its own. */
 export function page(title: string, body: SafeHtml, options: { signedIn: boolean } = { signedIn: true }): string {
@@ -48,6 +48,29 @@ function progressText(projection: ProjectionStatus): string {
   if (rebuild.requested) return 'requested';
   if (rebuild.finished) return 'rebuilt';
   return `${rebuild.position} / ${rebuild.headPosition}`;
+}
+
+/** What the read store build's line says: how far, how fast, and what comes next. */
+export function readStoreBuildText(build: ReadStoreBuildStatus): string {
+  return build.phase === 'sealing'
+    ? `${build.position} / ${build.head}: making the list indexes and syncing the file before the switch`
+    : `${build.position} / ${build.head} (${build.eventsPerSecond} events/s)`;
+}
+
+/**
+ * A full build of the read store under way: nothing in the projections' table moves until it
+ * switches (their checkpoints are the serving file's), so it has a section of its own.
+ */
+export function readStoreBuildSection(build: ReadStoreBuildStatus): SafeHtml {
+  const who =
+    build.startedBy === 'cli'
+      ? 'by projections rebuild --all; the current read store serves until the switch'
+      : 'by the service at its start, over an empty read store; reads answer 503 until the switch';
+  return html`<section aria-labelledby="read-store-build-title" id="read-store-build">
+<h2 id="read-store-build-title">Read store build</h2>
+<p>Every read model is being built from the log into <code>${build.file}</code> ${who}. Started <time datetime="${build.startedAt}">${build.startedAt}</time>.</p>
+<p><progress max="${Math.max(build.head, 1)}" value="${build.position}" aria-label="Read store build"></progress> <span data-field="read-store-build">${readStoreBuildText(build)}</span></p>
+</section>`;
 }
 
 export function projectionsSection(projections: ProjectionStatus[]): SafeHtml {
@@ -230,9 +253,35 @@ form { margin: 0; } pre { overflow-x: auto; max-width: 60rem; } code.hash { font
 progress { width: 8rem; vertical-align: middle; }
 `;
 
-/** Live rebuild progress: polls the projections' status while a rebuild is requested or running. */
+/** Live rebuild progress: polls the projections' status while a rebuild is requested or running, and a read store build's while one runs. */
 export const consoleJs = `
 'use strict';
+(function () {
+  const build = document.querySelector('#read-store-build');
+  if (!build) return;
+  async function refresh() {
+    try {
+      const response = await fetch('/console/read-store-build.json', { credentials: 'same-origin' });
+      if (!response.ok) return setTimeout(refresh, 2000);
+      const status = await response.json();
+      const text = build.querySelector('[data-field="read-store-build"]');
+      if (!status) {
+        text.textContent = 'Finished: the read store has switched (or the build stopped; see the log). Reload for the projections.';
+        return;
+      }
+      const bar = build.querySelector('progress');
+      bar.max = Math.max(status.head, 1);
+      bar.value = status.position;
+      text.textContent = status.phase === 'sealing'
+        ? status.position + ' / ' + status.head + ': making the list indexes and syncing the file before the switch'
+        : status.position + ' / ' + status.head + ' (' + status.eventsPerSecond + ' events/s)';
+      setTimeout(refresh, 1000);
+    } catch {
+      setTimeout(refresh, 2000);
+    }
+  }
+  refresh();
+})();
 (function () {
   const table = document.querySelector('#projections tbody');
   if (!table) return;

@@ -14,6 +14,7 @@ import {
   projectionsSection,
   queuesSection,
   openCircuitsSection,
+  readStoreBuildSection,
   streamBrowserSection,
   streamPage,
 } from './console-html.ts';
@@ -76,7 +77,8 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         : req.query.ok === '1'
           ? `Resending ${resent}: its next attempt is due now.`
           : `${resent} is not a failed delivery.`;
-    const [projections, queues, circuits, deliveries] = await Promise.all([
+    const [build, projections, queues, circuits, deliveries] = await Promise.all([
+      state.readStoreBuild(),
       state.projections(),
       state.queues(),
       state.openCircuits(),
@@ -89,6 +91,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         'Overview',
         joinHtml(
           [
+            ...(build ? [readStoreBuildSection(build)] : []),
             projectionsSection(projections),
             queuesSection(queues, Boolean(platform.config.redisUrl)),
             openCircuitsSection(circuits),
@@ -103,6 +106,10 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
 
   router.get('/console/projections.json', signedIn, async (_req, res) => {
     res.set('Cache-Control', 'no-store').json(await state.projections());
+  });
+
+  router.get('/console/read-store-build.json', signedIn, async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await state.readStoreBuild());
   });
 
   router.post('/console/projections/:name/rebuild', signedIn, async (req, res) => {

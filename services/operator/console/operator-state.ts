@@ -7,6 +7,7 @@ import {
   type WebhookDeliveryDoc,
 } from '../../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../../platform.ts';
+import { currentReadStoreBuild, type ReadStoreBuildProgressDoc } from '../../projector/read-store-build-progress.ts';
 import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
 
@@ -20,6 +21,11 @@ export interface ProjectionStatus {
   rebuild: { requested: boolean; position: number; headPosition: number; finished: boolean } | null;
 }
 
+export type ReadStoreBuildStatus = Pick<
+  ReadStoreBuildProgressDoc,
+  'file' | 'startedBy' | 'startedAt' | 'position' | 'head' | 'eventsPerSecond' | 'phase'
+>;
+
 /** The failed deliveries the console lists, most recent first. */
 const FAILED_DELIVERIES_SHOWN = 50;
 
@@ -29,6 +35,14 @@ export class OperatorState {
 
   constructor(private readonly platform: Platform) {
     this.deliveries = new WebhookDeliveryCommands(platform.aggregates, platform.config.webhookRetryDelaysMs);
+  }
+
+  /** A full build of the embedded read store under way (at a start on an empty one, or `projections rebuild --all`), or null. */
+  async readStoreBuild(): Promise<ReadStoreBuildStatus | null> {
+    const build = await currentReadStoreBuild(this.platform.stateStore);
+    if (!build) return null;
+    const { file, startedBy, startedAt, position, head, eventsPerSecond, phase } = build;
+    return { file, startedBy, startedAt, position, head, eventsPerSecond, phase };
   }
 
   async projections(): Promise<ProjectionStatus[]> {
