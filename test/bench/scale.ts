@@ -198,10 +198,18 @@ async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs:
   }
 }
 
-/** Whether the customers read model shows the newest customer of the log (the projections commit together). */
+/**
+ * Whether the customers read model shows the newest customer of the log (the projections commit
+ * together); not while the service answers 503 (catching up with the log after its start).
+ */
 async function caughtUp(service: ServiceProcess, account: Account, newestId: string): Promise<boolean> {
-  const page = await getJson(service, '/customers?limit=1', account.secretKey);
-  return (page.list as { id: string }[])[0]?.id === newestId;
+  const response = await fetch(`${service.baseUrl}/customers?limit=1`, {
+    headers: { authorization: basicAuth(account.secretKey) },
+  });
+  if (response.status === 503) return false;
+  const page = (await response.json()) as { list?: { id: string }[] };
+  if (!response.ok) throw new Error(`GET /customers?limit=1 answered ${response.status}: ${JSON.stringify(page)}`);
+  return page.list?.[0]?.id === newestId;
 }
 
 async function latency(service: ServiceProcess, path: string, key: string): Promise<Latency> {
