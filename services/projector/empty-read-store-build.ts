@@ -60,7 +60,8 @@ export async function buildEmptyReadStore(
     return false;
   }
   const startedAt = Date.now();
-  let progress: ReadStoreBuildProgress | null = null;
+  // Made when the build process has its file; what the operator console shows.
+  const shown: { progress?: ReadStoreBuildProgress } = {};
   let loggedAt = startedAt;
   try {
     const built = await runBuildProcess(
@@ -72,15 +73,20 @@ export async function buildEmptyReadStore(
       signal,
       (report) => {
         if ('started' in report) {
-          progress = new ReadStoreBuildProgress(platform.stateStore, basename(report.started), 'service start', head);
+          shown.progress = new ReadStoreBuildProgress(
+            platform.stateStore,
+            basename(report.started),
+            'service start',
+            head,
+          );
           logger.info('read store empty: building it from the log', { file: basename(report.started), events: head });
           return;
         }
         if ('sealing' in report) {
-          progress?.sealing();
+          shown.progress?.sealing();
           return;
         }
-        progress?.reached(report.position);
+        shown.progress?.reached(report.position);
         if (Date.now() - loggedAt < PROGRESS_EVERY_MS) return;
         loggedAt = Date.now();
         logger.info('building the read store', {
@@ -103,7 +109,7 @@ export async function buildEmptyReadStore(
     else logger.error('read store build failed; catching up from the log instead', { error: (error as Error).message });
     return false;
   } finally {
-    await (progress as ReadStoreBuildProgress | null)?.ended();
+    await shown.progress?.ended();
     await buildLease.release();
   }
 }

@@ -13,7 +13,7 @@ const READ_FILE = /^read(\.\d+)?\.sqlite(-wal|-shm)?$/;
 const OPERATOR_TOKEN = 'operator-token-of-the-empty-store-tests-012345';
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 /** Customer creations seeded into the log: a build of a few seconds. */
-const SEEDED = 20_000;
+const SEEDED = 30_000;
 /**
  * Starts that build the read store when it is empty (the log holds more events than this), and
  * whose reads answer 503 at once while it has not caught up (instead of waiting 5 s first).
@@ -113,7 +113,13 @@ describe('a service started on an empty read store over a long log', function ()
   it('serves /health while it builds the file in a process of its own, then switches to it and answers as before', async () => {
     deleteReadFiles(service.dataDir);
     await start({ env: BUILDS });
-    // The service has started; its build runs on. Alive, not ready, reads to be retried.
+    // The service has started; its build process runs on, and records how far it has got.
+    const shown = await eventually(
+      async () => (await fetch(`${service.baseUrl}/console/read-store-build.json`, { headers: operator })).json(),
+      (build) => build !== null,
+      30_000,
+    );
+    // Alive, not ready, reads to be retried.
     const health = await fetch(`${service.baseUrl}/health`);
     const ready = await fetch(`${service.baseUrl}/ready`);
     const read = await api.get(`/customers/${customerId}`);
@@ -125,15 +131,24 @@ describe('a service started on an empty read store over a long log', function ()
         origin: 'https://shop.example',
       })}`,
     );
-    // The operator console shows the build, and how far it has got.
+    // The operator console shows the build.
     const consolePage = await fetch(`${service.baseUrl}/console`, { headers: operator });
-    const shown = await fetch(`${service.baseUrl}/console/read-store-build.json`, { headers: operator });
+    // A projection's own rebuild waits for the switch (its request would go with the empty file).
+    const rebuild = await fetch(`${service.baseUrl}/console/projections/customers/rebuild`, {
+      method: 'POST',
+      headers: operator,
+      redirect: 'manual',
+    });
     expect(buildProcessOf(service.dataDir), 'the build process, still building').to.not.equal(null);
     expect(consolePage.status).to.equal(200);
-    expect(await consolePage.text()).to.match(
+    expect(rebuild.status).to.equal(409);
+    expect(await rebuild.text()).to.include('rebuild customers once it has switched');
+    const overview = await consolePage.text();
+    expect(overview).to.match(/<button type="submit" disabled title="A read store build is under way">Rebuild/);
+    expect(overview).to.match(
       /<h2 id="read-store-build-title">Read store build<\/h2>[\s\S]*by the service at its start/,
     );
-    const build = (await shown.json()) as { file: string; startedBy: string; position: number; head: number };
+    const build = shown as { file: string; startedBy: string; position: number; head: number };
     expect(build).to.include({ startedBy: 'service start' });
     expect(build.file).to.match(/^read\.\d+\.sqlite$/);
     expect(build.head).to.be.at.least(SEEDED);

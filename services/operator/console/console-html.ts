@@ -73,7 +73,8 @@ export function readStoreBuildSection(build: ReadStoreBuildStatus): SafeHtml {
 </section>`;
 }
 
-export function projectionsSection(projections: ProjectionStatus[]): SafeHtml {
+/** `building`: a full read store build runs, and rebuilding one projection waits for its switch. */
+export function projectionsSection(projections: ProjectionStatus[], { building = false } = {}): SafeHtml {
   const rows = projections.map(
     (projection) => html`<tr data-projection="${projection.name}">
   <th scope="row">${projection.name}</th>
@@ -81,7 +82,7 @@ export function projectionsSection(projections: ProjectionStatus[]): SafeHtml {
   <td>${projection.checkpoint}</td>
   <td data-field="lag">${projection.lag}</td>
   <td data-field="rebuild"><progress max="${Math.max(projection.rebuild?.headPosition ?? 1, 1)}" value="${projection.rebuild?.finished ? Math.max(projection.rebuild.headPosition, 1) : (projection.rebuild?.position ?? 0)}" aria-label="Rebuild of ${projection.name}"></progress> <span>${progressText(projection)}</span></td>
-  <td><form method="post" action="/console/projections/${encodeURIComponent(projection.name)}/rebuild"><button type="submit">Rebuild <span class="visually-hidden">${projection.name}</span></button></form></td>
+  <td><form method="post" action="/console/projections/${encodeURIComponent(projection.name)}/rebuild"><button type="submit"${building ? html` disabled title="A read store build is under way"` : null}>Rebuild <span class="visually-hidden">${projection.name}</span></button></form></td>
 </tr>`,
   );
   return html`<section aria-labelledby="projections-title" id="projections">

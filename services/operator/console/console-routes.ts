@@ -92,7 +92,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         joinHtml(
           [
             ...(build ? [readStoreBuildSection(build)] : []),
-            projectionsSection(projections),
+            projectionsSection(projections, { building: build !== null }),
             queuesSection(queues, Boolean(platform.config.redisUrl)),
             openCircuitsSection(circuits),
             deliveriesSection(deliveries, notice),
@@ -114,8 +114,20 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
 
   router.post('/console/projections/:name/rebuild', signedIn, async (req, res) => {
     const name = String(req.params.name);
-    if (!(await state.requestRebuild(name))) {
+    const outcome = await state.requestRebuild(name);
+    if (outcome === 'unknown') {
       html(res, 404, page('Not found', markup`<p>No projection named ${name}.</p>`));
+      return;
+    }
+    if (outcome === 'building') {
+      html(
+        res,
+        409,
+        page(
+          'Read store build under way',
+          markup`<p>The whole read store is being built from the log; rebuild ${name} once it has switched.</p>`,
+        ),
+      );
       return;
     }
     res.redirect(303, '/console#projections');

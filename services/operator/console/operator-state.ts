@@ -76,12 +76,17 @@ export class OperatorState {
     return rows;
   }
 
-  /** Asks the projector holding the lease to rebuild (it polls for the request); false for an unknown name. */
-  async requestRebuild(name: string): Promise<boolean> {
-    if (!this.platform.projections.some((projection) => projection.name === name)) return false;
+  /**
+   * Asks the projector holding the lease to rebuild (it polls for the request): 'unknown' for an
+   * unknown name; 'building' while a full build of the read store runs (the request would be lost
+   * with the file it switches from, or make the build's generation stale and its switch refused).
+   */
+  async requestRebuild(name: string): Promise<'requested' | 'unknown' | 'building'> {
+    if (!this.platform.projections.some((projection) => projection.name === name)) return 'unknown';
+    if (await currentReadStoreBuild(this.platform.stateStore)) return 'building';
     const state = await readProjectionState(this.platform.readStore, name);
     await projectionStates(this.platform.readStore).put({ ...state, rebuildRequestedAt: new Date().toISOString() });
-    return true;
+    return 'requested';
   }
 
   async queues(): Promise<{ queue: string; counts: QueueCounts }[]> {
