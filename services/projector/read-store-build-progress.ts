@@ -1,8 +1,12 @@
 import type { Document, DocumentStore } from '../../packages/readstore/document-store.ts';
 
-/** How often a build records how far it has got, and how long a record outlives a builder that stopped recording. */
+/**
+ * How often a build records how far it has got, and how long a record outlives a builder that
+ * stopped recording: long enough for a CLI build at nice 19 on a busy machine, whose event loop may
+ * not run its timer for seconds, not to vanish from the console while it runs.
+ */
 const RECORD_EVERY_MS = 1_000;
-const RECORD_TTL_MS = 10_000;
+const RECORD_TTL_MS = 30_000;
 const RECORD_ID = 'current';
 
 /** A full build of the embedded read store under way, as the operator console shows it. */
