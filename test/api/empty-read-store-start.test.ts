@@ -86,6 +86,16 @@ describe('a service started on an empty read store over a long log', function ()
       (read) => read !== null,
       60_000,
     ))!;
+  /** A start on the read files deleted, once its build process runs. */
+  const startBuilding = async (): Promise<{ pid: number; parent: number }> => {
+    deleteReadFiles(service.dataDir);
+    await start({ env: BUILDS });
+    return (await eventually(
+      async () => buildProcessOf(service.dataDir),
+      (found) => found !== null,
+      30_000,
+    ))!;
+  };
   const readFilesOf = (dataDir: string): string[] => readdirSync(dataDir).filter((name) => READ_FILE.test(name));
 
   before(async () => {
@@ -177,32 +187,20 @@ describe('a service started on an empty read store over a long log', function ()
   });
 
   it('catches up from the log instead when its build process dies, and answers as before', async () => {
-    deleteReadFiles(service.dataDir);
-    await start({ env: BUILDS });
-    const build = await eventually(
-      async () => buildProcessOf(service.dataDir),
-      (found) => found !== null,
-      30_000,
-    );
-    process.kill(build!.pid, 'SIGKILL');
+    const build = await startBuilding();
+    process.kill(build.pid, 'SIGKILL');
     expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
     expect(service.output()).to.include('"read store build failed; catching up from the log instead"');
     expect(service.output()).to.not.include('"read store built from the log"');
   });
 
   it('ends its build process when the service is killed, and the next start builds again', async () => {
-    deleteReadFiles(service.dataDir);
-    await start({ env: BUILDS });
-    const build = await eventually(
-      async () => buildProcessOf(service.dataDir),
-      (found) => found !== null,
-      30_000,
-    );
-    expect(build!.parent).to.equal(service.pid);
+    const build = await startBuilding();
+    expect(build.parent).to.equal(service.pid);
     await service.kill();
     // Nobody would switch to what it builds: it stops on its own, at once, not when it has built.
     await eventually(
-      async () => running(build!.pid),
+      async () => running(build.pid),
       (stillRunning) => !stillRunning,
       2_000,
     );
