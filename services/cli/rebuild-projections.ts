@@ -35,6 +35,13 @@ export async function rebuildProjections(
     await rebuildIntoNewFile(platform, platform.readStore, log, progress, normalPriority);
     return;
   }
+  // Written into the file a full build replaces, a rebuild would be lost at its switch (or make
+  // the build's generation stale and its switch refused): it waits for the switch.
+  const building = await new Lease(platform.stateStore.collection('_leases'), 'read-store-build').currentHolder();
+  if (building)
+    throw new Error(
+      `A full rebuild of the read store is under way (${building}): rebuild ${names.join(', ')} once it has switched`,
+    );
   const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
   if (await lease.tryAcquire()) {
     log('No projector is running: rebuilding in this process.');

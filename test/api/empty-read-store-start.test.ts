@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { eventually } from '../support/eventually.ts';
 import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
 import { seedCustomerCreations } from '../support/seed-log.ts';
+import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
 /** What a merchant reads back; the same answers are expected from any read store built from the log. */
@@ -149,7 +150,13 @@ describe('a service started on an empty read store over a long log', function ()
       headers: operator,
       redirect: 'manual',
     });
+    // So does one asked of the CLI.
+    const cliRebuild = await runCli(['projections', 'rebuild', 'customers'], service.dataDir);
     expect(buildProcessOf(service.dataDir), 'the build process, still building').to.not.equal(null);
+    expect(cliRebuild.code).to.equal(1);
+    expect(cliRebuild.stderr).to.match(
+      /A full rebuild of the read store is under way \(.+\): rebuild customers once it has switched/,
+    );
     expect(consolePage.status).to.equal(200);
     expect(rebuild.status).to.equal(409);
     expect(await rebuild.text()).to.include('rebuild customers once it has switched');
