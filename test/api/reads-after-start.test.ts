@@ -49,6 +49,21 @@ describe('reads while the read models are behind the log', function () {
     const behind = await reader.get(path);
     expect(behind.status).to.equal(503);
     expect((await fetch(`${restarted.baseUrl}/ready`)).status).to.equal(503);
+    // A payer's 3-D Secure page (its key is known, the tokens may not be shown yet): its own page
+    // to retry, not "nothing to authenticate".
+    const challengePage = () =>
+      fetch(
+        `${restarted.baseUrl}/three-d-secure/challenge?${new URLSearchParams({
+          token: 'tok_notShownYet',
+          key: first.keys!.testPublicKey,
+          origin: 'https://shop.example',
+        })}`,
+      );
+    const challengeBehind = await challengePage();
+    expect(challengeBehind.status).to.equal(503);
+    expect(challengeBehind.headers.get('retry-after')).to.equal('1');
+    expect(challengeBehind.headers.get('content-type')).to.match(/^text\/html/);
+    expect(await challengeBehind.text()).to.include('This authentication cannot be shown.');
 
     started.push(await startService({ dataDir: first.dataDir, env: { SERVICE_ROLE: 'projector' } }));
     let read = await reader.get<Customer>(path);
@@ -59,6 +74,7 @@ describe('reads while the read models are behind the log', function () {
     expect(read.status).to.equal(200);
     expect(read.body.metadata).to.deep.equal({ plan: 'gold' });
     expect((await fetch(`${restarted.baseUrl}/ready`)).status).to.equal(200);
+    expect((await challengePage()).status, 'no such token, once the read models have caught up').to.equal(409);
   });
 
   it('answers a write whose object is not projected yet 503, and its retry with the same key the object once projected', async () => {

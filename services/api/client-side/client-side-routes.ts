@@ -83,21 +83,24 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
       sendPage(res, 400, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
-    const auth = await Promise.resolve(deps.authenticate(key)).catch((error: unknown) => {
-      if (error instanceof KeyNotKnownYet) return error;
-      throw error;
-    });
-    if (auth instanceof KeyNotKnownYet) {
-      // The service is catching up with its log: the payer's page, not the API's JSON error.
-      res.set(auth.headers);
-      sendPage(res, auth.status, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
+    const auth = await Promise.resolve(deps.authenticate(key)).catch(retryLater);
+    if (auth instanceof HttpError) {
+      sendRetryLaterPage(req, res, auth);
       return;
     }
     if (!auth) {
       sendPage(res, 401, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
       return;
     }
-    const token = await deps.reader.get(tokensCollection, tokenId, auth).catch(() => null);
+    const token = await deps.reader.get(tokensCollection, tokenId, auth).catch((error: unknown) => {
+      // Not shown yet is not "nothing to authenticate": the payer may try again in a moment.
+      if (error instanceof HttpError && error.status === 503) return error;
+      return null;
+    });
+    if (token instanceof HttpError) {
+      sendRetryLaterPage(req, res, token);
+      return;
+    }
     const info = token?.threeDSecureInfo ?? null;
     if (!token || !challengeOpen(info) || token.used) {
       sendPage(res, 409, errorPage(payerLocale(req), 'nothingToAuthenticateTitle', 'nothingToAuthenticate'));
@@ -134,6 +137,18 @@ export function clientSideRoutes(deps: ClientSideDependencies): Router {
   });
 
   return router;
+}
+
+/** The key cannot be told yet (`KeyNotKnownYet`): answered as such; any other failure is thrown on. */
+function retryLater(error: unknown): KeyNotKnownYet {
+  if (error instanceof KeyNotKnownYet) return error;
+  throw error;
+}
+
+/** The service is catching up with its log: the payer's page with the 503 and its Retry-After, not the API's JSON error. */
+function sendRetryLaterPage(req: Request, res: Response, error: HttpError): void {
+  res.set(error.headers);
+  sendPage(res, error.status, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
 }
 
 const challengeAnswer = z.object({
