@@ -165,8 +165,12 @@ describe('a service started on an empty read store over a long log', function ()
     expect(overview).to.match(
       /<h2 id="read-store-build-title">Read store build<\/h2>[\s\S]*by the service at its start/,
     );
-    const build = shown as { file: string; startedBy: string; position: number; head: number };
+    const build = shown as { file: string; startedBy: string; position: number; head: number; text: string };
     expect(build).to.include({ startedBy: 'service start' });
+    // The progress line as the page writes it (its script shows it as it comes).
+    expect(build.text).to.match(
+      new RegExp(`^${build.position} / ${build.head}( \\(\\d+ events/s\\)|: making the list indexes and syncing)`),
+    );
     expect(build.file).to.match(/^read\.\d+\.sqlite$/);
     expect(build.head).to.be.at.least(SEEDED);
     expect(build.position).to.be.at.most(build.head);

@@ -244,7 +244,8 @@ table { border-collapse: collapse; width: 100%; margin: .4rem 0; }
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { color: var(--muted); font-weight: 600; }
 button { font: inherit; padding: .25rem .8rem; border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 4px; cursor: pointer; }
-button:hover, button:focus-visible { background: var(--accent); color: var(--bg); }
+button:hover:enabled, button:focus-visible:enabled { background: var(--accent); color: var(--bg); }
+button:disabled { border-color: var(--line); color: var(--muted); cursor: not-allowed; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 input { font: inherit; padding: .25rem .4rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); }
 form.login, form.search { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
@@ -273,9 +274,7 @@ export const consoleJs = `
       const bar = build.querySelector('progress');
       bar.max = Math.max(status.head, 1);
       bar.value = status.position;
-      text.textContent = status.phase === 'sealing'
-        ? status.position + ' / ' + status.head + ': making the list indexes and syncing the file before the switch'
-        : status.position + ' / ' + status.head + ' (' + status.eventsPerSecond + ' events/s)';
+      text.textContent = status.text;
       setTimeout(refresh, 1000);
     } catch {
       setTimeout(refresh, 2000);

@@ -15,6 +15,7 @@ import {
   queuesSection,
   openCircuitsSection,
   readStoreBuildSection,
+  readStoreBuildText,
   streamBrowserSection,
   streamPage,
 } from './console-html.ts';
@@ -109,7 +110,9 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
   });
 
   router.get('/console/read-store-build.json', signedIn, async (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(await state.readStoreBuild());
+    const build = await state.readStoreBuild();
+    // `text`: the progress line as the page writes it, so that the page's script shows the server's words.
+    res.set('Cache-Control', 'no-store').json(build && { ...build, text: readStoreBuildText(build) });
   });
 
   router.post('/console/projections/:name/rebuild', signedIn, async (req, res) => {
