@@ -6,34 +6,25 @@ const { join, relative } = require('node:path');
 
 const ROOT = join(module.path, '../..');
 
-/**
- * The files that take longest, longest first (the end of `npm test` prints the ten slowest;
- * `SLOWEST_SHOWN=all` every file): the means of two CI runs of 28 November.
- */
+/** The files that take longest, longest first (the end of `npm test` prints the ten slowest). */
 const SLOWEST = [
   'test/api/full-rebuild-file.test.ts',
-  'test/reliability/idempotency-crash-workflows.test.ts',
-  'test/reliability/fuzz.test.ts',
   'test/browser/payer-languages.test.ts',
-  'test/api/empty-read-store-start.test.ts',
+  'test/reliability/fuzz.test.ts',
+  'test/reliability/idempotency-crash-workflows.test.ts',
   'test/browser/checkout-three-d-secure.test.ts',
   'test/api/webhook-bullmq-recovery.test.ts',
-  'test/browser/checkout-payments.test.ts',
-  'test/api/live-unanswered-intents-shift4.test.ts',
-  'test/api/live-unknown-outcome-refunds.test.ts',
-  'test/api/idempotency-crash-customers.test.ts',
-  'test/api/live-processing.test.ts',
   'test/browser/checkout-merchant-pages.test.ts',
-  'test/api/idempotency-crash.test.ts',
   'test/reliability/process-roles.test.ts',
-  'test/browser/card-payments.test.ts',
-  'test/contract/job-queue.test.ts',
-  'test/api/webhook-deliveries.test.ts',
+  'test/api/live-unanswered-intents-shift4.test.ts',
+  'test/api/idempotency-crash.test.ts',
+  'test/api/idempotency-crash-customers.test.ts',
+  'test/browser/checkout-payments.test.ts',
+  'test/api/live-unknown-outcome-refunds.test.ts',
+  'test/api/live-processing.test.ts',
   'test/api/live-unanswered-intents-stripe.test.ts',
+  'test/api/live-unknown-outcome-credits.test.ts',
   'test/api/webhook-deliveries-bullmq.test.ts',
-  'test/browser/public-integrations.test.ts',
-  'test/reliability/noisy-webhook-neighbours.test.ts',
-  'test/reliability/live-kills-under-load.test.ts',
 ];
 
 /** Every `*.test.ts` under a directory, in the order mocha's own glob gives them. */
