@@ -78,8 +78,9 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         : req.query.ok === '1'
           ? `Resending ${resent}: its next attempt is due now.`
           : `${resent} is not a failed delivery.`;
-    const [build, projections, queues, circuits, deliveries] = await Promise.all([
+    const [build, building, projections, queues, circuits, deliveries] = await Promise.all([
       state.readStoreBuild(),
+      state.readStoreBuildUnderWay(),
       state.projections(),
       state.queues(),
       state.openCircuits(),
@@ -93,7 +94,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         joinHtml(
           [
             ...(build ? [readStoreBuildSection(build)] : []),
-            projectionsSection(projections, { building: build !== null }),
+            projectionsSection(projections, { building }),
             queuesSection(queues, Boolean(platform.config.redisUrl)),
             openCircuitsSection(circuits),
             deliveriesSection(deliveries, notice),

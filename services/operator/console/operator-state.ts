@@ -7,6 +7,7 @@ import {
   type WebhookDeliveryDoc,
 } from '../../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../../platform.ts';
+import { Lease } from '../../projector/lease.ts';
 import { currentReadStoreBuild, type ReadStoreBuildProgressDoc } from '../../projector/read-store-build-progress.ts';
 import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
@@ -43,6 +44,16 @@ export class OperatorState {
     if (!build) return null;
     const { file, startedBy, startedAt, position, head, eventsPerSecond, phase } = build;
     return { file, startedBy, startedAt, position, head, eventsPerSecond, phase };
+  }
+
+  /**
+   * Whether a full read store build is under way: its progress record, or its lease, which the
+   * builder takes before it writes its first record (a second or more on a loaded machine).
+   */
+  async readStoreBuildUnderWay(): Promise<boolean> {
+    if (await currentReadStoreBuild(this.platform.stateStore)) return true;
+    const lease = new Lease(this.platform.stateStore.collection('_leases'), 'read-store-build');
+    return (await lease.currentHolder()) !== null;
   }
 
   async projections(): Promise<ProjectionStatus[]> {
@@ -83,7 +94,7 @@ export class OperatorState {
    */
   async requestRebuild(name: string): Promise<'requested' | 'unknown' | 'building'> {
     if (!this.platform.projections.some((projection) => projection.name === name)) return 'unknown';
-    if (await currentReadStoreBuild(this.platform.stateStore)) return 'building';
+    if (await this.readStoreBuildUnderWay()) return 'building';
     const state = await readProjectionState(this.platform.readStore, name);
     await projectionStates(this.platform.readStore).put({ ...state, rebuildRequestedAt: new Date().toISOString() });
     return 'requested';
