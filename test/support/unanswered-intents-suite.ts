@@ -255,11 +255,17 @@ export function describeUnansweredIntents(kind: 'shift4' | 'stripe'): void {
         expect(Date.parse(closed.metadata.occurredAt) - Date.parse(started.metadata.occurredAt)).to.be.at.least(
           IDEMPOTENCY_WINDOW_MS,
         );
-        expect(await shownTypes(chargeId)).to.deep.equal([
-          'ChargeAuthorizationStarted',
-          'ChargeAuthorizationNotFound',
-          'ChargeAuthorizationClosed',
-        ]);
+        // Looked up and not found while the window was open (no lookup then, on a machine slow enough
+        // that the restarted worker's first lookup came after the window: closed at that one), then closed.
+        const lookups = await shownTypes(chargeId);
+        expect(lookups.at(0)).to.equal('ChargeAuthorizationStarted');
+        expect(lookups.at(-1)).to.equal('ChargeAuthorizationClosed');
+        expect(new Set(lookups.slice(1, -1))).to.satisfy(
+          (between: Set<string>) =>
+            between.size === 0 || (between.size === 1 && between.has('ChargeAuthorizationNotFound')),
+        );
+        for (const noted of events.filter((event) => event.type === 'ChargeAuthorizationNotFound'))
+          expect(Date.parse(noted.metadata.occurredAt)).to.be.below(Date.parse(started.data.closableAt!));
         // Nothing was charged: no charge here, none at the processor.
         expect((await live.get<Page<Charge>>('/charges')).body.list).to.deep.equal([]);
         expect((await live.get(`/charges/${chargeId}`)).status).to.equal(404);
@@ -270,10 +276,7 @@ export function describeUnansweredIntents(kind: 'shift4' | 'stripe'): void {
         expect(retry.status, JSON.stringify(retry.body)).to.equal(200);
         expect(retry.body).to.include({ id: chargeId, status: 'successful' });
         expect(countOf(await peer.references(), chargeId)).to.equal(1);
-        expect(await shownTypes(chargeId)).to.deep.equal([
-          'ChargeAuthorizationStarted',
-          'ChargeAuthorizationNotFound',
-          'ChargeAuthorizationClosed',
+        expect((await shownTypes(chargeId)).slice(lookups.length)).to.deep.equal([
           'ChargeAuthorizationStarted',
           'ChargeSucceeded',
         ]);
