@@ -84,6 +84,8 @@ async function rebuildIntoNewFile(
       bar.start(Math.max(head, 1), 0);
       // The operator console of any running process shows it too.
       recorded = new ReadStoreBuildProgress(platform.stateStore, basename(build.path), 'cli', head);
+      // Shown before the first batch is projected, whatever the state store's write costs.
+      await recorded.written();
       await build.catchUp((position) => {
         if (position > bar.getTotal()) bar.setTotal(position);
         bar.update(position);

@@ -58,6 +58,11 @@ export class ReadStoreBuildProgress {
     this.timer.unref();
   }
 
+  /** Once the records asked for so far are written (or have failed): a builder awaits its first before it projects. */
+  async written(): Promise<void> {
+    await this.writing;
+  }
+
   /** The position the build has applied (recorded with the next record). */
   reached(position: number): void {
     this.position = position;
