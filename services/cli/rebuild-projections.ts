@@ -6,7 +6,7 @@ import { ProjectionRunner, type RebuildProgress } from '../../packages/projectio
 import { projectionStates, readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import type { Platform } from '../platform.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
-import { Lease } from '../projector/lease.ts';
+import { projectionsLease, readStoreBuildLease, type Lease } from '../projector/lease.ts';
 import { ReadFileBuild } from '../projector/read-file-build.ts';
 import { ReadStoreBuildProgress } from '../projector/read-store-build-progress.ts';
 import { requestSwitch } from '../projector/read-store-switch.ts';
@@ -37,12 +37,12 @@ export async function rebuildProjections(
   }
   // Written into the file a full build replaces, a rebuild would be lost at its switch (or make
   // the build's generation stale and its switch refused): it waits for the switch.
-  const building = await new Lease(platform.stateStore.collection('_leases'), 'read-store-build').currentHolder();
+  const building = await readStoreBuildLease(platform.stateStore).currentHolder();
   if (building)
     throw new Error(
       `A full rebuild of the read store is under way (${building}): rebuild ${names.join(', ')} once it has switched`,
     );
-  const lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
+  const lease = projectionsLease(platform.stateStore);
   if (await lease.tryAcquire()) {
     log('No projector is running: rebuilding in this process.');
     await rebuildHere(platform, lease, names, progress);
@@ -65,7 +65,7 @@ async function rebuildIntoNewFile(
   progress: Writable,
   normalPriority: boolean,
 ) {
-  const buildLease = new Lease(platform.stateStore.collection('_leases'), 'read-store-build');
+  const buildLease = readStoreBuildLease(platform.stateStore);
   if (!(await buildLease.tryAcquire()))
     throw new Error(`Another full rebuild is under way (${await buildLease.currentHolder()})`);
   const renew = setInterval(() => void buildLease.renew(), 3000);
@@ -94,7 +94,7 @@ async function rebuildIntoNewFile(
       bar.update(bar.getTotal());
       bar.stop();
       recorded.sealing();
-      const projector = new Lease(platform.stateStore.collection('_leases'), 'projections');
+      const projector = projectionsLease(platform.stateStore);
       if (await projector.tryAcquire()) {
         // No projector runs: this process is the single writer until the switch.
         try {

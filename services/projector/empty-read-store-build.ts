@@ -5,7 +5,7 @@ import { checkpointKey } from '../../packages/projection-runtime/projection.ts';
 import { readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
 import type { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import type { Platform } from '../platform.ts';
-import { Lease } from './lease.ts';
+import { readStoreBuildLease, type Lease } from './lease.ts';
 import { ReadStoreBuildProgress } from './read-store-build-progress.ts';
 import type { BuildOrder, BuildReport } from './read-file-build-messages.ts';
 
@@ -52,7 +52,7 @@ export async function buildEmptyReadStore(
   signal: AbortSignal,
 ): Promise<boolean> {
   const head = await platform.events.headPosition();
-  const buildLease = new Lease(platform.stateStore.collection('_leases'), 'read-store-build');
+  const buildLease = readStoreBuildLease(platform.stateStore);
   if (!(await buildLease.tryAcquire())) {
     logger.warn('read store empty, and a full rebuild is under way elsewhere: catching up from the log meanwhile', {
       holder: await buildLease.currentHolder(),

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBase62 } from '../../packages/ids/object-id.ts';
-import type { Collection, Document } from '../../packages/readstore/document-store.ts';
+import type { Collection, Document, DocumentStore } from '../../packages/readstore/document-store.ts';
 
 interface LeaseDoc extends Document {
   holder: string;
@@ -55,6 +55,19 @@ export class Lease {
       _expiresAt: Date.now() + this.ttlMs,
     };
   }
+}
+
+/** The projections' single writer (`docs/architecture.md`, "Process roles"). */
+export function projectionsLease(stateStore: DocumentStore): Lease {
+  return new Lease(stateStore.collection('_leases'), 'projections');
+}
+
+/**
+ * A full build of the embedded read store (`projections rebuild --all`, or a start on an empty
+ * one): one at a time, and while it is held a projection's own rebuild waits for its switch.
+ */
+export function readStoreBuildLease(stateStore: DocumentStore): Lease {
+  return new Lease(stateStore.collection('_leases'), 'read-store-build');
 }
 
 /** Holders are `<host>:<pid>:<nonce>`; only a process of this host can be checked for life. */

@@ -3,7 +3,7 @@ import { ProjectionRunner } from '../../packages/projection-runtime/projection-r
 import type { Platform } from '../platform.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { buildEmptyReadStore, needsBuild } from './empty-read-store-build.ts';
-import { Lease } from './lease.ts';
+import { projectionsLease, type Lease } from './lease.ts';
 import { serveSwitchRequest } from './read-store-switch.ts';
 
 const RENEW_EVERY_MS = 3_000;
@@ -34,7 +34,7 @@ export class Projector {
     private readonly platform: Platform,
     private readonly logger: Logger,
   ) {
-    this.lease = new Lease(platform.stateStore.collection('_leases'), 'projections');
+    this.lease = projectionsLease(platform.stateStore);
     this.started = new Promise((resolve) => (this.markStarted = resolve));
   }
 

@@ -7,7 +7,7 @@ import {
   type WebhookDeliveryDoc,
 } from '../../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../../platform.ts';
-import { Lease } from '../../projector/lease.ts';
+import { readStoreBuildLease } from '../../projector/lease.ts';
 import { currentReadStoreBuild, type ReadStoreBuildProgressDoc } from '../../projector/read-store-build-progress.ts';
 import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
@@ -52,7 +52,7 @@ export class OperatorState {
    */
   async readStoreBuildUnderWay(): Promise<boolean> {
     if (await currentReadStoreBuild(this.platform.stateStore)) return true;
-    const lease = new Lease(this.platform.stateStore.collection('_leases'), 'read-store-build');
+    const lease = readStoreBuildLease(this.platform.stateStore);
     return (await lease.currentHolder()) !== null;
   }
 
