@@ -80,6 +80,10 @@ export class ReadStoreBuild {
       const checkpoints = await projectBatches(this.store, this.builds, batch, upcastRecordedEvent);
       for (const [index, build] of this.builds.entries()) build.checkpoint = checkpoints[index]!;
       onBatch?.(this.position);
+      // A turn of the event loop per batch: otherwise nothing but microtasks runs until the store
+      // first waits on its file, and the builder's timers (its lease's renewal, its progress
+      // record) starve for as long, past the lease's expiry on a busy machine.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
