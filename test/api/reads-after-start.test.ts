@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.ts';
+import { launchBrowser } from '../support/browser.ts';
 import type { Customer } from '../support/payments.ts';
 import { removeDataDir, startService, type ServiceProcess } from '../support/service-process.ts';
 
@@ -16,7 +17,7 @@ describe('reads while the read models are behind the log', function () {
     if (started[0]) removeDataDir(started[0].dataDir);
   });
 
-  it('answers 503 with Retry-After, never the object without the write, until a projector catches up', async () => {
+  it('answers 503 with Retry-After, never the object without the write, until a projector catches up; a payer’s challenge page waits and shows itself then', async () => {
     const first = await startService();
     started.push(first);
     const key = first.keys!.testSecretKey;
@@ -24,6 +25,15 @@ describe('reads while the read models are behind the log', function () {
       json: { email: 'behind@example.com' },
     });
     expect(customer.status).to.equal(200);
+    // A payer's card whose 3-D Secure challenge is open, as Shift4.js leaves it before framing the challenge.
+    const payer = new ApiClient(first.baseUrl, first.keys!.testPublicKey);
+    const token = await payer.post<{ id: string }>('/tokens', {
+      json: { number: '4000000000003220', expMonth: 12, expYear: 2040, cvc: '123' },
+    });
+    expect(token.status).to.equal(200);
+    expect(
+      (await payer.post(`/tokens/${token.body.id}/three-d-secure`, { json: { amount: 2500, currency: 'EUR' } })).status,
+    ).to.equal(200);
     await first.stop();
 
     // An API process with no projector: writes reach the log, the read models stay where they are.
@@ -51,21 +61,35 @@ describe('reads while the read models are behind the log', function () {
     expect((await fetch(`${restarted.baseUrl}/ready`)).status).to.equal(503);
     // A payer's 3-D Secure page (its key is known, the tokens may not be shown yet): its own page
     // to retry, not "nothing to authenticate".
-    const challengePage = () =>
-      fetch(
-        `${restarted.baseUrl}/three-d-secure/challenge?${new URLSearchParams({
-          token: 'tok_notShownYet',
-          key: first.keys!.testPublicKey,
-          origin: 'https://shop.example',
-        })}`,
-      );
+    const challengeUrl = (tokenId: string) =>
+      `${restarted.baseUrl}/three-d-secure/challenge?${new URLSearchParams({
+        token: tokenId,
+        key: first.keys!.testPublicKey,
+        origin: 'https://shop.example',
+      })}`;
+    const challengePage = () => fetch(challengeUrl('tok_notShownYet'));
     const challengeBehind = await challengePage();
     expect(challengeBehind.status).to.equal(503);
     expect(challengeBehind.headers.get('retry-after')).to.equal('1');
     expect(challengeBehind.headers.get('content-type')).to.match(/^text\/html/);
-    expect(await challengeBehind.text()).to.include('This authentication cannot be shown.');
+    // In a browser: the payer is asked to wait, and the page tries again by itself.
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const shown = await page.goto(challengeUrl(token.body.id));
+      expect(shown?.status()).to.equal(503);
+      expect(await page.locator('h1').textContent()).to.equal('Just a moment');
+      expect(await page.locator('main p').textContent()).to.equal(
+        'This authentication is being prepared. This page tries again by itself in a moment.',
+      );
 
-    started.push(await startService({ dataDir: first.dataDir, env: { SERVICE_ROLE: 'projector' } }));
+      started.push(await startService({ dataDir: first.dataDir, env: { SERVICE_ROLE: 'projector' } }));
+      // Once a projector has caught up, the same page shows the challenge, with nothing clicked.
+      await page.getByRole('heading', { name: 'Confirm your payment' }).waitFor({ timeout: 20_000 });
+      expect(await page.locator('main').textContent()).to.include('25.00');
+    } finally {
+      await browser.close();
+    }
     let read = await reader.get<Customer>(path);
     for (let i = 0; i < 50 && read.status === 503; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

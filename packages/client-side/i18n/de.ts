@@ -135,6 +135,8 @@ export const de: Catalog = {
   fieldUnavailable: 'Dieses Kartenfeld kann nicht angezeigt werden. Bitte laden Sie die Seite neu.',
   challengeUnavailableTitle: 'Authentifizierung nicht verfügbar',
   challengeUnavailable: 'Diese Authentifizierung kann nicht angezeigt werden. Bitte kehren Sie zum Shop zurück.',
+  challengeNotReadyTitle: 'Einen Moment bitte',
+  challengeNotReady: 'Diese Authentifizierung wird vorbereitet. Diese Seite versucht es gleich von selbst erneut.',
   nothingToAuthenticateTitle: 'Nichts zu authentifizieren',
   nothingToAuthenticate: 'Für diese Karte wartet keine Authentifizierung.',
   cancelAuthentication: 'Authentifizierung abbrechen',

@@ -134,6 +134,8 @@ export const en = {
   fieldUnavailable: 'This card field cannot be shown. Please reload the page.',
   challengeUnavailableTitle: 'Authentication not available',
   challengeUnavailable: 'This authentication cannot be shown. Please go back to the shop.',
+  challengeNotReadyTitle: 'Just a moment',
+  challengeNotReady: 'This authentication is being prepared. This page tries again by itself in a moment.',
   nothingToAuthenticateTitle: 'Nothing to authenticate',
   nothingToAuthenticate: 'No authentication is waiting for this card.',
   cancelAuthentication: 'Cancel authentication',

@@ -131,6 +131,8 @@ export const es: Catalog = {
   fieldUnavailable: 'Este campo de tarjeta no se puede mostrar. Recargue la página.',
   challengeUnavailableTitle: 'Autenticación no disponible',
   challengeUnavailable: 'Esta autenticación no se puede mostrar. Vuelva a la tienda.',
+  challengeNotReadyTitle: 'Un momento',
+  challengeNotReady: 'Esta autenticación se está preparando. Esta página lo volverá a intentar sola en un momento.',
   nothingToAuthenticateTitle: 'Nada que autenticar',
   nothingToAuthenticate: 'No hay ninguna autenticación pendiente para esta tarjeta.',
   cancelAuthentication: 'Cancelar la autenticación',

@@ -133,6 +133,9 @@ export const fr: Catalog = {
   fieldUnavailable: 'Ce champ de carte ne peut pas être affiché. Veuillez recharger la page.',
   challengeUnavailableTitle: 'Authentification indisponible',
   challengeUnavailable: 'Cette authentification ne peut pas être affichée. Veuillez retourner à la boutique.',
+  challengeNotReadyTitle: 'Un instant',
+  challengeNotReady:
+    'Cette authentification est en cours de préparation. Cette page réessaie d’elle-même dans un instant.',
   nothingToAuthenticateTitle: 'Rien à authentifier',
   nothingToAuthenticate: "Aucune authentification n'est en attente pour cette carte.",
   cancelAuthentication: "Annuler l'authentification",

@@ -132,6 +132,8 @@ export const it: Catalog = {
   fieldUnavailable: 'Questo campo della carta non può essere mostrato. Ricarica la pagina.',
   challengeUnavailableTitle: 'Autenticazione non disponibile',
   challengeUnavailable: 'Questa autenticazione non può essere mostrata. Torna al negozio.',
+  challengeNotReadyTitle: 'Un momento',
+  challengeNotReady: 'Questa autenticazione è in preparazione. Questa pagina riproverà da sola tra un momento.',
   nothingToAuthenticateTitle: 'Niente da autenticare',
   nothingToAuthenticate: 'Nessuna autenticazione è in attesa per questa carta.',
   cancelAuthentication: "Annulla l'autenticazione",

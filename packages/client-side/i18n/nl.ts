@@ -132,6 +132,8 @@ export const nl: Catalog = {
   fieldUnavailable: 'Dit kaartveld kan niet worden getoond. Laad de pagina opnieuw.',
   challengeUnavailableTitle: 'Verificatie niet beschikbaar',
   challengeUnavailable: 'Deze verificatie kan niet worden getoond. Ga terug naar de winkel.',
+  challengeNotReadyTitle: 'Een ogenblik',
+  challengeNotReady: 'Deze verificatie wordt voorbereid. Deze pagina probeert het zo dadelijk vanzelf opnieuw.',
   nothingToAuthenticateTitle: 'Niets te verifiëren',
   nothingToAuthenticate: 'Voor deze kaart wacht geen verificatie.',
   cancelAuthentication: 'Verificatie annuleren',

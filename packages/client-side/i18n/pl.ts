@@ -161,6 +161,8 @@ export const pl: Catalog = {
   fieldUnavailable: 'Nie można wyświetlić tego pola karty. Odśwież stronę.',
   challengeUnavailableTitle: 'Uwierzytelnianie niedostępne',
   challengeUnavailable: 'Nie można wyświetlić tego uwierzytelniania. Wróć do sklepu.',
+  challengeNotReadyTitle: 'Chwileczkę',
+  challengeNotReady: 'To uwierzytelnianie jest przygotowywane. Ta strona za chwilę spróbuje ponownie sama.',
   nothingToAuthenticateTitle: 'Nie ma czego uwierzytelniać',
   nothingToAuthenticate: 'Dla tej karty nie czeka żadne uwierzytelnianie.',
   cancelAuthentication: 'Anuluj uwierzytelnianie',

@@ -132,6 +132,8 @@ export const pt: Catalog = {
   fieldUnavailable: 'Este campo do cartão não pode ser mostrado. Recarregue a página.',
   challengeUnavailableTitle: 'Autenticação indisponível',
   challengeUnavailable: 'Esta autenticação não pode ser mostrada. Volte à loja.',
+  challengeNotReadyTitle: 'Um momento',
+  challengeNotReady: 'Esta autenticação está a ser preparada. Esta página tenta novamente sozinha dentro de momentos.',
   nothingToAuthenticateTitle: 'Nada para autenticar',
   nothingToAuthenticate: 'Não há nenhuma autenticação pendente para este cartão.',
   cancelAuthentication: 'Cancelar a autenticação',

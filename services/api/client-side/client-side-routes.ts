@@ -145,10 +145,19 @@ function retryLater(error: unknown): KeyNotKnownYet {
   throw error;
 }
 
-/** The service is catching up with its log: the payer's page with the 503 and its Retry-After, not the API's JSON error. */
+/**
+ * The service is catching up with its log: the payer's page with the 503 and its Retry-After, not
+ * the API's JSON error. It says to wait, not to go back, and loads itself again once the
+ * Retry-After has passed: the challenge then shows as soon as the service can show it.
+ */
 function sendRetryLaterPage(req: Request, res: Response, error: HttpError): void {
   res.set(error.headers);
-  sendPage(res, error.status, errorPage(payerLocale(req), 'challengeUnavailableTitle', 'challengeUnavailable'));
+  const retryAfter = Number(error.headers['Retry-After']) || 1;
+  sendPage(
+    res,
+    error.status,
+    errorPage(payerLocale(req), 'challengeNotReadyTitle', 'challengeNotReady', Math.min(Math.max(retryAfter, 1), 10)),
+  );
 }
 
 const challengeAnswer = z.object({

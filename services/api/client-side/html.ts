@@ -15,12 +15,23 @@ export function pageOrigin(value: unknown): string | null {
   }
 }
 
-/** A small error page in the service's look, for the pages a browser opens, in the payer's language. */
-export function errorPage(locale: Locale, titleKey: MessageKey, messageKey: MessageKey): string {
+/**
+ * A small error page in the service's look, for the pages a browser opens, in the payer's language;
+ * with `reloadAfterSeconds`, one that loads itself again after that long (the answer the service
+ * cannot give yet, with its Retry-After), so that the payer need not.
+ */
+export function errorPage(
+  locale: Locale,
+  titleKey: MessageKey,
+  messageKey: MessageKey,
+  reloadAfterSeconds?: number,
+): string {
   const title = translate(locale, titleKey);
   const message = translate(locale, messageKey);
+  const reload =
+    reloadAfterSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${reloadAfterSeconds}">`;
   return html`<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${reload}
 <title>${title}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;color:#1e293b;margin:0;padding:24px}h1{font-size:1.2rem}</style>
 </head><body><main><h1>${title}</h1><p>${message}</p></main></body></html>`.markup;
