@@ -181,7 +181,7 @@ describe('a service started on an empty read store over a long log', function ()
     expect(challenge.status).to.equal(503);
     expect(challenge.headers.get('retry-after')).to.equal('1');
     expect(challenge.headers.get('content-type')).to.match(/^text\/html/);
-    expect(await challenge.text()).to.include('This authentication cannot be shown.');
+    expect(await challenge.text()).to.include('This page tries again by itself in a moment.');
 
     expect(await answeredOnceCaughtUp()).to.deep.equal(expected);
     expect(service.output()).to.include('"read store built from the log"');
