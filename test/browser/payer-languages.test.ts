@@ -391,12 +391,14 @@ describe('payer pages in each of the eight languages in a browser', function () 
     })}`;
 
   it("checkout, its card fields and the challenge by the locale option, the provider's page by the browser's language, with amounts as checkout writes them", async () => {
+    // One tab of the English browser for the merchant's pages, reloaded for each language as a
+    // payer's would be, rather than a new tab each time.
+    const page = await site.browser.newPage();
     for (const locale of Object.keys(CATALOGS) as Locale[]) {
       const t = (key: MessageKey, values?: Record<string, string>) => translate(locale, key, values);
       const amount = formatMoney(123456, 'EUR', locale);
 
       // Checkout with the merchant's locale option: the service's page, its script and the card fields.
-      const page = await site.browser.newPage();
       await page.goto(`${site.shop.url}/`);
       await page.evaluate(
         `openCheckout(${JSON.stringify({
@@ -415,17 +417,15 @@ describe('payer pages in each of the eight languages in a browser', function () 
       expect(await number.locator('label').textContent(), locale).to.equal(t('numberLabel'));
       await number.locator('input').pressSequentially('4242 4242 4242 4241');
       expect(await number.locator('#message').textContent(), locale).to.equal(t('numberInvalid'));
-      await page.close();
 
       // The issuer's challenge, framed with the locale Shift4.js passes on.
-      const challenge = await site.browser.newPage();
+      const challenge = page;
       await challenge.goto(challengeUrl(await tokenAwaitingChallenge(), locale));
       expect(await challenge.locator('html').getAttribute('lang'), locale).to.equal(locale);
       expect(await challenge.locator('h1').textContent(), locale).to.equal(t('confirmPayment'));
       expect(await challenge.locator('main').textContent(), locale).to.include(formatMoney(2500, 'EUR', locale));
       await challenge.locator('button[value=complete]').click();
       expect(await challenge.locator('#code-error').textContent(), locale).to.equal(t('enterCode'));
-      await challenge.close();
 
       // The payment-method provider's page, in the language the browser asks for.
       const charge = await createPaymentMethodCharge(api, { flow: { returnUrl: `${site.shop.url}/returned` } });
@@ -446,6 +446,7 @@ describe('payer pages in each of the eight languages in a browser', function () 
         await browser.close();
       }
     }
+    await page.close();
   });
 
   it("a language without a catalog gets English: the card fields, the challenge and the provider's page", async () => {
