@@ -122,6 +122,32 @@ describe('operator console in a browser (headless Chromium)', function () {
     expect(await page.locator(`tr[data-delivery="${failed!.id}"]`).count()).to.equal(0);
   });
 
+  it("fits a phone's width: the page never scrolls sideways, a table scrolls in its own box and keeps its row's name in view", async () => {
+    const phone = await browser.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 800 });
+      await phone.goto(`${service.baseUrl}/console`);
+      const rebuild = phone.getByRole('button', { name: 'Rebuild customers' });
+      await rebuild.waitFor();
+      const page = await phone.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
+      expect(page.scrollWidth, 'the page’s width').to.equal(page.clientWidth);
+
+      // The projections' table is wider than the phone: the operator scrolls it to the button.
+      await rebuild.scrollIntoViewIfNeeded();
+      const button = (await rebuild.boundingBox())!;
+      expect(button.x + button.width).to.be.at.most(390);
+      const name = (await phone.locator('tr[data-projection="customers"] th').boundingBox())!;
+      expect(name.x, 'the projection’s name, still in view').to.be.within(0, 390 - name.width);
+      expect(await phone.locator('tr[data-projection="customers"] th').textContent()).to.equal('customers');
+      await phone.screenshot({ path: join(screenshotDir(), 'operator-console-phone.png') });
+    } finally {
+      await phone.close();
+    }
+  });
+
   it('is closed to anyone without the token, and signing out ends the session', async () => {
     const anonymous = await fetch(`${service.baseUrl}/console/projections.json`);
     expect(anonymous.status).to.equal(401);

@@ -88,12 +88,12 @@ export function projectionsSection(projections: ProjectionStatus[], { building =
   return html`<section aria-labelledby="projections-title" id="projections">
 <h2 id="projections-title">Projections</h2>
 <p>Lag is in log positions behind the head (${projections[0]?.head ?? 0}). A rebuild builds a fresh generation beside the live one and switches when caught up; progress updates live.</p>
-<table>
+<div class="table-scroll" role="region" aria-labelledby="projections-title" tabindex="0"><table>
 <thead><tr><th scope="col">Projection</th><th scope="col">Generation</th><th scope="col">Checkpoint</th><th scope="col">Lag</th><th scope="col">Rebuild</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody aria-live="polite">
 ${joinHtml(rows, '\n')}
 </tbody>
-</table>
+</table></div>
 </section>`;
 }
 
@@ -108,12 +108,12 @@ export function queuesSection(queues: { queue: string; counts: QueueCounts }[], 
   return html`<section aria-labelledby="queues-title" id="queues">
 <h2 id="queues-title">Job queues</h2>
 ${board}
-<table>
+<div class="table-scroll" role="region" aria-labelledby="queues-title" tabindex="0"><table>
 <thead><tr><th scope="col">Queue</th><th scope="col">Waiting</th><th scope="col">Delayed</th><th scope="col">Active</th><th scope="col">Completed</th><th scope="col">Failed</th></tr></thead>
 <tbody>
 ${joinHtml(rows, '\n')}
 </tbody>
-</table>
+</table></div>
 </section>`;
 }
 
@@ -133,12 +133,12 @@ export function openCircuitsSection(circuits: WebhookCircuitDoc[]): SafeHtml {
 ${
   circuits.length === 0
     ? html`<p>No open circuits.</p>`
-    : html`<table>
+    : html`<div class="table-scroll" role="region" aria-labelledby="circuits-title" tabindex="0"><table>
 <thead><tr><th scope="col">Endpoint</th><th scope="col">Account</th><th scope="col">Open since</th><th scope="col">Timeouts in a row</th><th scope="col">Last timeout</th></tr></thead>
 <tbody>
 ${joinHtml(rows, '\n')}
 </tbody>
-</table>`
+</table></div>`
 }
 </section>`;
 }
@@ -163,12 +163,12 @@ ${notice && html`<p role="status" class="notice">${notice}</p>`}
 ${
   deliveries.length === 0
     ? html`<p>No failed deliveries.</p>`
-    : html`<table>
+    : html`<div class="table-scroll" role="region" aria-labelledby="deliveries-title" tabindex="0"><table>
 <thead><tr><th scope="col">Delivery</th><th scope="col">Account</th><th scope="col">Endpoint</th><th scope="col">Event type</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
 ${joinHtml(rows, '\n')}
 </tbody>
-</table>`
+</table></div>`
 }
 </section>`;
 }
@@ -222,12 +222,12 @@ ${found.object ? html`<pre id="as-of-object">${JSON.stringify(found.object, null
     html`${streamSearchForm(objectId, asOfText)}
 ${state}
 <section aria-labelledby="history-title"><h2 id="history-title">History (${found.events.length} events)</h2>
-<table>
+<div class="table-scroll" role="region" aria-labelledby="history-title" tabindex="0"><table>
 <thead><tr><th scope="col">#</th><th scope="col">Occurred</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Request</th><th scope="col">Data</th><th scope="col">Hash</th></tr></thead>
 <tbody>
 ${joinHtml(rows, '\n')}
 </tbody>
-</table></section>`,
+</table></div></section>`,
   );
 }
 
@@ -241,6 +241,8 @@ header { display: flex; justify-content: space-between; align-items: center; pad
 main { padding: 1rem 1.2rem 3rem; max-width: 84rem; }
 h1 { font-size: 1.4rem; margin: .2rem 0 1rem; } h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; margin: .4rem 0; }
+.table-scroll { overflow-x: auto; position: relative; }
+.table-scroll tbody th[scope="row"] { position: sticky; left: 0; background: var(--bg); }
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { color: var(--muted); font-weight: 600; }
 button { font: inherit; padding: .25rem .8rem; border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 4px; cursor: pointer; }
