@@ -129,10 +129,9 @@ describe('operator console in a browser (headless Chromium)', function () {
       await phone.goto(`${service.baseUrl}/console`);
       const rebuild = phone.getByRole('button', { name: 'Rebuild customers' });
       await rebuild.waitFor();
-      const page = await phone.evaluate(() => ({
-        scrollWidth: document.documentElement.scrollWidth,
-        clientWidth: document.documentElement.clientWidth,
-      }));
+      const page = await phone.evaluate<{ scrollWidth: number; clientWidth: number }>(
+        '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })',
+      );
       expect(page.scrollWidth, 'the page’s width').to.equal(page.clientWidth);
 
       // The projections' table is wider than the phone: the operator scrolls it to the button.
