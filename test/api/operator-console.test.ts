@@ -129,10 +129,12 @@ describe('operator console in a browser (headless Chromium)', function () {
       await phone.goto(`${service.baseUrl}/console`);
       const rebuild = phone.getByRole('button', { name: 'Rebuild customers' });
       await rebuild.waitFor();
-      const page = await phone.evaluate<{ scrollWidth: number; clientWidth: number }>(
-        '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })',
-      );
-      expect(page.scrollWidth, 'the page’s width').to.equal(page.clientWidth);
+      const pageWidths = () =>
+        phone.evaluate<{ scrollWidth: number; clientWidth: number }>(
+          '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })',
+        );
+      const overview = await pageWidths();
+      expect(overview.scrollWidth, 'the overview’s width').to.equal(overview.clientWidth);
 
       // The projections' table is wider than the phone: the operator scrolls it to the button.
       await rebuild.scrollIntoViewIfNeeded();
@@ -142,6 +144,16 @@ describe('operator console in a browser (headless Chromium)', function () {
       expect(name.x, 'the projection’s name, still in view').to.be.within(0, 390 - name.width);
       expect(await phone.locator('tr[data-projection="customers"] th').textContent()).to.equal('customers');
       await phone.screenshot({ path: join(screenshotDir(), 'operator-console-phone.png') });
+
+      // A stream's history: a long object id in the heading, hashes in a table wider than the phone.
+      const customer = await api.post<{ id: string }>('/customers', { json: { email: 'on-a-phone@example.com' } });
+      await phone.goto(`${service.baseUrl}/console/streams?objectId=${customer.body.id}`);
+      await phone.getByRole('heading', { name: 'History (1 event)' }).waitFor();
+      const stream = await pageWidths();
+      expect(stream.scrollWidth, 'the stream page’s width').to.equal(stream.clientWidth);
+      // Each hash wraps in a column wide enough to read it: a few lines, not a character a line.
+      const hash = (await phone.locator('code.hash').boundingBox())!;
+      expect(hash.height, 'the hash’s height').to.be.below(hash.width * 2);
     } finally {
       await phone.close();
     }

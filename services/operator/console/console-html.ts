@@ -221,7 +221,7 @@ ${found.object ? html`<pre id="as-of-object">${JSON.stringify(found.object, null
     `Stream of ${objectId}`,
     html`${streamSearchForm(objectId, asOfText)}
 ${state}
-<section aria-labelledby="history-title"><h2 id="history-title">History (${found.events.length} events)</h2>
+<section aria-labelledby="history-title"><h2 id="history-title">History (${found.events.length} ${found.events.length === 1 ? 'event' : 'events'})</h2>
 <div class="table-scroll" role="region" aria-labelledby="history-title" tabindex="0"><table>
 <thead><tr><th scope="col">#</th><th scope="col">Occurred</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Request</th><th scope="col">Data</th><th scope="col">Hash</th></tr></thead>
 <tbody>
@@ -239,7 +239,7 @@ body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-ser
 header { display: flex; justify-content: space-between; align-items: center; padding: .6rem 1.2rem; border-bottom: 1px solid var(--line); }
 .brand { margin: 0; font-weight: 600; } .brand a { color: inherit; text-decoration: none; }
 main { padding: 1rem 1.2rem 3rem; max-width: 84rem; }
-h1 { font-size: 1.4rem; margin: .2rem 0 1rem; } h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
+h1 { font-size: 1.4rem; margin: .2rem 0 1rem; overflow-wrap: anywhere; } h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
 table { border-collapse: collapse; width: 100%; margin: .4rem 0; }
 .table-scroll { overflow-x: auto; position: relative; }
 .table-scroll tbody th[scope="row"] { position: sticky; left: 0; background: var(--bg); }
@@ -251,7 +251,7 @@ button:disabled { border-color: var(--line); color: var(--muted); cursor: not-al
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 input { font: inherit; padding: .25rem .4rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); }
 form.login, form.search { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
-form { margin: 0; } pre { overflow-x: auto; max-width: 60rem; } code.hash { font-size: .75rem; word-break: break-all; }
+form { margin: 0; } pre { overflow-x: auto; max-width: 60rem; } code.hash { font-size: .75rem; word-break: break-all; display: inline-block; min-width: 10ch; }
 .error { color: #d1242f; font-weight: 600; } .notice { color: var(--accent); font-weight: 600; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 progress { width: 8rem; vertical-align: middle; }
