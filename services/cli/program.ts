@@ -1,3 +1,4 @@
+import { alignedColumns } from './aligned-columns.ts';
 import { Command, CommanderError } from 'commander';
 import { Console } from 'node:console';
 import { writeFileSync } from 'node:fs';
@@ -206,7 +207,9 @@ function cliProgram(out: CliOutput): Command {
           });
         }
         if (options.json) for (const row of rows) console.log(JSON.stringify(row));
-        else console.table(rows);
+        else
+          for (const line of alignedColumns(rows, ['projection', 'generation', 'checkpoint', 'head', 'lag']))
+            console.log(line);
       }),
     );
 
@@ -215,7 +218,7 @@ function cliProgram(out: CliOutput): Command {
     .description('Event streams, for auditors')
     .command('show')
     .description(
-      "Print an object's domain events in order (time, type, actor key id, request id, hash, data), or the object as of a time",
+      "Print an object's domain events in order (time, type, actor key id, request id, idempotency key, hash, data), or the object as of a time",
     )
     .argument('<objectId>', 'object id, e.g. cust_…')
     .option('--json', 'one JSON object per line')

@@ -34,10 +34,15 @@ export async function showStream(
       data: event.data,
     };
     if (asJson) write(JSON.stringify(row));
-    else
+    else {
+      // The merchant chose the idempotency key: quoted, so that nothing in it can pass for another field.
+      const idempotency = row.idempotencyKey === null ? '' : `  idempotency-key=${JSON.stringify(row.idempotencyKey)}`;
       write(
-        `${row.occurredAt}  #${row.revision} ${row.type}  actor=${row.actor}  request=${row.requestId}\n    ${JSON.stringify(row.data)}`,
+        `${row.occurredAt}  #${row.revision} ${row.type}  actor=${row.actor}  request=${row.requestId}${idempotency}\n` +
+          `    hash=${row.hash ?? 'not sealed'}\n` +
+          `    ${JSON.stringify(row.data)}`,
       );
+    }
   }
   return true;
 }

@@ -230,7 +230,10 @@ describe('customers and events over HTTP', function () {
   });
 
   it('tells auditors who did what: streams show prints the customer events with actor and request', async () => {
-    const created = await api.post<Customer>('/customers', { json: { email: 'audit@example.com' } });
+    const created = await api.post<Customer>('/customers', {
+      json: { email: 'audit@example.com' },
+      headers: { 'Idempotency-Key': 'audit-create-1' },
+    });
     await api.post(`/customers/${created.body.id}`, { json: { description: 'audited' } });
     const shown = await runCli(['streams', 'show', created.body.id, '--json'], service.dataDir);
     expect(shown.code, shown.stderr).to.equal(0);
@@ -244,6 +247,18 @@ describe('customers and events over HTTP', function () {
     expect(rows[0]!.requestId).to.equal(created.headers.get('x-request-id'));
     expect(rows[0]!.actor).to.match(/^key_/);
     expect(rows[1]!.data).to.deep.include({ description: 'audited' });
+
+    // The same events as text: each with its hash, the idempotency key where the request had one.
+    const text = await runCli(['streams', 'show', created.body.id], service.dataDir);
+    expect(text.code, text.stderr).to.equal(0);
+    const lines = text.stdout.trim().split('\n');
+    expect(lines).to.have.length(6);
+    expect(lines[0]).to.match(
+      /^\S+Z {2}#0 CustomerCreated {2}actor=key_\w+ {2}request=req_\w+ {2}idempotency-key="audit-create-1"$/,
+    );
+    expect(lines[1]).to.equal(`    hash=${(JSON.parse(shown.stdout.split('\n')[0]!) as { hash: string }).hash}`);
+    expect(lines[1]).to.match(/^ {4}hash=[0-9a-f]{64}$/);
+    expect(lines[3]).to.match(/#1 CustomerUpdated {2}actor=key_\w+ {2}request=req_\w+$/);
   });
 
   it('serves health, readiness and the OpenAPI document without a key', async () => {

@@ -88,6 +88,15 @@ describe('rebuilding projections while requests are served', function () {
       .split('\n')
       .map((line) => JSON.parse(line) as { projection: string; generation: number; lag: number });
     expect(rows.map((row) => row.projection)).to.include.members(['accounts', 'customers', 'events']);
+    // As an operator reads it: named columns, a line per projection, no index column, no quotes.
+    const table = (await runCli(['projections', 'status'], service.dataDir)).stdout.trim().split('\n');
+    expect(table[0]).to.match(/^projection +generation +checkpoint +head +lag$/);
+    expect(table).to.have.length(rows.length + 1);
+    const customers = rows.find((row) => row.projection === 'customers')!;
+    expect(table.filter((line) => /^customers /.test(line))).to.have.length(1);
+    expect(table.find((line) => /^customers /.test(line))).to.match(
+      new RegExp(`^customers +${customers.generation} +\\d+ +\\d+ +${customers.lag}$`),
+    );
 
     const customersAfter = await listAll(api, '/customers');
     const deletedAfter = await listAll(api, '/customers', { deleted: 'true' });
