@@ -1,3 +1,4 @@
+import { listAccounts, printableName } from './list-accounts.ts';
 import { alignedColumns } from './aligned-columns.ts';
 import { Command, CommanderError } from 'commander';
 import { Console } from 'node:console';
@@ -87,6 +88,36 @@ function cliProgram(out: CliOutput): Command {
         });
         if (options.json) console.log(JSON.stringify(keys));
         else for (const [name, value] of Object.entries(keys)) console.log(`${name.padEnd(14)} ${value}`);
+      }),
+    );
+
+  accounts
+    .command('list')
+    .description(
+      'Every account, newest first: its id, when it was opened, its API keys (id, kind, mode, last four) and its name',
+    )
+    .option('--json', 'one JSON object per account and line')
+    .action((options: { json?: boolean }) =>
+      withPlatform(async (platform) => {
+        const { accounts: listed, behind } = await listAccounts(platform);
+        if (options.json)
+          for (const account of listed)
+            console.log(
+              JSON.stringify({ id: account.id, created: account.created, name: account.name, keys: account.keys }),
+            );
+        else {
+          const rows = listed.map((account) => ({
+            account: account.id,
+            opened: new Date(account.created * 1000).toISOString(),
+            keys: account.keys.map((key) => `${key.keyId} (${key.mode} ${key.kind} …${key.last4})`).join(', '),
+            name: printableName(account.name),
+          }));
+          for (const line of alignedColumns(rows, ['account', 'opened', 'name', 'keys'])) console.log(line);
+        }
+        if (behind > 0)
+          console.error(
+            `The accounts read model is ${behind} ${behind === 1 ? 'event' : 'events'} behind the log: accounts opened since are listed once a projector has applied them (projections status).`,
+          );
       }),
     );
 
