@@ -1,4 +1,5 @@
 import { listAccounts, printableName } from './list-accounts.ts';
+import { readStoreBuildUnderWay } from './read-store-build-status.ts';
 import { alignedColumns } from './aligned-columns.ts';
 import { Command, CommanderError } from 'commander';
 import { Console } from 'node:console';
@@ -241,6 +242,8 @@ function cliProgram(out: CliOutput): Command {
         else
           for (const line of alignedColumns(rows, ['projection', 'generation', 'checkpoint', 'head', 'lag']))
             console.log(line);
+        const building = await readStoreBuildUnderWay(platform.stateStore);
+        if (building) console.error(building);
       }),
     );
 

@@ -34,6 +34,15 @@ export async function currentReadStoreBuild(stateStore: DocumentStore): Promise<
   return records(stateStore).get(RECORD_ID);
 }
 
+/** What a read store build's progress line says (console and CLI): how far, how fast, and what comes next. */
+export function readStoreBuildText(
+  build: Pick<ReadStoreBuildProgressDoc, 'position' | 'head' | 'eventsPerSecond' | 'phase'>,
+): string {
+  return build.phase === 'sealing'
+    ? `${build.position} / ${build.head}: making the list indexes and syncing the file before the switch`
+    : `${build.position} / ${build.head} (${build.eventsPerSecond} events/s)`;
+}
+
 /**
  * Records a full build's progress in the state store, where every process's operator console reads
  * it: once a second until it ends, each record living `RECORD_TTL_MS` unless renewed (a builder

@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../support/api-client.ts';
 import { allProjections } from '../../services/resources/registries.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { ReadStoreBuildProgress } from '../../services/projector/read-store-build-progress.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -97,6 +99,27 @@ describe('rebuilding projections while requests are served', function () {
     expect(table.find((line) => /^customers /.test(line))).to.match(
       new RegExp(`^customers +${customers.generation} +\\d+ +\\d+ +${customers.lag}$`),
     );
+    expect(status.stderr, 'no full build under way').to.equal('');
+    // While a full build of the read store runs, the status says so, as the console's section does:
+    // its progress, as a builder of another process records it in the state store.
+    const stateStore = new SqliteDocumentStore(join(service.dataDir, 'state.sqlite'));
+    try {
+      const progress = new ReadStoreBuildProgress(stateStore, 'read.9.sqlite', 'cli', 5_000);
+      await progress.written();
+      progress.reached(1_250);
+      progress.sealing();
+      await progress.written();
+      const building = await runCli(['projections', 'status'], service.dataDir);
+      expect(building.stderr.trim()).to.equal(
+        'A full build of the read store is under way (projections rebuild --all, into read.9.sqlite): ' +
+          '1250 / 5000: making the list indexes and syncing the file before the switch. ' +
+          'The projections above are the serving file’s until it switches.',
+      );
+      await progress.ended();
+      expect((await runCli(['projections', 'status'], service.dataDir)).stderr, 'once it has ended').to.equal('');
+    } finally {
+      await stateStore.close();
+    }
 
     const customersAfter = await listAll(api, '/customers');
     const deletedAfter = await listAll(api, '/customers', { deleted: 'true' });

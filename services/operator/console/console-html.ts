@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../../packages/eventstore/event-store.ts'
 import type { WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
+import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
 import type { ProjectionStatus, ReadStoreBuildStatus } from './operator-state.ts';
 
 /** A page of the console: no external resources, one stylesheet and one small script of its own. */
@@ -48,13 +49,6 @@ function progressText(projection: ProjectionStatus): string {
   if (rebuild.requested) return 'requested';
   if (rebuild.finished) return 'rebuilt';
   return `${rebuild.position} / ${rebuild.headPosition}`;
-}
-
-/** What the read store build's line says: how far, how fast, and what comes next. */
-export function readStoreBuildText(build: ReadStoreBuildStatus): string {
-  return build.phase === 'sealing'
-    ? `${build.position} / ${build.head}: making the list indexes and syncing the file before the switch`
-    : `${build.position} / ${build.head} (${build.eventsPerSecond} events/s)`;
 }
 
 /**

@@ -15,10 +15,10 @@ import {
   queuesSection,
   openCircuitsSection,
   readStoreBuildSection,
-  readStoreBuildText,
   streamBrowserSection,
   streamPage,
 } from './console-html.ts';
+import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
 import { OperatorState } from './operator-state.ts';
 import { html as markup, joinHtml } from '../../../packages/http/html.ts';
 

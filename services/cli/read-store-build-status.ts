@@ -1,0 +1,23 @@
+import type { DocumentStore } from '../../packages/readstore/document-store.ts';
+import { readStoreBuildLease } from '../projector/lease.ts';
+import { currentReadStoreBuild, readStoreBuildText } from '../projector/read-store-build-progress.ts';
+
+/**
+ * The line `projections status` adds while a full build of the read store runs, as the operator
+ * console's section says it: the table shows the serving file's projections, which do not move
+ * until the build switches. Null when none runs.
+ */
+export async function readStoreBuildUnderWay(stateStore: DocumentStore): Promise<string | null> {
+  const build = await currentReadStoreBuild(stateStore);
+  if (build) {
+    const who = build.startedBy === 'cli' ? 'projections rebuild --all' : 'the service at its start';
+    return (
+      `A full build of the read store is under way (${who}, into ${build.file}): ${readStoreBuildText(build)}. ` +
+      'The projections above are the serving file’s until it switches.'
+    );
+  }
+  const holder = await readStoreBuildLease(stateStore).currentHolder();
+  return holder === null
+    ? null
+    : `A full build of the read store is under way (${holder}); it has not recorded its progress yet.`;
+}
