@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
+import { accountStream } from '../../packages/domain/account/account-events.ts';
 import { publicObject } from '../../projections/views/object-view.ts';
 import { exportAccount } from '../audit/export-account.ts';
 import { LogCheckpoints } from '../audit/log-checkpoints.ts';
@@ -95,6 +96,9 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
       withPlatform(async (platform) => {
         const from = options.from === undefined ? undefined : unixTime('--from', options.from);
         const to = options.to === undefined ? undefined : unixTime('--to', options.to);
+        // A mistyped id would otherwise export nothing and succeed, which reads as an account without events.
+        if ((await platform.events.readStream(accountStream(options.account), { maxCount: 1 })).length === 0)
+          throw new Error(`No account ${options.account} (accounts list shows every account)`);
         const bar = progressBar(stderr, await platform.events.headPosition(), 'positions');
         let exported = 0;
         try {

@@ -204,6 +204,12 @@ describe('tamper-evident log: audit verify, seal-existing, export and replay', f
     const window = await cli('audit', 'export', '--account', keys.id, '--to', '1000');
     expect(window.code).to.equal(0);
     expect(window.stdout).to.equal('');
+
+    // An account id nobody opened is an error, not an empty export that passes for a quiet account.
+    const unknown = await cli('audit', 'export', '--account', 'acct_neverOpened');
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stdout).to.equal('');
+    expect(unknown.stderr).to.include('No account acct_neverOpened');
   });
 });
 
