@@ -98,7 +98,7 @@ export function registerAuditCommands(program: Command, withPlatform: WithPlatfo
         const to = options.to === undefined ? undefined : unixTime('--to', options.to);
         // A mistyped id would otherwise export nothing and succeed, which reads as an account without events.
         if ((await platform.events.readStream(accountStream(options.account), { maxCount: 1 })).length === 0)
-          throw new Error(`No account ${options.account} (accounts list shows every account)`);
+          throw new Error(`Account '${options.account}' does not exist (accounts list shows every account)`);
         const bar = progressBar(stderr, await platform.events.headPosition(), 'positions');
         let exported = 0;
         try {

@@ -209,7 +209,7 @@ describe('tamper-evident log: audit verify, seal-existing, export and replay', f
     const unknown = await cli('audit', 'export', '--account', 'acct_neverOpened');
     expect(unknown.code).to.equal(1);
     expect(unknown.stdout).to.equal('');
-    expect(unknown.stderr).to.include('No account acct_neverOpened');
+    expect(unknown.stderr).to.include("Account 'acct_neverOpened' does not exist");
   });
 });
 
