@@ -1,6 +1,3 @@
-import { listAccounts, printableName } from './list-accounts.ts';
-import { readStoreBuildUnderWay } from './read-store-build-status.ts';
-import { alignedColumns } from './aligned-columns.ts';
 import { Command, CommanderError } from 'commander';
 import { Console } from 'node:console';
 import { writeFileSync } from 'node:fs';
@@ -26,6 +23,9 @@ import { rebuildProjections } from './rebuild-projections.ts';
 import { registerAuditCommands, unixTime } from './audit-commands.ts';
 import { showObjectAsOf } from './show-object-as-of.ts';
 import { showStream } from './show-stream.ts';
+import { alignedColumns } from './aligned-columns.ts';
+import { listAccounts, printableName } from './list-accounts.ts';
+import { readStoreBuildNotice } from './read-store-build-notice.ts';
 
 /**
  * Operators' and auditors' command line (`npm run cli -- <command>`): runs one command line
@@ -242,7 +242,7 @@ function cliProgram(out: CliOutput): Command {
         else
           for (const line of alignedColumns(rows, ['projection', 'generation', 'checkpoint', 'head', 'lag']))
             console.log(line);
-        const building = await readStoreBuildUnderWay(platform.stateStore);
+        const building = await readStoreBuildNotice(platform.stateStore);
         if (building) console.error(building);
       }),
     );

@@ -7,7 +7,7 @@ import { currentReadStoreBuild, readStoreBuildText } from '../projector/read-sto
  * console's section says it: the table shows the serving file's projections, which do not move
  * until the build switches. Null when none runs.
  */
-export async function readStoreBuildUnderWay(stateStore: DocumentStore): Promise<string | null> {
+export async function readStoreBuildNotice(stateStore: DocumentStore): Promise<string | null> {
   const build = await currentReadStoreBuild(stateStore);
   if (build) {
     const who = build.startedBy === 'cli' ? 'projections rebuild --all' : 'the service at its start';
