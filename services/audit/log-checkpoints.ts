@@ -43,6 +43,21 @@ export class LogCheckpoints {
     return found.sort((a, b) => a.position - b.position);
   }
 
+  /** The checkpoint at the highest position, or null before the first. */
+  async latest(): Promise<LogCheckpoint | null> {
+    // Newest first by the second they were recorded in; two in one second are told apart by position.
+    const { list } = await this.collection.list({ limit: 10 });
+    return list.reduce<LogCheckpoint | null>(
+      (latest, each) => (latest && latest.position > each.position ? latest : each),
+      null,
+    );
+  }
+
+  /** How many checkpoints have been recorded. */
+  count(): Promise<number> {
+    return this.collection.count();
+  }
+
   /**
    * Records a checkpoint at the log's head, continuing the digest of the last one; null when no
    * event was appended since. Events without a stored hash count with their recomputed hash.

@@ -6,6 +6,7 @@ import { eventually } from '../support/eventually.ts';
 import { redisServerAvailable, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 import type { Customer, Page as ListPage } from '../support/payments.ts';
 import { launchBrowser, screenshotDir, type HeadlessBrowser } from '../support/browser.ts';
+import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { createEndpoint, type WebhookDelivery } from '../support/webhooks.ts';
@@ -157,6 +158,27 @@ describe('operator console in a browser (headless Chromium)', function () {
     } finally {
       await phone.close();
     }
+  });
+
+  it("shows the log's tamper evidence: none yet, then the last checkpoint with the digest to keep elsewhere", async () => {
+    await page.goto(`${service.baseUrl}/console`);
+    const section = page.getByRole('region', { name: 'Tamper evidence' });
+    expect(await section.textContent()).to.include('No checkpoint recorded yet');
+    expect(await section.textContent()).to.include('records one every 1 hour');
+
+    const recorded = await runCli(['audit', 'checkpoint'], service.dataDir);
+    expect(recorded.code, recorded.stderr).to.equal(0);
+    const [, id, events, digest] = /^Checkpoint (ckpt_\d+): (\d+) events, digest ([0-9a-f]{64})$/m.exec(
+      recorded.stdout,
+    )!;
+    await api.post('/customers', { json: { email: 'after-the-checkpoint@example.com' } });
+    await page.reload();
+    expect(await section.locator('#checkpoint-digest').textContent()).to.equal(digest);
+    const text = (await section.textContent())!;
+    expect(text).to.include(`${id}, recorded`);
+    // The customer, and the webhook deliveries of an endpoint an earlier test made, if already attempted.
+    const since = Number(new RegExp(`\\(${events} events\\); (\\d+) appended since`).exec(text)?.[1]);
+    expect(since, text).to.be.at.least(1);
   });
 
   it('is closed to anyone without the token, and signing out ends the session', async () => {

@@ -4,7 +4,7 @@ import type { WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
 import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
-import type { ProjectionStatus, ReadStoreBuildStatus } from './operator-state.ts';
+import type { ProjectionStatus, ReadStoreBuildStatus, TamperEvidence } from './operator-state.ts';
 
 /** A page of the console: no external resources, one stylesheet and one small script of its own. */
 export function page(title: string, body: SafeHtml, options: { signedIn: boolean } = { signedIn: true }): string {
@@ -167,6 +167,41 @@ ${joinHtml(rows, '\n')}
 </section>`;
 }
 
+/** An interval as an operator reads it: `1 hour`, `15 minutes`, `300 ms`. */
+function interval(ms: number): string {
+  const units: [number, string][] = [
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
+  ];
+  for (const [size, unit] of units) if (ms % size === 0) return `${ms / size} ${unit}${ms === size ? '' : 's'}`;
+  return `${ms} ms`;
+}
+
+/**
+ * The log's tamper evidence: the last checkpoint over the whole log, with its digest to copy
+ * somewhere the service cannot write, and how much of the log it does not cover yet.
+ */
+export function tamperEvidenceSection(evidence: TamperEvidence): SafeHtml {
+  const { latest, checkpoints, head, intervalMs } = evidence;
+  const schedule =
+    intervalMs > 0
+      ? html`The projector records one every ${interval(intervalMs)} when events were appended since (<code>AUDIT_CHECKPOINT_INTERVAL_MS</code>); <code>npm run cli -- audit checkpoint</code> records one at once.`
+      : html`The projector records none by itself (<code>AUDIT_CHECKPOINT_INTERVAL_MS=0</code>): <code>npm run cli -- audit checkpoint</code> records one.`;
+  const last = latest
+    ? html`<dl>
+<dt>Last checkpoint</dt><dd><code>${latest.id}</code>, recorded ${new Date(latest.created * 1000).toISOString()}, of ${checkpoints} in all</dd>
+<dt>Covers</dt><dd>the log up to position ${latest.position} (${latest.events} events); ${Math.max(head - latest.position, 0)} appended since, covered by their streams' hash chains until the next checkpoint</dd>
+<dt>Digest</dt><dd><code class="hash" id="checkpoint-digest">${latest.digest}</code></dd>
+</dl>`
+    : html`<p>No checkpoint recorded yet: the log's ${head} events are covered by their streams' hash chains only.</p>`;
+  return html`<section aria-labelledby="audit-title" id="audit">
+<h2 id="audit-title">Tamper evidence</h2>
+${last}
+<p>${schedule} Keep each digest somewhere this service cannot write (a ticket, a signed e-mail) and compare it later with <code>npm run cli -- audit verify</code>, which recomputes every stream's chain and every checkpoint.</p>
+</section>`;
+}
+
 export function streamSearchForm(objectId = '', asOf = ''): SafeHtml {
   return html`<form method="get" action="/console/streams" class="search" role="search">
   <label for="objectId">Object id</label>
@@ -249,6 +284,7 @@ form { margin: 0; } pre { overflow-x: auto; max-width: 60rem; } code.hash { font
 .error { color: #d1242f; font-weight: 600; } .notice { color: var(--accent); font-weight: 600; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 progress { width: 8rem; vertical-align: middle; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .4rem 0; } dd { margin: 0; min-width: 0; overflow-wrap: anywhere; } dt { color: var(--muted); }
 `;
 
 /** Live rebuild progress: polls the projections' status while a rebuild is requested or running, and a read store build's while one runs. */

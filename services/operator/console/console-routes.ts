@@ -17,6 +17,7 @@ import {
   readStoreBuildSection,
   streamBrowserSection,
   streamPage,
+  tamperEvidenceSection,
 } from './console-html.ts';
 import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
 import { OperatorState } from './operator-state.ts';
@@ -78,13 +79,14 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         : req.query.ok === '1'
           ? `Resending ${resent}: its next attempt is due now.`
           : `${resent} is not a failed delivery.`;
-    const [build, building, projections, queues, circuits, deliveries] = await Promise.all([
+    const [build, building, projections, queues, circuits, deliveries, evidence] = await Promise.all([
       state.readStoreBuild(),
       state.readStoreBuildUnderWay(),
       state.projections(),
       state.queues(),
       state.openCircuits(),
       state.failedDeliveries(),
+      state.tamperEvidence(),
     ]);
     html(
       res,
@@ -98,6 +100,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
             queuesSection(queues, Boolean(platform.config.redisUrl)),
             openCircuitsSection(circuits),
             deliveriesSection(deliveries, notice),
+            tamperEvidenceSection(evidence),
             streamBrowserSection(),
           ],
           '\n',

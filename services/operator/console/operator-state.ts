@@ -7,6 +7,7 @@ import {
   type WebhookDeliveryDoc,
 } from '../../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../../platform.ts';
+import { LogCheckpoints, type LogCheckpoint } from '../../audit/log-checkpoints.ts';
 import { readStoreBuildLease } from '../../projector/lease.ts';
 import { currentReadStoreBuild, type ReadStoreBuildProgressDoc } from '../../projector/read-store-build-progress.ts';
 import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
@@ -26,6 +27,15 @@ export type ReadStoreBuildStatus = Pick<
   ReadStoreBuildProgressDoc,
   'file' | 'startedBy' | 'startedAt' | 'position' | 'head' | 'eventsPerSecond' | 'phase'
 >;
+
+/** The log's tamper evidence as the console shows it (`docs/audit.md`, "Checkpoints over the whole log"). */
+export interface TamperEvidence {
+  latest: LogCheckpoint | null;
+  checkpoints: number;
+  head: number;
+  /** Whether the projector records checkpoints by itself (`AUDIT_CHECKPOINT_INTERVAL_MS` > 0), and how often. */
+  intervalMs: number;
+}
 
 /** The failed deliveries the console lists, most recent first. */
 const FAILED_DELIVERIES_SHOWN = 50;
@@ -54,6 +64,16 @@ export class OperatorState {
     if (await currentReadStoreBuild(this.platform.stateStore)) return true;
     const lease = readStoreBuildLease(this.platform.stateStore);
     return (await lease.currentHolder()) !== null;
+  }
+
+  async tamperEvidence(): Promise<TamperEvidence> {
+    const checkpoints = new LogCheckpoints(this.platform.stateStore);
+    const [latest, count, head] = await Promise.all([
+      checkpoints.latest(),
+      checkpoints.count(),
+      this.platform.events.headPosition(),
+    ]);
+    return { latest, checkpoints: count, head, intervalMs: this.platform.config.auditCheckpointIntervalMs };
   }
 
   async projections(): Promise<ProjectionStatus[]> {
