@@ -272,6 +272,7 @@ h1 { font-size: 1.4rem; margin: .2rem 0 1rem; overflow-wrap: anywhere; } h2 { fo
 table { border-collapse: collapse; width: 100%; margin: .4rem 0; }
 .table-scroll { overflow-x: auto; position: relative; }
 .table-scroll tbody th[scope="row"] { position: sticky; left: 0; background: var(--bg); }
+.table-scroll td code { overflow-wrap: anywhere; display: inline-block; min-width: 12ch; }
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { color: var(--muted); font-weight: 600; }
 button { font: inherit; padding: .25rem .8rem; border: 1px solid var(--accent); color: var(--accent); background: transparent; border-radius: 4px; cursor: pointer; }
