@@ -67,6 +67,30 @@ export function readStoreBuildSection(build: ReadStoreBuildStatus): SafeHtml {
 </section>`;
 }
 
+/**
+ * A table that scrolls sideways in a box of its own when it is wider than the page (a phone): a
+ * keyboard-focusable region named by its section's heading. A column named `''` is an action
+ * column, named for screen readers only; `liveRows` has screen readers announce the rows' changes.
+ */
+function scrollingTable(
+  labelledBy: string,
+  columns: readonly string[],
+  rows: readonly SafeHtml[],
+  liveRows = false,
+): SafeHtml {
+  const header = columns.map((name) =>
+    name === ''
+      ? html`<th scope="col"><span class="visually-hidden">Action</span></th>`
+      : html`<th scope="col">${name}</th>`,
+  );
+  return html`<div class="table-scroll" role="region" aria-labelledby="${labelledBy}" tabindex="0"><table>
+<thead><tr>${joinHtml(header, '')}</tr></thead>
+<tbody${liveRows ? html` aria-live="polite"` : null}>
+${joinHtml(rows, '\n')}
+</tbody>
+</table></div>`;
+}
+
 /** `building`: a full read store build runs, and rebuilding one projection waits for its switch. */
 export function projectionsSection(projections: ProjectionStatus[], { building = false } = {}): SafeHtml {
   const rows = projections.map(
@@ -82,12 +106,7 @@ export function projectionsSection(projections: ProjectionStatus[], { building =
   return html`<section aria-labelledby="projections-title" id="projections">
 <h2 id="projections-title">Projections</h2>
 <p>Lag is in log positions behind the head (${projections[0]?.head ?? 0}). A rebuild builds a fresh generation beside the live one and switches when caught up; progress updates live.</p>
-<div class="table-scroll" role="region" aria-labelledby="projections-title" tabindex="0"><table>
-<thead><tr><th scope="col">Projection</th><th scope="col">Generation</th><th scope="col">Checkpoint</th><th scope="col">Lag</th><th scope="col">Rebuild</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody aria-live="polite">
-${joinHtml(rows, '\n')}
-</tbody>
-</table></div>
+${scrollingTable('projections-title', ['Projection', 'Generation', 'Checkpoint', 'Lag', 'Rebuild', ''], rows, true)}
 </section>`;
 }
 
@@ -102,12 +121,7 @@ export function queuesSection(queues: { queue: string; counts: QueueCounts }[], 
   return html`<section aria-labelledby="queues-title" id="queues">
 <h2 id="queues-title">Job queues</h2>
 ${board}
-<div class="table-scroll" role="region" aria-labelledby="queues-title" tabindex="0"><table>
-<thead><tr><th scope="col">Queue</th><th scope="col">Waiting</th><th scope="col">Delayed</th><th scope="col">Active</th><th scope="col">Completed</th><th scope="col">Failed</th></tr></thead>
-<tbody>
-${joinHtml(rows, '\n')}
-</tbody>
-</table></div>
+${scrollingTable('queues-title', ['Queue', 'Waiting', 'Delayed', 'Active', 'Completed', 'Failed'], rows)}
 </section>`;
 }
 
@@ -127,12 +141,7 @@ export function openCircuitsSection(circuits: WebhookCircuitDoc[]): SafeHtml {
 ${
   circuits.length === 0
     ? html`<p>No open circuits.</p>`
-    : html`<div class="table-scroll" role="region" aria-labelledby="circuits-title" tabindex="0"><table>
-<thead><tr><th scope="col">Endpoint</th><th scope="col">Account</th><th scope="col">Open since</th><th scope="col">Timeouts in a row</th><th scope="col">Last timeout</th></tr></thead>
-<tbody>
-${joinHtml(rows, '\n')}
-</tbody>
-</table></div>`
+    : scrollingTable('circuits-title', ['Endpoint', 'Account', 'Open since', 'Timeouts in a row', 'Last timeout'], rows)
 }
 </section>`;
 }
@@ -157,12 +166,11 @@ ${notice && html`<p role="status" class="notice">${notice}</p>`}
 ${
   deliveries.length === 0
     ? html`<p>No failed deliveries.</p>`
-    : html`<div class="table-scroll" role="region" aria-labelledby="deliveries-title" tabindex="0"><table>
-<thead><tr><th scope="col">Delivery</th><th scope="col">Account</th><th scope="col">Endpoint</th><th scope="col">Event type</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-<tbody>
-${joinHtml(rows, '\n')}
-</tbody>
-</table></div>`
+    : scrollingTable(
+        'deliveries-title',
+        ['Delivery', 'Account', 'Endpoint', 'Event type', 'Attempts', 'Last answer', ''],
+        rows,
+      )
 }
 </section>`;
 }
@@ -251,12 +259,7 @@ ${found.object ? html`<pre id="as-of-object">${JSON.stringify(found.object, null
     html`${streamSearchForm(objectId, asOfText)}
 ${state}
 <section aria-labelledby="history-title"><h2 id="history-title">History (${found.events.length} ${found.events.length === 1 ? 'event' : 'events'})</h2>
-<div class="table-scroll" role="region" aria-labelledby="history-title" tabindex="0"><table>
-<thead><tr><th scope="col">#</th><th scope="col">Occurred</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Request</th><th scope="col">Data</th><th scope="col">Hash</th></tr></thead>
-<tbody>
-${joinHtml(rows, '\n')}
-</tbody>
-</table></div></section>`,
+${scrollingTable('history-title', ['#', 'Occurred', 'Type', 'Actor', 'Request', 'Data', 'Hash'], rows)}</section>`,
   );
 }
 
