@@ -1,4 +1,5 @@
 import type { Collection, Document, DocumentStore } from '../readstore/document-store.ts';
+import { checkpointKey } from './projection.ts';
 
 /** Per projection: which build serves queries, and any rebuild asked for or under way. */
 export interface ProjectionStateDoc extends Document {
@@ -21,6 +22,12 @@ export const projectionStates = (store: DocumentStore): Collection<ProjectionSta
 
 export async function readProjectionState(store: DocumentStore, name: string): Promise<ProjectionStateDoc> {
   return (await projectionStates(store).get(name)) ?? { id: name, created: 0, activeGeneration: 1 };
+}
+
+/** The log position a projection's serving generation has applied (0 before its first batch). */
+export async function activeCheckpoint(store: DocumentStore, name: string): Promise<number> {
+  const { activeGeneration } = await readProjectionState(store, name);
+  return (await store.getCheckpoint(checkpointKey(name, activeGeneration))) ?? 0;
 }
 
 /** The projections among `names` that an operator asked to rebuild (see the CLI); each request is taken as it is read. */

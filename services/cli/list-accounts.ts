@@ -1,5 +1,4 @@
-import { readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
-import { checkpointKey } from '../../packages/projection-runtime/projection.ts';
+import { activeCheckpoint } from '../../packages/projection-runtime/projection-state.ts';
 import { accountsCollection, accountsProjection, type AccountDoc } from '../../projections/accounts-projection.ts';
 import type { Platform } from '../platform.ts';
 
@@ -24,9 +23,7 @@ export async function listAccounts(platform: Platform): Promise<AccountsListed> 
     if (!page.hasMore || page.list.length === 0) break;
     startingAfterId = page.list.at(-1)!.id;
   }
-  const { activeGeneration } = await readProjectionState(platform.readStore, accountsProjection.name);
-  const applied =
-    (await platform.readStore.getCheckpoint(checkpointKey(accountsProjection.name, activeGeneration))) ?? 0;
+  const applied = await activeCheckpoint(platform.readStore, accountsProjection.name);
   return { accounts, behind: Math.max(0, (await platform.events.headPosition()) - applied) };
 }
 

@@ -1,6 +1,5 @@
 import { Gauge, type Registry } from '../../packages/observability/prometheus.ts';
-import { readProjectionState } from '../../packages/projection-runtime/projection-state.ts';
-import { checkpointKey } from '../../packages/projection-runtime/projection.ts';
+import { activeCheckpoint } from '../../packages/projection-runtime/projection-state.ts';
 import { webhookDeliveriesCollection } from '../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../platform.ts';
 import { NETWORK_OUTCOMES_QUEUE } from '../worker/network-outcome-jobs.ts';
@@ -48,8 +47,7 @@ export function addStoreGauges(registry: Registry, platform: Platform): void {
     async collect() {
       const head = await events.headPosition();
       for (const projection of platform.projections) {
-        const state = await readProjectionState(readStore, projection.name);
-        const checkpoint = (await readStore.getCheckpoint(checkpointKey(projection.name, state.activeGeneration))) ?? 0;
+        const checkpoint = await activeCheckpoint(readStore, projection.name);
         this.set({ projection: projection.name }, Math.max(0, head - checkpoint));
       }
     },
