@@ -1,6 +1,5 @@
 import type { DocumentStore } from '../../packages/readstore/document-store.ts';
-import { readStoreBuildLease } from '../projector/lease.ts';
-import { currentReadStoreBuild, readStoreBuildText } from '../projector/read-store-build-progress.ts';
+import { readStoreBuildText, readStoreBuildUnderWay } from '../projector/read-store-build-progress.ts';
 
 /**
  * The line `projections status` adds while a full build of the read store runs, as the operator
@@ -8,16 +7,14 @@ import { currentReadStoreBuild, readStoreBuildText } from '../projector/read-sto
  * until the build switches. Null when none runs.
  */
 export async function readStoreBuildNotice(stateStore: DocumentStore): Promise<string | null> {
-  const build = await currentReadStoreBuild(stateStore);
-  if (build) {
-    const who = build.startedBy === 'cli' ? 'projections rebuild --all' : 'the service at its start';
-    return (
-      `A full build of the read store is under way (${who}, into ${build.file}): ${readStoreBuildText(build)}. ` +
-      'The projections above are the serving file’s until it switches.'
-    );
-  }
-  const holder = await readStoreBuildLease(stateStore).currentHolder();
-  return holder === null
-    ? null
-    : `A full build of the read store is under way (${holder}); it has not recorded its progress yet.`;
+  const underWay = await readStoreBuildUnderWay(stateStore);
+  if (!underWay) return null;
+  const build = underWay.record;
+  if (!build)
+    return `A full build of the read store is under way (${underWay.holder}); it has not recorded its progress yet.`;
+  const who = build.startedBy === 'cli' ? 'projections rebuild --all' : 'the service at its start';
+  return (
+    `A full build of the read store is under way (${who}, into ${build.file}): ${readStoreBuildText(build)}. ` +
+    'The projections above are the serving file’s until it switches.'
+  );
 }

@@ -1,4 +1,5 @@
 import type { Document, DocumentStore } from '../../packages/readstore/document-store.ts';
+import { readStoreBuildLease } from './lease.ts';
 
 /**
  * How often a build records how far it has got, and how long a record outlives a builder that
@@ -32,6 +33,20 @@ const records = (stateStore: DocumentStore) => stateStore.collection<ReadStoreBu
 /** The build under way, if any (`docs/operations.md`, "Operator console"). */
 export async function currentReadStoreBuild(stateStore: DocumentStore): Promise<ReadStoreBuildProgressDoc | null> {
   return records(stateStore).get(RECORD_ID);
+}
+
+/**
+ * A full build under way as any process can tell it: its progress record, or, before its builder
+ * has written the first (it takes the `read-store-build` lease first; a second or more on a loaded
+ * machine), the lease's holder alone. Null when none runs.
+ */
+export type ReadStoreBuildUnderWay = { record: ReadStoreBuildProgressDoc } | { record: null; holder: string };
+
+export async function readStoreBuildUnderWay(stateStore: DocumentStore): Promise<ReadStoreBuildUnderWay | null> {
+  const record = await currentReadStoreBuild(stateStore);
+  if (record) return { record };
+  const holder = await readStoreBuildLease(stateStore).currentHolder();
+  return holder === null ? null : { record: null, holder };
 }
 
 /** What a read store build's progress line says (console and CLI): how far, how fast, and what comes next. */

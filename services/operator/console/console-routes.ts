@@ -79,8 +79,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         : req.query.ok === '1'
           ? `Resending ${resent}: its next attempt is due now.`
           : `${resent} is not a failed delivery.`;
-    const [build, building, projections, queues, circuits, deliveries, evidence] = await Promise.all([
-      state.readStoreBuild(),
+    const [underWay, projections, queues, circuits, deliveries, evidence] = await Promise.all([
       state.readStoreBuildUnderWay(),
       state.projections(),
       state.queues(),
@@ -95,8 +94,8 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         'Overview',
         joinHtml(
           [
-            ...(build ? [readStoreBuildSection(build)] : []),
-            projectionsSection(projections, { building }),
+            ...(underWay?.status ? [readStoreBuildSection(underWay.status)] : []),
+            projectionsSection(projections, { building: underWay !== null }),
             queuesSection(queues, Boolean(platform.config.redisUrl)),
             openCircuitsSection(circuits),
             deliveriesSection(deliveries, notice),

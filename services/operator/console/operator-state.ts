@@ -8,8 +8,11 @@ import {
 } from '../../../projections/webhook-deliveries-projection.ts';
 import type { Platform } from '../../platform.ts';
 import { LogCheckpoints, type LogCheckpoint } from '../../audit/log-checkpoints.ts';
-import { readStoreBuildLease } from '../../projector/lease.ts';
-import { currentReadStoreBuild, type ReadStoreBuildProgressDoc } from '../../projector/read-store-build-progress.ts';
+import {
+  currentReadStoreBuild,
+  readStoreBuildUnderWay,
+  type ReadStoreBuildProgressDoc,
+} from '../../projector/read-store-build-progress.ts';
 import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
 
@@ -37,6 +40,12 @@ export interface TamperEvidence {
   intervalMs: number;
 }
 
+/** What the console shows of a build's progress record. */
+function statusOf(build: ReadStoreBuildProgressDoc): ReadStoreBuildStatus {
+  const { file, startedBy, startedAt, position, head, eventsPerSecond, phase } = build;
+  return { file, startedBy, startedAt, position, head, eventsPerSecond, phase };
+}
+
 /** The failed deliveries the console lists, most recent first. */
 const FAILED_DELIVERIES_SHOWN = 50;
 
@@ -51,19 +60,16 @@ export class OperatorState {
   /** A full build of the embedded read store under way (at a start on an empty one, or `projections rebuild --all`), or null. */
   async readStoreBuild(): Promise<ReadStoreBuildStatus | null> {
     const build = await currentReadStoreBuild(this.platform.stateStore);
-    if (!build) return null;
-    const { file, startedBy, startedAt, position, head, eventsPerSecond, phase } = build;
-    return { file, startedBy, startedAt, position, head, eventsPerSecond, phase };
+    return build && statusOf(build);
   }
 
   /**
-   * Whether a full read store build is under way: its progress record, or its lease, which the
-   * builder takes before it writes its first record (a second or more on a loaded machine).
+   * A full read store build under way, or null: with its status once its builder has recorded
+   * one, with none while only its lease shows it (`readStoreBuildUnderWay`).
    */
-  async readStoreBuildUnderWay(): Promise<boolean> {
-    if (await currentReadStoreBuild(this.platform.stateStore)) return true;
-    const lease = readStoreBuildLease(this.platform.stateStore);
-    return (await lease.currentHolder()) !== null;
+  async readStoreBuildUnderWay(): Promise<{ status: ReadStoreBuildStatus | null } | null> {
+    const underWay = await readStoreBuildUnderWay(this.platform.stateStore);
+    return underWay && { status: underWay.record && statusOf(underWay.record) };
   }
 
   async tamperEvidence(): Promise<TamperEvidence> {
