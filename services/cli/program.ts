@@ -21,6 +21,7 @@ import type { CliIo, CliOutput } from './cli-output.ts';
 import { registerProcessorCommands } from './processor-commands.ts';
 import { rebuildProjections } from './rebuild-projections.ts';
 import { registerAuditCommands, unixTime } from './audit-commands.ts';
+import { registerBackupCommand } from './backup-command.ts';
 import { showObjectAsOf } from './show-object-as-of.ts';
 import { showStream } from './show-stream.ts';
 import { alignedColumns } from './aligned-columns.ts';
@@ -307,6 +308,7 @@ function cliProgram(out: CliOutput): Command {
     });
 
   registerAuditCommands(program, withPlatform, out);
+  registerBackupCommand(program, out);
 
   return program;
 }

@@ -42,6 +42,14 @@ export class Lease {
     if (current?.holder === this.holder) await this.leases.delete(this.name);
   }
 
+  /**
+   * Drops the lease whoever holds it: only for a copy of the state store (a backup), where the
+   * holder is a process of the original that never runs on the copy.
+   */
+  async forget(): Promise<void> {
+    await this.leases.delete(this.name);
+  }
+
   /** Holder of a live lease, or null. */
   async currentHolder(): Promise<string | null> {
     return (await this.leases.get(this.name))?.holder ?? null;

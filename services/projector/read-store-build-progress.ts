@@ -36,6 +36,15 @@ export async function currentReadStoreBuild(stateStore: DocumentStore): Promise<
 }
 
 /**
+ * A copy of the state store (a backup) holds no build: the build, its lease and its file are the
+ * original's. A service started on the copy builds its own read store.
+ */
+export async function forgetReadStoreBuild(stateStore: DocumentStore): Promise<void> {
+  await records(stateStore).delete(RECORD_ID);
+  await readStoreBuildLease(stateStore).forget();
+}
+
+/**
  * A full build under way as any process can tell it: its progress record, or, before its builder
  * has written the first (it takes the `read-store-build` lease first; a second or more on a loaded
  * machine), the lease's holder alone. Null when none runs.

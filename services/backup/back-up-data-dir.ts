@@ -1,0 +1,205 @@
+import Database from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../../packages/config/private-data-dir.ts';
+import { isFileId } from '../../packages/files/file-store.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { projectionsLease } from '../projector/lease.ts';
+import { forgetReadStoreBuild } from '../projector/read-store-build-progress.ts';
+
+/**
+ * The embedded databases a backup copies, in this order: the state store before the log, so that
+ * whatever the state records about the log (audit checkpoints, projection positions, finished
+ * jobs) is in the copy of the log too. A log newer than the state is what a crash leaves, and a
+ * start catches up from it; a state newer than its log is not. The read store is left out: it is
+ * built again from the log (`docs/operations.md`, "Backups").
+ */
+const DATABASES = ['state.sqlite', 'events.sqlite'] as const;
+const KEY_FILES = { vault: 'vault.key', fingerprint: 'fingerprint.key' } as const;
+export const BACKUP_MANIFEST = 'backup.json';
+
+/** A file of the backup with its size and SHA-256, to check the copy against later. */
+export interface BackedUpFile {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** Where a key of the backup is: its file in the backup, or the environment the service reads it from. */
+export type KeySource = string | 'environment' | null;
+
+/** What `backup.json` records about a backup. */
+export interface BackupManifest {
+  createdAt: string;
+  dataDir: string;
+  /** The log in the backup: its last position and how many events it holds. */
+  log: { headPosition: number; events: number };
+  databases: BackedUpFile[];
+  uploadedFiles: { count: number; bytes: number };
+  keys: { vault: KeySource; fingerprint: KeySource };
+}
+
+export class BackupRefused extends Error {}
+
+export interface BackupOptions {
+  dataDir: string;
+  target: string;
+  /** The keys set in the environment (VAULT_KEY, FINGERPRINT_KEY): a key file in DATA_DIR is then not the one in use. */
+  keysFromEnvironment: { vault: boolean; fingerprint: boolean };
+  /** Told of each part as it is copied. */
+  onPart?: (part: string) => void;
+}
+
+/**
+ * A consistent copy of an embedded data directory, made while the service runs: each database
+ * through SQLite's online backup in one step (one read transaction: the service's writers go on,
+ * and the copy is the database as of one commit), the uploaded files after the log (every file
+ * the copied log names was stored before its event), the key files, and a manifest. The copy is
+ * made beside the target and renamed into place at the end, so a target that exists is complete.
+ * The backup directory is itself a data directory: a service started on it serves what was copied.
+ */
+export async function backUpDataDir(options: BackupOptions): Promise<BackupManifest> {
+  const dataDir = resolve(options.dataDir);
+  const target = resolve(options.target);
+  if (!existsSync(join(dataDir, 'events.sqlite')))
+    throw new BackupRefused(`${dataDir} holds no event log (events.sqlite): nothing to back up`);
+  if (existsSync(target)) throw new BackupRefused(`${target} already exists: a backup goes into a new directory`);
+  if (target === dataDir || target.startsWith(dataDir + '/'))
+    throw new BackupRefused(`${target} is inside the data directory: a backup goes elsewhere`);
+
+  await mkdir(dirname(target), { recursive: true });
+  const staging = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+  await mkdir(staging, { mode: PRIVATE_DIRECTORY_MODE });
+  await chmod(staging, PRIVATE_DIRECTORY_MODE);
+  try {
+    const databases: BackedUpFile[] = [];
+    for (const name of DATABASES) {
+      if (!existsSync(join(dataDir, name))) continue;
+      options.onPart?.(name);
+      await copyDatabase(join(dataDir, name), join(staging, name));
+      if (name === 'state.sqlite') await forgetProcessesOfTheOriginal(join(staging, name));
+      await makeSelfContained(join(staging, name));
+      databases.push(await describe(staging, name));
+    }
+    options.onPart?.('files');
+    const uploadedFiles = await copyUploadedFiles(join(dataDir, 'files'), join(staging, 'files'));
+    const keys = {
+      vault: await copyKey(dataDir, staging, KEY_FILES.vault, options.keysFromEnvironment.vault),
+      fingerprint: await copyKey(dataDir, staging, KEY_FILES.fingerprint, options.keysFromEnvironment.fingerprint),
+    };
+    const manifest: BackupManifest = {
+      createdAt: new Date().toISOString(),
+      dataDir,
+      log: logIn(join(staging, 'events.sqlite')),
+      databases,
+      uploadedFiles,
+      keys,
+    };
+    await writeFile(join(staging, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, {
+      mode: PRIVATE_FILE_MODE,
+      flush: true,
+    });
+    await syncPath(staging);
+    await rename(staging, target);
+    await syncPath(dirname(target));
+    return manifest;
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** All pages in one step: one read transaction, so no commit of the service lands half in the copy. */
+async function copyDatabase(source: string, destination: string): Promise<void> {
+  const db = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    await db.backup(destination, { progress: ({ remainingPages }) => Math.max(remainingPages, 1) });
+  } finally {
+    db.close();
+  }
+  await chmod(destination, PRIVATE_FILE_MODE);
+}
+
+/**
+ * The copied state's leases and read store build are the original's processes', which never run
+ * on the copy: a service started on it would otherwise wait for them to expire.
+ */
+async function forgetProcessesOfTheOriginal(stateFile: string): Promise<void> {
+  const state = new SqliteDocumentStore(stateFile);
+  try {
+    await projectionsLease(state).forget();
+    await forgetReadStoreBuild(state);
+  } finally {
+    await state.close();
+  }
+}
+
+/** One file (no -wal beside it) to keep or move, on disk; a service started on it turns WAL on again. */
+async function makeSelfContained(file: string): Promise<void> {
+  const copy = new Database(file, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+  await syncPath(file);
+}
+
+function logIn(eventsFile: string): BackupManifest['log'] {
+  const db = new Database(eventsFile, { readonly: true, fileMustExist: true });
+  // Read-only and in DELETE mode: nothing is written beside the copy.
+  try {
+    const { head, events } = db
+      .prepare<[], { head: number | null; events: number }>(
+        'SELECT MAX(position) AS head, COUNT(*) AS events FROM events',
+      )
+      .get()!;
+    return { headPosition: head ?? 0, events };
+  } finally {
+    db.close();
+  }
+}
+
+async function copyUploadedFiles(source: string, destination: string): Promise<BackupManifest['uploadedFiles']> {
+  await mkdir(destination, { mode: PRIVATE_DIRECTORY_MODE });
+  await chmod(destination, PRIVATE_DIRECTORY_MODE);
+  // Only stored files: a `.file_….partial` is an upload still being written, whose event is not in the copied log.
+  const names = existsSync(source) ? (await readdir(source)).filter(isFileId) : [];
+  let bytes = 0;
+  for (const name of names) {
+    await copyFile(join(source, name), join(destination, name));
+    await chmod(join(destination, name), PRIVATE_FILE_MODE);
+    await syncPath(join(destination, name));
+    bytes += (await stat(join(destination, name))).size;
+  }
+  await syncPath(destination);
+  return { count: names.length, bytes };
+}
+
+async function copyKey(dataDir: string, staging: string, name: string, fromEnvironment: boolean): Promise<KeySource> {
+  if (fromEnvironment) return 'environment';
+  if (!existsSync(join(dataDir, name))) return null;
+  await copyFile(join(dataDir, name), join(staging, name));
+  await chmod(join(staging, name), PRIVATE_FILE_MODE);
+  await syncPath(join(staging, name));
+  return name;
+}
+
+async function describe(directory: string, file: string): Promise<BackedUpFile> {
+  const path = join(directory, file);
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return { file, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
+}
+
+/** On disk before the backup says it is done (a file's data, a directory's entries). */
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { ApiClient } from '../support/api-client.ts';
+import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
+import { runCli } from '../support/service-process.ts';
+import { useService } from '../support/use-service.ts';
+
+interface Manifest {
+  log: { headPosition: number; events: number };
+  databases: { file: string; bytes: number; sha256: string }[];
+  uploadedFiles: { count: number; bytes: number };
+  keys: { vault: string | null; fingerprint: string | null };
+}
+
+const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+const modeOf = (path: string): number => statSync(path).mode & 0o777;
+const ROOT = resolve(import.meta.dirname, '../..');
+/** The compiled CLI (build-service.ts) in a process of its own, so that the service's writes go on beside it. */
+const backUpInOwnProcess = (dataDir: string, target: string) =>
+  promisify(execFile)(process.execPath, ['dist/cli/main.js', 'backup', target, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+  });
+const PNG = readFileSync(join(import.meta.dirname, '../../docs/images/card-fields.png'));
+
+describe('backup of a running service', function () {
+  this.timeout(120_000);
+  const workDir = mkdtempSync(join(tmpdir(), 'backups-'));
+  const backupDir = join(workDir, 'backup');
+  const original = useService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
+  const restored = useService({ startedBy: 'test', dataDir: backupDir });
+  after(() => rmSync(workDir, { recursive: true, force: true }));
+
+  it('copies the log, state, files and keys while writes go on; a service started on the copy serves them', async () => {
+    const { api, service, keys } = original;
+    const saved = await api.post<Customer>('/customers', {
+      json: { email: 'saved-card@example.com', card: cardDetails('4242424242424242') },
+    });
+    expect(saved.status).to.equal(200);
+    const form = new FormData();
+    form.append('purpose', 'dispute_evidence');
+    form.append('file', new Blob([PNG]), 'receipt.png');
+    const uploaded = await fetch(`${service.baseUrl}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.testSecretKey}` },
+      body: form,
+    });
+    expect(uploaded.status).to.equal(200);
+    const file = (await uploaded.json()) as { id: string };
+    const checkpoint = await runCli(['audit', 'checkpoint'], service.dataDir);
+    expect(checkpoint.code, checkpoint.stderr).to.equal(0);
+
+    // Writers keep creating customers while the backup runs.
+    const acknowledged: { id: string; sentAt: number; answeredAt: number }[] = [];
+    let writing = true;
+    const writer = async () => {
+      for (let i = 0; writing; i++) {
+        const sentAt = performance.now();
+        const created = await api.post<Customer>('/customers', { json: { email: `during-${i}@example.com` } });
+        expect(created.status).to.equal(200);
+        acknowledged.push({ id: created.body.id, sentAt, answeredAt: performance.now() });
+      }
+    };
+    const writers = [writer(), writer(), writer()];
+    while (acknowledged.length < 50) await new Promise((resolveWait) => setTimeout(resolveWait, 10));
+    const backupStarted = performance.now();
+    const backup = await backUpInOwnProcess(service.dataDir, backupDir);
+    const backupEnded = performance.now();
+    while (!acknowledged.some((write) => write.sentAt > backupEnded))
+      await new Promise((resolveWait) => setTimeout(resolveWait, 10));
+    writing = false;
+    await Promise.all(writers);
+    expect(backup.stderr).to.equal('Copying state.sqlite…\nCopying events.sqlite…\nCopying files…\n');
+    const manifest = JSON.parse(backup.stdout) as Manifest;
+    const beforeBackup = acknowledged.filter((write) => write.answeredAt < backupStarted).map((write) => write.id);
+    const afterBackup = acknowledged.filter((write) => write.sentAt > backupEnded).map((write) => write.id);
+
+    // What the directory holds: the manifest's figures are the files', and only the service's user may read them.
+    expect(readdirSync(backupDir).sort()).to.deep.equal([
+      'backup.json',
+      'events.sqlite',
+      'files',
+      'fingerprint.key',
+      'state.sqlite',
+      'vault.key',
+    ]);
+    expect(JSON.parse(readFileSync(join(backupDir, 'backup.json'), 'utf8'))).to.deep.equal(manifest);
+    for (const database of manifest.databases) {
+      expect(sha256(join(backupDir, database.file)), database.file).to.equal(database.sha256);
+      expect(statSync(join(backupDir, database.file)).size).to.equal(database.bytes);
+    }
+    expect(manifest.uploadedFiles).to.deep.equal({ count: 1, bytes: PNG.length });
+    expect(manifest.keys).to.deep.equal({ vault: 'vault.key', fingerprint: 'fingerprint.key' });
+    expect(modeOf(backupDir)).to.equal(0o700);
+    expect(modeOf(join(backupDir, 'files'))).to.equal(0o700);
+    for (const name of ['backup.json', 'events.sqlite', 'state.sqlite', 'vault.key', 'fingerprint.key'])
+      expect(modeOf(join(backupDir, name)), name).to.equal(0o600);
+    expect(modeOf(join(backupDir, 'files', file.id))).to.equal(0o600);
+    // No half-made backup is left beside it.
+    expect(readdirSync(workDir)).to.deep.equal(['backup']);
+
+    // The copy's log is intact, its checkpoint included.
+    const verified = await runCli(['audit', 'verify'], backupDir);
+    expect(verified.code, verified.stdout).to.equal(0);
+    expect(verified.stdout).to.match(new RegExp(`^Intact: ${manifest.log.events} events, 1 of 1 checkpoints`));
+
+    // A service started on the copy serves at once (the original's leases are not in it), with the
+    // original's keys, every customer acknowledged before the backup began, the saved card (the
+    // vault and its key) and the uploaded file.
+    const copy = await restored.start();
+    const client = new ApiClient(copy.baseUrl, keys.testSecretKey);
+    for (const id of beforeBackup) expect((await client.get(`/customers/${id}`)).status, id).to.equal(200);
+    for (const id of afterBackup)
+      expect((await client.get(`/customers/${id}`)).status, `${id}, sent after`).to.equal(404);
+    const charge = await client.post<Charge>('/charges', {
+      json: { amount: 1500, currency: 'EUR', customerId: saved.body.id },
+    });
+    expect(charge.status, JSON.stringify(charge.body)).to.equal(200);
+    expect(charge.body.card?.last4).to.equal('4242');
+    const contents = await fetch(`${copy.baseUrl}/files/${file.id}/contents`, {
+      headers: { authorization: `Bearer ${keys.testSecretKey}` },
+    });
+    expect(Buffer.from(await contents.arrayBuffer()).equals(PNG)).to.equal(true);
+    expect(copy.output()).to.not.include('waiting for the projections lease');
+  });
+
+  it('refuses a target that exists, one inside the data directory, a data directory without a log, and the distributed profile', async () => {
+    const { service } = original;
+    const existing = join(workDir, 'existing');
+    mkdirSync(existing);
+    const refusedExisting = await runCli(['backup', existing], service.dataDir);
+    expect(refusedExisting.code).to.equal(1);
+    expect(refusedExisting.stderr).to.include(`Backup refused: ${existing} already exists`);
+    expect(readdirSync(existing)).to.deep.equal([]);
+
+    const inside = await runCli(['backup', join(service.dataDir, 'backup')], service.dataDir);
+    expect(inside.code).to.equal(1);
+    expect(inside.stderr).to.include('is inside the data directory');
+    expect(existsSync(join(service.dataDir, 'backup'))).to.equal(false);
+
+    const empty = join(workDir, 'empty-data');
+    mkdirSync(empty);
+    const noLog = await runCli(['backup', join(workDir, 'of-empty')], empty);
+    expect(noLog.code).to.equal(1);
+    expect(noLog.stderr).to.include('holds no event log');
+    expect(existsSync(join(workDir, 'of-empty'))).to.equal(false);
+
+    const distributed = await runCli(['backup', join(workDir, 'of-eventstore')], service.dataDir, {
+      EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false',
+    });
+    expect(distributed.code).to.equal(1);
+    expect(distributed.stderr).to.include('back up EventStoreDB and MongoDB with their own tools');
+    expect(existsSync(join(workDir, 'of-eventstore'))).to.equal(false);
+  });
+});
