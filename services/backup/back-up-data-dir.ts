@@ -8,6 +8,17 @@ import { isFileId } from '../../packages/files/file-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { projectionsLease } from '../projector/lease.ts';
 import { forgetReadStoreBuild } from '../projector/read-store-build-progress.ts';
+import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
+import { LogCheckpoints } from '../audit/log-checkpoints.ts';
+import { verifyLog } from '../audit/verify-log.ts';
+import {
+  BACKUP_MANIFEST,
+  type BackedUpFile,
+  type BackupManifest,
+  type CopyVerification,
+  type KeySource,
+} from './backup-manifest.ts';
+import { forgetLatestBackup } from './latest-backup.ts';
 
 /**
  * The embedded databases a backup copies, in this order: the state store before the log, so that
@@ -18,28 +29,6 @@ import { forgetReadStoreBuild } from '../projector/read-store-build-progress.ts'
  */
 const DATABASES = ['state.sqlite', 'events.sqlite'] as const;
 const KEY_FILES = { vault: 'vault.key', fingerprint: 'fingerprint.key' } as const;
-export const BACKUP_MANIFEST = 'backup.json';
-
-/** A file of the backup with its size and SHA-256, to check the copy against later. */
-export interface BackedUpFile {
-  file: string;
-  bytes: number;
-  sha256: string;
-}
-
-/** Where a key of the backup is: its file in the backup, or the environment the service reads it from. */
-export type KeySource = string | 'environment' | null;
-
-/** What `backup.json` records about a backup. */
-export interface BackupManifest {
-  createdAt: string;
-  dataDir: string;
-  /** The log in the backup: its last position and how many events it holds. */
-  log: { headPosition: number; events: number };
-  databases: BackedUpFile[];
-  uploadedFiles: { count: number; bytes: number };
-  keys: { vault: KeySource; fingerprint: KeySource };
-}
 
 export class BackupRefused extends Error {}
 
@@ -48,8 +37,10 @@ export interface BackupOptions {
   target: string;
   /** The keys set in the environment (VAULT_KEY, FINGERPRINT_KEY): a key file in DATA_DIR is then not the one in use. */
   keysFromEnvironment: { vault: boolean; fingerprint: boolean };
-  /** Told of each part as it is copied. */
-  onPart?: (part: string) => void;
+  /** Check the copied log's hash chains and checkpoints (`audit verify`) before the backup is done. */
+  verify: boolean;
+  /** Told of each step as it begins ("Copying events.sqlite"). */
+  onStep?: (step: string) => void;
 }
 
 /**
@@ -74,16 +65,20 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
   await mkdir(staging, { mode: PRIVATE_DIRECTORY_MODE });
   await chmod(staging, PRIVATE_DIRECTORY_MODE);
   try {
-    const databases: BackedUpFile[] = [];
-    for (const name of DATABASES) {
-      if (!existsSync(join(dataDir, name))) continue;
-      options.onPart?.(name);
+    const copied = DATABASES.filter((name) => existsSync(join(dataDir, name)));
+    for (const name of copied) {
+      options.onStep?.(`Copying ${name}`);
       await copyDatabase(join(dataDir, name), join(staging, name));
-      if (name === 'state.sqlite') await forgetProcessesOfTheOriginal(join(staging, name));
-      await makeSelfContained(join(staging, name));
-      databases.push(await describe(staging, name));
     }
-    options.onPart?.('files');
+    if (copied.includes('state.sqlite')) await forgetTheOriginalsOwn(join(staging, 'state.sqlite'));
+    if (options.verify) options.onStep?.('Checking the copied log (audit verify)');
+    const verification = options.verify ? await verifyCopiedLog(staging) : null;
+    const databases: BackedUpFile[] = [];
+    for (const name of copied) {
+      await makeSelfContained(join(staging, name));
+      databases.push(await sizeAndDigest(staging, name));
+    }
+    options.onStep?.('Copying the uploaded files and the keys');
     const uploadedFiles = await copyUploadedFiles(join(dataDir, 'files'), join(staging, 'files'));
     const keys = {
       vault: await copyKey(dataDir, staging, KEY_FILES.vault, options.keysFromEnvironment.vault),
@@ -96,6 +91,7 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
       databases,
       uploadedFiles,
       keys,
+      verification,
     };
     await writeFile(join(staging, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: PRIVATE_FILE_MODE,
@@ -124,15 +120,37 @@ async function copyDatabase(source: string, destination: string): Promise<void> 
 
 /**
  * The copied state's leases and read store build are the original's processes', which never run
- * on the copy: a service started on it would otherwise wait for them to expire.
+ * on the copy: a service started on it would otherwise wait for them to expire. Its record of the
+ * last backup is the original's too.
  */
-async function forgetProcessesOfTheOriginal(stateFile: string): Promise<void> {
+async function forgetTheOriginalsOwn(stateFile: string): Promise<void> {
   const state = new SqliteDocumentStore(stateFile);
   try {
     await projectionsLease(state).forget();
     await forgetReadStoreBuild(state);
+    await forgetLatestBackup(state);
   } finally {
     await state.close();
+  }
+}
+
+/** The copy's log checked as `audit verify` checks a data directory's, against the copied checkpoints. */
+async function verifyCopiedLog(staging: string): Promise<CopyVerification> {
+  const events = new SqliteEventStore(join(staging, 'events.sqlite'));
+  const stateFile = join(staging, 'state.sqlite');
+  const state = existsSync(stateFile) ? new SqliteDocumentStore(stateFile) : null;
+  try {
+    const checkpoints = state ? await new LogCheckpoints(state).all() : [];
+    const result = await verifyLog(events, { checkpoints });
+    return {
+      events: result.checked,
+      checkpoints: result.checkpoints,
+      of: checkpoints.length,
+      firstBreak: result.firstBreak,
+    };
+  } finally {
+    await events.close();
+    await state?.close();
   }
 }
 
@@ -187,7 +205,7 @@ async function copyKey(dataDir: string, staging: string, name: string, fromEnvir
   return name;
 }
 
-async function describe(directory: string, file: string): Promise<BackedUpFile> {
+async function sizeAndDigest(directory: string, file: string): Promise<BackedUpFile> {
   const path = join(directory, file);
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);

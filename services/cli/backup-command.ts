@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../../packages/config/environment.ts';
-import { BackupRefused, backUpDataDir, type BackupManifest } from '../backup/back-up-data-dir.ts';
+import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
+import { BackupRefused, backUpDataDir } from '../backup/back-up-data-dir.ts';
+import type { BackupManifest } from '../backup/backup-manifest.ts';
+import { byteSize } from '../backup/byte-size.ts';
+import { recordLatestBackup } from '../backup/latest-backup.ts';
 import type { CliOutput } from './cli-output.ts';
-
-const KIB = 1024;
-const MIB = 1024 * KIB;
-const size = (bytes: number): string =>
-  bytes < MIB ? `${(bytes / KIB).toFixed(1)} KiB` : `${(bytes / MIB).toFixed(1)} MiB`;
 
 /** `backup <directory>`: a consistent copy of the embedded data directory, taken while the service runs. */
 export function registerBackupCommand(program: Command, out: CliOutput): void {
@@ -18,7 +19,11 @@ export function registerBackupCommand(program: Command, out: CliOutput): void {
     )
     .argument('<directory>', 'a directory that does not exist yet')
     .option('--json', "print the backup's manifest (backup.json) as JSON")
-    .action(async (directory: string, options: { json?: boolean }) => {
+    .option(
+      '--no-verify',
+      "skip checking the copied log's hash chains and checkpoints (audit verify) before it is done",
+    )
+    .action(async (directory: string, options: { json?: boolean; verify: boolean }) => {
       const config = loadConfig(out.env);
       if (config.eventStoreUrl || config.mongodbUrl)
         throw new Error(
@@ -33,14 +38,23 @@ export function registerBackupCommand(program: Command, out: CliOutput): void {
             vault: config.vaultKey !== undefined,
             fingerprint: config.fingerprintKey !== undefined,
           },
-          onPart: (part) => void out.stderr.write(`Copying ${part}…\n`),
+          verify: options.verify,
+          onStep: (step) => void out.stderr.write(`${step}…\n`),
         });
       } catch (error) {
         if (error instanceof BackupRefused) throw new Error(`Backup refused: ${error.message}`);
         throw error;
       }
+      await recordInOriginal(config.dataDir, resolve(directory), manifest);
       if (options.json) console.log(JSON.stringify(manifest));
       else printManifest(manifest, directory, (line) => console.log(line));
+      if (manifest.verification?.firstBreak) {
+        // Kept: it is the log as it stands, and the break is the original's too.
+        console.error(
+          `The copied log does not verify: BROKEN ${JSON.stringify(manifest.verification.firstBreak)}. The backup is kept; check the original with audit verify (docs/audit.md).`,
+        );
+        out.fail();
+      }
       for (const [name, variable] of [
         ['vault', 'VAULT_KEY'],
         ['fingerprint', 'FINGERPRINT_KEY'],
@@ -52,15 +66,36 @@ export function registerBackupCommand(program: Command, out: CliOutput): void {
     });
 }
 
+/** The operator console of the original shows its last backup (`docs/operations.md`, "Backups"). */
+async function recordInOriginal(dataDir: string, target: string, manifest: BackupManifest): Promise<void> {
+  const stateFile = join(dataDir, 'state.sqlite');
+  // A data directory the service never started on has none; the service creates it (0600).
+  if (!existsSync(stateFile)) return;
+  const state = new SqliteDocumentStore(stateFile, { synchronous: 'FULL' });
+  try {
+    await recordLatestBackup(state, target, manifest);
+  } finally {
+    await state.close();
+  }
+}
+
 function printManifest(manifest: BackupManifest, directory: string, print: (line: string) => void): void {
   print(`Backed up ${manifest.dataDir} to ${directory} at ${manifest.createdAt}`);
   print(`  log: ${manifest.log.events} events, up to position ${manifest.log.headPosition}`);
+  const checked = manifest.verification;
+  print(
+    checked === null
+      ? '  verified: no (--no-verify)'
+      : checked.firstBreak
+        ? `  verified: BROKEN after ${checked.events} events`
+        : `  verified: intact, ${checked.events} events, ${checked.checkpoints} of ${checked.of} checkpoints`,
+  );
   for (const database of manifest.databases)
-    print(`  ${database.file}: ${size(database.bytes)}, sha256 ${database.sha256}`);
-  print(`  uploaded files: ${manifest.uploadedFiles.count} (${size(manifest.uploadedFiles.bytes)})`);
+    print(`  ${database.file}: ${byteSize(database.bytes)}, sha256 ${database.sha256}`);
+  print(`  uploaded files: ${manifest.uploadedFiles.count} (${byteSize(manifest.uploadedFiles.bytes)})`);
   const keys = Object.values(manifest.keys).filter((key) => key !== null && key !== 'environment');
   print(`  keys: ${keys.length > 0 ? keys.join(', ') : 'none in the data directory'}`);
   print(
-    `Restore: start the service with DATA_DIR=${directory} (it builds its read models from the log); check the log with DATA_DIR=${directory} npm run cli -- audit verify`,
+    `Restore: copy ${directory} to an empty place and start the service with DATA_DIR set to it (it builds its read models from the log); check its databases against backup.json with sha256sum`,
   );
 }

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -5,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { byteSize } from '../../services/backup/byte-size.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
 import { runCli } from '../support/service-process.ts';
@@ -12,6 +14,7 @@ import { useService } from '../support/use-service.ts';
 
 interface Manifest {
   log: { headPosition: number; events: number };
+  verification: { events: number; checkpoints: number; of: number; firstBreak: { reason: string } | null } | null;
   databases: { file: string; bytes: number; sha256: string }[];
   uploadedFiles: { count: number; bytes: number };
   keys: { vault: string | null; fingerprint: string | null };
@@ -19,6 +22,7 @@ interface Manifest {
 
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 const modeOf = (path: string): number => statSync(path).mode & 0o777;
+const OPERATOR_TOKEN = 'backup-test-operator-token-0123456789abcdef';
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The compiled CLI (build-service.ts) in a process of its own, so that the service's writes go on beside it. */
 const backUpInOwnProcess = (dataDir: string, target: string) =>
@@ -32,8 +36,17 @@ describe('backup of a running service', function () {
   this.timeout(120_000);
   const workDir = mkdtempSync(join(tmpdir(), 'backups-'));
   const backupDir = join(workDir, 'backup');
-  const original = useService({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
-  const restored = useService({ startedBy: 'test', dataDir: backupDir });
+  const original = useService({
+    env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', OPERATOR_TOKEN },
+  });
+  const restored = useService({ startedBy: 'test', dataDir: backupDir, env: { OPERATOR_TOKEN } });
+  /** The operator console's "Backups" section, as text. */
+  const backupsShown = async (baseUrl: string): Promise<string> => {
+    const page = await (
+      await fetch(`${baseUrl}/console`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+    ).text();
+    return /<section aria-labelledby="backups-title"[^]*?<\/section>/.exec(page)![0].replace(/<[^>]+>/g, '');
+  };
   after(() => rmSync(workDir, { recursive: true, force: true }));
 
   it('copies the log, state, files and keys while writes go on; a service started on the copy serves them', async () => {
@@ -54,6 +67,10 @@ describe('backup of a running service', function () {
     const file = (await uploaded.json()) as { id: string };
     const checkpoint = await runCli(['audit', 'checkpoint'], service.dataDir);
     expect(checkpoint.code, checkpoint.stderr).to.equal(0);
+    // An earlier backup, which the original's console shows until the next one.
+    const earlier = await runCli(['backup', join(workDir, 'earlier')], service.dataDir);
+    expect(earlier.code, earlier.stderr).to.equal(0);
+    expect(await backupsShown(service.baseUrl)).to.include(`into ${join(workDir, 'earlier')}`);
 
     // Writers keep creating customers while the backup runs.
     const acknowledged: { id: string; sentAt: number; answeredAt: number }[] = [];
@@ -75,7 +92,13 @@ describe('backup of a running service', function () {
       await new Promise((resolveWait) => setTimeout(resolveWait, 10));
     writing = false;
     await Promise.all(writers);
-    expect(backup.stderr).to.equal('Copying state.sqlite…\nCopying events.sqlite…\nCopying files…\n');
+    expect(backup.stderr.split('\n')).to.deep.equal([
+      'Copying state.sqlite…',
+      'Copying events.sqlite…',
+      'Checking the copied log (audit verify)…',
+      'Copying the uploaded files and the keys…',
+      '',
+    ]);
     const manifest = JSON.parse(backup.stdout) as Manifest;
     const beforeBackup = acknowledged.filter((write) => write.answeredAt < backupStarted).map((write) => write.id);
     const afterBackup = acknowledged.filter((write) => write.sentAt > backupEnded).map((write) => write.id);
@@ -96,13 +119,23 @@ describe('backup of a running service', function () {
     }
     expect(manifest.uploadedFiles).to.deep.equal({ count: 1, bytes: PNG.length });
     expect(manifest.keys).to.deep.equal({ vault: 'vault.key', fingerprint: 'fingerprint.key' });
+    // The copied log was checked as audit verify checks it, against the copied checkpoint.
+    expect(manifest.verification).to.deep.equal({
+      events: manifest.log.events,
+      checkpoints: 1,
+      of: 1,
+      firstBreak: null,
+    });
     expect(modeOf(backupDir)).to.equal(0o700);
     expect(modeOf(join(backupDir, 'files'))).to.equal(0o700);
     for (const name of ['backup.json', 'events.sqlite', 'state.sqlite', 'vault.key', 'fingerprint.key'])
       expect(modeOf(join(backupDir, name)), name).to.equal(0o600);
     expect(modeOf(join(backupDir, 'files', file.id))).to.equal(0o600);
     // No half-made backup is left beside it.
-    expect(readdirSync(workDir)).to.deep.equal(['backup']);
+    expect(readdirSync(workDir).sort()).to.deep.equal(['backup', 'earlier']);
+    // The original's console shows the new one; the copy is in no backup of its own yet.
+    const backedUpBytes = manifest.databases.reduce((sum, { bytes }) => sum + bytes, PNG.length);
+    expect(await backupsShown(service.baseUrl)).to.include(`into ${backupDir} (${byteSize(backedUpBytes)})`);
 
     // The copy's log is intact, its checkpoint included.
     const verified = await runCli(['audit', 'verify'], backupDir);
@@ -127,6 +160,34 @@ describe('backup of a running service', function () {
     });
     expect(Buffer.from(await contents.arrayBuffer()).equals(PNG)).to.equal(true);
     expect(copy.output()).to.not.include('waiting for the projections lease');
+    expect(await backupsShown(copy.baseUrl)).to.include('No backup taken with npm run cli -- backup');
+  });
+
+  it('keeps the backup of a log that does not verify, says where it breaks, and exits 1', async () => {
+    const { api, service } = original;
+    await api.post('/customers', { json: { email: 'to-be-changed@example.com' } });
+    const unchecked = join(workDir, 'unchecked');
+    const copied = await runCli(['backup', unchecked, '--no-verify', '--json'], service.dataDir);
+    expect(copied.code, copied.stderr).to.equal(0);
+    expect((JSON.parse(copied.stdout) as Manifest).verification).to.equal(null);
+    // Someone with access to the files changes a recorded event.
+    const log = new Database(join(unchecked, 'events.sqlite'));
+    const changed = log
+      .prepare(
+        `UPDATE events SET data = replace(data, 'to-be-changed@', 'changed@') WHERE type = 'CustomerCreated' AND data LIKE '%to-be-changed@%'`,
+      )
+      .run();
+    log.close();
+    expect(changed.changes).to.equal(1);
+
+    const target = join(workDir, 'of-a-changed-log');
+    const backup = await runCli(['backup', target], unchecked);
+    expect(backup.code).to.equal(1);
+    expect(backup.stdout).to.match(/verified: BROKEN after \d+ events/);
+    expect(backup.stderr).to.include('The copied log does not verify: BROKEN');
+    expect(backup.stderr).to.include('was changed after it was recorded');
+    const manifest = JSON.parse(readFileSync(join(target, 'backup.json'), 'utf8')) as Manifest;
+    expect(manifest.verification?.firstBreak?.reason).to.include('was changed after it was recorded');
   });
 
   it('refuses a target that exists, one inside the data directory, a data directory without a log, and the distributed profile', async () => {

@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -179,6 +181,30 @@ describe('operator console in a browser (headless Chromium)', function () {
     // The customer, and the webhook deliveries of an endpoint an earlier test made, if already attempted.
     const since = Number(new RegExp(`\\(${events} events\\); (\\d+) appended since`).exec(text)?.[1]);
     expect(since, text).to.be.at.least(1);
+  });
+
+  it('shows the last backup: none yet, then the one `backup` took and how much of the log is in none since', async () => {
+    await page.goto(`${service.baseUrl}/console`);
+    const section = page.getByRole('region', { name: 'Backups' });
+    expect(await section.textContent()).to.include('No backup taken with npm run cli -- backup <directory> yet');
+
+    const target = join(mkdtempSync(join(tmpdir(), 'console-backups-')), 'backup');
+    try {
+      const backup = await runCli(['backup', target, '--json'], service.dataDir);
+      expect(backup.code, backup.stderr).to.equal(0);
+      const { createdAt, log } = JSON.parse(backup.stdout) as {
+        createdAt: string;
+        log: { headPosition: number; events: number };
+      };
+      await api.post('/customers', { json: { email: 'after-the-backup@example.com' } });
+      await page.reload();
+      const text = (await section.textContent())!;
+      expect(text).to.include(`taken ${createdAt} into ${target}`);
+      expect(text).to.include(`the log up to position ${log.headPosition} (${log.events} events)`);
+      expect(Number(await section.locator('#not-backed-up').textContent()), text).to.be.at.least(1);
+    } finally {
+      rmSync(dirname(target), { recursive: true, force: true });
+    }
   });
 
   it('is closed to anyone without the token, and signing out ends the session', async () => {

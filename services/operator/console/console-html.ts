@@ -4,7 +4,8 @@ import type { WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
 import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
-import type { ProjectionStatus, ReadStoreBuildStatus, TamperEvidence } from './operator-state.ts';
+import { byteSize } from '../../backup/byte-size.ts';
+import type { BackupStatus, ProjectionStatus, ReadStoreBuildStatus, TamperEvidence } from './operator-state.ts';
 
 /** A page of the console: no external resources, one stylesheet and one small script of its own. */
 export function page(title: string, body: SafeHtml, options: { signedIn: boolean } = { signedIn: true }): string {
@@ -207,6 +208,26 @@ export function tamperEvidenceSection(evidence: TamperEvidence): SafeHtml {
 <h2 id="audit-title">Tamper evidence</h2>
 ${last}
 <p>${schedule} Keep each digest somewhere this service cannot write (a ticket, a signed e-mail) and compare it later with <code>npm run cli -- audit verify</code>, which recomputes every stream's chain and every checkpoint.</p>
+</section>`;
+}
+
+/**
+ * The last backup `backup` took, and how much of the log is in none yet: what a restore from it
+ * would lose today.
+ */
+export function backupsSection({ latest, head, embedded }: BackupStatus): SafeHtml {
+  const body = !embedded
+    ? html`<p>The log, the state and the files are in EventStoreDB and MongoDB: back them up with their own tools, the state before the log. <code>npm run cli -- backup</code> copies the embedded profile's files only.</p>`
+    : latest
+      ? html`<dl>
+<dt>Last backup</dt><dd>taken ${latest.takenAt} into <code>${latest.target}</code> (${byteSize(latest.bytes)})</dd>
+<dt>Covers</dt><dd>the log up to position ${latest.headPosition} (${latest.events} events); <span id="not-backed-up">${Math.max(head - latest.headPosition, 0)}</span> appended since, in no backup yet</dd>
+</dl>
+<p><code>npm run cli -- backup &lt;directory&gt;</code> takes the next one while the service runs.</p>`
+      : html`<p>No backup taken with <code>npm run cli -- backup &lt;directory&gt;</code> yet: the log's <span id="not-backed-up">${head}</span> events are in no backup this service knows of. It copies the log, the state, the uploaded files and the keys while the service runs.</p>`;
+  return html`<section aria-labelledby="backups-title" id="backups">
+<h2 id="backups-title">Backups</h2>
+${body}
 </section>`;
 }
 

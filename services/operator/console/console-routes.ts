@@ -18,6 +18,7 @@ import {
   streamBrowserSection,
   streamPage,
   tamperEvidenceSection,
+  backupsSection,
 } from './console-html.ts';
 import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
 import { OperatorState } from './operator-state.ts';
@@ -79,13 +80,14 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
         : req.query.ok === '1'
           ? `Resending ${resent}: its next attempt is due now.`
           : `${resent} is not a failed delivery.`;
-    const [underWay, projections, queues, circuits, deliveries, evidence] = await Promise.all([
+    const [underWay, projections, queues, circuits, deliveries, evidence, backups] = await Promise.all([
       state.readStoreBuildUnderWay(),
       state.projections(),
       state.queues(),
       state.openCircuits(),
       state.failedDeliveries(),
       state.tamperEvidence(),
+      state.backups(),
     ]);
     html(
       res,
@@ -100,6 +102,7 @@ export function consoleRoutes(platform: Platform, access: OperatorAccess): Route
             openCircuitsSection(circuits),
             deliveriesSection(deliveries, notice),
             tamperEvidenceSection(evidence),
+            backupsSection(backups),
             streamBrowserSection(),
           ],
           '\n',

@@ -13,6 +13,7 @@ import {
   readStoreBuildUnderWay,
   type ReadStoreBuildProgressDoc,
 } from '../../projector/read-store-build-progress.ts';
+import { latestBackup, type LatestBackupDoc } from '../../backup/latest-backup.ts';
 import { openWebhookCircuits, type WebhookCircuitDoc } from '../../worker/webhook-circuit-board.ts';
 import { OBSERVED_QUEUES } from '../store-gauges.ts';
 
@@ -38,6 +39,14 @@ export interface TamperEvidence {
   head: number;
   /** Whether the projector records checkpoints by itself (`AUDIT_CHECKPOINT_INTERVAL_MS` > 0), and how often. */
   intervalMs: number;
+}
+
+/** The last backup of the data directory as the console shows it (`docs/operations.md`, "Backups"). */
+export interface BackupStatus {
+  latest: LatestBackupDoc | null;
+  head: number;
+  /** Embedded stores, which `backup` copies; the distributed ones are backed up with their own tools. */
+  embedded: boolean;
 }
 
 /** What the console shows of a build's progress record. */
@@ -80,6 +89,12 @@ export class OperatorState {
       this.platform.events.headPosition(),
     ]);
     return { latest, checkpoints: count, head, intervalMs: this.platform.config.auditCheckpointIntervalMs };
+  }
+
+  async backups(): Promise<BackupStatus> {
+    const { config, events, stateStore } = this.platform;
+    const [latest, head] = await Promise.all([latestBackup(stateStore), events.headPosition()]);
+    return { latest, head, embedded: !config.eventStoreUrl && !config.mongodbUrl };
   }
 
   async projections(): Promise<ProjectionStatus[]> {
