@@ -1,6 +1,7 @@
 import { Gauge, type Registry } from '../../packages/observability/prometheus.ts';
 import { activeCheckpoint } from '../../packages/projection-runtime/projection-state.ts';
 import { webhookDeliveriesCollection } from '../../projections/webhook-deliveries-projection.ts';
+import { latestBackup } from '../backup/latest-backup.ts';
 import type { Platform } from '../platform.ts';
 import { NETWORK_OUTCOMES_QUEUE } from '../worker/network-outcome-jobs.ts';
 import { CAPTURES_QUEUE, SUBSCRIPTIONS_QUEUE, TEST_CLOCKS_QUEUE } from '../worker/subscription-jobs.ts';
@@ -101,6 +102,26 @@ export function addStoreGauges(registry: Registry, platform: Platform): void {
       this.reset();
       for (const circuit of await openWebhookCircuits(platform.stateStore))
         this.set({ endpoint: circuit.id, account: circuit.accountId, mode: circuit.mode }, circuit.timeouts);
+    },
+  });
+  // The embedded files' backups (`backup`): the distributed stores are backed up by their own tools.
+  if (platform.config.eventStoreUrl || platform.config.mongodbUrl) return;
+  new Gauge({
+    name: 'payments_last_backup_timestamp_seconds',
+    help: 'Unix time of the last backup `backup` took of the data directory; 0 before the first',
+    registers: [registry],
+    async collect() {
+      const latest = await latestBackup(platform.stateStore);
+      this.set(latest ? Date.parse(latest.takenAt) / 1000 : 0);
+    },
+  });
+  new Gauge({
+    name: 'payments_events_not_backed_up',
+    help: 'Events appended to the log since the last backup (all of them before the first)',
+    registers: [registry],
+    async collect() {
+      const [latest, head] = await Promise.all([latestBackup(platform.stateStore), events.headPosition()]);
+      this.set(Math.max(0, head - (latest?.headPosition ?? 0)));
     },
   });
 }

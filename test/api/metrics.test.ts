@@ -1,6 +1,10 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createEndpoint } from '../support/webhooks.ts';
 import { eventually } from '../support/eventually.ts';
+import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -115,6 +119,37 @@ describe('GET /metrics (Prometheus, behind OPERATOR_TOKEN)', function () {
       expect(moved('payments_webhook_deliveries{status="delivered"}')).to.be.greaterThan(0);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('GET /metrics of backups', function () {
+  this.timeout(60_000);
+  const { api, service } = useService({ env: { OPERATOR_TOKEN } });
+  const scrape = async (): Promise<string> =>
+    (await fetch(`${service.baseUrl}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).text();
+
+  it('tells when the last backup was taken and how many events are in none, for alerts', async () => {
+    const before = await scrape();
+    expect(before).to.match(/^payments_last_backup_timestamp_seconds 0$/m);
+    expect(sample(before, 'payments_events_not_backed_up')).to.equal(
+      sample(before, 'payments_event_log_head_position'),
+    );
+
+    const target = join(mkdtempSync(join(tmpdir(), 'metrics-backups-')), 'backup');
+    try {
+      const backup = await runCli(['backup', target, '--json'], service.dataDir);
+      expect(backup.code, backup.stderr).to.equal(0);
+      const { createdAt, log } = JSON.parse(backup.stdout) as { createdAt: string; log: { headPosition: number } };
+      await api.post('/customers', { json: { email: 'after-the-backup@example.com' } });
+      const after = await scrape();
+      expect(sample(after, 'payments_last_backup_timestamp_seconds')).to.equal(Date.parse(createdAt) / 1000);
+      expect(sample(after, 'payments_events_not_backed_up')).to.equal(
+        sample(after, 'payments_event_log_head_position') - log.headPosition,
+      );
+      expect(sample(after, 'payments_events_not_backed_up')).to.be.at.least(1);
+    } finally {
+      rmSync(dirname(target), { recursive: true, force: true });
     }
   });
 });
