@@ -4,13 +4,13 @@ import { createReadStream, existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../../packages/config/private-data-dir.ts';
+import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { isFileId } from '../../packages/files/file-store.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
-import { projectionsLease } from '../projector/lease.ts';
-import { forgetReadStoreBuild } from '../projector/read-store-build-progress.ts';
-import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { LogCheckpoints } from '../audit/log-checkpoints.ts';
 import { verifyLog } from '../audit/verify-log.ts';
+import { projectionsLease } from '../projector/lease.ts';
+import { forgetReadStoreBuild } from '../projector/read-store-build-progress.ts';
 import {
   BACKUP_MANIFEST,
   type BackedUpFile,

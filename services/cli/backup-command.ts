@@ -27,7 +27,7 @@ export function registerBackupCommand(program: Command, out: CliOutput): void {
       const config = loadConfig(out.env);
       if (config.eventStoreUrl || config.mongodbUrl)
         throw new Error(
-          'backup copies the embedded profile’s files; with EVENTSTORE_URL or MONGODB_URL set, back up EventStoreDB and MongoDB with their own tools (docs/operations.md, "Backups")',
+          'Backup refused: it copies the embedded profile’s files; with EVENTSTORE_URL or MONGODB_URL set, back up EventStoreDB and MongoDB with their own tools (docs/operations.md, "Backups")',
         );
       let manifest: BackupManifest;
       try {

@@ -215,6 +215,7 @@ describe('backup of a running service', function () {
       EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false',
     });
     expect(distributed.code).to.equal(1);
+    expect(distributed.stderr).to.include('Backup refused: it copies the embedded profile’s files');
     expect(distributed.stderr).to.include('back up EventStoreDB and MongoDB with their own tools');
     expect(existsSync(join(workDir, 'of-eventstore'))).to.equal(false);
   });
