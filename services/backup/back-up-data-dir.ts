@@ -61,7 +61,11 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
     throw new BackupRefused(`${target} is inside the data directory: a backup goes elsewhere`);
 
   await mkdir(dirname(target), { recursive: true });
-  const staging = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+  await removeKilledRuns(target);
+  const staging = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}-${randomBytes(6).toString('hex')}.partial`,
+  );
   await mkdir(staging, { mode: PRIVATE_DIRECTORY_MODE });
   await chmod(staging, PRIVATE_DIRECTORY_MODE);
   try {
@@ -104,6 +108,30 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * What a run into the same target that was killed left beside it (`.<name>.<pid>-<random>.partial`,
+ * its process gone): a failed run removes its own, a killed one cannot.
+ */
+async function removeKilledRuns(target: string): Promise<void> {
+  const prefix = `.${basename(target)}.`;
+  for (const name of await readdir(dirname(target))) {
+    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
+    const pid = /^(\d+)-[0-9a-f]{12}$/.exec(name.slice(prefix.length, -'.partial'.length))?.[1];
+    if (pid !== undefined && !processAlive(Number(pid)))
+      await rm(join(dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

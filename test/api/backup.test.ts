@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { byteSize } from '../../services/backup/byte-size.ts';
 import { ApiClient } from '../support/api-client.ts';
 import { cardDetails, type Charge, type Customer } from '../support/payments.ts';
+import { seedCustomerCreations } from '../support/seed-log.ts';
 import { runCli } from '../support/service-process.ts';
 import { useService } from '../support/use-service.ts';
 
@@ -188,6 +189,37 @@ describe('backup of a running service', function () {
     expect(backup.stderr).to.include('was changed after it was recorded');
     const manifest = JSON.parse(readFileSync(join(target, 'backup.json'), 'utf8')) as Manifest;
     expect(manifest.verification?.firstBreak?.reason).to.include('was changed after it was recorded');
+  });
+
+  it('leaves no backup when killed mid-way, and the next run into the same directory removes what it left', async () => {
+    const dataDir = join(workDir, 'long-log');
+    mkdirSync(dataDir);
+    await seedCustomerCreations(join(dataDir, 'events.sqlite'), ['acct_backupKilledMidWay'], 0, 40_000);
+    const target = join(workDir, 'killed');
+    const partials = () => readdirSync(workDir).filter((name) => /^\.killed\..*\.partial$/.test(name));
+    const child = spawn(process.execPath, ['dist/cli/main.js', 'backup', target], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+    while (partials().length === 0) {
+      expect(child.exitCode, 'the backup ended before it could be killed').to.equal(null);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 5));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(existsSync(target)).to.equal(false);
+    expect(partials()).to.have.length(1);
+    expect(partials()[0]).to.match(new RegExp(`^\\.killed\\.${child.pid}-[0-9a-f]{12}\\.partial$`));
+    // One of a run still going (this process's id) is left alone.
+    const running = `.killed.${process.pid}-0123456789ab.partial`;
+    mkdirSync(join(workDir, running));
+
+    const again = await runCli(['backup', target, '--json'], dataDir);
+    expect(again.code, again.stderr).to.equal(0);
+    expect((JSON.parse(again.stdout) as Manifest).log.events).to.equal(40_000);
+    expect(partials()).to.deep.equal([running]);
   });
 
   it('refuses a target that exists, one inside the data directory, a data directory without a log, and the distributed profile', async () => {
