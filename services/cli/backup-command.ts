@@ -45,7 +45,14 @@ export function registerBackupCommand(program: Command, out: CliOutput): void {
         if (error instanceof BackupRefused) throw new Error(`Backup refused: ${error.message}`);
         throw error;
       }
-      await recordInOriginal(config.dataDir, resolve(directory), manifest);
+      try {
+        await recordInOriginal(config.dataDir, resolve(directory), manifest);
+      } catch (error) {
+        // The backup itself is complete (a read-only data directory, a snapshot mounted elsewhere).
+        console.error(
+          `The backup is complete, but recording it in the data directory's state store failed (${(error as Error).message}): the operator console and /metrics do not show it.`,
+        );
+      }
       if (options.json) console.log(JSON.stringify(manifest));
       else printManifest(manifest, directory, (line) => console.log(line));
       if (manifest.verification?.firstBreak) {
