@@ -16,6 +16,8 @@ export interface LatestBackupDoc extends Document {
   events: number;
   /** The databases' and uploaded files' bytes together. */
   bytes: number;
+  /** Its log as the backup's check found it: intact, broken, or not checked (`--no-verify`). */
+  log: 'intact' | 'broken' | 'not verified';
 }
 
 const records = (stateStore: DocumentStore) => stateStore.collection<LatestBackupDoc>('backups');
@@ -33,6 +35,7 @@ export async function recordLatestBackup(
     headPosition: manifest.log.headPosition,
     events: manifest.log.events,
     bytes: manifest.databases.reduce((sum, database) => sum + database.bytes, manifest.uploadedFiles.bytes),
+    log: manifest.verification === null ? 'not verified' : manifest.verification.firstBreak ? 'broken' : 'intact',
   });
 }
 

@@ -41,6 +41,8 @@ describe('backup of a running service', function () {
     env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', OPERATOR_TOKEN },
   });
   const restored = useService({ startedBy: 'test', dataDir: backupDir, env: { OPERATOR_TOKEN } });
+  const uncheckedDir = join(workDir, 'unchecked');
+  const changedLog = useService({ startedBy: 'test', dataDir: uncheckedDir, env: { OPERATOR_TOKEN } });
   /** The operator console's "Backups" section, as text. */
   const backupsShown = async (baseUrl: string): Promise<string> => {
     const page = await (
@@ -167,10 +169,11 @@ describe('backup of a running service', function () {
   it('keeps the backup of a log that does not verify, says where it breaks, and exits 1', async () => {
     const { api, service } = original;
     await api.post('/customers', { json: { email: 'to-be-changed@example.com' } });
-    const unchecked = join(workDir, 'unchecked');
+    const unchecked = uncheckedDir;
     const copied = await runCli(['backup', unchecked, '--no-verify', '--json'], service.dataDir);
     expect(copied.code, copied.stderr).to.equal(0);
     expect((JSON.parse(copied.stdout) as Manifest).verification).to.equal(null);
+    expect(await backupsShown(service.baseUrl)).to.include('Its lognot verified (taken with --no-verify)');
     // Someone with access to the files changes a recorded event.
     const log = new Database(join(unchecked, 'events.sqlite'));
     const changed = log
@@ -189,6 +192,10 @@ describe('backup of a running service', function () {
     expect(backup.stderr).to.include('was changed after it was recorded');
     const manifest = JSON.parse(readFileSync(join(target, 'backup.json'), 'utf8')) as Manifest;
     expect(manifest.verification?.firstBreak?.reason).to.include('was changed after it was recorded');
+    // The operator of the installation whose log it is sees it in the console.
+    const shown = await backupsShown((await changedLog.start()).baseUrl);
+    expect(shown).to.include(`into ${target}`);
+    expect(shown).to.include('Its logdid not verify when it was taken');
   });
 
   it('leaves no backup when killed mid-way, and the next run into the same directory removes what it left', async () => {

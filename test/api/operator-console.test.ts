@@ -201,6 +201,9 @@ describe('operator console in a browser (headless Chromium)', function () {
       const text = (await section.textContent())!;
       expect(text).to.include(`taken ${createdAt} into ${target}`);
       expect(text).to.include(`the log up to position ${log.headPosition} (${log.events} events)`);
+      expect(await section.locator('#backup-log').textContent()).to.equal(
+        'intact: its hash chains and checkpoints verified when it was taken',
+      );
       expect(Number(await section.locator('#not-backed-up').textContent()), text).to.be.at.least(1);
     } finally {
       rmSync(dirname(target), { recursive: true, force: true });

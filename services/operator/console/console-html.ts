@@ -5,6 +5,7 @@ import type { QueueCounts } from '../../../packages/jobs/job-queue.ts';
 import type { WebhookDeliveryDoc } from '../../../projections/webhook-deliveries-projection.ts';
 import { readStoreBuildText } from '../../projector/read-store-build-progress.ts';
 import { byteSize } from '../../backup/byte-size.ts';
+import type { LatestBackupDoc } from '../../backup/latest-backup.ts';
 import type { BackupStatus, ProjectionStatus, ReadStoreBuildStatus, TamperEvidence } from './operator-state.ts';
 
 /** A page of the console: no external resources, one stylesheet and one small script of its own. */
@@ -211,6 +212,13 @@ ${last}
 </section>`;
 }
 
+function backupLogText(log: LatestBackupDoc['log']): SafeHtml {
+  if (log === 'intact') return html`intact: its hash chains and checkpoints verified when it was taken`;
+  if (log === 'broken')
+    return html`<strong>did not verify</strong> when it was taken: the original's log is broken too; run <code>npm run cli -- audit verify</code>`;
+  return html`not verified (taken with <code>--no-verify</code>)`;
+}
+
 /**
  * The last backup `backup` took, and how much of the log is in none yet: what a restore from it
  * would lose today.
@@ -222,6 +230,7 @@ export function backupsSection({ latest, head, embedded }: BackupStatus): SafeHt
       ? html`<dl>
 <dt>Last backup</dt><dd>taken ${latest.takenAt} into <code>${latest.target}</code> (${byteSize(latest.bytes)})</dd>
 <dt>Covers</dt><dd>the log up to position ${latest.headPosition} (${latest.events} events); <span id="not-backed-up">${Math.max(head - latest.headPosition, 0)}</span> appended since, in no backup yet</dd>
+<dt>Its log</dt><dd id="backup-log">${backupLogText(latest.log)}</dd>
 </dl>
 <p><code>npm run cli -- backup &lt;directory&gt;</code> takes the next one while the service runs.</p>`
       : html`<p>No backup taken with <code>npm run cli -- backup &lt;directory&gt;</code> yet: the log's <span id="not-backed-up">${head}</span> events are in no backup this service knows of. It copies the log, the state, the uploaded files and the keys while the service runs.</p>`;
