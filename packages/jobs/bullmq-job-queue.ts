@@ -413,7 +413,21 @@ async function reached(connection: Redis): Promise<void> {
   if (connection.status === 'ready') return;
   if (connection.status !== 'wait' && connection.status !== 'connecting' && connection.status !== 'connect')
     throw new Error(`Redis is unreachable (connection ${connection.status})`);
-  await new Promise<void>((resolve, reject) => {
+  // One wait per connection, however many enqueues arrive before it is ready (a scheduler's first
+  // scan enqueues dozens at once): listeners per enqueue passed Node's limit of 16 per event and
+  // printed a "possible memory leak" warning.
+  let waiting = connectionsReaching.get(connection);
+  if (!waiting) {
+    waiting = untilReady(connection).finally(() => connectionsReaching.delete(connection));
+    connectionsReaching.set(connection, waiting);
+  }
+  await waiting;
+}
+
+const connectionsReaching = new WeakMap<Redis, Promise<void>>();
+
+function untilReady(connection: Redis): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const settle = (outcome: () => void) => () => {
       connection.off('ready', onReady).off('error', onError).off('close', onClose);
       outcome();

@@ -103,6 +103,27 @@ describeWithRedis('BullMqJobQueue on a real redis-server', function () {
 
   describeJobQueueContract('BullMQ', async () => new BullMqJobQueue(redis.url, { prefix: freshPrefix() }));
 
+  it('takes dozens of enqueues made before its connection is ready without a "memory leak" warning', async function () {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const jobs = new BullMqJobQueue(redis.url, { prefix: freshPrefix() });
+    try {
+      // As a worker's first scan does: every due delivery at once, on a connection still opening.
+      const enqueued = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => jobs.enqueue('deliveries', 'deliver', { i }, { jobId: `delivery-${i}` })),
+      );
+      expect(enqueued.filter((result) => !result.deduplicated)).to.have.length(40);
+      expect((await jobs.counts('deliveries')).waiting).to.equal(40);
+      // Process warnings are emitted on the next tick.
+      await new Promise((resolveTick) => setImmediate(resolveTick));
+      expect(warnings).to.deep.equal([]);
+    } finally {
+      process.off('warning', onWarning);
+      await jobs.close();
+    }
+  });
+
   describe('across processes', function () {
     it('lets another instance on the same Redis process what this one enqueued', async function () {
       const prefix = freshPrefix();
