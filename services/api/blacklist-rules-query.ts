@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { BlacklistRule } from '../../packages/domain/blacklist/blacklist-rule.ts';
 import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
@@ -13,16 +14,8 @@ const PAGE_SIZE = 100;
 export async function liveBlacklistRules(readModels: ReadModels, tenant: Tenant): Promise<BlacklistRule[]> {
   const collection = readModels.collection(blacklistRulesCollection);
   const filter = { _accountId: tenant.accountId, _mode: tenant.mode, _deleted: false };
-  const rules: BlacklistRule[] = [];
-  let startingAfterId: string | undefined;
-  for (;;) {
-    const page = await collection.list({ filter, limit: PAGE_SIZE, ...(startingAfterId ? { startingAfterId } : {}) });
-    for (const doc of page.list) {
-      const { id, created: _c, objectType: _o, deleted: _d, _accountId, _mode, _seq, _deleted, ...condition } = doc;
-      rules.push({ ruleId: id, ...condition });
-    }
-    const last = page.list[page.list.length - 1];
-    if (!page.hasMore || !last) return rules;
-    startingAfterId = last.id;
-  }
+  return (await everyDocument(collection, { filter }, { pageSize: PAGE_SIZE })).map((doc) => {
+    const { id, created: _c, objectType: _o, deleted: _d, _accountId, _mode, _seq, _deleted, ...condition } = doc;
+    return { ruleId: id, ...condition };
+  });
 }

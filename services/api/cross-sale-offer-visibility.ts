@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import type { CheckoutOfferView, OfferedPlan } from '../../packages/checkout/checkout-view.ts';
 import type { Tenant } from '../../packages/domain/tenant.ts';
 import type { UsableOffer, UsableOffers } from '../../packages/commands/cross-sale-offer-commands.ts';
@@ -181,20 +182,7 @@ export class CrossSaleOfferVisibility implements UsableOffers {
   ): Promise<CrossSaleOfferDoc[]> {
     const collection = this.readModels.collection(crossSaleOffersCollection);
     const filter = { _accountId: owner, _mode: mode, _deleted: deleted };
-    const offers: CrossSaleOfferDoc[] = [];
-    let startingAfterId: string | undefined;
-    for (;;) {
-      const page = await collection.list({
-        filter,
-        limit: PAGE_SIZE,
-        ...(created ? { created } : {}),
-        ...(startingAfterId ? { startingAfterId } : {}),
-      });
-      offers.push(...page.list);
-      const last = page.list.at(-1);
-      if (!page.hasMore || !last) return offers;
-      startingAfterId = last.id;
-    }
+    return everyDocument(collection, { filter, ...(created ? { created } : {}) }, { pageSize: PAGE_SIZE });
   }
 }
 

@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import type { EventStore } from '../../packages/eventstore/event-store.ts';
 import { GENESIS_HASH, eventHash } from '../../packages/eventstore/event-hash.ts';
 import type { Collection, DocumentStore } from '../../packages/readstore/document-store.ts';
@@ -31,15 +32,7 @@ export class LogCheckpoints {
 
   /** Every checkpoint, oldest first. */
   async all(): Promise<LogCheckpoint[]> {
-    const found: LogCheckpoint[] = [];
-    let startingAfterId: string | undefined;
-    for (;;) {
-      const page = await this.collection.list({ limit: PAGE_SIZE, ...(startingAfterId ? { startingAfterId } : {}) });
-      found.push(...page.list);
-      const last = page.list.at(-1);
-      if (!page.hasMore || !last) break;
-      startingAfterId = last.id;
-    }
+    const found = await everyDocument(this.collection, {}, { pageSize: PAGE_SIZE });
     return found.sort((a, b) => a.position - b.position);
   }
 

@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import { activeCheckpoint } from '../../packages/projection-runtime/projection-state.ts';
 import { accountsCollection, accountsProjection, type AccountDoc } from '../../projections/accounts-projection.ts';
 import type { Platform } from '../platform.ts';
@@ -15,14 +16,7 @@ export interface AccountsListed {
  * once a projector has applied it, and the caller says so instead of leaving it out silently.
  */
 export async function listAccounts(platform: Platform): Promise<AccountsListed> {
-  const collection = platform.readModels.collection(accountsCollection);
-  const accounts: AccountDoc[] = [];
-  for (let startingAfterId: string | undefined; ;) {
-    const page = await collection.list({ limit: 100, ...(startingAfterId ? { startingAfterId } : {}) });
-    accounts.push(...page.list);
-    if (!page.hasMore || page.list.length === 0) break;
-    startingAfterId = page.list.at(-1)!.id;
-  }
+  const accounts = await everyDocument(platform.readModels.collection(accountsCollection));
   const applied = await activeCheckpoint(platform.readStore, accountsProjection.name);
   return { accounts, behind: Math.max(0, (await platform.events.headPosition()) - applied) };
 }

@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import { accountProcessors } from '../../packages/commands/account-processors.ts';
 import { chargeDecider } from '../../packages/domain/charge/charge-decider.ts';
 import { chargeStream } from '../../packages/domain/charge/charge-events.ts';
@@ -175,17 +176,8 @@ async function listed<T extends { id: string }>(
   tenant: Tenant,
   window: { from: Date; to: Date },
 ): Promise<T[]> {
-  const found: T[] = [];
-  let startingAfterId: string | undefined;
-  for (;;) {
-    const page = await platform.readModels.collection(collection).list({
-      filter: { _accountId: tenant.accountId, _mode: tenant.mode },
-      created: { gte: Math.floor(window.from.getTime() / 1000), lte: Math.floor(window.to.getTime() / 1000) },
-      limit: 100,
-      ...(startingAfterId ? { startingAfterId } : {}),
-    });
-    found.push(...page.list);
-    if (!page.hasMore || page.list.length === 0) return found;
-    startingAfterId = page.list.at(-1)!.id;
-  }
+  return everyDocument(platform.readModels.collection(collection), {
+    filter: { _accountId: tenant.accountId, _mode: tenant.mode },
+    created: { gte: Math.floor(window.from.getTime() / 1000), lte: Math.floor(window.to.getTime() / 1000) },
+  });
 }

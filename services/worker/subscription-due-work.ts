@@ -1,4 +1,5 @@
 import type { Document } from '../../packages/readstore/document-store.ts';
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import type { ReadModels } from '../../packages/projection-runtime/read-models.ts';
 import type { ReadModelCollection } from '../../packages/projection-runtime/read-model-collection.ts';
 import {
@@ -106,19 +107,9 @@ async function listAll<T extends Document>(
   filter: Record<string, string | boolean | null>,
   until?: number,
 ): Promise<T[]> {
-  const found: T[] = [];
-  let startingAfterId: string | undefined;
-  while (found.length < MAX_PER_SCAN) {
-    const page = await readModels.collection(collection).list({
-      filter,
-      limit: 100,
-      ...(until !== undefined ? { created: { lte: until } } : {}),
-      ...(startingAfterId ? { startingAfterId } : {}),
-    });
-    found.push(...page.list);
-    const last = page.list[page.list.length - 1];
-    if (!page.hasMore || !last) break;
-    startingAfterId = last.id;
-  }
-  return found;
+  return everyDocument(
+    readModels.collection(collection),
+    { filter, ...(until !== undefined ? { created: { lte: until } } : {}) },
+    { max: MAX_PER_SCAN },
+  );
 }

@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import type { Collection, Document, DocumentStore } from '../../packages/readstore/document-store.ts';
 import type { Mode } from '../../packages/domain/mode.ts';
 import type { Platform } from '../platform.ts';
@@ -34,15 +35,7 @@ export const webhookCircuits = (store: DocumentStore): Collection<WebhookCircuit
 
 /** The endpoints whose circuit is open, most recently opened first. */
 export async function openWebhookCircuits(store: DocumentStore): Promise<WebhookCircuitDoc[]> {
-  const open: WebhookCircuitDoc[] = [];
-  let startingAfterId: string | undefined;
-  while (open.length < LISTED) {
-    const page = await webhookCircuits(store).list({ limit: 100, ...(startingAfterId && { startingAfterId }) });
-    open.push(...page.list);
-    if (!page.hasMore || page.list.length === 0) break;
-    startingAfterId = page.list.at(-1)!.id;
-  }
-  return open;
+  return everyDocument(webhookCircuits(store), {}, { max: LISTED });
 }
 
 /** Writes one worker's circuit changes to `webhook_circuits`, in order, never failing an attempt. */

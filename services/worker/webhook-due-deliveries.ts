@@ -1,3 +1,4 @@
+import { everyDocument } from '../../packages/readstore/every-document.ts';
 import { dueBy } from '../../projections/due-list.ts';
 import { webhookDueCollection, type WebhookDueDoc } from '../../projections/webhook-due-deliveries.ts';
 import { webhookEndpointsCollection } from '../../projections/webhook-endpoints-projection.ts';
@@ -158,20 +159,10 @@ function activeEndpoints(platform: Platform) {
     async startingAnywhere(nowMs: number): Promise<string[]> {
       if (nowMs - readAt >= ENDPOINTS_REREAD_MS) {
         readAt = nowMs;
-        const collection = platform.readModels.collection(webhookEndpointsCollection);
-        const found: string[] = [];
-        let startingAfterId: string | undefined;
-        for (;;) {
-          const { list, hasMore } = await collection.list({
-            filter: { _deleted: false },
-            limit: 100,
-            ...(startingAfterId !== undefined && { startingAfterId }),
-          });
-          for (const endpoint of list) if (endpoint.enabled) found.push(endpoint.id);
-          if (!hasMore || list.length === 0) break;
-          startingAfterId = list.at(-1)!.id;
-        }
-        ids = found;
+        const endpoints = await everyDocument(platform.readModels.collection(webhookEndpointsCollection), {
+          filter: { _deleted: false },
+        });
+        ids = endpoints.filter((endpoint) => endpoint.enabled).map((endpoint) => endpoint.id);
       }
       offset = ids.length === 0 ? 0 : (offset + 1) % ids.length;
       return [...ids.slice(offset), ...ids.slice(0, offset)];
