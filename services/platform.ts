@@ -30,7 +30,7 @@ import { BackgroundWalCheckpoints } from '../packages/sqlite/background-wal-chec
 import type { DocumentStore } from '../packages/readstore/document-store.ts';
 import { CardFingerprinter } from '../packages/vault/card-fingerprint.ts';
 import { EventFileVaultEntries } from '../packages/vault/event-file-vault-entries.ts';
-import { loadOrCreateKey } from '../packages/vault/vault-key.ts';
+import { KEY_FILES, loadOrCreateKey } from '../packages/vault/vault-key.ts';
 import { Vault } from '../packages/vault/vault.ts';
 import type { Commands } from './commands.ts';
 import { buildCommands } from './resource-commands.ts';
@@ -83,7 +83,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     ...(config.eventStoreUrl ? [] : ['events.sqlite']),
     ...(config.mongodbUrl ? [] : [currentReadFile(config.dataDir), 'state.sqlite']),
   ];
-  preparePrivateDataDir(config.dataDir, embeddedFiles, ['vault.key', 'fingerprint.key']);
+  preparePrivateDataDir(config.dataDir, embeddedFiles, Object.values(KEY_FILES));
   const metrics = new ServiceMetrics();
   const eventLog = await createEventStore({
     eventStoreUrl: config.eventStoreUrl,
@@ -157,10 +157,10 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
     eventLog instanceof SqliteEventStore
       ? new EventFileVaultEntries(eventLog, stateStore.collection('vault'))
       : stateStore.collection('vault'),
-    loadOrCreateKey(config.vaultKey, config.dataDir, 'vault.key'),
+    loadOrCreateKey(config.vaultKey, config.dataDir, KEY_FILES.vault),
   );
   const fingerprinter = new CardFingerprinter(
-    loadOrCreateKey(config.fingerprintKey, config.dataDir, 'fingerprint.key'),
+    loadOrCreateKey(config.fingerprintKey, config.dataDir, KEY_FILES.fingerprint),
   );
   // Embedded: the simulator's answers commit with the next append too, for the same reason.
   const networkJournal = <Outcome>(name: string): NetworkJournal<Outcome> => {

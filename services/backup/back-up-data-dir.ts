@@ -6,8 +6,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../../packages/config/private-data-dir.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { isFileId } from '../../packages/files/file-store.ts';
+import { KEY_FILES } from '../../packages/vault/vault-key.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
-import { LogCheckpoints } from '../audit/log-checkpoints.ts';
+import { LogCheckpoints, type LogCheckpoint } from '../audit/log-checkpoints.ts';
 import { verifyLog } from '../audit/verify-log.ts';
 import { projectionsLease } from '../projector/lease.ts';
 import { forgetReadStoreBuild } from '../projector/read-store-build-progress.ts';
@@ -28,7 +29,6 @@ import { forgetLatestBackup } from './latest-backup.ts';
  * built again from the log (`docs/operations.md`, "Backups").
  */
 const DATABASES = ['state.sqlite', 'events.sqlite'] as const;
-const KEY_FILES = { vault: 'vault.key', fingerprint: 'fingerprint.key' } as const;
 
 export class BackupRefused extends Error {}
 
@@ -74,9 +74,9 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
       options.onStep?.(`Copying ${name}`);
       await copyDatabase(join(dataDir, name), join(staging, name));
     }
-    if (copied.includes('state.sqlite')) await forgetTheOriginalsOwn(join(staging, 'state.sqlite'));
+    const checkpoints = copied.includes('state.sqlite') ? await copiedState(join(staging, 'state.sqlite')) : [];
     if (options.verify) options.onStep?.('Checking the copied log (audit verify)');
-    const verification = options.verify ? await verifyCopiedLog(staging) : null;
+    const verification = options.verify ? await verifyCopiedLog(join(staging, 'events.sqlite'), checkpoints) : null;
     const databases: BackedUpFile[] = [];
     for (const name of copied) {
       await makeSelfContained(join(staging, name));
@@ -147,28 +147,27 @@ async function copyDatabase(source: string, destination: string): Promise<void> 
 }
 
 /**
- * The copied state's leases and read store build are the original's processes', which never run
- * on the copy: a service started on it would otherwise wait for them to expire. Its record of the
- * last backup is the original's too.
+ * The copied state without what is the original's own, and the log checkpoints it holds. Its
+ * leases and read store build are the original's processes', which never run on the copy: a
+ * service started on it would otherwise wait for them to expire. Its record of the last backup is
+ * the original's too.
  */
-async function forgetTheOriginalsOwn(stateFile: string): Promise<void> {
+async function copiedState(stateFile: string): Promise<LogCheckpoint[]> {
   const state = new SqliteDocumentStore(stateFile);
   try {
     await projectionsLease(state).forget();
     await forgetReadStoreBuild(state);
     await forgetLatestBackup(state);
+    return await new LogCheckpoints(state).all();
   } finally {
     await state.close();
   }
 }
 
 /** The copy's log checked as `audit verify` checks a data directory's, against the copied checkpoints. */
-async function verifyCopiedLog(staging: string): Promise<CopyVerification> {
-  const events = new SqliteEventStore(join(staging, 'events.sqlite'));
-  const stateFile = join(staging, 'state.sqlite');
-  const state = existsSync(stateFile) ? new SqliteDocumentStore(stateFile) : null;
+async function verifyCopiedLog(eventsFile: string, checkpoints: LogCheckpoint[]): Promise<CopyVerification> {
+  const events = new SqliteEventStore(eventsFile);
   try {
-    const checkpoints = state ? await new LogCheckpoints(state).all() : [];
     const result = await verifyLog(events, { checkpoints });
     return {
       events: result.checked,
@@ -178,7 +177,6 @@ async function verifyCopiedLog(staging: string): Promise<CopyVerification> {
     };
   } finally {
     await events.close();
-    await state?.close();
   }
 }
 
