@@ -1,5 +1,6 @@
 import type { RequestListener, ServerResponse } from 'node:http';
 import type { Config } from '../packages/config/environment.ts';
+import { appMessages } from '../packages/http/app-messages.ts';
 import { listen, type RunningServer } from '../packages/http/serve.ts';
 import type { Logger } from '../packages/observability/logger.ts';
 import { buildApi } from './api/app.ts';
@@ -39,6 +40,7 @@ export async function runService(
   // use stops the start at once. Until the roles run, requests get 503 with Retry-After.
   let api: RequestListener | null = null;
   let server: RunningServer | null = null;
+  const messages = appMessages();
   if (runs('api')) {
     try {
       server = await listen(
@@ -48,6 +50,7 @@ export async function runService(
         {
           ...(config.tls ? { tls: config.tls } : {}),
           timeoutsMs: config.httpTimeoutsMs,
+          messages,
           onError: (error) => logger.error('HTTP server error; still serving', { error }),
         },
       );
@@ -68,7 +71,11 @@ export async function runService(
     : null;
   worker?.start();
 
-  if (server) api = buildApi(platform, logger);
+  if (server) {
+    const app = buildApi(platform, logger);
+    messages.adopt(app);
+    api = app;
+  }
   logger.info('service started', {
     role,
     port: server?.port ?? null,

@@ -3,6 +3,7 @@ import { createServer, STATUS_CODES, type RequestListener, type Server } from 'n
 import { createServer as createSecureServer, type Server as SecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { AppMessages } from './app-messages.ts';
 import type { ErrorEnvelope } from './errors.ts';
 
 export interface TlsFiles {
@@ -27,6 +28,8 @@ export interface ServeOptions {
    * ones when it can. Without it they are only ignored; an 'error' event unheard would end the process.
    */
   onError?: (error: Error) => void;
+  /** The classes of the server's requests and responses, for an express app (`app-messages.ts`). */
+  messages?: AppMessages;
 }
 
 export interface RunningServer {
@@ -55,7 +58,12 @@ export function listen(
   const { tls, timeoutsMs } = options;
   // Node looks for timed-out requests every 30 s by default: far too coarse for these limits.
   const checking = { connectionsCheckingInterval: Math.min(1000, timeoutsMs?.headers ?? 30_000) };
-  const server: Server = tls ? createSecureServer({ ...readTls(tls), ...checking }, app) : createServer(checking, app);
+  const messages = options.messages
+    ? { IncomingMessage: options.messages.IncomingMessage, ServerResponse: options.messages.ServerResponse }
+    : {};
+  const server: Server = tls
+    ? createSecureServer({ ...readTls(tls), ...checking, ...messages }, app)
+    : createServer({ ...checking, ...messages }, app);
   server.on('clientError', answerClientError);
   if (timeoutsMs) {
     server.headersTimeout = timeoutsMs.headers;

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import express from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'node:net';
+import type { RequestListener } from 'node:http';
+import { appMessages } from '../../../packages/http/app-messages.ts';
 import { listen } from '../../../packages/http/serve.ts';
 
 describe('http kit: listen and graceful close', () => {
@@ -21,6 +23,41 @@ describe('http kit: listen and graceful close', () => {
     const running = await listen(slowApp(0), 0, '127.0.0.1');
     expect(running.port).to.be.greaterThan(0);
     expect((await fetch(`http://127.0.0.1:${running.port}/fast`)).status).to.equal(200);
+    await running.close(1000);
+  });
+
+  it("makes requests and responses with the app's prototypes once it adopts the app, which still answers them", async () => {
+    const messages = appMessages();
+    const app = express();
+    app.get('/echo', (req, res) => {
+      res.status(201).json({ query: req.query, sameApp: req.app === app });
+    });
+    let answering: RequestListener | null = null;
+    const bornWith: { request: boolean; response: boolean }[] = [];
+    const running = await listen(
+      (request, response) => {
+        bornWith.push({
+          request: Object.getPrototypeOf(request) === app.request,
+          response: Object.getPrototypeOf(response) === app.response,
+        });
+        if (answering) answering(request, response);
+        else response.end('starting');
+      },
+      0,
+      '127.0.0.1',
+      { messages },
+    );
+    const url = `http://127.0.0.1:${running.port}/echo?a=1`;
+    expect(await (await fetch(url)).text()).to.equal('starting');
+    messages.adopt(app);
+    answering = app;
+    const response = await fetch(url);
+    expect(response.status).to.equal(201);
+    expect(await response.json()).to.deep.equal({ query: { a: '1' }, sameApp: true });
+    expect(bornWith).to.deep.equal([
+      { request: false, response: false },
+      { request: true, response: true },
+    ]);
     await running.close(1000);
   });
 
