@@ -114,8 +114,8 @@ async function executeRoute(
     const ctx: RequestContext<unknown, unknown, unknown> = {
       auth: caller.auth,
       params: route.params ? validateParameters(route.params, req.params) : req.params,
-      query: validateParameters(route.query ?? NO_PARAMETERS, query),
-      body: validateParameters(route.body ?? NO_PARAMETERS, req.body),
+      query: route.query ? validateParameters(route.query, query) : noParameters(query),
+      body: route.body ? validateParameters(route.body, req.body) : noParameters(req.body),
       requestId: caller.requestId,
       ...(caller.correlationId !== undefined && { correlationId: caller.correlationId }),
       ...(caller.idempotent && { idempotencyKey: caller.idempotent.key, requestToken: caller.idempotent.token }),
@@ -130,6 +130,19 @@ async function executeRoute(
     const { status, body, headers } = errorResponse(error, logger);
     return Object.keys(headers).length > 0 ? { status, body, headers } : { status, body };
   }
+}
+
+/** What a route without a query or body schema gets: `{}`, or the envelope's error for anything given. */
+function noParameters(input: unknown): Record<string, never> {
+  // An empty object needs no schema run (a zod parse of `{}` costs about 2 µs a call).
+  if (input !== null && typeof input === 'object' && !Array.isArray(input) && isEmpty(input)) return {};
+  return validateParameters(NO_PARAMETERS, input);
+}
+
+/** No own enumerable key: what a strict empty schema accepts. */
+function isEmpty(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return false;
+  return true;
 }
 
 function handlerHeaders(req: Request): Record<string, string | undefined> {
