@@ -5,6 +5,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface BareServer {
   baseUrl: string;
+  /** The same app on a server whose messages are born with its prototypes (bare-server.ts). */
+  bornUrl: string;
   pid: number;
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
@@ -18,20 +20,20 @@ export async function startBareServer(): Promise<BareServer> {
   });
   let output = '';
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  const port = await new Promise<number>((resolvePort, reject) => {
+  const [port, bornPort] = await new Promise<[number, number]>((resolvePort, reject) => {
     const timeout = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the bare server did not start within 30 s:\n${output}`));
     }, 30_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      const match = /^\{"port":(\d+)\}$/m.exec(output);
+      const match = /^\{"port":(\d+),"bornPort":(\d+)\}$/m.exec(output);
       if (!match) return;
       clearTimeout(timeout);
       // Past its port it prints nothing; stop collecting anyway.
       child.stdout.off('data', onData);
       child.stdout.resume();
-      resolvePort(Number(match[1]));
+      resolvePort([Number(match[1]), Number(match[2])]);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -43,6 +45,7 @@ export async function startBareServer(): Promise<BareServer> {
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    bornUrl: `http://127.0.0.1:${bornPort}`,
     pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

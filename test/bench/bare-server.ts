@@ -1,10 +1,14 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { appMessages } from '../../packages/http/app-messages.ts';
 
 /**
- * The benchmark's baseline: a bare express 5 app with no middleware beyond JSON body parsing.
- * Run as its own process (as the service is); listens on a free port of 127.0.0.1 and prints
- * `{"port":N}` on one line once it serves.
+ * The benchmark's baseline: a bare express 5 app with no middleware beyond JSON body parsing, as
+ * people write one. Run as its own process (as the service is); listens on a free port of
+ * 127.0.0.1, and serves the same app on a second port whose requests and responses are born with
+ * the app's prototypes as the service's are (`packages/http/app-messages.ts`): the floor of an
+ * express answer. Prints `{"port":N,"bornPort":M}` on one line once both serve.
  */
 const app = express();
 app.disable('x-powered-by');
@@ -18,13 +22,30 @@ app.post('/bare', express.json(), (req, res) => {
   res.json(req.body);
 });
 
-const server = app.listen(0, '127.0.0.1', () => {
-  console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
-});
+const messages = appMessages();
+messages.adopt(app);
+const servers: Server[] = [
+  createServer(app),
+  createServer({ IncomingMessage: messages.IncomingMessage, ServerResponse: messages.ServerResponse }, app),
+];
+const ports = await Promise.all(
+  servers.map(
+    (server) =>
+      new Promise<number>((resolvePort) => {
+        server.listen(0, '127.0.0.1', () => resolvePort((server.address() as AddressInfo).port));
+      }),
+  ),
+);
+console.log(JSON.stringify({ port: ports[0], bornPort: ports[1] }));
 
 const stop = (): void => {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
+  let open = servers.length;
+  for (const server of servers) {
+    server.close(() => {
+      if (--open === 0) process.exit(0);
+    });
+    server.closeAllConnections();
+  }
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -44,6 +44,8 @@ interface Scenario {
   body?: string;
   /** The bare scenario this one is compared with; none for the baselines themselves. */
   baseline?: string;
+  /** Served by the bare app's process (the baselines, and the floor of an express answer). */
+  bare?: true;
   /** Requests that make one operation, run in turn (rates are then per operation, latencies per request). */
   sequence?: autocannon.Request[];
 }
@@ -353,8 +355,23 @@ async function main(): Promise<number> {
 
     // Reads run before the write scenario so that they see the same data set whatever its throughput.
     const scenarios: Scenario[] = [
-      { name: 'bare GET /bare', method: 'GET', url: `${bare.baseUrl}/bare`, headers: {} },
-      { name: 'bare POST /bare', method: 'POST', url: `${bare.baseUrl}/bare`, headers: json, body: BARE_BODY },
+      { name: 'bare GET /bare', method: 'GET', url: `${bare.baseUrl}/bare`, headers: {}, bare: true },
+      {
+        name: 'bare GET /bare, messages born with its prototypes',
+        method: 'GET',
+        url: `${bare.bornUrl}/bare`,
+        headers: {},
+        baseline: 'bare GET /bare',
+        bare: true,
+      },
+      {
+        name: 'bare POST /bare',
+        method: 'POST',
+        url: `${bare.baseUrl}/bare`,
+        headers: json,
+        body: BARE_BODY,
+        bare: true,
+      },
       {
         name: 'GET /customers/{id}',
         method: 'GET',
@@ -397,13 +414,7 @@ async function main(): Promise<number> {
 
     const measurements: Measurement[] = [];
     for (const scenario of scenarios)
-      measurements.push(
-        await measure(
-          scenario,
-          scenario.baseline === undefined ? bare.pid : service.pid,
-          scenario.baseline !== undefined,
-        ),
-      );
+      measurements.push(await measure(scenario, scenario.bare ? bare.pid : service.pid, !scenario.bare));
 
     const afterMemory = residentMemory(service.pid);
     const scenariosEnded = Date.now();
