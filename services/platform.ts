@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { AggregateStore } from '../packages/commands/aggregate-store.ts';
 import { CardIntake } from '../packages/commands/card-intake.ts';
 import { ConfigError, type Config } from '../packages/config/environment.ts';
+import { EVENT_LOG_FILE, STATE_STORE_FILE } from '../packages/config/data-dir-files.ts';
 import { preparePrivateDataDir } from '../packages/config/private-data-dir.ts';
 import { createEventStore } from '../packages/eventstore/create-event-store.ts';
 import type { EventStore } from '../packages/eventstore/event-store.ts';
@@ -80,14 +81,14 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
   }
   // Only the embedded stores live in DATA_DIR; the key files are there unless keys are configured.
   const embeddedFiles = [
-    ...(config.eventStoreUrl ? [] : ['events.sqlite']),
-    ...(config.mongodbUrl ? [] : [currentReadFile(config.dataDir), 'state.sqlite']),
+    ...(config.eventStoreUrl ? [] : [EVENT_LOG_FILE]),
+    ...(config.mongodbUrl ? [] : [currentReadFile(config.dataDir), STATE_STORE_FILE]),
   ];
   preparePrivateDataDir(config.dataDir, embeddedFiles, Object.values(KEY_FILES));
   const metrics = new ServiceMetrics();
   const eventLog = await createEventStore({
     eventStoreUrl: config.eventStoreUrl,
-    sqlitePath: join(config.dataDir, 'events.sqlite'),
+    sqlitePath: join(config.dataDir, EVENT_LOG_FILE),
     onGroupCommit: (appends) => metrics.groupCommitAppends.observe(appends),
     backgroundCheckpoints: true,
   });
@@ -103,7 +104,7 @@ export async function openPlatform(config: Config, options: PlatformOptions = {}
   const stateStore = await createDocumentStore({
     mongodbUrl: config.mongodbUrl,
     dbName: 'payments_state',
-    sqlitePath: join(config.dataDir, 'state.sqlite'),
+    sqlitePath: join(config.dataDir, STATE_STORE_FILE),
     synchronous: 'FULL',
     backgroundCheckpoints: true,
   });

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { EVENT_LOG_FILE, STATE_STORE_FILE } from '../../packages/config/data-dir-files.ts';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../../packages/config/private-data-dir.ts';
 import { SqliteEventStore } from '../../packages/eventstore/sqlite-event-store.ts';
 import { isFileId } from '../../packages/files/file-store.ts';
@@ -28,7 +29,7 @@ import { forgetLatestBackup } from './latest-backup.ts';
  * start catches up from it; a state newer than its log is not. The read store is left out: it is
  * built again from the log (`docs/operations.md`, "Backups").
  */
-const DATABASES = ['state.sqlite', 'events.sqlite'] as const;
+const DATABASES = [STATE_STORE_FILE, EVENT_LOG_FILE] as const;
 
 export class BackupRefused extends Error {}
 
@@ -54,7 +55,7 @@ export interface BackupOptions {
 export async function backUpDataDir(options: BackupOptions): Promise<BackupManifest> {
   const dataDir = resolve(options.dataDir);
   const target = resolve(options.target);
-  if (!existsSync(join(dataDir, 'events.sqlite')))
+  if (!existsSync(join(dataDir, EVENT_LOG_FILE)))
     throw new BackupRefused(`${dataDir} holds no event log (events.sqlite): nothing to back up`);
   if (existsSync(target)) throw new BackupRefused(`${target} already exists: a backup goes into a new directory`);
   if (target === dataDir || target.startsWith(dataDir + '/'))
@@ -74,9 +75,9 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
       options.onStep?.(`Copying ${name}`);
       await copyDatabase(join(dataDir, name), join(staging, name));
     }
-    const checkpoints = copied.includes('state.sqlite') ? await copiedState(join(staging, 'state.sqlite')) : [];
+    const checkpoints = copied.includes(STATE_STORE_FILE) ? await copiedState(join(staging, STATE_STORE_FILE)) : [];
     if (options.verify) options.onStep?.('Checking the copied log (audit verify)');
-    const verification = options.verify ? await verifyCopiedLog(join(staging, 'events.sqlite'), checkpoints) : null;
+    const verification = options.verify ? await verifyCopiedLog(join(staging, EVENT_LOG_FILE), checkpoints) : null;
     const databases: BackedUpFile[] = [];
     for (const name of copied) {
       await makeSelfContained(join(staging, name));
@@ -91,7 +92,7 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
     const manifest: BackupManifest = {
       createdAt: new Date().toISOString(),
       dataDir,
-      log: logIn(join(staging, 'events.sqlite')),
+      log: logIn(join(staging, EVENT_LOG_FILE)),
       databases,
       uploadedFiles,
       keys,

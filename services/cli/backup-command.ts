@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { STATE_STORE_FILE } from '../../packages/config/data-dir-files.ts';
 import { loadConfig } from '../../packages/config/environment.ts';
 import { SqliteDocumentStore } from '../../packages/readstore/sqlite-document-store.ts';
 import { BackupRefused, backUpDataDir } from '../backup/back-up-data-dir.ts';
@@ -75,7 +76,7 @@ export function registerBackupCommand(program: Command, out: CliOutput): void {
 
 /** The operator console of the original shows its last backup (`docs/operations.md`, "Backups"). */
 async function recordInOriginal(dataDir: string, target: string, manifest: BackupManifest): Promise<void> {
-  const stateFile = join(dataDir, 'state.sqlite');
+  const stateFile = join(dataDir, STATE_STORE_FILE);
   // A data directory the service never started on has none; the service creates it (0600).
   if (!existsSync(stateFile)) return;
   const state = new SqliteDocumentStore(stateFile, { synchronous: 'FULL' });

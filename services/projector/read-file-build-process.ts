@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { EVENT_LOG_FILE } from '../../packages/config/data-dir-files.ts';
 import { createEventStore } from '../../packages/eventstore/create-event-store.ts';
 import { SqliteReadFiles } from '../../packages/readstore/sqlite-read-files.ts';
 import { allProjections } from '../resources/registries.ts';
@@ -14,7 +15,7 @@ import type { BuildOrder, BuildReport } from './read-file-build-messages.ts';
 async function build(order: BuildOrder, report: (message: BuildReport) => void): Promise<void> {
   const events = await createEventStore({
     ...(order.eventStoreUrl ? { eventStoreUrl: order.eventStoreUrl } : {}),
-    sqlitePath: join(order.dataDir, 'events.sqlite'),
+    sqlitePath: join(order.dataDir, EVENT_LOG_FILE),
   });
   const readFiles = new SqliteReadFiles(order.dataDir);
   try {
