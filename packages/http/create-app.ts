@@ -13,7 +13,6 @@ import { assignRequestId } from './request-id.ts';
 import type { AnyRouteDefinition } from './route.ts';
 import { requestState } from './request-state.ts';
 import { routeHandler, send } from './route-handler.ts';
-import { trackResponse } from './uncaught-errors.ts';
 import { RouteTable } from './route-table.ts';
 
 export interface AppOptions {
@@ -46,8 +45,8 @@ export interface AppOptions {
 }
 
 /**
- * The API's HTTP application. Per request, in order: request id and log context, the response
- * made findable for uncaught errors (uncaught-errors.ts), access log;
+ * The API's HTTP application. Per request, in order: request id and log context (through which
+ * uncaught-errors.ts finds the response), access log;
  * then for /health, /ready, /openapi.json and the unauthenticated routes a per-IP rate limit,
  * for everything else caller identification, rate limit (per key, or per IP without one), API key
  * required, HTTPS required (live mode), the route's key kind, body decoding, the route; anything unmatched is a 404, anything failing the envelope.
@@ -97,7 +96,6 @@ export function createApp(options: AppOptions): Express {
   app.use(
     inSequence([
       assignRequestId(),
-      trackResponse(),
       accessLog(logger),
       ...(options.observers ?? []),
       underPrefix(openPrefixes, [open]),

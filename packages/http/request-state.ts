@@ -14,10 +14,23 @@ export interface RequestState {
   routePattern?: string;
 }
 
+/** Each request's response by its log context: what the request's work finds through the context it runs in. */
+const responses = new WeakMap<RequestLogContext, Response>();
+
 export function initRequestState(res: Response, requestId: string, correlationId?: string): RequestState {
   const state: RequestState = { log: { requestId, ...(correlationId !== undefined && { correlationId }) }, auth: null };
   res.locals.requestState = state;
+  responses.set(state.log, res);
   return state;
+}
+
+/**
+ * The response of the request whose log context this is (`currentRequestContext()` while its work
+ * runs): one async context per request, the log's, instead of a storage of its own (each storage
+ * is one more copy per promise the process makes).
+ */
+export function responseOf(context: RequestLogContext): Response | undefined {
+  return responses.get(context);
 }
 
 export function requestState(res: Response): RequestState {

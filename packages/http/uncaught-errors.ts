@@ -1,16 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../observability/logger.ts';
+import { currentRequestContext } from '../observability/request-context.ts';
 import { INTERNAL_ERROR_MESSAGE } from './errors.ts';
+import { responseOf } from './request-state.ts';
 import { send } from './route-handler.ts';
-
-/** The response of the request whose work is running, for an error nobody caught on its way. */
-const responses = new AsyncLocalStorage<Response>();
-
-/** Runs the rest of the request with its response findable from anything it starts. */
-export function trackResponse(): RequestHandler {
-  return (_req, res, next) => responses.run(res, next);
-}
 
 /**
  * The last line, not a fix: an error thrown where nothing catches it (an 'error' event without a
@@ -21,7 +13,9 @@ export function trackResponse(): RequestHandler {
 export function keepServingAfterUncaughtErrors(logger: Logger): void {
   const lastResort = (error: unknown): void => {
     logger.error('Uncaught error: kept serving', { error });
-    const res = responses.getStore();
+    // The request whose work threw: found through its log context (`assignRequestId`, request-state.ts).
+    const context = currentRequestContext();
+    const res = context && responseOf(context);
     if (!res || res.writableEnded || res.destroyed) return;
     if (res.headersSent) res.destroy();
     else send(res, { status: 500, body: { error: { type: 'gateway_error', message: INTERNAL_ERROR_MESSAGE } } });

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import express from 'express';
 import { listen } from '../../packages/http/serve.ts';
-import { keepServingAfterUncaughtErrors, trackResponse } from '../../packages/http/uncaught-errors.ts';
+import { assignRequestId } from '../../packages/http/request-id.ts';
+import { keepServingAfterUncaughtErrors } from '../../packages/http/uncaught-errors.ts';
 import { createLogger } from '../../packages/observability/logger.ts';
 
 /**
@@ -9,7 +10,7 @@ import { createLogger } from '../../packages/observability/logger.ts';
  * test/unit/http/uncaught-errors.test.ts: the last line must keep it serving.
  */
 const app = express();
-app.use(trackResponse());
+app.use(assignRequestId());
 app.get('/unheard-error-event', () => {
   const emitter = new EventEmitter();
   setImmediate(() => emitter.emit('error', new Error('nobody listens')));
