@@ -15,10 +15,11 @@ import type { Express } from 'express';
  * made from then on have the app's. Until then they are plain Node messages.
  */
 export interface AppMessages {
-  /** For `http.createServer`'s `IncomingMessage` option. */
-  readonly IncomingMessage: typeof IncomingMessage;
-  /** For `http.createServer`'s `ServerResponse` option. */
-  readonly ServerResponse: typeof ServerResponse;
+  /** The classes, as `http.createServer` (and `https.createServer`) take them in their options. */
+  readonly serverOptions: {
+    readonly IncomingMessage: typeof IncomingMessage;
+    readonly ServerResponse: typeof ServerResponse;
+  };
   /** Requests and responses made from now on have this app's prototypes. */
   adopt(app: Express): void;
 }
@@ -33,8 +34,10 @@ export function appMessages(): AppMessages {
   AppRequest.prototype = IncomingMessage.prototype;
   AppResponse.prototype = ServerResponse.prototype;
   return {
-    IncomingMessage: AppRequest as unknown as typeof IncomingMessage,
-    ServerResponse: AppResponse as unknown as typeof ServerResponse,
+    serverOptions: {
+      IncomingMessage: AppRequest as unknown as typeof IncomingMessage,
+      ServerResponse: AppResponse as unknown as typeof ServerResponse,
+    },
     adopt(app) {
       AppRequest.prototype = app.request;
       AppResponse.prototype = app.response;

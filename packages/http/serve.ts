@@ -58,9 +58,7 @@ export function listen(
   const { tls, timeoutsMs } = options;
   // Node looks for timed-out requests every 30 s by default: far too coarse for these limits.
   const checking = { connectionsCheckingInterval: Math.min(1000, timeoutsMs?.headers ?? 30_000) };
-  const messages = options.messages
-    ? { IncomingMessage: options.messages.IncomingMessage, ServerResponse: options.messages.ServerResponse }
-    : {};
+  const messages = options.messages?.serverOptions;
   const server: Server = tls
     ? createSecureServer({ ...readTls(tls), ...checking, ...messages }, app)
     : createServer({ ...checking, ...messages }, app);

@@ -56,7 +56,7 @@ export async function backUpDataDir(options: BackupOptions): Promise<BackupManif
   const dataDir = resolve(options.dataDir);
   const target = resolve(options.target);
   if (!existsSync(join(dataDir, EVENT_LOG_FILE)))
-    throw new BackupRefused(`${dataDir} holds no event log (events.sqlite): nothing to back up`);
+    throw new BackupRefused(`${dataDir} holds no event log (${EVENT_LOG_FILE}): nothing to back up`);
   if (existsSync(target)) throw new BackupRefused(`${target} already exists: a backup goes into a new directory`);
   if (target === dataDir || target.startsWith(dataDir + '/'))
     throw new BackupRefused(`${target} is inside the data directory: a backup goes elsewhere`);

@@ -24,10 +24,7 @@ app.post('/bare', express.json(), (req, res) => {
 
 const messages = appMessages();
 messages.adopt(app);
-const servers: Server[] = [
-  createServer(app),
-  createServer({ IncomingMessage: messages.IncomingMessage, ServerResponse: messages.ServerResponse }, app),
-];
+const servers: Server[] = [createServer(app), createServer(messages.serverOptions, app)];
 const ports = await Promise.all(
   servers.map(
     (server) =>
