@@ -238,8 +238,10 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
   });
 
   it('cancels the pending deliveries of an endpoint that is disabled or deleted', async () => {
-    // The first answer (a failure) is held back until the endpoints are changed, so no retry can come first.
-    const slowFailure = { status: 500, afterMs: 800 };
+    // The first answers (failures) are held back until the endpoints are changed, so no retry can
+    // come first; then they come at once, well within WEBHOOK_TIMEOUT_MS however slow the changes were.
+    let endpointsChanged!: () => void;
+    const slowFailure = { status: 500, when: new Promise<void>((resolve) => (endpointsChanged = resolve)) };
     receiver.respondWith(() => slowFailure);
     const toDisable = await endpointFor(receiver);
     const other = await startWebhookReceiver();
@@ -251,6 +253,7 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
       await other.waitFor((received) => received.length === 1);
       expect((await api.post(`/webhook-endpoints/${toDisable.id}`, { json: { enabled: false } })).status).to.equal(200);
       expect((await api.delete(`/webhook-endpoints/${toDelete.id}`)).status).to.equal(200);
+      endpointsChanged();
 
       const [disabledDelivery] = await waitForDeliveries(api, toDisable.id, (list) => list[0]?.status === 'canceled');
       const [deletedDelivery] = await waitForDeliveries(api, toDelete.id, (list) => list[0]?.status === 'canceled');
@@ -262,6 +265,7 @@ describe('webhook deliveries (embedded profile, in-process jobs)', function () {
       expect(receiver.received).to.have.length(1);
       expect(other.received).to.have.length(1);
     } finally {
+      endpointsChanged();
       await other.close();
     }
   });

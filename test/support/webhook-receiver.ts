@@ -18,11 +18,14 @@ export interface ReceivedWebhook {
   answeredAt?: number;
 }
 
-/** Answers the n-th request (0-based, over the receiver's life) with a status, a status after a while, or never ('hang'). */
+/**
+ * Answers the n-th request (0-based, over the receiver's life) with a status, a status after a
+ * while or once the test lets it (`when`), or never ('hang').
+ */
 export type Responder = (
   request: ReceivedWebhook,
   index: number,
-) => number | 'hang' | { status: number; afterMs: number };
+) => number | 'hang' | { status: number; afterMs: number } | { status: number; when: Promise<void> };
 
 export interface WebhookReceiver {
   readonly port: number;
@@ -65,14 +68,15 @@ export async function startWebhookReceiver(
           hanging.add(() => response.destroy());
           return;
         }
-        const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
+        const status = typeof answer === 'number' ? answer : answer.status;
         const respond = () => {
           webhook.answered = status;
           webhook.answeredAt = Date.now();
           response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
         };
-        if (afterMs > 0) setTimeout(respond, afterMs);
-        else respond();
+        if (typeof answer === 'number') respond();
+        else if ('when' in answer) void answer.when.then(respond);
+        else setTimeout(respond, answer.afterMs);
       });
     });
 
