@@ -91,7 +91,7 @@ export function publicEvents<D extends Document, E extends DomainEvent, const Pu
       if (!view.accepts(event)) return null;
       const objectId = view.objectId(event);
       if (objectId === null) return null;
-      return view.fold(await tx.get(source.collection, objectId), event);
+      return view.fold(view.foldsCurrent(event) ? await tx.get(source.collection, objectId) : null, event);
     },
     produced: (event) => (view.accepts(event) ? producedBy(of, event) : []),
   };

@@ -76,7 +76,8 @@ export function viewProjection<Doc extends Document, E extends DomainEvent>(
       const id = view.objectId(event);
       if (id === null) return;
       // An event that changes nothing writes nothing.
-      const next = objectAfter(view, id, await tx.get(collection, id), event);
+      const current = view.foldsCurrent(event) ? await tx.get(collection, id) : null;
+      const next = objectAfter(view, id, current, event);
       if (next) tx.put(collection, next);
     },
   };

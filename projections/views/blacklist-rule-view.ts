@@ -1,7 +1,7 @@
 import type { BlacklistRuleEvent } from '../../packages/domain/blacklist/blacklist-events.ts';
 import type { BlacklistRuleCondition } from '../../packages/domain/blacklist/blacklist-rule.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /** `{ id, created, objectType, ruleType, <attributes of the type>, deleted? }` (spec: Blacklist rule). */
 export type BlacklistRuleObject = {
@@ -16,7 +16,7 @@ export type BlacklistRuleDoc = BlacklistRuleObject & TenantScope & { _deleted: b
 export const blacklistRuleView = objectView<BlacklistRuleDoc, BlacklistRuleEvent>({
   objectId: (event) => event.data.ruleId,
   on: {
-    BlacklistRuleCreated: (_current, event) => {
+    BlacklistRuleCreated: fromEventAlone((event) => {
       const { ruleId, ...condition } = event.data;
       return {
         id: ruleId,
@@ -26,7 +26,7 @@ export const blacklistRuleView = objectView<BlacklistRuleDoc, BlacklistRuleEvent
         ...tenantFields(event),
         _deleted: false,
       };
-    },
+    }),
     // Soft delete: still readable, with deleted: true.
     BlacklistRuleDeleted: (current) => current && { ...current, deleted: true, _deleted: true },
   },

@@ -1,7 +1,7 @@
 import type { CardAdded, CardDeleted, CardUpdated } from '../../packages/domain/customer/customer-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, expiryMonthText, expiryYearText, type CardObject } from './card-object.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 export type CardEvent = CardAdded | CardUpdated | CardDeleted;
 
@@ -15,7 +15,7 @@ export interface CardDoc extends CardObject, TenantScope {
 export const cardView = objectView<CardDoc, CardEvent>({
   objectId: (event) => event.data.cardId,
   on: {
-    CardAdded: (_current, event) => ({
+    CardAdded: fromEventAlone((event) => ({
       ...cardObject({
         id: event.data.cardId,
         created: occurredAtSeconds(event),
@@ -27,7 +27,7 @@ export const cardView = objectView<CardDoc, CardEvent>({
       customerId: event.data.customerId,
       ...tenantFields(event),
       _deleted: false,
-    }),
+    })),
     CardUpdated: (current, event) => {
       if (!current) return current;
       const { customerId: _c, cardId: _id, expMonth, expYear, ...changes } = event.data;

@@ -21,7 +21,7 @@ import type { ProjectedEvent } from '../../packages/projection-runtime/projectio
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, type CardObject } from './card-object.ts';
 import { disputeView, embeddedDispute, type ChargeDisputeObject, type DisputeDoc } from './dispute-view.ts';
-import { objectView, publicObject, type PublicObject } from './object-view.ts';
+import { objectView, publicObject, type PublicObject, fromEventAlone } from './object-view.ts';
 import { paymentMethodObject, type PaymentMethodObject } from './payment-method-view.ts';
 import { refundView, type RefundDoc, type RefundEvent } from './refund-view.ts';
 
@@ -158,14 +158,14 @@ function attempted(
 export const chargeView = objectView<ChargeDoc, ChargeViewEvent>({
   objectId: (event) => event.data.chargeId,
   on: {
-    ChargeSucceeded: (_current, event) => attempted(event, null),
-    ChargeFailed: (_current, event) => attempted(event, event.data),
-    CardChargePending: (_current, event) => ({
+    ChargeSucceeded: fromEventAlone((event) => attempted(event, null)),
+    ChargeFailed: fromEventAlone((event) => attempted(event, event.data)),
+    CardChargePending: fromEventAlone((event) => ({
       ...attempted(event, null),
       status: 'pending',
       captured: false,
       _captureWhenAuthorized: event.data.captured,
-    }),
+    })),
     CardChargeSettled: (current, event) => {
       if (!current) return current;
       const { failure } = event.data;
@@ -187,7 +187,7 @@ export const chargeView = objectView<ChargeDoc, ChargeViewEvent>({
       if (changes.customerId === undefined || !current.card) return { ...current, ...changes };
       return { ...current, ...changes, card: { ...current.card, customerId: changes.customerId } };
     },
-    ChargePending: (_current, event) => pendingCharge(event),
+    ChargePending: fromEventAlone((event) => pendingCharge(event)),
     PaymentMethodChargeProcessing: (current) => current && withNextAction(current, 'wait'),
     PaymentMethodChargeAuthorized: (current) => {
       if (!current) return current;

@@ -11,7 +11,7 @@ import type { Metadata } from '../../packages/domain/metadata.ts';
 import type { ProjectedEvent } from '../../packages/projection-runtime/projection.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, type CardObject } from './card-object.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /**
  * A credit as GET /credits/{id} renders it. The spec names no fields for its outcome; we use the
@@ -75,9 +75,9 @@ function attempted(
 export const creditView = objectView<CreditDoc, CreditEvent>({
   objectId: (event) => event.data.creditId,
   on: {
-    CreditSucceeded: (_current, event) => attempted(event, null),
-    CreditFailed: (_current, event) => attempted(event, event.data),
-    CreditPending: (_current, event) => attempted(event, null),
+    CreditSucceeded: fromEventAlone((event) => attempted(event, null)),
+    CreditFailed: fromEventAlone((event) => attempted(event, event.data)),
+    CreditPending: fromEventAlone((event) => attempted(event, null)),
     CreditSettled: (current, event) => {
       if (!current) return current;
       const { failure } = event.data;

@@ -3,7 +3,7 @@ import type {
   OfferTerms,
 } from '../../packages/domain/cross-sale-offer/cross-sale-offer-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /** A cross-sale offer as GET /cross-sale-offers/{id} renders it (spec: Cross-sale offer). */
 export interface CrossSaleOfferObject extends Omit<OfferTerms, 'imageId'> {
@@ -40,7 +40,7 @@ function rendered(terms: Partial<OfferTerms>): Partial<CrossSaleOfferObject> {
 export const crossSaleOfferView = objectView<CrossSaleOfferDoc, CrossSaleOfferEvent>({
   objectId: (event) => event.data.offerId,
   on: {
-    CrossSaleOfferCreated: (_current, event) => {
+    CrossSaleOfferCreated: fromEventAlone((event) => {
       const { offerId, ...terms } = event.data;
       return {
         id: offerId,
@@ -62,7 +62,7 @@ export const crossSaleOfferView = objectView<CrossSaleOfferDoc, CrossSaleOfferEv
         ...tenantFields(event),
         _deleted: false,
       };
-    },
+    }),
     CrossSaleOfferUpdated: (current, event) => {
       if (!current) return current;
       const { offerId: _id, ...changes } = event.data;

@@ -2,7 +2,7 @@ import type { CustomerEvent } from '../../packages/domain/customer/customer-even
 import type { Metadata } from '../../packages/domain/metadata.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardView, type CardDoc } from './card-view.ts';
-import { objectView, publicObject, type PublicObject } from './object-view.ts';
+import { objectView, publicObject, type PublicObject, fromEventAlone } from './object-view.ts';
 
 /** The customer object embeds this many of its most recent cards (spec: Limits). */
 const EMBEDDED_CARDS = 10;
@@ -36,7 +36,7 @@ function withCards(doc: CustomerDoc, cards: CardDoc[]): CustomerDoc {
 export const customerView = objectView<CustomerDoc, CustomerEvent>({
   objectId: (event) => event.data.customerId,
   on: {
-    CustomerCreated: (_current, event) => ({
+    CustomerCreated: fromEventAlone((event) => ({
       id: event.data.customerId,
       created: occurredAtSeconds(event),
       objectType: 'customer',
@@ -49,7 +49,7 @@ export const customerView = objectView<CustomerDoc, CustomerEvent>({
       ...tenantFields(event),
       _deleted: false,
       _cards: [],
-    }),
+    })),
     CustomerUpdated: (current, event) => {
       if (!current) return current;
       const { customerId: _id, ...changes } = event.data;

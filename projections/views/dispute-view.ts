@@ -5,7 +5,7 @@ import type {
   DisputeStatus,
 } from '../../packages/domain/charge/dispute-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView, publicObject } from './object-view.ts';
+import { objectView, publicObject, fromEventAlone } from './object-view.ts';
 
 /** A dispute as its charge embeds it (spec: Dispute, without `charge`). */
 export interface ChargeDisputeObject {
@@ -36,7 +36,7 @@ export interface DisputeDoc extends ChargeDisputeObject, TenantScope {
 export const disputeView = objectView<DisputeDoc, DisputeEvent>({
   objectId: (event) => event.data.disputeId,
   on: {
-    DisputeOpened: (_current, event) => {
+    DisputeOpened: fromEventAlone((event) => {
       const created = occurredAtSeconds(event);
       return {
         id: event.data.disputeId,
@@ -53,7 +53,7 @@ export const disputeView = objectView<DisputeDoc, DisputeEvent>({
         charge: event.data.chargeId,
         ...tenantFields(event),
       };
-    },
+    }),
     DisputeEvidenceSubmitted: (current, event) =>
       current && {
         ...current,

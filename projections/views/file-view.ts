@@ -1,6 +1,6 @@
 import type { FileEvent, FilePurpose, FileType } from '../../packages/domain/file/file-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /**
  * An uploaded file as stored for GET /files/{id}. The answer adds `url`: the download address
@@ -20,7 +20,7 @@ export type FileDoc = FileObject & TenantScope;
 export const fileView = objectView<FileDoc, FileEvent>({
   objectId: (event) => event.data.fileId,
   on: {
-    FileUploaded: (_current, event) => ({
+    FileUploaded: fromEventAlone((event) => ({
       id: event.data.fileId,
       created: occurredAtSeconds(event),
       objectType: 'file',
@@ -28,6 +28,6 @@ export const fileView = objectView<FileDoc, FileEvent>({
       size: event.data.size,
       type: event.data.type,
       ...tenantFields(event),
-    }),
+    })),
   },
 });

@@ -1,6 +1,6 @@
 import type { FraudWarningReceived } from '../../packages/domain/charge/fraud-warning-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /** GET /fraud-warnings/{id}: the network's warning that a charge is probably fraudulent. */
 export interface FraudWarningObject {
@@ -19,13 +19,13 @@ export interface FraudWarningDoc extends FraudWarningObject, TenantScope {}
 export const fraudWarningView = objectView<FraudWarningDoc, FraudWarningReceived>({
   objectId: (event) => event.data.fraudWarningId,
   on: {
-    FraudWarningReceived: (_current, event) => ({
+    FraudWarningReceived: fromEventAlone((event) => ({
       id: event.data.fraudWarningId,
       created: occurredAtSeconds(event),
       objectType: 'fraud_warning',
       charge: event.data.chargeId,
       actionable: event.data.actionable,
       ...tenantFields(event),
-    }),
+    })),
   },
 });

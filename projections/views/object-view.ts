@@ -29,6 +29,28 @@ export interface ObjectView<Doc extends Document = Document, E extends DomainEve
   /** Which object an event concerns (e.g. `data.cardId` for card events), null when none. */
   objectId(event: ProjectedEvent<E>): string | null;
   fold(current: Doc | null, event: ProjectedEvent<E>): Doc | null;
+  /**
+   * Whether folding `event` needs the object as it stood before it: false for the events whose
+   * handler renders the whole object from the event alone (`fromEventAlone`), for which a
+   * projection need not read the stored object first.
+   */
+  foldsCurrent(event: ProjectedEvent<E>): boolean;
+}
+
+/** The handlers made by `fromEventAlone`. */
+const handlersFromEventAlone = new WeakSet<object>();
+
+/**
+ * A handler that renders the whole object from its event, whatever was stored before (the event
+ * that creates an object, or one that carries all of it): projections then skip reading the
+ * stored object for it, a read a write would otherwise wait for.
+ */
+export function fromEventAlone<Doc extends Document, Event extends DomainEvent>(
+  render: (event: ProjectedEvent<Event>) => Doc | null,
+): ViewHandler<Doc, Event>['handle'] {
+  const handler = (_current: Doc | null, event: ProjectedEvent<Event>) => render(event);
+  handlersFromEventAlone.add(handler);
+  return handler;
 }
 
 /** Builds a view from its handlers: the event types it accepts are the ones it has a handler for. */
@@ -38,11 +60,15 @@ export function objectView<Doc extends Document, E extends DomainEvent>(definiti
 }): ObjectView<Doc, E> {
   const { on } = definition;
   const eventTypes = new Set(Object.keys(on).filter((type): type is E['type'] => Object.hasOwn(on, type)));
+  const renderedFromEventAlone = new Set<string>(
+    [...eventTypes].filter((type) => handlersFromEventAlone.has(on[type] as object)),
+  );
   return {
     eventTypes,
     accepts: (event): event is ProjectedEvent<E> => eventTypes.has(event.type),
     objectId: definition.objectId,
     fold: (current, event) => foldWith(on, current, event),
+    foldsCurrent: (event) => !renderedFromEventAlone.has(event.type),
   };
 }
 

@@ -6,7 +6,7 @@ import type {
 import type { Billing } from '../../packages/domain/charge/charge-events.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
 import { tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /**
  * A payment method as the API renders it, also inside the charges made with it. A live one
@@ -48,11 +48,11 @@ export function paymentMethodObject(details: PaymentMethodDetails): PaymentMetho
 export const paymentMethodView = objectView<PaymentMethodDoc, PaymentMethodEvent>({
   objectId: (event) => event.data.paymentMethodId,
   on: {
-    PaymentMethodCreated: (_current, event) => ({
+    PaymentMethodCreated: fromEventAlone((event) => ({
       ...paymentMethodObject(event.data),
       ...tenantFields(event),
       _deleted: false,
-    }),
+    })),
     // Soft delete: still readable, no longer chargeable.
     PaymentMethodDeleted: (current) => current && { ...current, status: 'canceled', deleted: true, _deleted: true },
   },

@@ -1,6 +1,6 @@
 import type { PlanEvent, PlanTerms } from '../../packages/domain/plan/plan-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /** A plan as GET /plans/{id} renders it (spec: Plan). */
 export interface PlanObject extends PlanTerms {
@@ -17,7 +17,7 @@ export interface PlanDoc extends PlanObject, TenantScope {
 export const planView = objectView<PlanDoc, PlanEvent>({
   objectId: (event) => event.data.planId,
   on: {
-    PlanCreated: (_current, event) => {
+    PlanCreated: fromEventAlone((event) => {
       const { planId, ...terms } = event.data;
       return {
         id: planId,
@@ -35,7 +35,7 @@ export const planView = objectView<PlanDoc, PlanEvent>({
         ...tenantFields(event),
         _deleted: false,
       };
-    },
+    }),
     PlanUpdated: (current, event) => {
       if (!current) return current;
       const { planId: _id, ...changes } = event.data;

@@ -1,7 +1,7 @@
 import type { RefundRequested, RefundSettled, RefundUpdated } from '../../packages/domain/charge/charge-events.ts';
 import type { Metadata } from '../../packages/domain/metadata.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 export type RefundEvent = RefundRequested | RefundSettled | RefundUpdated;
 
@@ -28,7 +28,7 @@ export interface RefundDoc extends RefundObject, TenantScope {}
 export const refundView = objectView<RefundDoc, RefundEvent>({
   objectId: (event) => event.data.refundId,
   on: {
-    RefundRequested: (_current, event) => ({
+    RefundRequested: fromEventAlone((event) => ({
       id: event.data.refundId,
       created: occurredAtSeconds(event),
       objectType: 'refund',
@@ -39,7 +39,7 @@ export const refundView = objectView<RefundDoc, RefundEvent>({
       status: 'pending',
       metadata: event.data.metadata,
       ...tenantFields(event),
-    }),
+    })),
     RefundSettled: (current, event) => current && { ...current, status: event.data.status },
     RefundUpdated: (current, event) => current && { ...current, metadata: event.data.metadata },
   },

@@ -1,6 +1,6 @@
 import type { TestClockEvent } from '../../packages/domain/test-clock/test-clock-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /** `{ id, created, objectType: "testClock", frozenTime, status, name, deleted? }`. */
 export interface TestClockObject {
@@ -20,7 +20,7 @@ export interface TestClockDoc extends TestClockObject, TenantScope {
 export const testClockView = objectView<TestClockDoc, TestClockEvent>({
   objectId: (event) => event.data.testClockId,
   on: {
-    TestClockCreated: (_current, event) => ({
+    TestClockCreated: fromEventAlone((event) => ({
       id: event.data.testClockId,
       created: occurredAtSeconds(event),
       objectType: 'testClock',
@@ -29,7 +29,7 @@ export const testClockView = objectView<TestClockDoc, TestClockEvent>({
       name: event.data.name,
       ...tenantFields(event),
       _deleted: false,
-    }),
+    })),
     TestClockAdvanceStarted: (current, event) =>
       current && { ...current, frozenTime: event.data.frozenTime, status: 'advancing' },
     TestClockAdvanced: (current) => current && { ...current, status: 'ready' },

@@ -3,7 +3,7 @@ import type { ThreeDSecureResult } from '../../packages/domain/charge/charge-eve
 import type { TokenEvent } from '../../packages/domain/token/token-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
 import { cardObject, expiryMonthText, expiryYearText, type CardObject } from './card-object.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 import { tenantFingerprint } from '../../packages/vault/tenant-fingerprint.ts';
 
 /**
@@ -38,7 +38,7 @@ export interface TokenDoc extends TokenObject, TenantScope {
 export const tokenView = objectView<TokenDoc, TokenEvent>({
   objectId: (event) => event.data.tokenId,
   on: {
-    TokenCreated: (_current, event) => {
+    TokenCreated: fromEventAlone((event) => {
       const { card } = event.data;
       return {
         id: event.data.tokenId,
@@ -57,7 +57,7 @@ export const tokenView = objectView<TokenDoc, TokenEvent>({
         ...tenantFields(event),
         _card: card,
       };
-    },
+    }),
     TokenUsed: (current) => current && { ...current, used: true },
     TokenCardCreated: (current, event) =>
       current && {

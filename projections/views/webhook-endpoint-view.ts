@@ -1,6 +1,6 @@
 import type { WebhookEndpointEvent } from '../../packages/domain/webhook-endpoint/webhook-endpoint-events.ts';
 import { occurredAtSeconds, tenantFields, type TenantScope } from '../event-time.ts';
-import { objectView } from './object-view.ts';
+import { objectView, fromEventAlone } from './object-view.ts';
 
 /** `{ id, created, objectType, url, events, description, enabled, deleted? }`: never the secret. */
 export interface WebhookEndpointObject {
@@ -22,7 +22,7 @@ export interface WebhookEndpointDoc extends WebhookEndpointObject, TenantScope {
 export const webhookEndpointView = objectView<WebhookEndpointDoc, WebhookEndpointEvent>({
   objectId: (event) => event.data.endpointId,
   on: {
-    WebhookEndpointCreated: (_current, event) => {
+    WebhookEndpointCreated: fromEventAlone((event) => {
       const { endpointId, url, events, description, enabled } = event.data;
       return {
         id: endpointId,
@@ -35,7 +35,7 @@ export const webhookEndpointView = objectView<WebhookEndpointDoc, WebhookEndpoin
         ...tenantFields(event),
         _deleted: false,
       };
-    },
+    }),
     WebhookEndpointUpdated: (current, event) => {
       if (!current) return current;
       const { endpointId: _endpointId, ...changes } = event.data;
