@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
 import type { ReadModels } from '../packages/projection-runtime/read-models.ts';
 import type { ObjectCollection } from '../packages/projection-runtime/read-model-collection.ts';
-import type { ViewProjection } from './view-projection.ts';
+import { storedObjectBefore, type ViewProjection } from './view-projection.ts';
 import type { Document } from '../packages/readstore/document-store.ts';
 
 /** The read side of one resource (`docs/architecture.md`, "Resource modules"). */
@@ -91,7 +91,7 @@ export function publicEvents<D extends Document, E extends DomainEvent, const Pu
       if (!view.accepts(event)) return null;
       const objectId = view.objectId(event);
       if (objectId === null) return null;
-      return view.fold(view.foldsCurrent(event) ? await tx.get(source.collection, objectId) : null, event);
+      return view.fold(await storedObjectBefore(view, source.collection, objectId, event, tx), event);
     },
     produced: (event) => (view.accepts(event) ? producedBy(of, event) : []),
   };

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../packages/domain/decider.ts';
 import type { RecordedEvent } from '../packages/eventstore/event-store.ts';
 import type { CollectionOptions, Document } from '../packages/readstore/document-store.ts';
-import type { Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
+import type { ProjectedEvent, Projection, ProjectionTransaction } from '../packages/projection-runtime/projection.ts';
 import { ownedCollections, type ReadModelCollection } from '../packages/projection-runtime/read-model-collection.ts';
 import type { ObjectView } from './views/object-view.ts';
 
@@ -59,6 +59,20 @@ export function foldObject<Doc extends Document, E extends DomainEvent>(
   return object;
 }
 
+/**
+ * The object as `collection` stores it before `event`, read only when the view's fold needs it
+ * (`ObjectView.foldsCurrent`): an event rendered from itself alone gets null, unread.
+ */
+export async function storedObjectBefore<Doc extends Document, E extends DomainEvent>(
+  view: ObjectView<Doc, E>,
+  collection: ReadModelCollection<Doc>,
+  objectId: string,
+  event: ProjectedEvent<E>,
+  tx: ProjectionTransaction,
+): Promise<Doc | null> {
+  return view.foldsCurrent(event) ? tx.get(collection, objectId) : null;
+}
+
 /** A read model holding one document per object, maintained by an object view. */
 export function viewProjection<Doc extends Document, E extends DomainEvent>(
   name: string,
@@ -76,8 +90,7 @@ export function viewProjection<Doc extends Document, E extends DomainEvent>(
       const id = view.objectId(event);
       if (id === null) return;
       // An event that changes nothing writes nothing.
-      const current = view.foldsCurrent(event) ? await tx.get(collection, id) : null;
-      const next = objectAfter(view, id, current, event);
+      const next = objectAfter(view, id, await storedObjectBefore(view, collection, id, event, tx), event);
       if (next) tx.put(collection, next);
     },
   };
